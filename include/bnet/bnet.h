@@ -1,0 +1,35 @@
+/*
+ * bnet: a packet-level simulator of the backend network of AI clusters.
+ * The library entry points; the `bnet` command is a thin client of these.
+ */
+#ifndef BNET_BNET_H
+#define BNET_BNET_H
+
+#include "bnet/error.h"
+#include "bnet/results.h"
+#include "bnet/scenario.h"
+
+struct bn_progress {
+    double simulated_us;
+    double wall_s;
+    uint64_t events, packet_hops;
+    uint32_t flows_done, flows_total;
+};
+
+struct bn_run_opts {
+    /* Called about every few hundred thousand events (may be NULL). */
+    void (*progress)(void *ud, const struct bn_progress *p);
+    void *progress_ud;
+};
+
+/* Build the scenario's fabric, run its workload, fill `out`. */
+int bn_run(const struct bn_scenario *sc, const struct bn_run_opts *opts,
+           struct bn_results *out, struct bn_error *err);
+
+/* Build the topology only and describe it. */
+int bn_describe_topology(const struct bn_scenario *sc, struct bn_topo_info *out,
+                         struct bn_error *err);
+
+#define BNET_VERSION "0.1.0"
+
+#endif

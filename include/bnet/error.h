@@ -1,0 +1,25 @@
+/*
+ * Errors: library functions return a bn_status code and fill a bn_error with
+ * one human-readable line ("file:line: key 'x': ..."). Only the CLI prints and
+ * chooses the exit status.
+ */
+#ifndef BNET_ERROR_H
+#define BNET_ERROR_H
+
+enum bn_status {
+    BN_OK = 0,
+    BN_EINPUT = 2,    /* bad scenario, flag, topology or flow file: exit 2 */
+    BN_ENOMEM = 3,
+    BN_EINTERNAL = 4, /* an invariant failed (conservation, lossless drop...) */
+};
+
+struct bn_error {
+    int status;
+    char msg[512];
+};
+
+/* printf-style; returns `status` so callers can `return bn_fail(...)`. */
+int bn_fail(struct bn_error *err, int status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+#endif

@@ -1,0 +1,78 @@
+/*
+ * What a run measured. Filled by bn_run, rendered by bn_results_print
+ * (aligned text) and bn_results_write_json (schema: docs/results.md).
+ */
+#ifndef BNET_RESULTS_H
+#define BNET_RESULTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "bnet/error.h"
+#include "bnet/scenario.h"
+
+struct bn_topo_info {
+    char kind[BN_NAME_MAX];
+    uint32_t k;
+    uint32_t hosts, switches, links;
+    uint32_t tiers;
+    uint32_t switches_per_tier[5];   /* [1] leaves/ToR, [2] agg/spine, [3] core */
+    char tier_name[5][16];
+    uint32_t radix;
+    uint32_t diameter_hops;          /* links on the longest minimal host-to-host path */
+    uint32_t diameter_switches;      /* switches on that path */
+    double bisection_gbps;
+    double host_rate_gbps, fabric_rate_gbps;
+};
+
+struct bn_flow_result {
+    uint32_t src, dst;
+    uint64_t bytes;
+    double start_us;
+    double fct_us;          /* post -> last byte delivered at the receiver */
+    double ack_us;          /* post -> sender's completion (last ACK) */
+    double throughput_gbps; /* bytes * 8 / fct */
+    uint64_t retransmits;   /* data packets sent again */
+    uint64_t timeouts;
+    bool done;
+};
+
+struct bn_summary_stats { double mean, min, p1, p50, p99, max; };
+
+struct bn_results {
+    uint64_t seed;
+    char scenario[BN_PATH_MAX];
+    char workload[BN_NAME_MAX];
+    struct bn_topo_info topo;
+    struct bn_flow_result *flows;
+    uint32_t nflows, flows_completed;
+    struct bn_summary_stats throughput_gbps;
+    double fct_p50_us, fct_p99_us, fct_p999_us;
+    /* packets: injected = delivered + dropped + in_flight (checked) */
+    uint64_t pkts_injected, pkts_delivered, pkts_dropped, pkts_in_flight;
+    uint64_t bytes_injected, bytes_delivered, bytes_dropped, bytes_in_flight;
+    uint64_t data_pkts_dropped, retransmits, timeouts, ecn_marks, out_of_order;
+    double link_util_max, link_util_mean; /* busy time / simulated time over all ports */
+    /* the run itself */
+    uint64_t events, packet_hops;
+    double simulated_us, wall_s, setup_s;
+    uint64_t peak_rss_bytes;
+    bool stopped_early;   /* sim.max_time_us reached before all flows finished */
+};
+
+void bn_results_free(struct bn_results *r);
+
+/* Aligned human-readable summary. */
+void bn_results_print(FILE *out, const struct bn_results *r);
+void bn_topo_info_print(FILE *out, const struct bn_topo_info *t);
+
+enum bn_json_flags {
+    BN_JSON_REPRODUCIBLE = 1 << 0, /* zero wall-clock and memory figures */
+};
+int bn_results_write_json(const struct bn_results *r, const char *path, int flags,
+                          struct bn_error *err);
+int bn_topo_info_write_json(const struct bn_topo_info *t, const char *path,
+                            struct bn_error *err);
+
+#endif

@@ -1,0 +1,122 @@
+/*
+ * bnet scenario: every knob of one simulation run, as plain data.
+ *
+ * A scenario is read from YAML (bn_scenario_load_file / _load_string), then
+ * single keys may be overridden with dotted paths ("link.rate_gbps=400", as the
+ * CLI's --set does). Every key lives in one registry (src/scenario/keys.c) with
+ * its type, unit, default and documentation; docs/scenario.md mirrors it and a
+ * test keeps the two in step.
+ *
+ * Units are in the field names: _gbps, _ns, _us, _m, _bytes. Times are turned
+ * into integer picoseconds by the simulator, never here.
+ */
+#ifndef BNET_SCENARIO_H
+#define BNET_SCENARIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bnet/error.h"
+
+#define BN_NAME_MAX 64
+#define BN_PATH_MAX 512
+
+struct bn_scenario_topology {
+    char kind[BN_NAME_MAX];  /* "fat_tree" | "leaf_spine" */
+    uint32_t k;              /* switch radix (even, >= 2) */
+};
+
+struct bn_scenario_link {
+    double rate_gbps;        /* every host and fabric link */
+    double fabric_rate_gbps; /* switch-to-switch links; 0 = same as rate_gbps */
+    double host_cable_m;     /* host <-> leaf cable length */
+    char host_cable[BN_NAME_MAX];   /* "copper" | "fiber" */
+    double fabric_cable_m;   /* switch <-> switch cable length */
+    char fabric_cable[BN_NAME_MAX]; /* "copper" | "fiber" */
+    double copper_ns_per_m;  /* propagation in copper (twinax DAC) */
+    double fiber_ns_per_m;   /* propagation in optical fiber */
+    double fec_ns;           /* fixed FEC latency added per link traversal */
+};
+
+struct bn_scenario_ecn {
+    bool enabled;
+    uint64_t kmin_bytes;
+    uint64_t kmax_bytes;
+    double pmax;             /* marking probability at kmax, in [0,1] */
+};
+
+struct bn_scenario_switch {
+    double latency_ns;       /* forwarding latency, port to port */
+    char forwarding[BN_NAME_MAX];   /* "cut_through" | "store_and_forward" */
+    uint64_t buffer_bytes;   /* per egress port */
+    char load_balancing[BN_NAME_MAX]; /* "ecmp" */
+    struct bn_scenario_ecn ecn;
+};
+
+struct bn_scenario_nic {
+    char encap[BN_NAME_MAX];     /* "roce" | "ib" */
+    uint32_t mtu_bytes;          /* payload bytes per packet (256..9000 roce, 256..4096 ib) */
+    char transport[BN_NAME_MAX]; /* "go_back_n" */
+    char congestion_control[BN_NAME_MAX]; /* "none" */
+    double rto_us;               /* retransmission timeout */
+    uint32_t ack_every;          /* receiver ACKs every N data packets (and the last) */
+};
+
+struct bn_scenario_workload {
+    char kind[BN_NAME_MAX];      /* "permutation" | "incast" | "all_to_all" | "flow_list" */
+    uint64_t message_bytes;      /* bytes per flow (permutation, incast, all_to_all) */
+    char verb[BN_NAME_MAX];      /* "write" | "send" */
+    double start_us;             /* when generated flows start */
+    uint32_t incast_senders;     /* incast: number of senders */
+    uint32_t incast_receiver;    /* incast: receiving host index */
+    char flow_file[BN_PATH_MAX]; /* flow_list: path ("src dst bytes start_us" lines) */
+};
+
+struct bn_scenario_sim {
+    double max_time_us;          /* stop simulated time here (0 = run to completion) */
+};
+
+struct bn_scenario {
+    char source[BN_PATH_MAX];    /* file the scenario came from ("<default>" if embedded) */
+    uint64_t seed;
+    struct bn_scenario_topology topology;
+    struct bn_scenario_link link;
+    struct bn_scenario_switch sw;    /* YAML key: "switch" */
+    struct bn_scenario_nic nic;
+    struct bn_scenario_workload workload;
+    struct bn_scenario_sim sim;
+};
+
+/* Fill every field with its documented default. */
+void bn_scenario_defaults(struct bn_scenario *sc);
+
+/* Load YAML text over the defaults. `source` names it in error messages. */
+int bn_scenario_load_string(struct bn_scenario *sc, const char *yaml,
+                            const char *source, struct bn_error *err);
+int bn_scenario_load_file(struct bn_scenario *sc, const char *path,
+                          struct bn_error *err);
+
+/* Apply one "dotted.key=value" override (as from --set). */
+int bn_scenario_set(struct bn_scenario *sc, const char *assignment,
+                    struct bn_error *err);
+
+/* Cross-field checks after all loads and overrides (e.g. k even). */
+int bn_scenario_validate(const struct bn_scenario *sc, struct bn_error *err);
+
+/* The embedded default scenario, as YAML text. */
+const char *bn_scenario_default_yaml(void);
+
+/* Key registry, for `bnet keys` and documentation checks. */
+struct bn_scenario_key_info {
+    const char *path;     /* "link.rate_gbps" */
+    const char *type;     /* "int", "float", "bool", "string", "enum" */
+    const char *unit;     /* "Gb/s", "ns", "bytes", "" */
+    const char *def;      /* default, as text */
+    const char *doc;      /* one line */
+    const char *choices;  /* enum: "a|b|c", else NULL */
+};
+size_t bn_scenario_key_count(void);
+const struct bn_scenario_key_info *bn_scenario_key(size_t i);
+
+#endif

@@ -1,0 +1,107 @@
+/*
+ * The `bnet` command: a thin client of the library. It parses flags, loads
+ * the scenario (file or embedded default), applies --set/--seed, runs or
+ * describes, prints, and maps errors to exit status 2 (bad input) or 1.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bnet/bnet.h"
+#include "cli/cli.h"
+
+static const char *const usage_main =
+    "usage: bnet [COMMAND] [OPTIONS]\n"
+    "\n"
+    "Packet-level simulator of AI-cluster backend networks.\n"
+    "\n"
+    "commands:\n"
+    "  (none)            run the embedded default scenario (permutation, k=8 fat-tree)\n"
+    "  run [FILE.yaml]   run a scenario (default: the embedded one)\n"
+    "  topo [FILE.yaml]  print the topology's figures without simulating\n"
+    "  keys              list every scenario key with type, unit and default\n"
+    "  help [COMMAND]    help for a command\n"
+    "\n"
+    "options (run, topo): --set KEY=VALUE (repeatable), --seed N, --json PATH|-\n"
+    "Run 'bnet help run' for details. Docs: docs/scenario.md, docs/results.md.\n";
+
+static const char *const usage_run =
+    "usage: bnet run [FILE.yaml] [--set KEY=VALUE]... [--seed N] [--json PATH|-]\n"
+    "                [--reproducible] [--quiet]\n"
+    "\n"
+    "Simulate the scenario and print a summary.\n"
+    "  --set KEY=VALUE  override one scenario key, e.g. --set link.rate_gbps=400\n"
+    "  --seed N         random seed (same as --set seed=N)\n"
+    "  --json PATH      write results as JSON to PATH ('-' for stdout)\n"
+    "  --reproducible   write wall-clock and memory figures as 0 in the JSON, so\n"
+    "                   the same scenario and seed give a byte-identical file\n"
+    "  --quiet          no summary on stdout\n"
+    "Progress goes to stderr when it is a terminal and the run takes over 1 s.\n";
+
+static const char *const usage_topo =
+    "usage: bnet topo [FILE.yaml] [--set KEY=VALUE]... [--json PATH|-]\n"
+    "\n"
+    "Build the topology and print hosts, switches per tier, links, diameter and\n"
+    "bisection bandwidth, without simulating.\n";
+
+static const char *const usage_keys =
+    "usage: bnet keys\n\nList every scenario key: path, type, unit, default, meaning.\n";
+
+static int help(const char *cmd)
+{
+    if (!cmd)
+        fputs(usage_main, stdout);
+    else if (strcmp(cmd, "run") == 0)
+        fputs(usage_run, stdout);
+    else if (strcmp(cmd, "topo") == 0)
+        fputs(usage_topo, stdout);
+    else if (strcmp(cmd, "keys") == 0)
+        fputs(usage_keys, stdout);
+    else {
+        fprintf(stderr, "bnet: no help for unknown command '%s'\n", cmd);
+        return 2;
+    }
+    return 0;
+}
+
+static int cmd_keys(void)
+{
+    printf("%-32s %-7s %-8s %-12s %s\n", "key", "type", "unit", "default", "meaning");
+    for (size_t i = 0; i < bn_scenario_key_count(); i++) {
+        const struct bn_scenario_key_info *k = bn_scenario_key(i);
+        printf("%-32s %-7s %-8s %-12s %s%s%s%s\n", k->path, k->type, k->unit, k->def, k->doc,
+               k->choices ? " (" : "", k->choices ? k->choices : "", k->choices ? ")" : "");
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2)
+        return bn_cli_run(argc, argv, 1, BN_CLI_RUN);
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0)
+        return help(NULL);
+    if (strcmp(cmd, "help") == 0)
+        return help(argc > 2 ? argv[2] : NULL);
+    if (strcmp(cmd, "--version") == 0) {
+        printf("bnet %s\n", BNET_VERSION);
+        return 0;
+    }
+    if (strcmp(cmd, "run") == 0)
+        return bn_cli_run(argc, argv, 2, BN_CLI_RUN);
+    if (strcmp(cmd, "topo") == 0)
+        return bn_cli_run(argc, argv, 2, BN_CLI_TOPO);
+    if (strcmp(cmd, "keys") == 0)
+        return argc == 2 ? cmd_keys() : help("keys") + 2;
+    if (cmd[0] == '-')
+        return bn_cli_run(argc, argv, 1, BN_CLI_RUN);
+    fprintf(stderr, "bnet: unknown command '%s' (see bnet --help)\n", cmd);
+    return 2;
+}
+
+const char *bn_cli_usage(enum bn_cli_mode mode)
+{
+    return mode == BN_CLI_TOPO ? usage_topo : usage_run;
+}

@@ -1,0 +1,182 @@
+/*
+ * `bnet run` / `bnet topo`: options, scenario loading and output. Every
+ * input problem is one line on stderr and exit status 2.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bnet/bnet.h"
+#include "cli/cli.h"
+
+struct cli_opts {
+    const char *file;
+    const char *json;
+    const char *seed;
+    const char **sets;
+    int nsets;
+    int reproducible, quiet;
+};
+
+/* "--opt VALUE" or "--opt=VALUE"; advances *i. NULL if missing. */
+static const char *opt_value(int argc, char **argv, int *i, const char *name)
+{
+    size_t n = strlen(name);
+    if (strncmp(argv[*i], name, n) == 0 && argv[*i][n] == '=')
+        return argv[*i] + n + 1;
+    if (strcmp(argv[*i], name) == 0 && *i + 1 < argc)
+        return argv[++*i];
+    return NULL;
+}
+
+static int is_opt(const char *arg, const char *name)
+{
+    size_t n = strlen(name);
+    return strncmp(arg, name, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
+}
+
+static int parse_opts(int argc, char **argv, int first, enum bn_cli_mode mode,
+                      struct cli_opts *o)
+{
+    for (int i = first; i < argc; i++) {
+        const char *a = argv[i];
+        const char **slot = NULL;
+        const char *name = NULL;
+        if (is_opt(a, "--set"))
+            name = "--set";
+        else if (is_opt(a, "--json"))
+            name = "--json", slot = &o->json;
+        else if (mode == BN_CLI_RUN && is_opt(a, "--seed"))
+            name = "--seed", slot = &o->seed;
+        if (name) {
+            const char *v = opt_value(argc, argv, &i, name);
+            if (!v) {
+                fprintf(stderr, "bnet: option '%s' needs a value\n", name);
+                return 2;
+            }
+            if (slot)
+                *slot = v;
+            else
+                o->sets[o->nsets++] = v;
+        } else if (mode == BN_CLI_RUN && strcmp(a, "--reproducible") == 0) {
+            o->reproducible = 1;
+        } else if (mode == BN_CLI_RUN && strcmp(a, "--quiet") == 0) {
+            o->quiet = 1;
+        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            fputs(bn_cli_usage(mode), stdout);
+            return -1;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            fprintf(stderr, "bnet: unknown option '%s' (see bnet help %s)\n", a,
+                    mode == BN_CLI_TOPO ? "topo" : "run");
+            return 2;
+        } else if (!o->file) {
+            o->file = a;
+        } else {
+            fprintf(stderr, "bnet: unexpected argument '%s' (one scenario file at most)\n", a);
+            return 2;
+        }
+    }
+    return 0;
+}
+
+static int load_scenario(const struct cli_opts *o, struct bn_scenario *sc, struct bn_error *err)
+{
+    int rc = o->file ? bn_scenario_load_file(sc, o->file, err)
+                     : bn_scenario_load_string(sc, bn_scenario_default_yaml(), "<default>", err);
+    for (int i = 0; rc == BN_OK && i < o->nsets; i++)
+        rc = bn_scenario_set(sc, o->sets[i], err);
+    if (rc == BN_OK && o->seed) {
+        char buf[96];
+        snprintf(buf, sizeof buf, "seed=%s", o->seed);
+        if (bn_scenario_set(sc, buf, err) != BN_OK)
+            rc = bn_fail(err, BN_EINPUT, "--seed '%s': not a non-negative integer", o->seed);
+    }
+    if (rc == BN_OK)
+        rc = bn_scenario_validate(sc, err);
+    return rc;
+}
+
+struct progress_state {
+    int shown;
+};
+
+static void show_progress(void *ud, const struct bn_progress *p)
+{
+    struct progress_state *ps = ud;
+    if (p->wall_s < 1.0)
+        return;
+    ps->shown = 1;
+    fprintf(stderr, "\r[bnet] simulated %.1f us | wall %.1f s | %.2f M packet-hops/s | flows %u/%u   ",
+            p->simulated_us, p->wall_s, p->packet_hops / p->wall_s / 1e6, p->flows_done,
+            p->flows_total);
+    fflush(stderr);
+}
+
+static int exit_status(const struct bn_error *err)
+{
+    fprintf(stderr, "bnet: %s\n", err->msg);
+    return err->status == BN_EINPUT ? 2 : 1;
+}
+
+static int do_run(const struct cli_opts *o, const struct bn_scenario *sc)
+{
+    struct bn_error err = {0};
+    struct progress_state ps = {0};
+    struct bn_run_opts ro = {0};
+    if (isatty(STDERR_FILENO)) {
+        ro.progress = show_progress;
+        ro.progress_ud = &ps;
+    }
+    struct bn_results res;
+    int rc = bn_run(sc, &ro, &res, &err);
+    if (ps.shown)
+        fputc('\n', stderr);
+    if (rc != BN_OK)
+        return exit_status(&err);
+    if (!o->quiet && !(o->json && strcmp(o->json, "-") == 0))
+        bn_results_print(stdout, &res);
+    if (o->json)
+        rc = bn_results_write_json(&res, o->json, o->reproducible ? BN_JSON_REPRODUCIBLE : 0, &err);
+    bn_results_free(&res);
+    return rc == BN_OK ? 0 : exit_status(&err);
+}
+
+static int do_topo(const struct cli_opts *o, const struct bn_scenario *sc)
+{
+    struct bn_error err = {0};
+    struct bn_topo_info info;
+    if (bn_describe_topology(sc, &info, &err) != BN_OK)
+        return exit_status(&err);
+    if (!(o->json && strcmp(o->json, "-") == 0))
+        bn_topo_info_print(stdout, &info);
+    if (o->json && bn_topo_info_write_json(&info, o->json, &err) != BN_OK)
+        return exit_status(&err);
+    return 0;
+}
+
+int bn_cli_run(int argc, char **argv, int first, enum bn_cli_mode mode)
+{
+    struct cli_opts o = {0};
+    o.sets = calloc((size_t)argc + 1, sizeof *o.sets);
+    if (!o.sets)
+        return 1;
+    int rc = parse_opts(argc, argv, first, mode, &o);
+    if (rc != 0) {
+        free(o.sets);
+        return rc < 0 ? 0 : rc;
+    }
+    struct bn_scenario *sc = malloc(sizeof *sc);
+    struct bn_error err = {0};
+    if (!sc)
+        rc = 1;
+    else if (load_scenario(&o, sc, &err) != BN_OK)
+        rc = exit_status(&err);
+    else
+        rc = mode == BN_CLI_TOPO ? do_topo(&o, sc) : do_run(&o, sc);
+    free(sc);
+    free(o.sets);
+    return rc;
+}

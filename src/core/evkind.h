@@ -1,0 +1,13 @@
+/* Event kinds, one namespace for all layers so ids never collide. */
+#ifndef BN_CORE_EVKIND_H
+#define BN_CORE_EVKIND_H
+
+enum bn_event_kind {
+    BN_EV_PORT_FREE = 1,   /* obj = port: the last bit left, the port may send again */
+    BN_EV_ARRIVE,          /* obj = receiving port, arg = packet */
+    BN_EV_ARRIVE_TAIL,     /* cut-through fallback: whole packet now in the switch */
+    BN_EV_RTO,             /* obj = queue pair: retransmission timer */
+    BN_EV_FLOW_START,      /* obj = flow */
+};
+
+#endif

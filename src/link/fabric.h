@@ -1,0 +1,85 @@
+/*
+ * The fabric's runtime: ports with their output queues, the packet pool, the
+ * clock and the event queue. Ports are the link layer: each serializes at
+ * its line rate (wire overhead included), holds a finite drop-tail buffer,
+ * marks ECN RED-style on the instantaneous queue, and hands the packet to its
+ * peer after serialization + propagation (+ FEC) + the peer switch's
+ * forwarding latency (cut-through: after the head only).
+ *
+ * The switch and NIC layers act on this structure; the engine (src/sim)
+ * owns it and dispatches events.
+ */
+#ifndef BN_LINK_FABRIC_H
+#define BN_LINK_FABRIC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/evkind.h"
+#include "core/evq.h"
+#include "core/rng.h"
+#include "core/time.h"
+#include "link/packet.h"
+
+struct bn_port {
+    struct bn_pktq q;
+    uint64_t rate_bps;
+    bn_time_t prop_ps;      /* propagation + FEC to the peer */
+    bn_time_t peer_fwd_ps;  /* forwarding latency of the peer switch; 0 at a host */
+    uint64_t buffer_bytes;  /* output queue limit */
+    uint32_t node, peer;
+    uint8_t peer_is_switch, cut_through, busy, at_host;
+    /* counters */
+    uint64_t tx_pkts, tx_bytes, drops, drop_bytes, ecn_marks;
+    bn_time_t busy_ps;
+    struct bn_rng rng;      /* ECN marking draws */
+};
+
+struct bn_ecn_params {
+    bool enabled;
+    uint64_t kmin, kmax;
+    double pmax;
+};
+
+struct bn_fabric {
+    struct bn_port *ports;
+    uint32_t nports;
+    struct bn_pool pool;
+    struct bn_evq evq;
+    bn_time_t now;
+    uint16_t wire_overhead;
+    struct bn_ecn_params ecn;
+    /* conservation ledger */
+    uint64_t pkts_injected, pkts_delivered, pkts_dropped;
+    uint64_t bytes_injected, bytes_delivered, bytes_dropped, data_pkts_dropped;
+    uint64_t packet_hops;
+    bool oom;               /* an event or packet could not be allocated */
+};
+
+static inline void bn_fabric_schedule(struct bn_fabric *f, bn_time_t t, uint16_t kind,
+                                      uint32_t obj, uint32_t arg)
+{
+    if (bn_evq_push(&f->evq, t, kind, obj, arg) != 0)
+        f->oom = true;
+}
+
+/* Start sending `pkt` on idle port `p` now. */
+void bn_port_transmit(struct bn_fabric *f, uint32_t p, uint32_t pkt);
+/* Queue `pkt` at switch egress port `p` (drop-tail, ECN) and start it if idle. */
+void bn_port_enqueue(struct bn_fabric *f, uint32_t p, uint32_t pkt);
+/* After PORT_FREE at a switch port: send the next queued packet, if any. */
+static inline void bn_port_send_next(struct bn_fabric *f, uint32_t p)
+{
+    uint32_t pkt = bn_pktq_pop(&f->ports[p].q, &f->pool);
+    if (pkt != BN_PKT_NONE)
+        bn_port_transmit(f, p, pkt);
+}
+
+/* The packet reached its destination NIC (or is dropped): ledger + pool. */
+void bn_fabric_deliver(struct bn_fabric *f, uint32_t pkt);
+void bn_fabric_drop(struct bn_fabric *f, struct bn_port *port, uint32_t pkt);
+/* A NIC creates a packet: ledger. Returns BN_PKT_NONE on exhaustion. */
+uint32_t bn_fabric_new_packet(struct bn_fabric *f);
+void bn_fabric_count_injected(struct bn_fabric *f, const struct bn_packet *pk);
+
+#endif

@@ -1,0 +1,90 @@
+/*
+ * Packets: small fixed-size records in one pool, named by 32-bit index. They
+ * carry no route and no payload, only what switches and NICs read. Queues
+ * link packets through `next`, so queueing never allocates. The pool grows by
+ * doubling when exhausted (amortized, rare); the steady state reuses freed
+ * slots from a free list.
+ */
+#ifndef BN_LINK_PACKET_H
+#define BN_LINK_PACKET_H
+
+#include <stdint.h>
+
+#define BN_PKT_NONE UINT32_MAX
+
+enum bn_pkt_type { BN_PKT_DATA = 0, BN_PKT_ACK = 1, BN_PKT_NAK = 2 };
+
+enum bn_pkt_flag {
+    BN_PKT_ECN_CAPABLE = 1u << 0, /* ECT: may be marked instead of... counted */
+    BN_PKT_ECN_CE = 1u << 1,      /* congestion experienced */
+    BN_PKT_LAST = 1u << 2,        /* last packet of its message */
+};
+
+struct bn_packet {
+    uint32_t next;     /* queue link */
+    uint32_t qp;       /* queue pair (flow) id */
+    uint32_t psn;      /* packet sequence number (ACK/NAK: the acknowledged psn) */
+    uint32_t src, dst; /* host ids */
+    uint32_t entropy;  /* flow identity hashed by ECMP */
+    uint16_t bytes;    /* frame bytes on the wire, headers included, wire overhead not */
+    uint16_t payload;  /* payload bytes */
+    uint8_t type;      /* enum bn_pkt_type */
+    uint8_t flags;     /* enum bn_pkt_flag */
+    uint16_t head_bytes; /* bytes before the forwarding decision can be made (cut-through) */
+};
+
+struct bn_pool {
+    struct bn_packet *pkts;
+    uint32_t cap, free_head, in_use, high_water;
+};
+
+int bn_pool_init(struct bn_pool *p, uint32_t initial_cap);
+void bn_pool_free(struct bn_pool *p);
+/* Returns BN_PKT_NONE only if growing failed. */
+uint32_t bn_pool_get(struct bn_pool *p);
+static inline void bn_pool_put(struct bn_pool *p, uint32_t i)
+{
+    p->pkts[i].next = p->free_head;
+    p->free_head = i;
+    p->in_use--;
+}
+
+/* Intrusive FIFO of packets. */
+struct bn_pktq {
+    uint32_t head, tail, len;
+    uint64_t bytes;
+};
+
+static inline void bn_pktq_init(struct bn_pktq *q)
+{
+    q->head = q->tail = BN_PKT_NONE;
+    q->len = 0;
+    q->bytes = 0;
+}
+
+static inline void bn_pktq_push(struct bn_pktq *q, struct bn_pool *p, uint32_t i)
+{
+    p->pkts[i].next = BN_PKT_NONE;
+    if (q->tail == BN_PKT_NONE)
+        q->head = i;
+    else
+        p->pkts[q->tail].next = i;
+    q->tail = i;
+    q->len++;
+    q->bytes += p->pkts[i].bytes;
+}
+
+static inline uint32_t bn_pktq_pop(struct bn_pktq *q, struct bn_pool *p)
+{
+    uint32_t i = q->head;
+    if (i == BN_PKT_NONE)
+        return i;
+    q->head = p->pkts[i].next;
+    if (q->head == BN_PKT_NONE)
+        q->tail = BN_PKT_NONE;
+    q->len--;
+    q->bytes -= p->pkts[i].bytes;
+    return i;
+}
+
+#endif

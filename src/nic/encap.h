@@ -1,0 +1,35 @@
+/*
+ * Encapsulations: the header bytes every RDMA packet carries on the wire.
+ * Byte counts and their sources are tabulated in docs/model.md.
+ *   InfiniBand: LRH 8 + BTH 12 + ICRC 4 + VCRC 2 = 26 B (IBTA spec vol. 1, ch. 5/9)
+ *   RoCEv2:     Ethernet 14 + IPv4 20 + UDP 8 + BTH 12 + ICRC 4 + FCS 4 = 62 B
+ *               (IBTA RoCEv2 annex A17), plus preamble/SFD 8 + inter-frame gap 12
+ *               = 20 B of wire overhead per frame (IEEE 802.3), min frame 64 B.
+ * RDMA WRITE's first packet adds RETH (16 B); ACK/NAK add AETH (4 B).
+ */
+#ifndef BN_NIC_ENCAP_H
+#define BN_NIC_ENCAP_H
+
+#include <stdint.h>
+
+struct bn_encap {
+    const char *name;
+    uint16_t hdr_bytes;      /* per data packet, incl. trailers (CRCs, FCS) */
+    uint16_t reth_bytes;     /* RDMA Extended Transport Header, WRITE first packet */
+    uint16_t aeth_bytes;     /* ACK Extended Transport Header */
+    uint16_t wire_overhead;  /* preamble + SFD + IFG per frame; 0 on IB */
+    uint16_t min_frame;      /* frames are padded up to this */
+    uint16_t head_bytes;     /* wire bytes up to what a switch routes on */
+    uint16_t max_mtu;
+};
+
+/* NULL if unknown. */
+const struct bn_encap *bn_encap_find(const char *name);
+
+static inline uint16_t bn_encap_frame(const struct bn_encap *e, uint32_t extra_hdr, uint32_t payload)
+{
+    uint32_t f = e->hdr_bytes + extra_hdr + payload;
+    return (uint16_t)(f < e->min_frame ? e->min_frame : f);
+}
+
+#endif

@@ -1,0 +1,261 @@
+/* NIC packet scheduling, queue pairs and completions; see nic.h. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "nic/nic.h"
+
+int bn_nics_init(struct bn_nics *n, struct bn_fabric *f, const uint32_t *host_port,
+                 uint32_t nhosts, const struct bn_nic_params *p)
+{
+    memset(n, 0, sizeof *n);
+    n->fab = f;
+    n->encap = p->encap;
+    n->tp = p->tp;
+    n->mtu = p->mtu;
+    n->ack_every = p->ack_every;
+    n->rto = p->rto;
+    n->msg_free = BN_NONE;
+    n->nnics = nhosts;
+    n->nic = calloc(nhosts + 1, sizeof *n->nic);
+    if (!n->nic)
+        return -1;
+    for (uint32_t h = 0; h < nhosts; h++) {
+        n->nic[h].port = host_port[h];
+        bn_pktq_init(&n->nic[h].ctrl);
+        n->nic[h].active_head = n->nic[h].active_tail = BN_NONE;
+    }
+    return 0;
+}
+
+void bn_nics_free(struct bn_nics *n)
+{
+    free(n->nic);
+    free(n->qp);
+    free(n->msg);
+    memset(n, 0, sizeof *n);
+}
+
+uint32_t bn_qp_create(struct bn_nics *n, uint32_t src, uint32_t dst)
+{
+    if (n->nqps == n->qp_cap) {
+        uint32_t cap = n->qp_cap ? n->qp_cap * 2 : 256;
+        struct bn_qp *q = realloc(n->qp, (size_t)cap * sizeof *q);
+        if (!q)
+            return BN_NONE;
+        n->qp = q;
+        n->qp_cap = cap;
+    }
+    uint32_t id = n->nqps++;
+    struct bn_qp *qp = &n->qp[id];
+    memset(qp, 0, sizeof *qp);
+    qp->src = src;
+    qp->dst = dst;
+    qp->entropy = (uint32_t)bn_mix64(((uint64_t)src << 40) ^ ((uint64_t)dst << 20) ^ id);
+    qp->next_active = qp->msg_head = qp->msg_tail = qp->snd_msg = qp->rcv_msg = BN_NONE;
+    return id;
+}
+
+static uint32_t msg_alloc(struct bn_nics *n)
+{
+    if (n->msg_free == BN_NONE) {
+        uint32_t old = n->msg_cap, cap = old ? old * 2 : 256;
+        struct bn_msg *m = realloc(n->msg, (size_t)cap * sizeof *m);
+        if (!m)
+            return BN_NONE;
+        n->msg = m;
+        n->msg_cap = cap;
+        for (uint32_t i = old; i < cap; i++)
+            m[i].next = i + 1 < cap ? i + 1 : BN_NONE;
+        n->msg_free = old;
+    }
+    uint32_t i = n->msg_free;
+    n->msg_free = n->msg[i].next;
+    return i;
+}
+
+int bn_qp_post(struct bn_nics *n, uint32_t qpid, uint64_t bytes, enum bn_verb verb,
+               uint32_t cookie)
+{
+    uint32_t mi = msg_alloc(n);
+    if (mi == BN_NONE)
+        return -1;
+    struct bn_qp *qp = &n->qp[qpid];
+    uint64_t npkts = bytes ? (bytes + n->mtu - 1) / n->mtu : 1;
+    n->msg[mi] = (struct bn_msg){
+        .bytes = bytes, .first_psn = qp->snd_end, .npkts = (uint32_t)npkts,
+        .next = BN_NONE, .cookie = cookie, .verb = (uint8_t)verb,
+    };
+    qp->snd_end += (uint32_t)npkts;
+    if (qp->msg_tail == BN_NONE)
+        qp->msg_head = mi;
+    else
+        n->msg[qp->msg_tail].next = mi;
+    qp->msg_tail = mi;
+    if (qp->snd_msg == BN_NONE)
+        qp->snd_msg = mi;
+    if (qp->rcv_msg == BN_NONE)
+        qp->rcv_msg = mi;
+    bn_nic_activate(n, qpid);
+    return 0;
+}
+
+/* Append to the sender NIC's round-robin list if it has data to send. */
+static bool enlist(struct bn_nics *n, uint32_t qpid)
+{
+    struct bn_qp *qp = &n->qp[qpid];
+    if (qp->active || !n->tp->has_data(qp))
+        return false;
+    struct bn_nic *nic = &n->nic[qp->src];
+    qp->active = 1;
+    qp->next_active = BN_NONE;
+    if (nic->active_tail == BN_NONE)
+        nic->active_head = qpid;
+    else
+        n->qp[nic->active_tail].next_active = qpid;
+    nic->active_tail = qpid;
+    return true;
+}
+
+void bn_nic_activate(struct bn_nics *n, uint32_t qpid)
+{
+    if (enlist(n, qpid))
+        bn_nic_kick(n, n->qp[qpid].src);
+}
+
+/* Pop queue pairs round-robin until one has data (an ACK may have moved a
+ * listed queue pair's snd_nxt to its end), then build its next packet. */
+static uint32_t next_data_packet(struct bn_nics *n, struct bn_nic *nic)
+{
+    uint32_t qpid;
+    struct bn_qp *qp;
+    do {
+        qpid = nic->active_head;
+        if (qpid == BN_NONE)
+            return BN_PKT_NONE;
+        qp = &n->qp[qpid];
+        nic->active_head = qp->next_active;
+        if (nic->active_head == BN_NONE)
+            nic->active_tail = BN_NONE;
+        qp->active = 0;
+    } while (!n->tp->has_data(qp));
+    uint32_t pkt = bn_fabric_new_packet(n->fab);
+    if (pkt == BN_PKT_NONE)
+        return pkt;
+    struct bn_packet *pk = &n->fab->pool.pkts[pkt];
+    *pk = (struct bn_packet){
+        .qp = qpid, .src = qp->src, .dst = qp->dst, .entropy = qp->entropy,
+        .type = BN_PKT_DATA, .flags = BN_PKT_ECN_CAPABLE, .head_bytes = n->encap->head_bytes,
+    };
+    n->tp->next_data(n, qp, pk);
+    bn_fabric_count_injected(n->fab, pk);
+    enlist(n, qpid); /* back to the tail if it has more */
+    return pkt;
+}
+
+void bn_nic_kick(struct bn_nics *n, uint32_t host)
+{
+    struct bn_nic *nic = &n->nic[host];
+    if (n->fab->ports[nic->port].busy)
+        return;
+    uint32_t pkt = bn_pktq_pop(&nic->ctrl, &n->fab->pool);
+    if (pkt == BN_PKT_NONE && nic->active_head != BN_NONE)
+        pkt = next_data_packet(n, nic);
+    if (pkt != BN_PKT_NONE)
+        bn_port_transmit(n->fab, nic->port, pkt);
+}
+
+void bn_nic_send_ctrl(struct bn_nics *n, uint32_t qpid, uint8_t type, uint32_t psn)
+{
+    const struct bn_qp *qp = &n->qp[qpid];
+    uint32_t pkt = bn_fabric_new_packet(n->fab);
+    if (pkt == BN_PKT_NONE)
+        return;
+    struct bn_packet *pk = &n->fab->pool.pkts[pkt];
+    *pk = (struct bn_packet){
+        .qp = qpid, .psn = psn, .src = qp->dst, .dst = qp->src,
+        .entropy = qp->entropy ^ 0x9e3779b9u, .type = type,
+        .bytes = bn_encap_frame(n->encap, n->encap->aeth_bytes, 0),
+        .head_bytes = n->encap->head_bytes,
+    };
+    bn_fabric_count_injected(n->fab, pk);
+    bn_pktq_push(&n->nic[qp->dst].ctrl, &n->fab->pool, pkt);
+    bn_nic_kick(n, qp->dst);
+}
+
+void bn_nic_receive(struct bn_nics *n, uint32_t host, uint32_t pkt)
+{
+    /* Copy first: handlers create packets, and the pool may move. */
+    struct bn_packet pk = n->fab->pool.pkts[pkt];
+    bn_fabric_deliver(n->fab, pkt);
+    (void)host;
+    if (pk.type == BN_PKT_DATA) {
+        if (pk.flags & BN_PKT_ECN_CE)
+            n->ecn_ce_received++;
+        n->tp->on_data(n, pk.qp, &pk);
+    } else {
+        n->tp->on_ack(n, pk.qp, &pk);
+    }
+}
+
+void bn_nic_arm_rto(struct bn_nics *n, uint32_t qpid)
+{
+    struct bn_qp *qp = &n->qp[qpid];
+    qp->rto_deadline = n->fab->now + n->rto;
+    if (!qp->rto_pending) {
+        qp->rto_pending = 1;
+        bn_fabric_schedule(n->fab, qp->rto_deadline, BN_EV_RTO, qpid, 0);
+    }
+}
+
+void bn_nic_rto_event(struct bn_nics *n, uint32_t qpid)
+{
+    struct bn_qp *qp = &n->qp[qpid];
+    qp->rto_pending = 0;
+    if (qp->snd_una >= qp->snd_end)
+        return; /* everything acknowledged: the timer lapses */
+    if (n->fab->now < qp->rto_deadline) {
+        /* progress moved the deadline since this event was scheduled */
+        qp->rto_pending = 1;
+        bn_fabric_schedule(n->fab, qp->rto_deadline, BN_EV_RTO, qpid, 0);
+        return;
+    }
+    n->tp->on_timeout(n, qpid);
+}
+
+uint32_t bn_nic_psn_payload(const struct bn_nics *n, const struct bn_msg *m, uint32_t psn)
+{
+    uint64_t off = (uint64_t)(psn - m->first_psn) * n->mtu;
+    uint64_t left = m->bytes - off;
+    return (uint32_t)(left < n->mtu ? left : n->mtu);
+}
+
+void bn_nic_complete_rx_upto(struct bn_nics *n, uint32_t qpid)
+{
+    struct bn_qp *qp = &n->qp[qpid];
+    while (qp->rcv_msg != BN_NONE) {
+        const struct bn_msg *m = &n->msg[qp->rcv_msg];
+        if (qp->rcv_nxt < m->first_psn + m->npkts)
+            break;
+        n->on_complete(n->ud, m->cookie, BN_COMPLETE_RX, n->fab->now);
+        qp->rcv_msg = m->next;
+    }
+}
+
+void bn_nic_complete_tx_upto(struct bn_nics *n, uint32_t qpid)
+{
+    struct bn_qp *qp = &n->qp[qpid];
+    while (qp->msg_head != BN_NONE) {
+        uint32_t mi = qp->msg_head;
+        struct bn_msg *m = &n->msg[mi];
+        if (qp->snd_una < m->first_psn + m->npkts)
+            break;
+        n->on_complete(n->ud, m->cookie, BN_COMPLETE_TX, n->fab->now);
+        qp->msg_head = m->next;
+        if (qp->msg_head == BN_NONE)
+            qp->msg_tail = BN_NONE;
+        if (qp->snd_msg == mi)
+            qp->snd_msg = m->next;
+        m->next = n->msg_free;
+        n->msg_free = mi;
+    }
+}

@@ -1,0 +1,130 @@
+/*
+ * NICs and RDMA reliable-connection queue pairs. A queue pair joins a sender
+ * host to a receiver host; messages (WRITE or SEND) posted on it are cut into
+ * MTU packets numbered by a packet sequence number (PSN, 32-bit here, no wrap
+ * within a run). The NIC's single port is fed by pulling: when it is free it
+ * sends queued ACK/NAKs first, then one data packet from the next active queue
+ * pair, round-robin. Reliability is the transport's (transport.h); the NIC
+ * only moves packets and reports message completions upward.
+ */
+#ifndef BN_NIC_NIC_H
+#define BN_NIC_NIC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "link/fabric.h"
+#include "nic/encap.h"
+
+#define BN_NONE UINT32_MAX
+
+enum bn_verb { BN_VERB_WRITE = 0, BN_VERB_SEND = 1 };
+enum bn_completion_side { BN_COMPLETE_RX = 0, BN_COMPLETE_TX = 1 };
+
+struct bn_msg {
+    uint64_t bytes;
+    uint32_t first_psn, npkts;
+    uint32_t next;       /* next message on the queue pair (or free list) */
+    uint32_t cookie;     /* the poster's id for it */
+    uint8_t verb;
+};
+
+struct bn_qp {
+    uint32_t src, dst;   /* hosts */
+    uint32_t entropy;    /* flow identity for ECMP (stands for the UDP source port) */
+    uint32_t next_active;
+    uint8_t active, rto_pending, nak_sent;
+    /* sender */
+    uint32_t snd_nxt;    /* next PSN to send */
+    uint32_t snd_una;    /* oldest PSN not yet acknowledged */
+    uint32_t snd_max;    /* one past the highest PSN ever sent */
+    uint32_t snd_end;    /* one past the last PSN posted */
+    uint32_t msg_head, msg_tail; /* messages not yet completed at the sender */
+    uint32_t snd_msg;    /* message holding snd_nxt */
+    bn_time_t rto_deadline;
+    /* receiver */
+    uint32_t rcv_nxt;    /* next PSN expected in order */
+    uint32_t rcv_msg;    /* message holding rcv_nxt */
+    uint32_t since_ack;
+    /* counters */
+    uint64_t retransmits, timeouts, out_of_order;
+};
+
+struct bn_nic {
+    uint32_t port;
+    struct bn_pktq ctrl;              /* ACK/NAKs waiting for the port */
+    uint32_t active_head, active_tail;
+};
+
+struct bn_nics;
+
+struct bn_transport_ops {
+    const char *name;
+    /* Sender: fill `pk` (psn, payload, flags) with the next data packet; the
+     * NIC has checked that qp has something to send. */
+    void (*next_data)(struct bn_nics *n, struct bn_qp *qp, struct bn_packet *pk);
+    bool (*has_data)(const struct bn_qp *qp);
+    /* Receiver: a data packet arrived. */
+    void (*on_data)(struct bn_nics *n, uint32_t qpid, const struct bn_packet *pk);
+    /* Sender: an ACK or NAK arrived. */
+    void (*on_ack)(struct bn_nics *n, uint32_t qpid, const struct bn_packet *pk);
+    /* Sender: the retransmission timer expired with data outstanding. */
+    void (*on_timeout)(struct bn_nics *n, uint32_t qpid);
+};
+
+typedef void (*bn_completion_fn)(void *ud, uint32_t cookie, enum bn_completion_side side,
+                                 bn_time_t when);
+
+struct bn_nics {
+    struct bn_fabric *fab;
+    struct bn_nic *nic;
+    uint32_t nnics;
+    struct bn_qp *qp;
+    uint32_t nqps, qp_cap;
+    struct bn_msg *msg;
+    uint32_t msg_cap, msg_free;
+    const struct bn_encap *encap;
+    const struct bn_transport_ops *tp;
+    uint32_t mtu, ack_every;
+    bn_time_t rto;
+    bn_completion_fn on_complete;
+    void *ud;
+    uint64_t ecn_ce_received;
+};
+
+struct bn_nic_params {
+    const struct bn_encap *encap;
+    const struct bn_transport_ops *tp;
+    uint32_t mtu, ack_every;
+    bn_time_t rto;
+};
+
+int bn_nics_init(struct bn_nics *n, struct bn_fabric *f, const uint32_t *host_port,
+                 uint32_t nhosts, const struct bn_nic_params *p);
+void bn_nics_free(struct bn_nics *n);
+
+/* A queue pair from host src to host dst; returns its id or BN_NONE (oom). */
+uint32_t bn_qp_create(struct bn_nics *n, uint32_t src, uint32_t dst);
+/* Post a message; completions come back through on_complete with `cookie`. */
+int bn_qp_post(struct bn_nics *n, uint32_t qpid, uint64_t bytes, enum bn_verb verb,
+               uint32_t cookie);
+
+/* The NIC's port is free: send the next packet, if any. */
+void bn_nic_kick(struct bn_nics *n, uint32_t host);
+/* A packet arrived at host `host`'s port. Consumes it. */
+void bn_nic_receive(struct bn_nics *n, uint32_t host, uint32_t pkt);
+/* BN_EV_RTO for a queue pair. */
+void bn_nic_rto_event(struct bn_nics *n, uint32_t qpid);
+
+/* For transports. */
+void bn_nic_activate(struct bn_nics *n, uint32_t qpid);
+void bn_nic_send_ctrl(struct bn_nics *n, uint32_t qpid, uint8_t type, uint32_t psn);
+void bn_nic_arm_rto(struct bn_nics *n, uint32_t qpid);
+/* Payload bytes of `psn` and whether it opens/closes its message. */
+uint32_t bn_nic_psn_payload(const struct bn_nics *n, const struct bn_msg *m, uint32_t psn);
+void bn_nic_complete_rx_upto(struct bn_nics *n, uint32_t qpid);
+void bn_nic_complete_tx_upto(struct bn_nics *n, uint32_t qpid);
+
+const struct bn_transport_ops *bn_transport_find(const char *name);
+
+#endif

@@ -1,0 +1,104 @@
+/*
+ * Go-back-N reliable connection, as InfiniBand/RoCE RC NICs do it: the
+ * receiver accepts only the next expected PSN, discards anything beyond it
+ * and answers the first such gap with one NAK (sequence error) naming the
+ * expected PSN; the sender rewinds to that PSN and sends everything again.
+ * ACKs are cumulative (they carry the next expected PSN), one every
+ * nic.ack_every packets and on a message's last packet. A retransmission
+ * timer (nic.rto_us, restarted by progress) recovers lost tails and NAKs.
+ */
+#include "nic/nic.h"
+
+static bool gbn_has_data(const struct bn_qp *qp) { return qp->snd_nxt < qp->snd_end; }
+
+static uint32_t msg_holding(const struct bn_nics *n, const struct bn_qp *qp, uint32_t psn)
+{
+    uint32_t mi = qp->msg_head;
+    while (mi != BN_NONE && psn >= n->msg[mi].first_psn + n->msg[mi].npkts)
+        mi = n->msg[mi].next;
+    return mi;
+}
+
+static void gbn_next_data(struct bn_nics *n, struct bn_qp *qp, struct bn_packet *pk)
+{
+    uint32_t psn = qp->snd_nxt++;
+    if (psn < qp->snd_max)
+        qp->retransmits++;
+    else
+        qp->snd_max = psn + 1;
+    const struct bn_msg *m = &n->msg[qp->snd_msg];
+    uint32_t extra = (psn == m->first_psn && m->verb == BN_VERB_WRITE) ? n->encap->reth_bytes : 0;
+    pk->psn = psn;
+    pk->payload = (uint16_t)bn_nic_psn_payload(n, m, psn);
+    pk->bytes = bn_encap_frame(n->encap, extra, pk->payload);
+    if (psn + 1 == m->first_psn + m->npkts) {
+        pk->flags |= BN_PKT_LAST;
+        qp->snd_msg = m->next;
+    }
+    /* The timer runs from the oldest outstanding packet's send or the last
+     * progress, whichever is later. */
+    if (!qp->rto_pending || psn == qp->snd_una)
+        bn_nic_arm_rto(n, pk->qp);
+}
+
+static void gbn_on_data(struct bn_nics *n, uint32_t qpid, const struct bn_packet *pk)
+{
+    struct bn_qp *qp = &n->qp[qpid];
+    if (pk->psn == qp->rcv_nxt) {
+        qp->rcv_nxt++;
+        qp->nak_sent = 0;
+        bn_nic_complete_rx_upto(n, qpid);
+        if (++qp->since_ack >= n->ack_every || (pk->flags & BN_PKT_LAST)) {
+            qp->since_ack = 0;
+            bn_nic_send_ctrl(n, qpid, BN_PKT_ACK, qp->rcv_nxt);
+        }
+    } else if (pk->psn > qp->rcv_nxt) {
+        qp->out_of_order++;
+        if (!qp->nak_sent) {
+            qp->nak_sent = 1;
+            bn_nic_send_ctrl(n, qpid, BN_PKT_NAK, qp->rcv_nxt);
+        }
+    } else {
+        /* a duplicate: our ACK was lost or is late; say again where we are */
+        bn_nic_send_ctrl(n, qpid, BN_PKT_ACK, qp->rcv_nxt);
+    }
+}
+
+static void rewind_to(struct bn_nics *n, uint32_t qpid, uint32_t psn)
+{
+    struct bn_qp *qp = &n->qp[qpid];
+    qp->snd_nxt = psn;
+    qp->snd_msg = msg_holding(n, qp, psn);
+    bn_nic_activate(n, qpid);
+}
+
+static void gbn_on_ack(struct bn_nics *n, uint32_t qpid, const struct bn_packet *pk)
+{
+    struct bn_qp *qp = &n->qp[qpid];
+    if (pk->psn > qp->snd_una) {
+        qp->snd_una = pk->psn;
+        qp->rto_deadline = n->fab->now + n->rto;
+        bn_nic_complete_tx_upto(n, qpid);
+        if (qp->snd_nxt < qp->snd_una)
+            rewind_to(n, qpid, qp->snd_una);
+    }
+    if (pk->type == BN_PKT_NAK && pk->psn < qp->snd_nxt)
+        rewind_to(n, qpid, pk->psn);
+}
+
+static void gbn_on_timeout(struct bn_nics *n, uint32_t qpid)
+{
+    struct bn_qp *qp = &n->qp[qpid];
+    qp->timeouts++;
+    rewind_to(n, qpid, qp->snd_una);
+    bn_nic_arm_rto(n, qpid);
+}
+
+const struct bn_transport_ops bn_tp_go_back_n = {
+    .name = "go_back_n",
+    .next_data = gbn_next_data,
+    .has_data = gbn_has_data,
+    .on_data = gbn_on_data,
+    .on_ack = gbn_on_ack,
+    .on_timeout = gbn_on_timeout,
+};

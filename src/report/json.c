@@ -1,0 +1,123 @@
+/*
+ * Results as JSON (jansson), schema in docs/results.md. Keys are emitted in a
+ * fixed order and reals with a fixed precision, so the same scenario and seed
+ * give byte-identical files; with BN_JSON_REPRODUCIBLE the few machine-
+ * dependent figures (wall time, memory) are written as 0.
+ */
+#include <jansson.h>
+#include <string.h>
+
+#include "bnet/bnet.h"
+
+#define JSON_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10))
+
+static json_t *topo_json(const struct bn_topo_info *t)
+{
+    json_t *tiers = json_object();
+    for (uint32_t i = 1; i <= t->tiers && i < 5; i++)
+        json_object_set_new(tiers, t->tier_name[i], json_integer(t->switches_per_tier[i]));
+    return json_pack("{s:s, s:i, s:i, s:i, s:o, s:i, s:i, s:i, s:i, s:f, s:f, s:f}",
+                     "kind", t->kind, "k", (json_int_t)t->k, "hosts", (json_int_t)t->hosts,
+                     "switches", (json_int_t)t->switches, "switches_per_tier", tiers,
+                     "links", (json_int_t)t->links, "radix", (json_int_t)t->radix,
+                     "diameter_hops", (json_int_t)t->diameter_hops,
+                     "diameter_switches", (json_int_t)t->diameter_switches,
+                     "bisection_gbps", t->bisection_gbps, "host_rate_gbps", t->host_rate_gbps,
+                     "fabric_rate_gbps", t->fabric_rate_gbps);
+}
+
+static json_t *ledger_json(uint64_t inj, uint64_t del, uint64_t drop, uint64_t fly)
+{
+    return json_pack("{s:I, s:I, s:I, s:I}", "injected", (json_int_t)inj, "delivered",
+                     (json_int_t)del, "dropped", (json_int_t)drop, "in_flight", (json_int_t)fly);
+}
+
+static json_t *summary_json(const struct bn_results *r)
+{
+    const struct bn_summary_stats *t = &r->throughput_gbps;
+    json_t *s = json_object();
+    json_object_set_new(s, "flows", json_integer(r->nflows));
+    json_object_set_new(s, "flows_completed", json_integer(r->flows_completed));
+    json_object_set_new(s, "throughput_gbps",
+                        json_pack("{s:f, s:f, s:f, s:f, s:f, s:f}", "mean", t->mean, "min", t->min,
+                                  "p1", t->p1, "p50", t->p50, "p99", t->p99, "max", t->max));
+    json_object_set_new(s, "fct_us", json_pack("{s:f, s:f, s:f}", "p50", r->fct_p50_us, "p99",
+                                               r->fct_p99_us, "p999", r->fct_p999_us));
+    json_object_set_new(s, "drops", json_integer((json_int_t)r->pkts_dropped));
+    json_object_set_new(s, "data_drops", json_integer((json_int_t)r->data_pkts_dropped));
+    json_object_set_new(s, "retransmits", json_integer((json_int_t)r->retransmits));
+    json_object_set_new(s, "timeouts", json_integer((json_int_t)r->timeouts));
+    json_object_set_new(s, "ecn_marks", json_integer((json_int_t)r->ecn_marks));
+    json_object_set_new(s, "out_of_order", json_integer((json_int_t)r->out_of_order));
+    json_object_set_new(s, "link_utilization",
+                        json_pack("{s:f, s:f}", "max", r->link_util_max, "mean", r->link_util_mean));
+    json_object_set_new(s, "packets", ledger_json(r->pkts_injected, r->pkts_delivered,
+                                                  r->pkts_dropped, r->pkts_in_flight));
+    json_object_set_new(s, "bytes", ledger_json(r->bytes_injected, r->bytes_delivered,
+                                                r->bytes_dropped, r->bytes_in_flight));
+    return s;
+}
+
+static json_t *sim_json(const struct bn_results *r, int flags)
+{
+    bool repro = flags & BN_JSON_REPRODUCIBLE;
+    double wall = repro ? 0 : r->wall_s;
+    return json_pack("{s:I, s:I, s:f, s:f, s:f, s:I, s:f, s:b}", "events", (json_int_t)r->events,
+                     "packet_hops", (json_int_t)r->packet_hops, "simulated_us", r->simulated_us,
+                     "wall_s", wall, "setup_s", repro ? 0 : r->setup_s, "peak_rss_bytes",
+                     (json_int_t)(repro ? 0 : r->peak_rss_bytes), "packet_hops_per_s",
+                     wall > 0 ? (double)r->packet_hops / wall : 0.0, "stopped_early",
+                     r->stopped_early);
+}
+
+static json_t *flows_json(const struct bn_results *r)
+{
+    json_t *a = json_array();
+    for (uint32_t i = 0; i < r->nflows; i++) {
+        const struct bn_flow_result *f = &r->flows[i];
+        json_array_append_new(
+            a, json_pack("{s:i, s:i, s:I, s:f, s:f, s:f, s:f, s:I, s:I, s:b}", "src",
+                         (json_int_t)f->src, "dst", (json_int_t)f->dst, "bytes",
+                         (json_int_t)f->bytes, "start_us", f->start_us, "fct_us", f->fct_us,
+                         "ack_us", f->ack_us, "throughput_gbps", f->throughput_gbps,
+                         "retransmits", (json_int_t)f->retransmits, "timeouts",
+                         (json_int_t)f->timeouts, "done", f->done));
+    }
+    return a;
+}
+
+static int dump(json_t *root, const char *path, struct bn_error *err)
+{
+    if (!root)
+        return bn_fail(err, BN_ENOMEM, "out of memory building JSON");
+    int rc = strcmp(path, "-") == 0 ? json_dumpf(root, stdout, JSON_FLAGS)
+                                    : json_dump_file(root, path, JSON_FLAGS);
+    if (rc == 0 && strcmp(path, "-") == 0)
+        fputc('\n', stdout);
+    json_decref(root);
+    if (rc != 0)
+        return bn_fail(err, BN_EINPUT, "%s: cannot write JSON", path);
+    return BN_OK;
+}
+
+int bn_results_write_json(const struct bn_results *r, const char *path, int flags,
+                          struct bn_error *err)
+{
+    json_t *root = json_object();
+    json_object_set_new(root, "bnet_version", json_string(BNET_VERSION));
+    json_object_set_new(root, "scenario", json_string(r->scenario));
+    json_object_set_new(root, "seed", json_integer((json_int_t)r->seed));
+    json_object_set_new(root, "workload", json_string(r->workload));
+    json_object_set_new(root, "topology", topo_json(&r->topo));
+    json_object_set_new(root, "summary", summary_json(r));
+    json_object_set_new(root, "sim", sim_json(r, flags));
+    json_object_set_new(root, "flows", flows_json(r));
+    return dump(root, path, err);
+}
+
+int bn_topo_info_write_json(const struct bn_topo_info *t, const char *path, struct bn_error *err)
+{
+    json_t *root = json_object();
+    json_object_set_new(root, "topology", topo_json(t));
+    return dump(root, path, err);
+}

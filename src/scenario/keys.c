@@ -1,0 +1,531 @@
+/*
+ * The scenario key registry: one table describing every field of struct
+ * bn_scenario (YAML path, type, unit, default, doc, bounds), plus the single
+ * setter every value goes through. Defaults are parsed from the table's
+ * default text, so the documented default is by construction the real one.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "scenario/keys.h"
+
+#define FIELD(m) \
+    .offset = offsetof(struct bn_scenario, m), .size = sizeof(((struct bn_scenario *)0)->m)
+
+#define INT_KEY .kind = BN_SCN_INT, .info.type = "int"
+#define FLOAT_KEY .kind = BN_SCN_FLOAT, .info.type = "float"
+#define BOOL_KEY .kind = BN_SCN_BOOL, .info.type = "bool"
+#define STRING_KEY .kind = BN_SCN_STRING, .info.type = "string"
+#define ENUM_KEY .kind = BN_SCN_ENUM, .info.type = "enum"
+
+#define ABOVE_ZERO .lo = 0, .flags = BN_SCN_LO | BN_SCN_LO_EXCL
+#define AT_LEAST(v) .lo = (v), .flags = BN_SCN_LO
+
+static const struct bn_scn_key keys[] = {
+    { .info.path = "seed", INT_KEY, .info.unit = "", .info.def = "1",
+      .info.doc = "Seed for every random choice in the run; same seed, same run.",
+      FIELD(seed) },
+
+    { .info.path = "topology.kind", ENUM_KEY, .info.unit = "", .info.def = "fat_tree",
+      .info.choices = "fat_tree|leaf_spine",
+      .info.doc = "Network shape: three-tier k-ary fat-tree or two-tier leaf-spine.",
+      FIELD(topology.kind) },
+    { .info.path = "topology.k", INT_KEY, .info.unit = "ports", .info.def = "8",
+      .info.doc = "Switch radix (ports per switch); sets the network size. Even, 2..256.",
+      FIELD(topology.k) },
+
+    { .info.path = "link.rate_gbps", FLOAT_KEY, .info.unit = "Gb/s", .info.def = "100",
+      .info.doc = "Line rate of every link (fabric links too unless link.fabric_rate_gbps is set).",
+      FIELD(link.rate_gbps), ABOVE_ZERO },
+    { .info.path = "link.fabric_rate_gbps", FLOAT_KEY, .info.unit = "Gb/s",
+      .info.def = "= link.rate_gbps",
+      .info.doc = "Line rate of switch-to-switch links; unset = link.rate_gbps (a given value must be > 0).",
+      FIELD(link.fabric_rate_gbps), .lo = 0, .flags = BN_SCN_LO | BN_SCN_LO_EXCL | BN_SCN_DERIVED },
+    { .info.path = "link.host_cable_m", FLOAT_KEY, .info.unit = "m", .info.def = "2",
+      .info.doc = "Cable length between a host and its switch.",
+      FIELD(link.host_cable_m), AT_LEAST(0) },
+    { .info.path = "link.host_cable", ENUM_KEY, .info.unit = "", .info.def = "copper",
+      .info.choices = "copper|fiber",
+      .info.doc = "Cable medium between hosts and their switch.",
+      FIELD(link.host_cable) },
+    { .info.path = "link.fabric_cable_m", FLOAT_KEY, .info.unit = "m", .info.def = "10",
+      .info.doc = "Cable length between two switches.",
+      FIELD(link.fabric_cable_m), AT_LEAST(0) },
+    { .info.path = "link.fabric_cable", ENUM_KEY, .info.unit = "", .info.def = "fiber",
+      .info.choices = "copper|fiber",
+      .info.doc = "Cable medium between switches.",
+      FIELD(link.fabric_cable) },
+    { .info.path = "link.copper_ns_per_m", FLOAT_KEY, .info.unit = "ns/m", .info.def = "4.3",
+      .info.doc = "Propagation delay in copper (twinax DAC).",
+      FIELD(link.copper_ns_per_m), AT_LEAST(0) },
+    { .info.path = "link.fiber_ns_per_m", FLOAT_KEY, .info.unit = "ns/m", .info.def = "5.0",
+      .info.doc = "Propagation delay in optical fiber.",
+      FIELD(link.fiber_ns_per_m), AT_LEAST(0) },
+    { .info.path = "link.fec_ns", FLOAT_KEY, .info.unit = "ns", .info.def = "0",
+      .info.doc = "Fixed forward-error-correction latency added to every link traversal.",
+      FIELD(link.fec_ns), AT_LEAST(0) },
+
+    { .info.path = "switch.latency_ns", FLOAT_KEY, .info.unit = "ns", .info.def = "300",
+      .info.doc = "Port-to-port forwarding latency of a switch.",
+      FIELD(sw.latency_ns), AT_LEAST(0) },
+    { .info.path = "switch.forwarding", ENUM_KEY, .info.unit = "", .info.def = "cut_through",
+      .info.choices = "cut_through|store_and_forward",
+      .info.doc = "Forward once the header is in (cut_through) or once the whole packet is.",
+      FIELD(sw.forwarding) },
+    { .info.path = "switch.buffer_bytes", INT_KEY, .info.unit = "bytes", .info.def = "1048576",
+      .info.doc = "Packet buffer per egress port.",
+      FIELD(sw.buffer_bytes), ABOVE_ZERO },
+    { .info.path = "switch.load_balancing", ENUM_KEY, .info.unit = "", .info.def = "ecmp",
+      .info.choices = "ecmp",
+      .info.doc = "How a packet picks among equal-cost uplinks (ecmp: a per-flow hash).",
+      FIELD(sw.load_balancing) },
+    { .info.path = "switch.ecn.enabled", BOOL_KEY, .info.unit = "", .info.def = "true",
+      .info.doc = "Mark ECN by egress queue depth (probability rising from kmin to kmax).",
+      FIELD(sw.ecn.enabled) },
+    { .info.path = "switch.ecn.kmin_bytes", INT_KEY, .info.unit = "bytes", .info.def = "102400",
+      .info.doc = "Queue depth where ECN marking starts (<= switch.ecn.kmax_bytes).",
+      FIELD(sw.ecn.kmin_bytes) },
+    { .info.path = "switch.ecn.kmax_bytes", INT_KEY, .info.unit = "bytes", .info.def = "409600",
+      .info.doc = "Queue depth where the marking probability reaches pmax; above it, all marked.",
+      FIELD(sw.ecn.kmax_bytes) },
+    { .info.path = "switch.ecn.pmax", FLOAT_KEY, .info.unit = "", .info.def = "0.2",
+      .info.doc = "Marking probability at kmax, 0..1.",
+      FIELD(sw.ecn.pmax), .lo = 0, .hi = 1, .flags = BN_SCN_LO | BN_SCN_HI },
+
+    { .info.path = "nic.encap", ENUM_KEY, .info.unit = "", .info.def = "roce",
+      .info.choices = "roce|ib",
+      .info.doc = "Packet headers: RoCEv2 (Ethernet/IP/UDP) or native InfiniBand.",
+      FIELD(nic.encap) },
+    { .info.path = "nic.mtu_bytes", INT_KEY, .info.unit = "bytes", .info.def = "4096",
+      .info.doc = "Payload bytes per packet: 256..9000 for roce, 256..4096 for ib.",
+      FIELD(nic.mtu_bytes) },
+    { .info.path = "nic.transport", ENUM_KEY, .info.unit = "", .info.def = "go_back_n",
+      .info.choices = "go_back_n",
+      .info.doc = "Reliability: on a loss, resend from the first unacknowledged packet.",
+      FIELD(nic.transport) },
+    { .info.path = "nic.congestion_control", ENUM_KEY, .info.unit = "", .info.def = "none",
+      .info.choices = "none",
+      .info.doc = "Sender rate control (none: always send at line rate).",
+      FIELD(nic.congestion_control) },
+    { .info.path = "nic.rto_us", FLOAT_KEY, .info.unit = "us", .info.def = "100",
+      .info.doc = "Retransmission timeout.",
+      FIELD(nic.rto_us), ABOVE_ZERO },
+    { .info.path = "nic.ack_every", INT_KEY, .info.unit = "packets", .info.def = "1",
+      .info.doc = "Receiver ACKs every N data packets (and always the last one).",
+      FIELD(nic.ack_every), AT_LEAST(1) },
+
+    { .info.path = "workload.kind", ENUM_KEY, .info.unit = "", .info.def = "permutation",
+      .info.choices = "permutation|incast|all_to_all|flow_list",
+      .info.doc = "Traffic: random permutation, N-to-1 incast, all-to-all, or flows from workload.flow_file.",
+      FIELD(workload.kind) },
+    { .info.path = "workload.message_bytes", INT_KEY, .info.unit = "bytes", .info.def = "2000000",
+      .info.doc = "Bytes per flow (permutation, incast, all_to_all).",
+      FIELD(workload.message_bytes), ABOVE_ZERO },
+    { .info.path = "workload.verb", ENUM_KEY, .info.unit = "", .info.def = "write",
+      .info.choices = "write|send",
+      .info.doc = "RDMA operation used by each flow.",
+      FIELD(workload.verb) },
+    { .info.path = "workload.start_us", FLOAT_KEY, .info.unit = "us", .info.def = "0",
+      .info.doc = "Simulated time when generated flows start.",
+      FIELD(workload.start_us), AT_LEAST(0) },
+    { .info.path = "workload.incast_senders", INT_KEY, .info.unit = "hosts", .info.def = "8",
+      .info.doc = "incast: number of sending hosts.",
+      FIELD(workload.incast_senders), AT_LEAST(1) },
+    { .info.path = "workload.incast_receiver", INT_KEY, .info.unit = "", .info.def = "0",
+      .info.doc = "incast: index of the receiving host (must be below the host count).",
+      FIELD(workload.incast_receiver) },
+    { .info.path = "workload.flow_file", STRING_KEY, .info.unit = "", .info.def = "",
+      .info.doc = "flow_list: file of 'src dst bytes start_us' lines (required for flow_list).",
+      FIELD(workload.flow_file) },
+
+    { .info.path = "sim.max_time_us", FLOAT_KEY, .info.unit = "us", .info.def = "0",
+      .info.doc = "Stop at this simulated time; 0 runs until every flow completes.",
+      FIELD(sim.max_time_us), AT_LEAST(0) },
+};
+
+#define NKEYS (sizeof keys / sizeof keys[0])
+
+size_t bn_scn_count(void) { return NKEYS; }
+
+const struct bn_scn_key *bn_scn_at(size_t i) { return i < NKEYS ? &keys[i] : NULL; }
+
+size_t bn_scenario_key_count(void) { return NKEYS; }
+
+const struct bn_scenario_key_info *bn_scenario_key(size_t i)
+{
+    return i < NKEYS ? &keys[i].info : NULL;
+}
+
+const struct bn_scn_key *bn_scn_find(const char *path)
+{
+    for (size_t i = 0; i < NKEYS; i++)
+        if (strcmp(keys[i].info.path, path) == 0)
+            return &keys[i];
+    return NULL;
+}
+
+/* If `path` lies under `section` ("" = top level), the start of its next
+ * component, with that component's length in *n; else NULL. */
+static const char *child_of(const char *path, const char *section, size_t *n)
+{
+    size_t sl = strlen(section);
+    if (sl > 0) {
+        if (strncmp(path, section, sl) != 0 || path[sl] != '.')
+            return NULL;
+        path += sl + 1;
+    }
+    *n = strcspn(path, ".");
+    return path;
+}
+
+bool bn_scn_is_section(const char *prefix)
+{
+    size_t n = strlen(prefix);
+    if (n == 0)
+        return true;
+    for (size_t i = 0; i < NKEYS; i++)
+        if (strncmp(keys[i].info.path, prefix, n) == 0 && keys[i].info.path[n] == '.')
+            return true;
+    return false;
+}
+
+/* True if an earlier key than keys[upto] has the same child name. */
+static bool child_seen(const char *section, size_t upto, const char *name, size_t n)
+{
+    size_t m;
+    for (size_t i = 0; i < upto; i++) {
+        const char *c = child_of(keys[i].info.path, section, &m);
+        if (c && m == n && strncmp(c, name, n) == 0)
+            return true;
+    }
+    return false;
+}
+
+void bn_scn_children(const char *section, char *buf, size_t len)
+{
+    size_t used = 0, n;
+    buf[0] = '\0';
+    for (size_t i = 0; i < NKEYS && used < len; i++) {
+        const char *c = child_of(keys[i].info.path, section, &n);
+        if (!c || child_seen(section, i, c, n))
+            continue;
+        int w = snprintf(buf + used, len - used, "%s%.*s", used ? ", " : "", (int)n, c);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+}
+
+void bn_scn_unknown(const char *section, const char *what, char *why, size_t len)
+{
+    char list[300];
+    bn_scn_children(section, list, sizeof list);
+    if (section[0] == '\0')
+        snprintf(why, len, "%s (valid top-level keys: %s)", what, list);
+    else
+        snprintf(why, len, "%s (valid keys in '%s': %s)", what, section, list);
+}
+
+void bn_scn_excerpt(const char *s, size_t n, char *buf, size_t len)
+{
+    const size_t cap = 60;
+    size_t k = n < cap ? n : cap;
+    if (len < 4) {
+        if (len)
+            buf[0] = '\0';
+        return;
+    }
+    if (k > len - 4)
+        k = len - 4;
+    while (k < n && k > 0 && ((unsigned char)s[k] & 0xC0) == 0x80)
+        k--; /* do not cut a UTF-8 sequence in half */
+    for (size_t i = 0; i < k; i++) {
+        unsigned char c = (unsigned char)s[i];
+        buf[i] = (c < 0x20 || c == 0x7f) ? '?' : (char)c;
+    }
+    strcpy(buf + k, k < n ? "..." : "");
+}
+
+/* ---- what a valid value looks like ---- */
+
+static uint64_t width_max(const struct bn_scn_key *k)
+{
+    return k->size >= sizeof(uint64_t) ? UINT64_MAX : UINT32_MAX;
+}
+
+static uint64_t int_lo(const struct bn_scn_key *k)
+{
+    if (!(k->flags & BN_SCN_LO))
+        return 0;
+    return (uint64_t)k->lo + ((k->flags & BN_SCN_LO_EXCL) ? 1u : 0u);
+}
+
+static uint64_t int_hi(const struct bn_scn_key *k)
+{
+    uint64_t hi = width_max(k);
+    if ((k->flags & BN_SCN_HI) && (uint64_t)k->hi < hi)
+        hi = (uint64_t)k->hi;
+    return hi;
+}
+
+static void float_bounds(const struct bn_scn_key *k, char *buf, size_t len)
+{
+    if ((k->flags & BN_SCN_LO) && (k->flags & BN_SCN_HI))
+        snprintf(buf, len, " from %g to %g", k->lo, k->hi);
+    else if (k->flags & BN_SCN_LO)
+        snprintf(buf, len, ", %s %g", (k->flags & BN_SCN_LO_EXCL) ? ">" : ">=", k->lo);
+    else if (k->flags & BN_SCN_HI)
+        snprintf(buf, len, ", <= %g", k->hi);
+    else
+        buf[0] = '\0';
+}
+
+static void choices_list(const char *choices, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (const char *p = choices; *p && used + 3 < len; p++) {
+        if (*p == '|') {
+            buf[used++] = ',';
+            buf[used++] = ' ';
+        } else {
+            buf[used++] = *p;
+        }
+    }
+    buf[used] = '\0';
+}
+
+void bn_scn_expect(const struct bn_scn_key *k, char *buf, size_t len)
+{
+    char unit[32] = "", extra[96] = "";
+    if (k->info.unit[0])
+        snprintf(unit, sizeof unit, " in %s", k->info.unit);
+    switch (k->kind) {
+    case BN_SCN_INT:
+        snprintf(buf, len, "an integer%s from %llu to %llu", unit,
+                 (unsigned long long)int_lo(k), (unsigned long long)int_hi(k));
+        break;
+    case BN_SCN_FLOAT:
+        float_bounds(k, extra, sizeof extra);
+        snprintf(buf, len, "a number%s%s", unit, extra);
+        break;
+    case BN_SCN_BOOL:
+        snprintf(buf, len, "true/false, yes/no or on/off");
+        break;
+    case BN_SCN_ENUM:
+        choices_list(k->info.choices, extra, sizeof extra);
+        snprintf(buf, len, "one of: %s", extra);
+        break;
+    case BN_SCN_STRING:
+        snprintf(buf, len, "text of at most %zu bytes", k->size - 1);
+        break;
+    }
+}
+
+/* ---- parsing ---- */
+
+/* Multiplier for an integer suffix: "", "B", K/k/M/G with optional "i"
+ * (binary) and optional "B". Returns 0 if the suffix is not one of these. */
+static uint64_t suffix_mult(const char *s)
+{
+    uint64_t base = 1000, exp = 0, m = 1;
+    const char *p = s;
+    if (*p == 'K' || *p == 'k')
+        exp = 1;
+    else if (*p == 'M')
+        exp = 2;
+    else if (*p == 'G')
+        exp = 3;
+    if (exp) {
+        p++;
+        if (*p == 'i') {
+            base = 1024;
+            p++;
+        }
+    }
+    if (*p == 'B')
+        p++;
+    if (*p != '\0')
+        return 0;
+    while (exp--)
+        m *= base;
+    return m;
+}
+
+/* 0 = ok, -1 = not an integer, -2 = too large (or negative). */
+static int parse_uint(const char *s, uint64_t *out)
+{
+    uint64_t v = 0, m;
+    const char *p = s;
+    if (*p == '-' && p[1] >= '0' && p[1] <= '9')
+        return -2;
+    if (*p < '0' || *p > '9')
+        return -1;
+    bool big = false;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        unsigned d = (unsigned)(*p - '0');
+        if (v > (UINT64_MAX - d) / 10)
+            big = true;
+        else
+            v = v * 10 + d;
+    }
+    m = suffix_mult(p);
+    if (m == 0)
+        return -1;
+    if (big || (v != 0 && m > UINT64_MAX / v))
+        return -2;
+    *out = v * m;
+    return 0;
+}
+
+/* 0 = ok, -1 = not a number, -2 = not finite. */
+static int parse_float(const char *s, double *out)
+{
+    if (s[0] == '\0' || s[strspn(s, "0123456789+-.eE")] != '\0')
+        return -1; /* also rules out spaces, hex, nan, inf */
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end != '\0')
+        return -1;
+    if (!isfinite(v))
+        return -2;
+    *out = v;
+    return 0;
+}
+
+static int parse_bool(const char *s, bool *out)
+{
+    static const char *const yes[] = { "true", "yes", "on" };
+    static const char *const no[] = { "false", "no", "off" };
+    for (size_t i = 0; i < 3; i++) {
+        if (strcasecmp(s, yes[i]) == 0)
+            return *out = true, 0;
+        if (strcasecmp(s, no[i]) == 0)
+            return *out = false, 0;
+    }
+    return -1;
+}
+
+static bool enum_has(const char *choices, const char *s)
+{
+    size_t n = strlen(s);
+    for (const char *p = choices; *p;) {
+        size_t m = strcspn(p, "|");
+        if (m == n && strncmp(p, s, n) == 0)
+            return true;
+        p += m + (p[m] == '|');
+    }
+    return false;
+}
+
+static bool float_in_bounds(const struct bn_scn_key *k, double v)
+{
+    if (k->flags & BN_SCN_LO) {
+        if (v < k->lo || ((k->flags & BN_SCN_LO_EXCL) && v == k->lo))
+            return false;
+    }
+    return !((k->flags & BN_SCN_HI) && v > k->hi);
+}
+
+/* ---- storing ---- */
+
+static void *field(struct bn_scenario *sc, const struct bn_scn_key *k)
+{
+    return (char *)sc + k->offset;
+}
+
+static int set_int(struct bn_scenario *sc, const struct bn_scn_key *k,
+                   const char *text, const char *shown, char *bad, size_t len)
+{
+    uint64_t v = 0;
+    int rc = parse_uint(text, &v);
+    if (rc == -1)
+        return snprintf(bad, len, "'%s' is not an integer", shown), -1;
+    if (rc == -2 || v < int_lo(k) || v > int_hi(k))
+        return snprintf(bad, len, "%s is out of range", shown), -1;
+    if (k->size == sizeof(uint64_t))
+        *(uint64_t *)field(sc, k) = v;
+    else
+        *(uint32_t *)field(sc, k) = (uint32_t)v;
+    return 0;
+}
+
+static int set_float(struct bn_scenario *sc, const struct bn_scn_key *k,
+                     const char *text, const char *shown, char *bad, size_t len)
+{
+    double v = 0;
+    int rc = parse_float(text, &v);
+    if (rc == -1)
+        return snprintf(bad, len, "'%s' is not a number", shown), -1;
+    if (rc == -2 || !float_in_bounds(k, v))
+        return snprintf(bad, len, "%s is out of range", shown), -1;
+    *(double *)field(sc, k) = v;
+    return 0;
+}
+
+static int set_text(struct bn_scenario *sc, const struct bn_scn_key *k,
+                    const char *text, const char *shown, char *bad, size_t len)
+{
+    size_t n = strlen(text);
+    if (k->kind == BN_SCN_ENUM && !enum_has(k->info.choices, text))
+        return snprintf(bad, len, "'%s' is not a valid choice", shown), -1;
+    if (n >= k->size)
+        return snprintf(bad, len, "value is %zu bytes long", n), -1;
+    memset(field(sc, k), 0, k->size);
+    memcpy(field(sc, k), text, n);
+    return 0;
+}
+
+static int set_value(struct bn_scenario *sc, const struct bn_scn_key *k,
+                     const char *text, const char *shown, char *bad, size_t len)
+{
+    bool b = false;
+    if (text[0] == '\0' && k->kind != BN_SCN_STRING)
+        return snprintf(bad, len, "missing value"), -1;
+    switch (k->kind) {
+    case BN_SCN_INT:
+        return set_int(sc, k, text, shown, bad, len);
+    case BN_SCN_FLOAT:
+        return set_float(sc, k, text, shown, bad, len);
+    case BN_SCN_BOOL:
+        if (parse_bool(text, &b) != 0)
+            return snprintf(bad, len, "'%s' is not true or false", shown), -1;
+        *(bool *)field(sc, k) = b;
+        return 0;
+    case BN_SCN_STRING:
+    case BN_SCN_ENUM:
+        return set_text(sc, k, text, shown, bad, len);
+    }
+    return -1;
+}
+
+int bn_scn_apply(struct bn_scenario *sc, const struct bn_scn_key *k,
+                 const char *text, char *why, size_t len)
+{
+    char shown[80], bad[160], expect[200];
+    bn_scn_excerpt(text, strlen(text), shown, sizeof shown);
+    if (set_value(sc, k, text, shown, bad, sizeof bad) == 0)
+        return 0;
+    bn_scn_expect(k, expect, sizeof expect);
+    snprintf(why, len, "%s (expected %s)", bad, expect);
+    return -1;
+}
+
+void bn_scenario_defaults(struct bn_scenario *sc)
+{
+    char why[BN_SCN_WHY_MAX];
+    memset(sc, 0, sizeof *sc);
+    strcpy(sc->source, "<default>");
+    for (size_t i = 0; i < NKEYS; i++) {
+        if (keys[i].flags & BN_SCN_DERIVED)
+            continue; /* stays 0: "same as" the key its default names */
+        if (bn_scn_apply(sc, &keys[i], keys[i].info.def, why, sizeof why) != 0)
+            abort(); /* a registry default that fails its own check: a bug */
+    }
+}

@@ -1,0 +1,64 @@
+/*
+ * Private to src/scenario: the key registry's full record (type, field
+ * location, bounds) and the one setter that YAML loading, --set overrides and
+ * the defaults all go through, so every path validates a value the same way.
+ */
+#ifndef BNET_SCENARIO_KEYS_H
+#define BNET_SCENARIO_KEYS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "bnet/scenario.h"
+
+enum bn_scn_kind { BN_SCN_INT, BN_SCN_FLOAT, BN_SCN_BOOL, BN_SCN_STRING, BN_SCN_ENUM };
+
+/* Bound flags: which of lo/hi apply, and whether lo itself is excluded. */
+enum {
+    BN_SCN_LO = 1u << 0,      /* value >= lo */
+    BN_SCN_LO_EXCL = 1u << 1, /* value > lo (e.g. "0 is not allowed") */
+    BN_SCN_HI = 1u << 2,      /* value <= hi */
+    BN_SCN_DERIVED = 1u << 3, /* default is 0 = "same as another key" */
+};
+
+struct bn_scn_key {
+    struct bn_scenario_key_info info;
+    enum bn_scn_kind kind;
+    size_t offset; /* offsetof(struct bn_scenario, ...) */
+    size_t size;   /* field size: int width or string buffer size */
+    double lo, hi;
+    unsigned flags;
+};
+
+/* Longest message fragment ("why") the setter produces. */
+#define BN_SCN_WHY_MAX 400
+
+size_t bn_scn_count(void);
+const struct bn_scn_key *bn_scn_at(size_t i);
+
+/* Leaf key with exactly this dotted path, or NULL. */
+const struct bn_scn_key *bn_scn_find(const char *path);
+
+/* True if some key lives under "prefix." (e.g. "switch.ecn"). */
+bool bn_scn_is_section(const char *prefix);
+
+/* "rate_gbps, fabric_rate_gbps, ..." : the direct children of a section
+ * ("" = top level), each named once, in registry order. */
+void bn_scn_children(const char *section, char *buf, size_t len);
+
+/* "<what> (valid keys in 'link': ...)" for a bad key under `section`;
+ * `what` is e.g. "unknown key". */
+void bn_scn_unknown(const char *section, const char *what, char *why, size_t len);
+
+/* "a number in Gb/s, > 0" : what a valid value for k looks like. */
+void bn_scn_expect(const struct bn_scn_key *k, char *buf, size_t len);
+
+/* Parse `text` as k's type, check bounds, store it in sc. On failure leave
+ * sc untouched, write "<problem> (expected <what>)" to why, return -1. */
+int bn_scn_apply(struct bn_scenario *sc, const struct bn_scn_key *k,
+                 const char *text, char *why, size_t len);
+
+/* Copy user text for a message: at most ~60 bytes, control bytes as '?'. */
+void bn_scn_excerpt(const char *s, size_t n, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,352 @@
+/*
+ * Scenario loading from YAML (libyaml document API): walks nested mappings
+ * against the key registry and hands each scalar to the shared setter. Every
+ * problem becomes one "FILE:LINE: key 'a.b': ..." line with status BN_EINPUT;
+ * the caller's scenario is only replaced when the whole document is valid.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <yaml.h>
+
+#include "scenario/keys.h"
+
+#define FILE_MAX_BYTES (16u * 1024u * 1024u)
+#define NAME_MAX_BYTES 128
+
+struct loader {
+    const char *source;
+    const char *text; /* whole input, for reader-error line numbers */
+    size_t len;
+    yaml_document_t *doc;
+    struct bn_scenario *sc;
+    struct bn_error *err;
+};
+
+static unsigned long line_of(const yaml_node_t *n)
+{
+    return (unsigned long)n->start_mark.line + 1;
+}
+
+static const char *node_kind(const yaml_node_t *n)
+{
+    switch (n->type) {
+    case YAML_MAPPING_NODE:
+        return "a mapping";
+    case YAML_SEQUENCE_NODE:
+        return "a sequence";
+    case YAML_SCALAR_NODE:
+        return "a scalar";
+    default:
+        return "nothing";
+    }
+}
+
+static int fail_key(struct loader *ld, const yaml_node_t *at, const char *path,
+                    const char *why)
+{
+    return bn_fail(ld->err, BN_EINPUT, "%s:%lu: key '%s': %s", ld->source,
+                   line_of(at), path, why);
+}
+
+static const char *scalar_text(const yaml_node_t *n)
+{
+    return (const char *)n->data.scalar.value;
+}
+
+/* A plain empty, "~" or "null" scalar: YAML's way of writing "no value". */
+static bool is_null(const yaml_node_t *n)
+{
+    static const char *const nulls[] = { "", "~", "null", "Null", "NULL" };
+    if (n->type != YAML_SCALAR_NODE || n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+        return false;
+    for (size_t i = 0; i < sizeof nulls / sizeof nulls[0]; i++)
+        if (strcmp(scalar_text(n), nulls[i]) == 0)
+            return true;
+    return false;
+}
+
+static bool wants_plain(const struct bn_scn_key *k)
+{
+    return k->kind == BN_SCN_INT || k->kind == BN_SCN_FLOAT || k->kind == BN_SCN_BOOL;
+}
+
+/* Check a scalar's form against k before parsing: shape, quoting, NULs. */
+static int leaf_form(const struct bn_scn_key *k, const yaml_node_t *v, char *why, size_t len)
+{
+    char expect[200], shown[80];
+    bn_scn_expect(k, expect, sizeof expect);
+    if (v->type != YAML_SCALAR_NODE)
+        return snprintf(why, len, "got %s (expected %s)", node_kind(v), expect), -1;
+    bn_scn_excerpt(scalar_text(v), v->data.scalar.length, shown, sizeof shown);
+    if (strlen(scalar_text(v)) != v->data.scalar.length)
+        return snprintf(why, len, "value contains a NUL byte (expected %s)", expect), -1;
+    if (wants_plain(k) && v->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+        return snprintf(why, len, "got the quoted string \"%s\" (expected %s)", shown, expect), -1;
+    return 0;
+}
+
+static int set_leaf(struct loader *ld, const struct bn_scn_key *k, const yaml_node_t *v)
+{
+    char why[BN_SCN_WHY_MAX];
+    if (leaf_form(k, v, why, sizeof why) != 0)
+        return fail_key(ld, v, k->info.path, why);
+    const char *text = is_null(v) ? "" : scalar_text(v);
+    if (bn_scn_apply(ld->sc, k, text, why, sizeof why) != 0)
+        return fail_key(ld, v, k->info.path, why);
+    return BN_OK;
+}
+
+static int walk_mapping(struct loader *ld, const yaml_node_t *map, const char *section);
+
+static int enter_section(struct loader *ld, const char *path, const yaml_node_t *v)
+{
+    char why[BN_SCN_WHY_MAX], list[280];
+    if (is_null(v))
+        return BN_OK; /* "nic:" with nothing under it: keep the defaults */
+    if (v->type == YAML_MAPPING_NODE)
+        return walk_mapping(ld, v, path);
+    char got[64] = "";
+    if (v->type == YAML_SCALAR_NODE)
+        bn_scn_excerpt(scalar_text(v), v->data.scalar.length, got, sizeof got);
+    bn_scn_children(path, list, sizeof list);
+    snprintf(why, sizeof why, "got %s%s%s%s (expected a mapping with keys: %s)", node_kind(v),
+             got[0] ? " '" : "", got, got[0] ? "'" : "", list);
+    return fail_key(ld, v, path, why);
+}
+
+/* "section.name", or "" if the name cannot be a key (dots, NULs, too long). */
+static void key_path(const char *section, const yaml_node_t *key, char *buf, size_t len)
+{
+    const char *name = scalar_text(key);
+    size_t n = key->data.scalar.length;
+    buf[0] = '\0';
+    if (n == 0 || n > NAME_MAX_BYTES || strlen(name) != n || strchr(name, '.'))
+        return;
+    snprintf(buf, len, "%s%s%s", section, section[0] ? "." : "", name);
+}
+
+/* The key as shown in messages: same as key_path but always filled. */
+static void shown_path(const char *section, const yaml_node_t *key, char *buf, size_t len)
+{
+    char name[80];
+    bn_scn_excerpt(scalar_text(key), key->data.scalar.length, name, sizeof name);
+    snprintf(buf, len, "%s%s%s", section, section[0] ? "." : "", name);
+}
+
+static int entry(struct loader *ld, const char *section, const yaml_node_t *key,
+                 const yaml_node_t *val)
+{
+    char path[NAME_MAX_BYTES + BN_NAME_MAX], shown[200], why[BN_SCN_WHY_MAX];
+    key_path(section, key, path, sizeof path);
+    const struct bn_scn_key *k = path[0] ? bn_scn_find(path) : NULL;
+    if (k)
+        return set_leaf(ld, k, val);
+    if (path[0] && bn_scn_is_section(path))
+        return enter_section(ld, path, val);
+    const char *what = "unknown key";
+    if (key->data.scalar.length == 0)
+        what = "empty key name";
+    else if (strchr(scalar_text(key), '.'))
+        what = "unknown key: nest mappings instead of writing dots";
+    shown_path(section, key, shown, sizeof shown);
+    bn_scn_unknown(section, what, why, sizeof why);
+    return fail_key(ld, key, shown, why);
+}
+
+static bool same_scalar(const yaml_node_t *a, const yaml_node_t *b)
+{
+    return a->type == YAML_SCALAR_NODE && b->type == YAML_SCALAR_NODE
+        && a->data.scalar.length == b->data.scalar.length
+        && memcmp(a->data.scalar.value, b->data.scalar.value, a->data.scalar.length) == 0;
+}
+
+/* An earlier key in the same mapping equal to pairs[i]'s key, or NULL. */
+static const yaml_node_t *earlier_twin(struct loader *ld, const yaml_node_t *map, size_t i)
+{
+    const yaml_node_pair_t *pairs = map->data.mapping.pairs.start;
+    const yaml_node_t *key = yaml_document_get_node(ld->doc, pairs[i].key);
+    for (size_t j = 0; j < i; j++) {
+        const yaml_node_t *other = yaml_document_get_node(ld->doc, pairs[j].key);
+        if (other && same_scalar(key, other))
+            return other;
+    }
+    return NULL;
+}
+
+static int check_key(struct loader *ld, const yaml_node_t *map, size_t i, const char *section)
+{
+    const yaml_node_pair_t *pair = &map->data.mapping.pairs.start[i];
+    const yaml_node_t *key = yaml_document_get_node(ld->doc, pair->key);
+    const yaml_node_t *twin = earlier_twin(ld, map, i);
+    char shown[200], why[64];
+    if (key->type != YAML_SCALAR_NODE && section[0])
+        return bn_fail(ld->err, BN_EINPUT, "%s:%lu: key '%s': a key must be a name, not %s",
+                       ld->source, line_of(key), section, node_kind(key));
+    if (key->type != YAML_SCALAR_NODE)
+        return bn_fail(ld->err, BN_EINPUT, "%s:%lu: a key must be a name, not %s",
+                       ld->source, line_of(key), node_kind(key));
+    if (twin) {
+        shown_path(section, key, shown, sizeof shown);
+        snprintf(why, sizeof why, "duplicate key (first given on line %lu)", line_of(twin));
+        return fail_key(ld, key, shown, why);
+    }
+    return BN_OK;
+}
+
+static int walk_mapping(struct loader *ld, const yaml_node_t *map, const char *section)
+{
+    size_t n = (size_t)(map->data.mapping.pairs.top - map->data.mapping.pairs.start);
+    for (size_t i = 0; i < n; i++) {
+        const yaml_node_pair_t *pair = &map->data.mapping.pairs.start[i];
+        const yaml_node_t *key = yaml_document_get_node(ld->doc, pair->key);
+        const yaml_node_t *val = yaml_document_get_node(ld->doc, pair->value);
+        if (!key || !val)
+            return bn_fail(ld->err, BN_EINTERNAL, "%s: malformed YAML document", ld->source);
+        int rc = check_key(ld, map, i, section);
+        if (rc == BN_OK)
+            rc = entry(ld, section, key, val);
+        if (rc != BN_OK)
+            return rc;
+    }
+    return BN_OK;
+}
+
+static int walk_document(struct loader *ld)
+{
+    const yaml_node_t *root = yaml_document_get_root_node(ld->doc);
+    if (!root || is_null(root))
+        return BN_OK; /* empty document: all defaults */
+    if (root->type != YAML_MAPPING_NODE)
+        return bn_fail(ld->err, BN_EINPUT,
+                       "%s:%lu: the document must be a mapping of keys (got %s)",
+                       ld->source, line_of(root), node_kind(root));
+    return walk_mapping(ld, root, "");
+}
+
+static unsigned long line_at_offset(const struct loader *ld, size_t offset)
+{
+    unsigned long line = 1;
+    for (size_t i = 0; i < offset && i < ld->len; i++)
+        line += ld->text[i] == '\n';
+    return line;
+}
+
+static int syntax_error(const struct loader *ld, const yaml_parser_t *p)
+{
+    unsigned long line = (unsigned long)p->problem_mark.line + 1;
+    if (p->error == YAML_MEMORY_ERROR)
+        return bn_fail(ld->err, BN_ENOMEM, "%s: out of memory reading YAML", ld->source);
+    if (p->error == YAML_READER_ERROR)
+        line = line_at_offset(ld, p->problem_offset);
+    return bn_fail(ld->err, BN_EINPUT, "%s:%lu: YAML syntax error: %s", ld->source, line,
+                   p->problem ? p->problem : "malformed input");
+}
+
+/* After the first document: anything but the end of the stream is an error. */
+static int expect_end(struct loader *ld, yaml_parser_t *p)
+{
+    yaml_document_t next;
+    if (!yaml_parser_load(p, &next))
+        return syntax_error(ld, p);
+    const yaml_node_t *root = yaml_document_get_root_node(&next);
+    int rc = BN_OK;
+    if (root)
+        rc = bn_fail(ld->err, BN_EINPUT,
+                     "%s:%lu: only one YAML document is allowed (found another)",
+                     ld->source, line_of(root));
+    yaml_document_delete(&next);
+    return rc;
+}
+
+static int parse_into(struct loader *ld)
+{
+    yaml_parser_t parser;
+    yaml_document_t doc;
+    if (!yaml_parser_initialize(&parser))
+        return bn_fail(ld->err, BN_ENOMEM, "%s: out of memory reading YAML", ld->source);
+    yaml_parser_set_input_string(&parser, (const unsigned char *)ld->text, ld->len);
+    int rc;
+    if (!yaml_parser_load(&parser, &doc)) {
+        rc = syntax_error(ld, &parser);
+    } else {
+        ld->doc = &doc;
+        rc = walk_document(ld);
+        if (rc == BN_OK)
+            rc = expect_end(ld, &parser);
+        yaml_document_delete(&doc);
+    }
+    yaml_parser_delete(&parser);
+    return rc;
+}
+
+static int load_buffer(struct bn_scenario *sc, const char *text, size_t len,
+                       const char *source, struct bn_error *err)
+{
+    struct bn_scenario tmp;
+    bn_scenario_defaults(&tmp);
+    snprintf(tmp.source, sizeof tmp.source, "%s", source ? source : "<string>");
+    struct loader ld = { .source = tmp.source, .text = text, .len = len, .sc = &tmp, .err = err };
+    int rc = parse_into(&ld);
+    if (rc == BN_OK)
+        *sc = tmp;
+    return rc;
+}
+
+int bn_scenario_load_string(struct bn_scenario *sc, const char *yaml,
+                            const char *source, struct bn_error *err)
+{
+    return load_buffer(sc, yaml ? yaml : "", yaml ? strlen(yaml) : 0, source, err);
+}
+
+/* Read a whole file into a malloc'd buffer; errno set on failure. */
+static char *slurp(FILE *f, size_t *len, int *too_big)
+{
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        n += fread(buf + n, 1, cap - n, f);
+        if (ferror(f) || n > FILE_MAX_BYTES) {
+            *too_big = n > FILE_MAX_BYTES;
+            break;
+        }
+        if (n < cap) {
+            *len = n;
+            return buf;
+        }
+        char *bigger = realloc(buf, cap * 2);
+        if (!bigger)
+            break;
+        buf = bigger;
+        cap *= 2;
+    }
+    int saved = errno;
+    free(buf);
+    errno = saved;
+    return NULL;
+}
+
+int bn_scenario_load_file(struct bn_scenario *sc, const char *path, struct bn_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return bn_fail(err, BN_EINPUT, "%s: cannot open scenario file: %s", path, strerror(errno));
+    size_t len = 0;
+    int too_big = 0;
+    errno = 0;
+    char *text = slurp(f, &len, &too_big);
+    int saved = errno;
+    fclose(f);
+    if (!text && too_big)
+        return bn_fail(err, BN_EINPUT, "%s: cannot open scenario file: larger than %u bytes",
+                       path, FILE_MAX_BYTES);
+    if (!text)
+        return bn_fail(err, saved == ENOMEM ? BN_ENOMEM : BN_EINPUT,
+                       "%s: cannot open scenario file: %s", path,
+                       strerror(saved ? saved : EIO));
+    int rc = load_buffer(sc, text, len, path, err);
+    free(text);
+    return rc;
+}

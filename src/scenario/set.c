@@ -1,0 +1,94 @@
+/*
+ * One "dotted.key=value" override, as given by the CLI's --set. The value goes
+ * through the same registry setter as YAML, so both accept exactly the same
+ * text; errors read "--set 'assignment': key 'x': ...".
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scenario/keys.h"
+
+static int is_blank(char c)
+{
+    return c == ' ' || c == '\t';
+}
+
+/* A copy of s[0..n) without surrounding blanks; NULL if out of memory. */
+static char *trimmed(const char *s, size_t n)
+{
+    while (n > 0 && is_blank(s[0])) {
+        s++;
+        n--;
+    }
+    while (n > 0 && is_blank(s[n - 1]))
+        n--;
+    return strndup(s, n);
+}
+
+/* Longest leading part of `path` (cut at a dot) that is a section; "" = top. */
+static void nearest_section(const char *path, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", path);
+    for (;;) {
+        char *dot = strrchr(buf, '.');
+        if (!dot) {
+            buf[0] = '\0';
+            return;
+        }
+        *dot = '\0';
+        if (bn_scn_is_section(buf))
+            return;
+    }
+}
+
+static void bad_key_why(const char *key, char *why, size_t len)
+{
+    char section[128];
+    if (key[0] && bn_scn_is_section(key)) {
+        bn_scn_unknown(key, "is a section, not a key", why, len);
+        return;
+    }
+    nearest_section(key, section, sizeof section);
+    bn_scn_unknown(section, "unknown key", why, len);
+}
+
+static int apply(struct bn_scenario *sc, const char *shown, const char *key,
+                 const char *value, struct bn_error *err)
+{
+    char why[BN_SCN_WHY_MAX], key_shown[80];
+    const struct bn_scn_key *k = bn_scn_find(key);
+    bn_scn_excerpt(key, strlen(key), key_shown, sizeof key_shown);
+    if (!k) {
+        bad_key_why(key, why, sizeof why);
+        return bn_fail(err, BN_EINPUT, "--set '%s': key '%s': %s", shown, key_shown, why);
+    }
+    if (bn_scn_apply(sc, k, value, why, sizeof why) != 0)
+        return bn_fail(err, BN_EINPUT, "--set '%s': key '%s': %s", shown, key_shown, why);
+    return BN_OK;
+}
+
+int bn_scenario_set(struct bn_scenario *sc, const char *assignment, struct bn_error *err)
+{
+    char shown[80];
+    if (!assignment)
+        assignment = "";
+    bn_scn_excerpt(assignment, strlen(assignment), shown, sizeof shown);
+    const char *eq = strchr(assignment, '=');
+    if (!eq || eq == assignment)
+        return bn_fail(err, BN_EINPUT, "--set '%s': expected key=value (e.g. link.rate_gbps=400)",
+                       shown);
+    char *key = trimmed(assignment, (size_t)(eq - assignment));
+    char *value = trimmed(eq + 1, strlen(eq + 1));
+    int rc;
+    if (!key || !value)
+        rc = bn_fail(err, BN_ENOMEM, "--set '%s': out of memory", shown);
+    else if (key[0] == '\0')
+        rc = bn_fail(err, BN_EINPUT, "--set '%s': expected key=value (e.g. link.rate_gbps=400)",
+                     shown);
+    else
+        rc = apply(sc, shown, key, value, err);
+    free(key);
+    free(value);
+    return rc;
+}

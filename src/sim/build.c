@@ -1,0 +1,166 @@
+/*
+ * Turning a scenario into a runnable fabric: the topology's ports become
+ * runtime ports with their rate, propagation (cable length x ns/m + FEC) and
+ * the forwarding latency of the switch they feed; modules named in the
+ * scenario are looked up in their registries.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/sim.h"
+
+static int lookup_modules(const struct bn_scenario *sc, const struct bn_encap **encap,
+                          const struct bn_transport_ops **tp, const struct bn_lb_ops **lb,
+                          struct bn_error *err)
+{
+    *encap = bn_encap_find(sc->nic.encap);
+    if (!*encap)
+        return bn_fail(err, BN_EINPUT, "%s: key 'nic.encap': unknown encapsulation '%s'",
+                       sc->source, sc->nic.encap);
+    *tp = bn_transport_find(sc->nic.transport);
+    if (!*tp)
+        return bn_fail(err, BN_EINPUT, "%s: key 'nic.transport': unknown transport '%s'",
+                       sc->source, sc->nic.transport);
+    *lb = bn_lb_find(sc->sw.load_balancing);
+    if (!*lb)
+        return bn_fail(err, BN_EINPUT, "%s: key 'switch.load_balancing': unknown policy '%s'",
+                       sc->source, sc->sw.load_balancing);
+    if (strcmp(sc->nic.congestion_control, "none") != 0)
+        return bn_fail(err, BN_EINPUT,
+                       "%s: key 'nic.congestion_control': '%s' is not available (only 'none')",
+                       sc->source, sc->nic.congestion_control);
+    return BN_OK;
+}
+
+static double ns_per_m(const struct bn_scenario *sc, uint8_t cable)
+{
+    return cable == BN_CABLE_COPPER ? sc->link.copper_ns_per_m : sc->link.fiber_ns_per_m;
+}
+
+static int build_ports(struct bn_sim *s, struct bn_error *err)
+{
+    const struct bn_scenario *sc = s->sc;
+    const struct bn_topo *t = &s->topo;
+    struct bn_fabric *f = &s->fab;
+    f->nports = t->nports;
+    f->ports = calloc(t->nports + 1, sizeof *f->ports);
+    if (!f->ports)
+        return bn_fail(err, BN_ENOMEM, "out of memory for %u ports", t->nports);
+    bool cut = strcmp(sc->sw.forwarding, "cut_through") == 0;
+    for (uint32_t p = 0; p < t->nports; p++) {
+        const struct bn_topo_port *tp = &t->ports[p];
+        struct bn_port *port = &f->ports[p];
+        bool at_host = t->nodes[tp->node].kind == BN_NODE_HOST;
+        bool peer_sw = t->nodes[t->ports[tp->peer].node].kind == BN_NODE_SWITCH;
+        bn_pktq_init(&port->q);
+        port->rate_bps = (uint64_t)(tp->rate_gbps * 1e9 + 0.5);
+        port->prop_ps = bn_time_from_ns(tp->length_m * ns_per_m(sc, tp->cable) + sc->link.fec_ns);
+        port->peer_fwd_ps = peer_sw ? bn_time_from_ns(sc->sw.latency_ns) : 0;
+        port->buffer_bytes = at_host ? UINT64_MAX : sc->sw.buffer_bytes;
+        port->node = tp->node;
+        port->peer = tp->peer;
+        port->peer_is_switch = peer_sw;
+        port->cut_through = cut;
+        port->at_host = at_host;
+        bn_rng_init(&port->rng, sc->seed, BN_STREAM_PORT + p);
+    }
+    return BN_OK;
+}
+
+static int build_host_maps(struct bn_sim *s, struct bn_error *err)
+{
+    const struct bn_topo *t = &s->topo;
+    s->host_leaf = calloc(t->nhosts + 1, sizeof *s->host_leaf);
+    s->deliver_port = calloc(t->nhosts + 1, sizeof *s->deliver_port);
+    s->host_port = calloc(t->nhosts + 1, sizeof *s->host_port);
+    if (!s->host_leaf || !s->deliver_port || !s->host_port)
+        return bn_fail(err, BN_ENOMEM, "out of memory for host maps");
+    for (uint32_t h = 0; h < t->nhosts; h++) {
+        s->host_port[h] = t->nodes[h].first_port;
+        s->deliver_port[h] = t->ports[s->host_port[h]].peer;
+        s->host_leaf[h] = t->nodes[h].leaf;
+    }
+    s->sw.host_leaf = s->host_leaf;
+    s->sw.deliver_port = s->deliver_port;
+    return BN_OK;
+}
+
+int bn_sim_build(struct bn_sim *s, const struct bn_scenario *sc, struct bn_error *err)
+{
+    memset(s, 0, sizeof *s);
+    s->sc = sc;
+    const struct bn_encap *encap = NULL;
+    const struct bn_transport_ops *tp = NULL;
+    const struct bn_lb_ops *lb = NULL;
+    int rc = lookup_modules(sc, &encap, &tp, &lb, err);
+    if (rc == BN_OK && sc->nic.mtu_bytes > encap->max_mtu)
+        rc = bn_fail(err, BN_EINPUT, "%s: key 'nic.mtu_bytes': %u exceeds %s's maximum %u",
+                     sc->source, sc->nic.mtu_bytes, encap->name, encap->max_mtu);
+    if (rc == BN_OK)
+        rc = bn_topo_build(&s->topo, sc, err);
+    if (rc == BN_OK)
+        rc = bn_routes_build(&s->routes, &s->topo, err);
+    if (rc == BN_OK)
+        rc = build_ports(s, err);
+    if (rc != BN_OK)
+        return rc;
+    struct bn_fabric *f = &s->fab;
+    f->wire_overhead = encap->wire_overhead;
+    f->ecn = (struct bn_ecn_params){sc->sw.ecn.enabled, sc->sw.ecn.kmin_bytes,
+                                    sc->sw.ecn.kmax_bytes, sc->sw.ecn.pmax};
+    if (bn_pool_init(&f->pool, 4096) != 0 || bn_evq_init(&f->evq, 4096) != 0)
+        return bn_fail(err, BN_ENOMEM, "out of memory for the packet pool and event queue");
+    if (bn_switches_init(&s->sw, &s->routes, lb, sc->seed) != 0)
+        return bn_fail(err, BN_ENOMEM, "out of memory for switch state");
+    rc = build_host_maps(s, err);
+    if (rc != BN_OK)
+        return rc;
+    struct bn_nic_params np = {
+        .encap = encap, .tp = tp, .mtu = sc->nic.mtu_bytes, .ack_every = sc->nic.ack_every,
+        .rto = bn_time_from_us(sc->nic.rto_us),
+    };
+    if (bn_nics_init(&s->nics, f, s->host_port, s->topo.nhosts, &np) != 0)
+        return bn_fail(err, BN_ENOMEM, "out of memory for NICs");
+    return BN_OK;
+}
+
+void bn_sim_free(struct bn_sim *s)
+{
+    bn_nics_free(&s->nics);
+    bn_switches_free(&s->sw);
+    free(s->fab.ports);
+    bn_pool_free(&s->fab.pool);
+    bn_evq_free(&s->fab.evq);
+    bn_routes_free(&s->routes);
+    bn_topo_free(&s->topo);
+    free(s->host_leaf);
+    free(s->deliver_port);
+    free(s->host_port);
+    free(s->fstate);
+    bn_flow_list_free(&s->flows);
+    memset(s, 0, sizeof *s);
+}
+
+void bn_sim_topo_info(const struct bn_sim *s, struct bn_topo_info *out)
+{
+    const struct bn_topo *t = &s->topo;
+    memset(out, 0, sizeof *out);
+    snprintf(out->kind, sizeof out->kind, "%s", t->kind);
+    out->k = s->sc->topology.k;
+    out->hosts = t->nhosts;
+    out->switches = t->nswitches;
+    out->links = t->nports / 2;
+    out->tiers = t->ntiers;
+    for (uint32_t i = 1; i <= t->ntiers && i < 5; i++) {
+        out->switches_per_tier[i] = t->switches_per_tier[i];
+        snprintf(out->tier_name[i], sizeof out->tier_name[i], "%s",
+                 t->tier_name[i] ? t->tier_name[i] : "switch");
+    }
+    out->radix = t->radix;
+    out->diameter_hops = bn_routes_diameter_hops(&s->routes);
+    out->diameter_switches = out->diameter_hops - 1;
+    out->bisection_gbps = t->bisection_gbps;
+    out->host_rate_gbps = s->sc->link.rate_gbps;
+    out->fabric_rate_gbps = bn_topo_fabric_rate(s->sc);
+}

@@ -1,0 +1,183 @@
+/*
+ * The event loop: pop the earliest event, set the clock, dispatch it to the
+ * layer that owns its object. At the end the packet ledger must balance
+ * (injected = delivered + dropped + in flight) and, unless the run was cut
+ * short by sim.max_time_us, every flow must have completed.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "sim/sim.h"
+
+static double wall_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void on_complete(void *ud, uint32_t cookie, enum bn_completion_side side, bn_time_t when)
+{
+    struct bn_sim *s = ud;
+    struct bn_flow_state *fs = &s->fstate[cookie];
+    if (side == BN_COMPLETE_RX) {
+        fs->rx_done = when;
+    } else {
+        fs->tx_done = when;
+        s->flows_done++;
+    }
+}
+
+static int start_flow(struct bn_sim *s, uint32_t flow, struct bn_error *err)
+{
+    const struct bn_flow_spec *fl = &s->flows.flows[flow];
+    uint32_t qp = bn_qp_create(&s->nics, fl->src, fl->dst);
+    enum bn_verb verb = strcmp(s->sc->workload.verb, "send") == 0 ? BN_VERB_SEND : BN_VERB_WRITE;
+    if (qp == BN_NONE || bn_qp_post(&s->nics, qp, fl->bytes, verb, flow) != 0)
+        return bn_fail(err, BN_ENOMEM, "out of memory starting flow %u", flow);
+    s->fstate[flow].qp = qp;
+    return BN_OK;
+}
+
+static int dispatch(struct bn_sim *s, const struct bn_event *ev, struct bn_error *err)
+{
+    struct bn_fabric *f = &s->fab;
+    switch (ev->kind) {
+    case BN_EV_PORT_FREE: {
+        struct bn_port *port = &f->ports[ev->obj];
+        port->busy = 0;
+        if (port->at_host)
+            bn_nic_kick(&s->nics, port->node);
+        else
+            bn_port_send_next(f, ev->obj);
+        return BN_OK;
+    }
+    case BN_EV_ARRIVE:
+    case BN_EV_ARRIVE_TAIL:
+        if (f->ports[ev->obj].at_host)
+            bn_nic_receive(&s->nics, f->ports[ev->obj].node, ev->arg);
+        else
+            bn_switch_receive(f, &s->sw, ev->obj, ev->arg, ev->kind == BN_EV_ARRIVE_TAIL);
+        return BN_OK;
+    case BN_EV_RTO:
+        bn_nic_rto_event(&s->nics, ev->obj);
+        return BN_OK;
+    case BN_EV_FLOW_START:
+        return start_flow(s, ev->obj, err);
+    default:
+        return bn_fail(err, BN_EINTERNAL, "unknown event kind %u", ev->kind);
+    }
+}
+
+static void report_progress(const struct bn_sim *s, const struct bn_run_opts *opts, double t0)
+{
+    struct bn_progress p = {
+        .simulated_us = bn_time_to_us(s->fab.now),
+        .wall_s = wall_now() - t0,
+        .events = s->events,
+        .packet_hops = s->fab.packet_hops,
+        .flows_done = s->flows_done,
+        .flows_total = s->flows.n,
+    };
+    opts->progress(opts->progress_ud, &p);
+}
+
+static int event_loop(struct bn_sim *s, const struct bn_run_opts *opts, double t0,
+                      struct bn_error *err)
+{
+    bn_time_t stop = s->sc->sim.max_time_us > 0 ? bn_time_from_us(s->sc->sim.max_time_us)
+                                                : BN_TIME_NEVER;
+    struct bn_event ev;
+    while (bn_evq_pop(&s->fab.evq, &ev)) {
+        if (ev.time > stop) {
+            s->stopped_early = true;
+            s->fab.now = stop;
+            break;
+        }
+        s->fab.now = ev.time;
+        int rc = dispatch(s, &ev, err);
+        if (rc != BN_OK)
+            return rc;
+        if (s->fab.oom)
+            return bn_fail(err, BN_ENOMEM, "out of memory for packets or events at t=%.3f us",
+                           bn_time_to_us(s->fab.now));
+        if ((++s->events & 0x3ffff) == 0 && opts && opts->progress)
+            report_progress(s, opts, t0);
+    }
+    return BN_OK;
+}
+
+static int check_ledger(const struct bn_sim *s, struct bn_error *err)
+{
+    const struct bn_fabric *f = &s->fab;
+    uint64_t in_flight = f->pool.in_use;
+    if (f->pkts_injected != f->pkts_delivered + f->pkts_dropped + in_flight)
+        return bn_fail(err, BN_EINTERNAL,
+                       "packet conservation violated: injected %llu != delivered %llu + "
+                       "dropped %llu + in flight %llu",
+                       (unsigned long long)f->pkts_injected, (unsigned long long)f->pkts_delivered,
+                       (unsigned long long)f->pkts_dropped, (unsigned long long)in_flight);
+    if (s->stopped_early)
+        return BN_OK;
+    if (in_flight != 0)
+        return bn_fail(err, BN_EINTERNAL, "%llu packets left in the fabric after the run",
+                       (unsigned long long)in_flight);
+    if (s->flows_done != s->flows.n)
+        return bn_fail(err, BN_EINTERNAL, "only %u of %u flows completed, yet no event is left",
+                       s->flows_done, s->flows.n);
+    return BN_OK;
+}
+
+int bn_run(const struct bn_scenario *sc, const struct bn_run_opts *opts, struct bn_results *out,
+           struct bn_error *err)
+{
+    memset(out, 0, sizeof *out);
+    double t0 = wall_now();
+    struct bn_sim s;
+    int rc = bn_sim_build(&s, sc, err);
+    if (rc == BN_OK)
+        rc = bn_workload_generate(sc, s.topo.nhosts, &s.flows, err);
+    if (rc == BN_OK) {
+        s.fstate = calloc(s.flows.n + 1, sizeof *s.fstate);
+        if (!s.fstate)
+            rc = bn_fail(err, BN_ENOMEM, "out of memory for %u flows", s.flows.n);
+    }
+    if (rc == BN_OK) {
+        s.nics.on_complete = on_complete;
+        s.nics.ud = &s;
+        for (uint32_t i = 0; i < s.flows.n; i++) {
+            s.fstate[i] = (struct bn_flow_state){BN_NONE, BN_TIME_NEVER, BN_TIME_NEVER};
+            bn_fabric_schedule(&s.fab, s.flows.flows[i].start, BN_EV_FLOW_START, i, 0);
+        }
+        double t_setup = wall_now();
+        out->setup_s = t_setup - t0;
+        rc = event_loop(&s, opts, t0, err);
+        out->wall_s = wall_now() - t_setup;
+    }
+    if (rc == BN_OK)
+        rc = check_ledger(&s, err);
+    if (rc == BN_OK) {
+        out->events = s.events;
+        rc = bn_sim_collect(&s, out, err);
+    }
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) == 0)
+        out->peak_rss_bytes = (uint64_t)ru.ru_maxrss * 1024;
+    bn_sim_free(&s);
+    if (rc != BN_OK)
+        bn_results_free(out);
+    return rc;
+}
+
+int bn_describe_topology(const struct bn_scenario *sc, struct bn_topo_info *out,
+                         struct bn_error *err)
+{
+    struct bn_sim s;
+    int rc = bn_sim_build(&s, sc, err);
+    if (rc == BN_OK)
+        bn_sim_topo_info(&s, out);
+    bn_sim_free(&s);
+    return rc;
+}

@@ -1,0 +1,148 @@
+/* Minimal-path routing tables by BFS from every leaf; see routing.h. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "topo/routing.h"
+
+#define UNREACHED UINT32_MAX
+
+struct bfs_scratch {
+    uint32_t *dist;   /* per switch (node - first_switch) */
+    uint32_t *queue;
+    uint32_t *cand;   /* candidate next-hop ports of one switch */
+};
+
+static void bfs_from(const struct bn_topo *t, uint32_t src_node, struct bfs_scratch *s)
+{
+    uint32_t first = t->nhosts;
+    for (uint32_t i = 0; i < t->nswitches; i++)
+        s->dist[i] = UNREACHED;
+    uint32_t head = 0, tail = 0;
+    s->dist[src_node - first] = 0;
+    s->queue[tail++] = src_node;
+    while (head < tail) {
+        uint32_t n = s->queue[head++];
+        const struct bn_topo_node *nd = &t->nodes[n];
+        for (uint32_t p = nd->first_port; p < nd->first_port + nd->nports; p++) {
+            uint32_t m = t->ports[t->ports[p].peer].node;
+            if (t->nodes[m].kind != BN_NODE_SWITCH || s->dist[m - first] != UNREACHED)
+                continue;
+            s->dist[m - first] = s->dist[n - first] + 1;
+            s->queue[tail++] = m;
+        }
+    }
+}
+
+/* Find an identical set already stored for this switch, else append. */
+static int intern_set(struct bn_routes *r, uint32_t sw_first_set_off, const uint32_t *ports,
+                      uint32_t cnt, struct bn_route_set *out)
+{
+    for (uint32_t off = sw_first_set_off; off + cnt <= r->nhops; off++) {
+        if (memcmp(&r->hops[off], ports, cnt * sizeof *ports) == 0) {
+            *out = (struct bn_route_set){off, cnt};
+            return 0;
+        }
+    }
+    if (r->nhops + cnt > r->hops_cap) {
+        uint32_t cap = r->hops_cap ? r->hops_cap * 2 : 1024;
+        while (cap < r->nhops + cnt)
+            cap *= 2;
+        uint32_t *h = realloc(r->hops, (size_t)cap * sizeof *h);
+        if (!h)
+            return -1;
+        r->hops = h;
+        r->hops_cap = cap;
+    }
+    memcpy(&r->hops[r->nhops], ports, cnt * sizeof *ports);
+    *out = (struct bn_route_set){r->nhops, cnt};
+    r->nhops += cnt;
+    return 0;
+}
+
+/* Ports of switch `sw` one hop closer to leaf `l`, interned into the table. */
+static int fill_one(struct bn_routes *r, const struct bn_topo *t, const uint32_t *dist_l,
+                    uint32_t sw, uint32_t l, uint32_t *cand, uint32_t set_start,
+                    struct bn_route_set *last, struct bn_error *err)
+{
+    uint32_t first = t->nhosts, node = first + sw, d = dist_l[sw];
+    struct bn_route_set *e = &r->table[(size_t)sw * r->nleaves + l];
+    if (d == 0) {
+        *e = (struct bn_route_set){0, 0};
+        return BN_OK;
+    }
+    if (d == UNREACHED)
+        return bn_fail(err, BN_EINPUT, "topology: switch %u cannot reach leaf %u", node, l);
+    const struct bn_topo_node *nd = &t->nodes[node];
+    uint32_t cnt = 0;
+    for (uint32_t p = nd->first_port; p < nd->first_port + nd->nports; p++) {
+        uint32_t m = t->ports[t->ports[p].peer].node;
+        if (t->nodes[m].kind == BN_NODE_SWITCH && dist_l[m - first] == d - 1)
+            cand[cnt++] = p;
+    }
+    /* Neighbouring leaves usually share a set (all uplinks): try it first. */
+    if (last->cnt == cnt && memcmp(&r->hops[last->off], cand, cnt * sizeof *cand) == 0) {
+        *e = *last;
+        return BN_OK;
+    }
+    if (intern_set(r, set_start, cand, cnt, e) != 0)
+        return bn_fail(err, BN_ENOMEM, "out of memory building routing tables");
+    *last = *e;
+    return BN_OK;
+}
+
+int bn_routes_build(struct bn_routes *r, const struct bn_topo *t, struct bn_error *err)
+{
+    memset(r, 0, sizeof *r);
+    r->nleaves = t->nleaves;
+    r->first_switch = t->nhosts;
+    r->nswitches = t->nswitches;
+    r->table = calloc((size_t)t->nswitches * t->nleaves + 1, sizeof *r->table);
+    struct bfs_scratch s = {
+        .dist = calloc(t->nswitches + 1, sizeof(uint32_t)),
+        .queue = calloc(t->nswitches + 1, sizeof(uint32_t)),
+        .cand = calloc(t->nports + 1, sizeof(uint32_t)),
+    };
+    int rc = BN_OK;
+    if (!r->table || !s.dist || !s.queue || !s.cand) {
+        rc = bn_fail(err, BN_ENOMEM, "out of memory building routing tables");
+        goto out;
+    }
+    /* One BFS per leaf; then fill switch by switch so each switch's sets
+     * sit together in `hops` and interning only scans that switch's region. */
+    uint32_t *dist_all = calloc((size_t)t->nleaves * t->nswitches + 1, sizeof(uint32_t));
+    if (!dist_all) {
+        rc = bn_fail(err, BN_ENOMEM, "out of memory building routing tables");
+        goto out;
+    }
+    for (uint32_t l = 0; l < t->nleaves; l++) {
+        bfs_from(t, t->leaf_node[l], &s);
+        memcpy(&dist_all[(size_t)l * t->nswitches], s.dist, t->nswitches * sizeof(uint32_t));
+        for (uint32_t m = 0; m < t->nleaves; m++) {
+            uint32_t d = s.dist[t->leaf_node[m] - t->nhosts];
+            if (d != UNREACHED && d > r->max_leaf_dist)
+                r->max_leaf_dist = d;
+        }
+    }
+    for (uint32_t sw = 0; sw < t->nswitches && rc == BN_OK; sw++) {
+        uint32_t set_start = r->nhops;
+        struct bn_route_set last = {0, UINT32_MAX};
+        for (uint32_t l = 0; l < t->nleaves && rc == BN_OK; l++)
+            rc = fill_one(r, t, &dist_all[(size_t)l * t->nswitches], sw, l, s.cand, set_start,
+                          &last, err);
+    }
+    free(dist_all);
+out:
+    free(s.dist);
+    free(s.queue);
+    free(s.cand);
+    if (rc != BN_OK)
+        bn_routes_free(r);
+    return rc;
+}
+
+void bn_routes_free(struct bn_routes *r)
+{
+    free(r->table);
+    free(r->hops);
+    memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,44 @@
+/*
+ * Minimal-path routing tables. Every host hangs off one leaf, so switches
+ * route on the destination *leaf*: for switch s and leaf L the table gives
+ * the set of ports on s that lie on a shortest path to L (all equal-cost next
+ * hops, for the load balancer to choose among). Sets are stored once per
+ * switch in one flat port array. Built by one BFS per leaf over the switch
+ * graph, so any topology (not only regular ones) routes correctly.
+ */
+#ifndef BN_TOPO_ROUTING_H
+#define BN_TOPO_ROUTING_H
+
+#include <stdint.h>
+
+#include "topo/topo.h"
+
+struct bn_route_set {
+    uint32_t off;   /* into bn_routes.hops */
+    uint32_t cnt;   /* 0: the destination leaf is this switch */
+};
+
+struct bn_routes {
+    uint32_t nleaves, first_switch, nswitches;
+    struct bn_route_set *table;  /* [(node - first_switch) * nleaves + leaf] */
+    uint32_t *hops;              /* global port ids */
+    uint32_t nhops, hops_cap;
+    uint32_t max_leaf_dist;      /* switch-to-switch hops between the farthest leaves */
+};
+
+int bn_routes_build(struct bn_routes *r, const struct bn_topo *t, struct bn_error *err);
+void bn_routes_free(struct bn_routes *r);
+
+static inline const struct bn_route_set *bn_routes_lookup(const struct bn_routes *r,
+                                                          uint32_t node, uint32_t leaf)
+{
+    return &r->table[(size_t)(node - r->first_switch) * r->nleaves + leaf];
+}
+
+/* Links on the longest minimal host-to-host path. */
+static inline uint32_t bn_routes_diameter_hops(const struct bn_routes *r)
+{
+    return r->max_leaf_dist + 2;
+}
+
+#endif

@@ -1,0 +1,148 @@
+/*
+ * Fabric graph construction shared by all builders: builders declare switches
+ * and record links; finish() lays the ports out contiguously per node, wires
+ * peers and gives leaves their dense index. See topo.h for the numbering.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "topo/topo.h"
+
+extern const struct bn_topo_builder_ops bn_topo_fat_tree;
+extern const struct bn_topo_builder_ops bn_topo_leaf_spine;
+
+static const struct bn_topo_builder_ops *const builders[] = {
+    &bn_topo_fat_tree,
+    &bn_topo_leaf_spine,
+};
+
+int bn_topo_build(struct bn_topo *t, const struct bn_scenario *sc, struct bn_error *err)
+{
+    memset(t, 0, sizeof *t);
+    for (size_t i = 0; i < sizeof builders / sizeof builders[0]; i++) {
+        if (strcmp(builders[i]->name, sc->topology.kind) == 0) {
+            snprintf(t->kind, sizeof t->kind, "%s", builders[i]->name);
+            int rc = builders[i]->build(t, sc, err);
+            if (rc != BN_OK) {
+                bn_topo_free(t);
+                return rc;
+            }
+            return bn_topo_finish(t, err);
+        }
+    }
+    return bn_fail(err, BN_EINPUT, "%s: key 'topology.kind': unknown topology '%s'",
+                   sc->source, sc->topology.kind);
+}
+
+void bn_topo_free(struct bn_topo *t)
+{
+    free(t->nodes);
+    free(t->ports);
+    free(t->leaf_node);
+    free(t->edges);
+    memset(t, 0, sizeof *t);
+}
+
+int bn_topo_alloc(struct bn_topo *t, uint32_t nhosts, uint32_t nswitches, uint32_t nlinks,
+                  struct bn_error *err)
+{
+    t->nhosts = nhosts;
+    t->nswitches = nswitches;
+    t->nnodes = nhosts + nswitches;
+    t->nodes = calloc(t->nnodes, sizeof *t->nodes);
+    t->edges = calloc(nlinks ? nlinks : 1, sizeof *t->edges);
+    t->edges_cap = nlinks;
+    if (!t->nodes || !t->edges)
+        return bn_fail(err, BN_ENOMEM, "out of memory building a %u-node topology", t->nnodes);
+    for (uint32_t i = 0; i < t->nnodes; i++) {
+        t->nodes[i].kind = i < nhosts ? BN_NODE_HOST : BN_NODE_SWITCH;
+        t->nodes[i].leaf = UINT32_MAX;
+    }
+    return BN_OK;
+}
+
+void bn_topo_set_switch(struct bn_topo *t, uint32_t node, uint8_t tier)
+{
+    t->nodes[node].kind = BN_NODE_SWITCH;
+    t->nodes[node].tier = tier;
+    t->switches_per_tier[tier]++;
+    if (tier > t->ntiers)
+        t->ntiers = tier;
+}
+
+void bn_topo_connect(struct bn_topo *t, uint32_t a, uint32_t b, double rate_gbps,
+                     double length_m, uint8_t cable)
+{
+    /* Builders size edges exactly; overflowing is a builder bug. */
+    if (t->nedges >= t->edges_cap)
+        abort();
+    t->edges[t->nedges++] = (struct bn_topo_edge){a, b, rate_gbps, length_m, cable};
+    t->nodes[a].nports++;
+    t->nodes[b].nports++;
+}
+
+static int lay_out_ports(struct bn_topo *t, struct bn_error *err)
+{
+    t->nports = 2 * t->nedges;
+    t->ports = calloc(t->nports ? t->nports : 1, sizeof *t->ports);
+    uint32_t *fill = calloc(t->nnodes, sizeof *fill);
+    if (!t->ports || !fill) {
+        free(fill);
+        return bn_fail(err, BN_ENOMEM, "out of memory laying out %u ports", t->nports);
+    }
+    uint32_t next = 0;
+    for (uint32_t n = 0; n < t->nnodes; n++) {
+        t->nodes[n].first_port = next;
+        next += t->nodes[n].nports;
+    }
+    for (uint32_t e = 0; e < t->nedges; e++) {
+        const struct bn_topo_edge *ed = &t->edges[e];
+        uint32_t pa = t->nodes[ed->a].first_port + fill[ed->a]++;
+        uint32_t pb = t->nodes[ed->b].first_port + fill[ed->b]++;
+        t->ports[pa] = (struct bn_topo_port){ed->a, pb, ed->rate_gbps, ed->length_m, ed->cable};
+        t->ports[pb] = (struct bn_topo_port){ed->b, pa, ed->rate_gbps, ed->length_m, ed->cable};
+    }
+    free(fill);
+    return BN_OK;
+}
+
+int bn_topo_finish(struct bn_topo *t, struct bn_error *err)
+{
+    int rc = lay_out_ports(t, err);
+    if (rc != BN_OK)
+        return rc;
+    t->nleaves = t->switches_per_tier[1];
+    t->leaf_node = calloc(t->nleaves ? t->nleaves : 1, sizeof *t->leaf_node);
+    if (!t->leaf_node)
+        return bn_fail(err, BN_ENOMEM, "out of memory indexing leaves");
+    uint32_t li = 0;
+    for (uint32_t n = t->nhosts; n < t->nnodes; n++) {
+        if (t->nodes[n].tier == 1) {
+            t->nodes[n].leaf = li;
+            t->leaf_node[li++] = n;
+        }
+    }
+    for (uint32_t h = 0; h < t->nhosts; h++) {
+        const struct bn_topo_node *hn = &t->nodes[h];
+        if (hn->nports != 1)
+            return bn_fail(err, BN_EINTERNAL, "topology: host %u has %u ports (want 1)", h, hn->nports);
+        uint32_t sw = t->ports[t->ports[hn->first_port].peer].node;
+        if (t->nodes[sw].tier != 1)
+            return bn_fail(err, BN_EINTERNAL, "topology: host %u is not attached to a leaf", h);
+        t->nodes[h].leaf = t->nodes[sw].leaf;
+    }
+    free(t->edges);
+    t->edges = NULL;
+    return BN_OK;
+}
+
+double bn_topo_fabric_rate(const struct bn_scenario *sc)
+{
+    return sc->link.fabric_rate_gbps > 0 ? sc->link.fabric_rate_gbps : sc->link.rate_gbps;
+}
+
+uint8_t bn_topo_cable_kind(const char *name)
+{
+    return strcmp(name, "copper") == 0 ? BN_CABLE_COPPER : BN_CABLE_FIBER;
+}

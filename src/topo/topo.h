@@ -1,0 +1,88 @@
+/*
+ * The fabric graph: nodes (hosts = NIC endpoints, and switches) joined by
+ * links, each link being two ports that point at each other. This is the
+ * *model* of the network, built once from the scenario; the engine's runtime
+ * state (queues, counters) lives elsewhere in arrays indexed by the same ids.
+ *
+ * Numbering: hosts are nodes 0..hosts-1 (host id == node id), switches follow.
+ * Every host has exactly one port, to its leaf (ToR) switch. Tier 1 switches
+ * are "leaves"; each gets a dense leaf index used by the routing tables.
+ */
+#ifndef BN_TOPO_TOPO_H
+#define BN_TOPO_TOPO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "bnet/error.h"
+#include "bnet/scenario.h"
+
+#define BN_MAX_TIERS 4
+
+enum bn_node_kind { BN_NODE_HOST = 0, BN_NODE_SWITCH = 1 };
+enum bn_cable { BN_CABLE_COPPER = 0, BN_CABLE_FIBER = 1 };
+
+struct bn_topo_node {
+    uint8_t kind;        /* enum bn_node_kind */
+    uint8_t tier;        /* 0 host, 1 leaf/ToR, 2 agg/spine, 3 core */
+    uint16_t nports;
+    uint32_t first_port; /* ports first_port .. first_port+nports-1 */
+    uint32_t leaf;       /* host: its leaf's leaf index; leaf switch: own index; else UINT32_MAX */
+};
+
+struct bn_topo_port {
+    uint32_t node;
+    uint32_t peer;       /* the port at the other end of the link */
+    double rate_gbps;
+    double length_m;
+    uint8_t cable;       /* enum bn_cable */
+};
+
+struct bn_topo {
+    char kind[BN_NAME_MAX];
+    uint32_t nnodes, nports, nhosts, nswitches, nleaves;
+    uint32_t ntiers;                     /* switch tiers */
+    uint32_t switches_per_tier[BN_MAX_TIERS + 1]; /* index by tier (1..) */
+    struct bn_topo_node *nodes;
+    struct bn_topo_port *ports;
+    uint32_t *leaf_node;                 /* leaf index -> node id */
+    double bisection_gbps;               /* from the builder's construction */
+    uint32_t radix;
+    const char *tier_name[BN_MAX_TIERS + 1]; /* set by the builder, e.g. "tor" */
+    /* Links recorded by builders before ports are laid out by finish(). */
+    struct bn_topo_edge *edges;
+    uint32_t nedges, edges_cap;
+};
+
+struct bn_topo_edge {
+    uint32_t a, b;
+    double rate_gbps, length_m;
+    uint8_t cable;
+};
+
+/* One topology builder per file (fat_tree.c, leaf_spine.c ...). */
+struct bn_topo_builder_ops {
+    const char *name;
+    int (*build)(struct bn_topo *t, const struct bn_scenario *sc, struct bn_error *err);
+};
+
+int bn_topo_build(struct bn_topo *t, const struct bn_scenario *sc, struct bn_error *err);
+void bn_topo_free(struct bn_topo *t);
+
+/* Construction helpers used by builders. */
+int bn_topo_alloc(struct bn_topo *t, uint32_t nhosts, uint32_t nswitches,
+                  uint32_t nlinks, struct bn_error *err);
+/* Declare switch node `node` with its tier. */
+void bn_topo_set_switch(struct bn_topo *t, uint32_t node, uint8_t tier);
+/* Record a link between nodes a and b (ports are laid out by finish(), in
+ * the order links were added, so a node's ports are contiguous). */
+void bn_topo_connect(struct bn_topo *t, uint32_t a, uint32_t b, double rate_gbps,
+                     double length_m, uint8_t cable);
+/* Lay out ports, assign leaf indices, check every host has one port. */
+int bn_topo_finish(struct bn_topo *t, struct bn_error *err);
+
+/* Link parameters for host and fabric links from the scenario. */
+double bn_topo_fabric_rate(const struct bn_scenario *sc);
+uint8_t bn_topo_cable_kind(const char *name);
+
+#endif

@@ -1,0 +1,56 @@
+/* Workload registry and the flow list shared by all generators. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "workload/workload.h"
+
+extern const struct bn_workload_ops bn_wl_permutation;
+extern const struct bn_workload_ops bn_wl_incast;
+extern const struct bn_workload_ops bn_wl_all_to_all;
+extern const struct bn_workload_ops bn_wl_flow_list;
+
+static const struct bn_workload_ops *const workloads[] = {
+    &bn_wl_permutation,
+    &bn_wl_incast,
+    &bn_wl_all_to_all,
+    &bn_wl_flow_list,
+};
+
+int bn_workload_generate(const struct bn_scenario *sc, uint32_t nhosts,
+                         struct bn_flow_list *out, struct bn_error *err)
+{
+    memset(out, 0, sizeof *out);
+    struct bn_rng rng;
+    bn_rng_init(&rng, sc->seed, BN_STREAM_WORKLOAD);
+    for (size_t i = 0; i < sizeof workloads / sizeof workloads[0]; i++) {
+        if (strcmp(workloads[i]->name, sc->workload.kind) == 0) {
+            int rc = workloads[i]->generate(sc, nhosts, &rng, out, err);
+            if (rc != BN_OK)
+                bn_flow_list_free(out);
+            return rc;
+        }
+    }
+    return bn_fail(err, BN_EINPUT, "%s: key 'workload.kind': unknown workload '%s'",
+                   sc->source, sc->workload.kind);
+}
+
+void bn_flow_list_free(struct bn_flow_list *l)
+{
+    free(l->flows);
+    memset(l, 0, sizeof *l);
+}
+
+int bn_flow_list_add(struct bn_flow_list *l, uint32_t src, uint32_t dst, uint64_t bytes,
+                     bn_time_t start, struct bn_error *err)
+{
+    if (l->n == l->cap) {
+        uint32_t cap = l->cap ? l->cap * 2 : 64;
+        struct bn_flow_spec *f = realloc(l->flows, (size_t)cap * sizeof *f);
+        if (!f)
+            return bn_fail(err, BN_ENOMEM, "out of memory for %u flows", cap);
+        l->flows = f;
+        l->cap = cap;
+    }
+    l->flows[l->n++] = (struct bn_flow_spec){src, dst, bytes, start};
+    return BN_OK;
+}

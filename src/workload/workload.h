@@ -1,0 +1,40 @@
+/*
+ * Workloads turn a scenario into a list of flows (one message each, on its
+ * own queue pair): who sends how many bytes to whom, and when. One generator
+ * per file behind an ops table; selected by workload.kind.
+ */
+#ifndef BN_WORKLOAD_WORKLOAD_H
+#define BN_WORKLOAD_WORKLOAD_H
+
+#include <stdint.h>
+
+#include "bnet/error.h"
+#include "bnet/scenario.h"
+#include "core/rng.h"
+#include "core/time.h"
+
+struct bn_flow_spec {
+    uint32_t src, dst;
+    uint64_t bytes;
+    bn_time_t start;
+};
+
+struct bn_flow_list {
+    struct bn_flow_spec *flows;
+    uint32_t n, cap;
+};
+
+struct bn_workload_ops {
+    const char *name;
+    int (*generate)(const struct bn_scenario *sc, uint32_t nhosts, struct bn_rng *rng,
+                    struct bn_flow_list *out, struct bn_error *err);
+};
+
+int bn_workload_generate(const struct bn_scenario *sc, uint32_t nhosts,
+                         struct bn_flow_list *out, struct bn_error *err);
+void bn_flow_list_free(struct bn_flow_list *l);
+/* Append; returns BN_OK or BN_ENOMEM (filled in err). */
+int bn_flow_list_add(struct bn_flow_list *l, uint32_t src, uint32_t dst, uint64_t bytes,
+                     bn_time_t start, struct bn_error *err);
+
+#endif

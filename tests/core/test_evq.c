@@ -1,0 +1,79 @@
+/*
+ * Event queue property: whatever the insertion order, events come out in
+ * (time, insertion order) order, i.e. exactly the order of a stable sort.
+ * Checked against qsort with an explicit sequence key, over random mixes of
+ * pushes and pops (the hold model), including many equal times.
+ */
+#include "support.h"
+
+#include "core/evq.h"
+#include "core/rng.h"
+
+struct ref { int64_t t; uint32_t seq; };
+
+static int cmp_ref(const void *a, const void *b)
+{
+    const struct ref *x = a, *y = b;
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static void test_sorted_stable(void **state)
+{
+    (void)state;
+    for (uint64_t seed = 1; seed <= 20; seed++) {
+        struct bn_rng rng;
+        bn_rng_init(&rng, seed, 0);
+        struct bn_evq q;
+        assert_int_equal(bn_evq_init(&q, 4), 0);
+        enum { N = 5000 };
+        struct ref *refs = malloc(N * sizeof *refs);
+        for (uint32_t i = 0; i < N; i++) {
+            refs[i].t = (int64_t)bn_rng_below(&rng, seed % 2 ? 50 : 1000000);
+            refs[i].seq = i;
+            assert_int_equal(bn_evq_push(&q, refs[i].t, 1, i, 0), 0);
+        }
+        qsort(refs, N, sizeof *refs, cmp_ref);
+        struct bn_event ev;
+        for (uint32_t i = 0; i < N; i++) {
+            assert_true(bn_evq_pop(&q, &ev));
+            assert_int_equal(ev.time, refs[i].t);
+            assert_int_equal(ev.obj, refs[i].seq);
+        }
+        assert_false(bn_evq_pop(&q, &ev));
+        free(refs);
+        bn_evq_free(&q);
+    }
+}
+
+static void test_hold_model_monotone(void **state)
+{
+    (void)state;
+    /* pop one, push one later: popped times never decrease */
+    struct bn_rng rng;
+    bn_rng_init(&rng, 7, 0);
+    struct bn_evq q;
+    bn_evq_init(&q, 16);
+    for (uint32_t i = 0; i < 1000; i++)
+        bn_evq_push(&q, (int64_t)bn_rng_below(&rng, 10000), 1, i, 0);
+    int64_t last = -1;
+    struct bn_event ev;
+    for (int i = 0; i < 200000; i++) {
+        assert_true(bn_evq_pop(&q, &ev));
+        assert_true(ev.time >= last);
+        last = ev.time;
+        bn_evq_push(&q, ev.time + (int64_t)bn_rng_below(&rng, 10000), 1, ev.obj, 0);
+    }
+    assert_int_equal(bn_evq_len(&q), 1000);
+    bn_evq_free(&q);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sorted_stable),
+        cmocka_unit_test(test_hold_model_monotone),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

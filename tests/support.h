@@ -1,0 +1,65 @@
+/* Helpers shared by the C tests: scenarios from defaults + overrides. */
+#ifndef BN_TESTS_SUPPORT_H
+#define BN_TESTS_SUPPORT_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "bnet/bnet.h"
+
+/* Defaults, then each "key=value" in the NULL-terminated list. */
+static inline void test_scenario(struct bn_scenario *sc, const char *const *sets)
+{
+    struct bn_error err = {0};
+    bn_scenario_defaults(sc);
+    snprintf(sc->source, sizeof sc->source, "<test>");
+    for (; sets && *sets; sets++) {
+        int rc = bn_scenario_set(sc, *sets, &err);
+        if (rc != BN_OK)
+            fail_msg("--set %s: %s", *sets, err.msg);
+    }
+    if (bn_scenario_validate(sc, &err) != BN_OK)
+        fail_msg("validate: %s", err.msg);
+}
+
+static inline void test_run(const struct bn_scenario *sc, struct bn_results *res)
+{
+    struct bn_error err = {0};
+    int rc = bn_run(sc, NULL, res, &err);
+    if (rc != BN_OK)
+        fail_msg("bn_run: %s", err.msg);
+}
+
+/* Conservation: what entered the fabric left it or is still inside. */
+static inline void assert_ledger_balanced(const struct bn_results *r)
+{
+    assert_int_equal(r->pkts_injected, r->pkts_delivered + r->pkts_dropped + r->pkts_in_flight);
+    assert_int_equal(r->bytes_injected,
+                     r->bytes_delivered + r->bytes_dropped + r->bytes_in_flight);
+    if (!r->stopped_early) {
+        assert_int_equal(r->pkts_in_flight, 0);
+        assert_int_equal(r->flows_completed, r->nflows);
+    }
+}
+
+/* Write `text` to a fresh temporary file; returns its path (static buffer). */
+static inline const char *test_tmpfile(const char *text)
+{
+    static char path[64];
+    snprintf(path, sizeof path, "/tmp/bnet_test_XXXXXX");
+    int fd = mkstemp(path);
+    if (fd < 0)
+        fail_msg("mkstemp failed");
+    FILE *f = fdopen(fd, "w");
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+#endif

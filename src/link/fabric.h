@@ -21,14 +21,24 @@
 #include "core/time.h"
 #include "link/packet.h"
 
+/*
+ * A port is busy until its last bit has left (busy_until). It gets a wake-up
+ * event (BN_EV_PORT_FREE) only when something is waiting for it, so an idle
+ * or lightly used port costs one event per packet-hop, not two.
+ */
 struct bn_port {
     struct bn_pktq q;
+    bn_time_t busy_until;
     uint64_t rate_bps;
     bn_time_t prop_ps;      /* propagation + FEC to the peer */
     bn_time_t peer_fwd_ps;  /* forwarding latency of the peer switch; 0 at a host */
     uint64_t buffer_bytes;  /* output queue limit */
     uint32_t node, peer;
-    uint8_t peer_is_switch, cut_through, busy, at_host;
+    uint8_t peer_is_switch; /* packets sent here are forwarded by a switch */
+    uint8_t cut_through;    /* ...which cuts through (decides after the head) */
+    uint8_t cut_in;         /* packets arriving here were cut through upstream */
+    uint8_t at_host;        /* this is a NIC's port */
+    uint8_t wake_pending;   /* a BN_EV_PORT_FREE is scheduled */
     /* counters */
     uint64_t tx_pkts, tx_bytes, drops, drop_bytes, ecn_marks;
     bn_time_t busy_ps;
@@ -63,16 +73,34 @@ static inline void bn_fabric_schedule(struct bn_fabric *f, bn_time_t t, uint16_t
         f->oom = true;
 }
 
+static inline bool bn_port_idle(const struct bn_fabric *f, const struct bn_port *port)
+{
+    return f->now >= port->busy_until;
+}
+
+/* Ask for a BN_EV_PORT_FREE when the port's current frame is out. */
+static inline void bn_port_want_wake(struct bn_fabric *f, uint32_t p)
+{
+    struct bn_port *port = &f->ports[p];
+    if (!port->wake_pending) {
+        port->wake_pending = 1;
+        bn_fabric_schedule(f, port->busy_until, BN_EV_PORT_FREE, p, 0);
+    }
+}
+
 /* Start sending `pkt` on idle port `p` now. */
 void bn_port_transmit(struct bn_fabric *f, uint32_t p, uint32_t pkt);
 /* Queue `pkt` at switch egress port `p` (drop-tail, ECN) and start it if idle. */
 void bn_port_enqueue(struct bn_fabric *f, uint32_t p, uint32_t pkt);
-/* After PORT_FREE at a switch port: send the next queued packet, if any. */
+/* BN_EV_PORT_FREE at a switch port: send the next queued packet, if any. */
 static inline void bn_port_send_next(struct bn_fabric *f, uint32_t p)
 {
     uint32_t pkt = bn_pktq_pop(&f->ports[p].q, &f->pool);
-    if (pkt != BN_PKT_NONE)
-        bn_port_transmit(f, p, pkt);
+    if (pkt == BN_PKT_NONE)
+        return;
+    bn_port_transmit(f, p, pkt);
+    if (f->ports[p].q.len)
+        bn_port_want_wake(f, p);
 }
 
 /* The packet reached its destination NIC (or is dropped): ledger + pool. */

@@ -11,12 +11,11 @@ void bn_port_transmit(struct bn_fabric *f, uint32_t p, uint32_t pkt)
     struct bn_port *port = &f->ports[p];
     const struct bn_packet *pk = &f->pool.pkts[pkt];
     bn_time_t ser = bn_serialization_ps(pk->bytes + f->wire_overhead, port->rate_bps);
-    port->busy = 1;
+    port->busy_until = f->now + ser;
     port->busy_ps += ser;
     port->tx_pkts++;
     port->tx_bytes += pk->bytes;
     f->packet_hops++;
-    bn_fabric_schedule(f, f->now + ser, BN_EV_PORT_FREE, p, 0);
 
     bn_time_t arrive = f->now + port->prop_ps;
     if (port->peer_is_switch) {
@@ -52,10 +51,12 @@ void bn_port_enqueue(struct bn_fabric *f, uint32_t p, uint32_t pkt)
         pk->flags |= BN_PKT_ECN_CE;
         port->ecn_marks++;
     }
-    if (!port->busy)
+    if (port->q.len == 0 && bn_port_idle(f, port)) {
         bn_port_transmit(f, p, pkt);
-    else
+    } else {
         bn_pktq_push(&port->q, &f->pool, pkt);
+        bn_port_want_wake(f, p);
+    }
 }
 
 uint32_t bn_fabric_new_packet(struct bn_fabric *f)

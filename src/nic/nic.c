@@ -155,13 +155,16 @@ static uint32_t next_data_packet(struct bn_nics *n, struct bn_nic *nic)
 void bn_nic_kick(struct bn_nics *n, uint32_t host)
 {
     struct bn_nic *nic = &n->nic[host];
-    if (n->fab->ports[nic->port].busy)
-        return;
-    uint32_t pkt = bn_pktq_pop(&nic->ctrl, &n->fab->pool);
-    if (pkt == BN_PKT_NONE && nic->active_head != BN_NONE)
-        pkt = next_data_packet(n, nic);
-    if (pkt != BN_PKT_NONE)
-        bn_port_transmit(n->fab, nic->port, pkt);
+    struct bn_fabric *f = n->fab;
+    if (bn_port_idle(f, &f->ports[nic->port])) {
+        uint32_t pkt = bn_pktq_pop(&nic->ctrl, &f->pool);
+        if (pkt == BN_PKT_NONE && nic->active_head != BN_NONE)
+            pkt = next_data_packet(n, nic);
+        if (pkt != BN_PKT_NONE)
+            bn_port_transmit(f, nic->port, pkt);
+    }
+    if (nic->ctrl.len || nic->active_head != BN_NONE)
+        bn_port_want_wake(f, nic->port);
 }
 
 void bn_nic_send_ctrl(struct bn_nics *n, uint32_t qpid, uint8_t type, uint32_t psn)

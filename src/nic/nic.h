@@ -46,6 +46,7 @@ struct bn_qp {
     uint32_t rcv_nxt;    /* next PSN expected in order */
     uint32_t rcv_msg;    /* message holding rcv_nxt */
     uint32_t since_ack;
+    uint32_t ooo_last;   /* PSN of the last out-of-order packet discarded */
     /* counters */
     uint64_t retransmits, timeouts, out_of_order;
 };

@@ -3,6 +3,10 @@
  * receiver accepts only the next expected PSN, discards anything beyond it
  * and answers the first such gap with one NAK (sequence error) naming the
  * expected PSN; the sender rewinds to that PSN and sends everything again.
+ * The receiver NAKs once per gap episode, not per discarded packet; a new
+ * episode starts when the sender is seen to have gone back (an out-of-order
+ * PSN no higher than the last one discarded), so a lost retransmission is
+ * NAKed again instead of waiting for the timer.
  * ACKs are cumulative (they carry the next expected PSN), one every
  * nic.ack_every packets and on a message's last packet. A retransmission
  * timer (nic.rto_us, restarted by progress) recovers lost tails and NAKs.
@@ -54,10 +58,11 @@ static void gbn_on_data(struct bn_nics *n, uint32_t qpid, const struct bn_packet
         }
     } else if (pk->psn > qp->rcv_nxt) {
         qp->out_of_order++;
-        if (!qp->nak_sent) {
+        if (!qp->nak_sent || pk->psn <= qp->ooo_last) {
             qp->nak_sent = 1;
             bn_nic_send_ctrl(n, qpid, BN_PKT_NAK, qp->rcv_nxt);
         }
+        qp->ooo_last = pk->psn;
     } else {
         /* a duplicate: our ACK was lost or is late; say again where we are */
         bn_nic_send_ctrl(n, qpid, BN_PKT_ACK, qp->rcv_nxt);

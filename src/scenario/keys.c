@@ -4,8 +4,8 @@
  * setter every value goes through. Defaults are parsed from the table's
  * default text, so the documented default is by construction the real one.
  */
-#include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -231,6 +231,15 @@ void bn_scn_unknown(const char *section, const char *what, char *why, size_t len
         snprintf(why, len, "%s (valid keys in '%s': %s)", what, section, list);
 }
 
+int bn_scn_why(char *buf, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, len, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
 void bn_scn_excerpt(const char *s, size_t n, char *buf, size_t len)
 {
     const size_t cap = 60;
@@ -333,15 +342,15 @@ void bn_scn_expect(const struct bn_scn_key *k, char *buf, size_t len)
  * (binary) and optional "B". Returns 0 if the suffix is not one of these. */
 static uint64_t suffix_mult(const char *s)
 {
-    uint64_t base = 1000, exp = 0, m = 1;
+    uint64_t base = 1000, power = 0, m = 1;
     const char *p = s;
     if (*p == 'K' || *p == 'k')
-        exp = 1;
+        power = 1;
     else if (*p == 'M')
-        exp = 2;
+        power = 2;
     else if (*p == 'G')
-        exp = 3;
-    if (exp) {
+        power = 3;
+    if (power) {
         p++;
         if (*p == 'i') {
             base = 1024;
@@ -352,7 +361,7 @@ static uint64_t suffix_mult(const char *s)
         p++;
     if (*p != '\0')
         return 0;
-    while (exp--)
+    while (power--)
         m *= base;
     return m;
 }
@@ -389,7 +398,6 @@ static int parse_float(const char *s, double *out)
     if (s[0] == '\0' || s[strspn(s, "0123456789+-.eE")] != '\0')
         return -1; /* also rules out spaces, hex, nan, inf */
     char *end;
-    errno = 0;
     double v = strtod(s, &end);
     if (end == s || *end != '\0')
         return -1;
@@ -404,10 +412,10 @@ static int parse_bool(const char *s, bool *out)
     static const char *const yes[] = { "true", "yes", "on" };
     static const char *const no[] = { "false", "no", "off" };
     for (size_t i = 0; i < 3; i++) {
-        if (strcasecmp(s, yes[i]) == 0)
-            return *out = true, 0;
-        if (strcasecmp(s, no[i]) == 0)
-            return *out = false, 0;
+        if (strcasecmp(s, yes[i]) == 0 || strcasecmp(s, no[i]) == 0) {
+            *out = strcasecmp(s, yes[i]) == 0;
+            return 0;
+        }
     }
     return -1;
 }
@@ -446,9 +454,9 @@ static int set_int(struct bn_scenario *sc, const struct bn_scn_key *k,
     uint64_t v = 0;
     int rc = parse_uint(text, &v);
     if (rc == -1)
-        return snprintf(bad, len, "'%s' is not an integer", shown), -1;
+        return bn_scn_why(bad, len, "'%s' is not an integer", shown);
     if (rc == -2 || v < int_lo(k) || v > int_hi(k))
-        return snprintf(bad, len, "%s is out of range", shown), -1;
+        return bn_scn_why(bad, len, "%s is out of range", shown);
     if (k->size == sizeof(uint64_t))
         *(uint64_t *)field(sc, k) = v;
     else
@@ -462,9 +470,9 @@ static int set_float(struct bn_scenario *sc, const struct bn_scn_key *k,
     double v = 0;
     int rc = parse_float(text, &v);
     if (rc == -1)
-        return snprintf(bad, len, "'%s' is not a number", shown), -1;
+        return bn_scn_why(bad, len, "'%s' is not a number", shown);
     if (rc == -2 || !float_in_bounds(k, v))
-        return snprintf(bad, len, "%s is out of range", shown), -1;
+        return bn_scn_why(bad, len, "%s is out of range", shown);
     *(double *)field(sc, k) = v;
     return 0;
 }
@@ -474,9 +482,9 @@ static int set_text(struct bn_scenario *sc, const struct bn_scn_key *k,
 {
     size_t n = strlen(text);
     if (k->kind == BN_SCN_ENUM && !enum_has(k->info.choices, text))
-        return snprintf(bad, len, "'%s' is not a valid choice", shown), -1;
+        return bn_scn_why(bad, len, "'%s' is not a valid choice", shown);
     if (n >= k->size)
-        return snprintf(bad, len, "value is %zu bytes long", n), -1;
+        return bn_scn_why(bad, len, "value is %zu bytes long", n);
     memset(field(sc, k), 0, k->size);
     memcpy(field(sc, k), text, n);
     return 0;
@@ -487,7 +495,7 @@ static int set_value(struct bn_scenario *sc, const struct bn_scn_key *k,
 {
     bool b = false;
     if (text[0] == '\0' && k->kind != BN_SCN_STRING)
-        return snprintf(bad, len, "missing value"), -1;
+        return bn_scn_why(bad, len, "missing value");
     switch (k->kind) {
     case BN_SCN_INT:
         return set_int(sc, k, text, shown, bad, len);
@@ -495,7 +503,7 @@ static int set_value(struct bn_scenario *sc, const struct bn_scn_key *k,
         return set_float(sc, k, text, shown, bad, len);
     case BN_SCN_BOOL:
         if (parse_bool(text, &b) != 0)
-            return snprintf(bad, len, "'%s' is not true or false", shown), -1;
+            return bn_scn_why(bad, len, "'%s' is not true or false", shown);
         *(bool *)field(sc, k) = b;
         return 0;
     case BN_SCN_STRING:

@@ -58,6 +58,9 @@ void bn_scn_expect(const struct bn_scn_key *k, char *buf, size_t len);
 int bn_scn_apply(struct bn_scenario *sc, const struct bn_scn_key *k,
                  const char *text, char *why, size_t len);
 
+/* printf into a "why" buffer; returns -1 so setters can `return bn_scn_why(...)`. */
+int bn_scn_why(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 /* Copy user text for a message: at most ~60 bytes, control bytes as '?'. */
 void bn_scn_excerpt(const char *s, size_t n, char *buf, size_t len);
 

@@ -79,12 +79,12 @@ static int leaf_form(const struct bn_scn_key *k, const yaml_node_t *v, char *why
     char expect[200], shown[80];
     bn_scn_expect(k, expect, sizeof expect);
     if (v->type != YAML_SCALAR_NODE)
-        return snprintf(why, len, "got %s (expected %s)", node_kind(v), expect), -1;
+        return bn_scn_why(why, len, "got %s (expected %s)", node_kind(v), expect);
     bn_scn_excerpt(scalar_text(v), v->data.scalar.length, shown, sizeof shown);
     if (strlen(scalar_text(v)) != v->data.scalar.length)
-        return snprintf(why, len, "value contains a NUL byte (expected %s)", expect), -1;
+        return bn_scn_why(why, len, "value contains a NUL byte (expected %s)", expect);
     if (wants_plain(k) && v->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
-        return snprintf(why, len, "got the quoted string \"%s\" (expected %s)", shown, expect), -1;
+        return bn_scn_why(why, len, "got the quoted string \"%s\" (expected %s)", shown, expect);
     return 0;
 }
 

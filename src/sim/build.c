@@ -62,6 +62,7 @@ static int build_ports(struct bn_sim *s, struct bn_error *err)
         port->peer = tp->peer;
         port->peer_is_switch = peer_sw;
         port->cut_through = cut;
+        port->cut_in = cut && !at_host;
         port->at_host = at_host;
         bn_rng_init(&port->rng, sc->seed, BN_STREAM_PORT + p);
     }

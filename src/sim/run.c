@@ -47,7 +47,7 @@ static int dispatch(struct bn_sim *s, const struct bn_event *ev, struct bn_error
     switch (ev->kind) {
     case BN_EV_PORT_FREE: {
         struct bn_port *port = &f->ports[ev->obj];
-        port->busy = 0;
+        port->wake_pending = 0;
         if (port->at_host)
             bn_nic_kick(&s->nics, port->node);
         else

@@ -1,0 +1,259 @@
+/*
+ * Scenario cross-field validation, the embedded default scenario (equal to
+ * the defaults and to scenarios/default.yaml), the shipped example scenarios,
+ * and sanity of the key registry itself (types, sizes, choices, unique paths).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bnet/scenario.h"
+#include "scenario/keys.h"
+
+static struct bn_error err;
+
+static void set_ok(struct bn_scenario *sc, const char *assignment)
+{
+    if (bn_scenario_set(sc, assignment, &err) != BN_OK)
+        fail_msg("unexpected error: %s", err.msg);
+}
+
+/* Defaults with `assignments` applied must fail validation with `want`. */
+static void invalid(const char *const assignments[], const char *want)
+{
+    struct bn_scenario sc;
+    bn_scenario_defaults(&sc);
+    strcpy(sc.source, "s.yaml");
+    for (size_t i = 0; assignments[i]; i++)
+        set_ok(&sc, assignments[i]);
+    memset(&err, 0, sizeof err);
+    assert_int_equal(bn_scenario_validate(&sc, &err), BN_EINPUT);
+    assert_int_equal(err.status, BN_EINPUT);
+    assert_string_equal(err.msg, want);
+}
+#define INVALID(want, ...) invalid((const char *const[]){ __VA_ARGS__, NULL }, (want))
+
+static void valid(const char *const assignments[])
+{
+    struct bn_scenario sc;
+    bn_scenario_defaults(&sc);
+    for (size_t i = 0; assignments[i]; i++)
+        set_ok(&sc, assignments[i]);
+    if (bn_scenario_validate(&sc, &err) != BN_OK)
+        fail_msg("unexpected error: %s", err.msg);
+}
+#define VALID(...) valid((const char *const[]){ __VA_ARGS__, NULL })
+
+static void test_topology_k(void **state)
+{
+    (void)state;
+    INVALID("s.yaml: key 'topology.k': must be even (got 7)", "topology.k=7");
+    INVALID("s.yaml: key 'topology.k': must be at least 2 (got 0)", "topology.k=0");
+    INVALID("s.yaml: key 'topology.k': must be at least 2 (got 1)", "topology.kind=leaf_spine",
+            "topology.k=1");
+    INVALID("s.yaml: key 'topology.k': must be at most 256 (got 258)", "topology.k=258");
+    VALID("topology.k=2");
+    VALID("topology.k=256");
+    VALID("topology.kind=leaf_spine", "topology.k=4");
+}
+
+static void test_ecn_thresholds(void **state)
+{
+    (void)state;
+    INVALID("s.yaml: key 'switch.ecn.kmin_bytes': must be <= switch.ecn.kmax_bytes "
+            "(got 500000 > 409600)", "switch.ecn.kmin_bytes=500000");
+    VALID("switch.ecn.kmin_bytes=409600");
+}
+
+static void test_mtu(void **state)
+{
+    (void)state;
+    INVALID("s.yaml: key 'nic.mtu_bytes': must be 256..9000 for nic.encap roce (got 9001)",
+            "nic.mtu_bytes=9001");
+    INVALID("s.yaml: key 'nic.mtu_bytes': must be 256..9000 for nic.encap roce (got 255)",
+            "nic.mtu_bytes=255");
+    INVALID("s.yaml: key 'nic.mtu_bytes': must be 256..4096 for nic.encap ib (got 9000)",
+            "nic.encap=ib", "nic.mtu_bytes=9000");
+    VALID("nic.mtu_bytes=9000");
+    VALID("nic.mtu_bytes=256");
+    VALID("nic.encap=ib", "nic.mtu_bytes=4096");
+}
+
+static void test_workload(void **state)
+{
+    (void)state;
+    INVALID("s.yaml: key 'workload.flow_file': must be set when workload.kind is flow_list",
+            "workload.kind=flow_list");
+    VALID("workload.kind=flow_list", "workload.flow_file=flows.txt");
+    VALID("workload.kind=incast", "workload.incast_senders=1");
+
+    struct bn_scenario sc; /* set directly: the registry would refuse 0 */
+    bn_scenario_defaults(&sc);
+    sc.workload.incast_senders = 0;
+    assert_int_equal(bn_scenario_validate(&sc, &err), BN_EINPUT);
+    assert_string_equal(err.msg, "<default>: key 'workload.incast_senders': must be at least 1 (got 0)");
+}
+
+/* ---- the default scenario and the example files ---- */
+
+static char *read_all(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        fail_msg("cannot open %s (tests run from the repository root)", path);
+    char *buf = calloc(1, 1 << 16);
+    assert_non_null(buf);
+    size_t n = fread(buf, 1, (1 << 16) - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+static void assert_same_keys(const struct bn_scenario *a, const struct bn_scenario *b)
+{
+    for (size_t i = 0; i < bn_scn_count(); i++) {
+        const struct bn_scn_key *k = bn_scn_at(i);
+        if (memcmp((const char *)a + k->offset, (const char *)b + k->offset, k->size) != 0)
+            fail_msg("key %s differs", k->info.path);
+    }
+}
+
+static void test_default_yaml_is_defaults(void **state)
+{
+    (void)state;
+    struct bn_scenario def, sc;
+    bn_scenario_defaults(&def);
+    memset(&sc, 0xAB, sizeof sc);
+    if (bn_scenario_load_string(&sc, bn_scenario_default_yaml(), "<default>", &err) != BN_OK)
+        fail_msg("embedded default does not load: %s", err.msg);
+    assert_same_keys(&sc, &def);
+    assert_string_equal(sc.source, "<default>");
+    assert_int_equal(bn_scenario_validate(&sc, &err), BN_OK);
+}
+
+static void test_default_yaml_mentions_every_key(void **state)
+{
+    (void)state;
+    const char *yaml = bn_scenario_default_yaml();
+    for (size_t i = 0; i < bn_scn_count(); i++) {
+        const char *path = bn_scn_at(i)->info.path;
+        const char *leaf = strrchr(path, '.');
+        char want[80];
+        snprintf(want, sizeof want, "%s:", leaf ? leaf + 1 : path);
+        if (!strstr(yaml, want))
+            fail_msg("default scenario does not show key %s", path);
+    }
+}
+
+static void test_default_file_matches_embedded(void **state)
+{
+    (void)state;
+    char *text = read_all("scenarios/default.yaml");
+    assert_string_equal(text, bn_scenario_default_yaml());
+    free(text);
+}
+
+static void load_example(struct bn_scenario *sc, const char *path)
+{
+    if (bn_scenario_load_file(sc, path, &err) != BN_OK || bn_scenario_validate(sc, &err) != BN_OK)
+        fail_msg("%s", err.msg);
+    assert_string_equal(sc->source, path);
+}
+
+static void test_examples(void **state)
+{
+    (void)state;
+    struct bn_scenario sc;
+    load_example(&sc, "scenarios/leaf_spine_incast.yaml");
+    assert_string_equal(sc.topology.kind, "leaf_spine");
+    assert_int_equal(sc.topology.k, 8);
+    assert_string_equal(sc.workload.kind, "incast");
+    assert_int_equal(sc.workload.incast_senders, 16);
+    assert_int_equal(sc.workload.incast_receiver, 0);
+    assert_int_equal(sc.workload.message_bytes, 1000000);
+
+    load_example(&sc, "scenarios/all_to_all.yaml");
+    assert_string_equal(sc.topology.kind, "fat_tree");
+    assert_int_equal(sc.topology.k, 4);
+    assert_string_equal(sc.workload.kind, "all_to_all");
+    assert_int_equal(sc.workload.message_bytes, 64000);
+}
+
+/* ---- the registry ---- */
+
+static void check_key_shape(const struct bn_scn_key *k)
+{
+    static const char *const names[] = { "int", "float", "bool", "string", "enum" };
+    const char *p = k->info.path;
+    assert_string_equal(k->info.type, names[k->kind]);
+    assert_non_null(k->info.unit);
+    assert_non_null(k->info.def);
+    assert_true(k->info.doc && k->info.doc[0]);
+    assert_true(p[0] && p[strlen(p) - 1] != '.' && !strstr(p, ".."));
+    assert_true((k->info.choices != NULL) == (k->kind == BN_SCN_ENUM));
+    switch (k->kind) {
+    case BN_SCN_INT: assert_true(k->size == 4 || k->size == 8); break;
+    case BN_SCN_FLOAT: assert_int_equal(k->size, sizeof(double)); break;
+    case BN_SCN_BOOL: assert_int_equal(k->size, sizeof(bool)); break;
+    default: assert_true(k->size >= BN_NAME_MAX); break;
+    }
+    assert_true(k->offset + k->size <= sizeof(struct bn_scenario));
+}
+
+static void test_registry(void **state)
+{
+    (void)state;
+    assert_int_equal(bn_scenario_key_count(), bn_scn_count());
+    assert_null(bn_scenario_key(bn_scenario_key_count()));
+    for (size_t i = 0; i < bn_scn_count(); i++) {
+        const struct bn_scn_key *k = bn_scn_at(i);
+        check_key_shape(k);
+        assert_ptr_equal(bn_scenario_key(i), &k->info);
+        assert_ptr_equal(bn_scn_find(k->info.path), k);
+        for (size_t j = 0; j < i; j++) {
+            const struct bn_scn_key *o = bn_scn_at(j);
+            assert_string_not_equal(o->info.path, k->info.path);
+            assert_true(o->offset + o->size <= k->offset || k->offset + k->size <= o->offset);
+        }
+    }
+    assert_non_null(bn_scn_find("switch.ecn.kmin_bytes"));
+    assert_null(bn_scn_find("sw.latency_ns"));
+    assert_true(bn_scn_is_section("switch.ecn"));
+    assert_false(bn_scn_is_section("switch.ecn.pmax"));
+}
+
+static void test_registry_covers_struct(void **state)
+{
+    (void)state;
+    /* Every byte of every field belongs to some key: add up the sizes of the
+     * keys and of `source`; only padding may be left over. */
+    size_t total = sizeof(((struct bn_scenario *)0)->source);
+    for (size_t i = 0; i < bn_scn_count(); i++)
+        total += bn_scn_at(i)->size;
+    assert_true(total <= sizeof(struct bn_scenario));
+    assert_true(sizeof(struct bn_scenario) - total < 32);
+    assert_int_equal(bn_scn_count(), 34);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_topology_k),
+        cmocka_unit_test(test_ecn_thresholds),
+        cmocka_unit_test(test_mtu),
+        cmocka_unit_test(test_workload),
+        cmocka_unit_test(test_default_yaml_is_defaults),
+        cmocka_unit_test(test_default_yaml_mentions_every_key),
+        cmocka_unit_test(test_default_file_matches_embedded),
+        cmocka_unit_test(test_examples),
+        cmocka_unit_test(test_registry),
+        cmocka_unit_test(test_registry_covers_struct),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

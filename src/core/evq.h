@@ -43,5 +43,10 @@ int bn_evq_push(struct bn_evq *q, bn_time_t time, uint16_t kind, uint32_t obj, u
 /* Remove the earliest event into *out; false if empty. */
 bool bn_evq_pop(struct bn_evq *q, struct bn_event *out);
 static inline size_t bn_evq_len(const struct bn_evq *q) { return q->len; }
+/* The earliest event, or NULL; valid until the next push or pop. */
+static inline const struct bn_event *bn_evq_peek(const struct bn_evq *q)
+{
+    return q->len ? &q->heap[0] : NULL;
+}
 
 #endif

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Install what bnet needs on Debian 12 (only the packages that are missing),
+# then configure and build it. Usage: scripts/setup.sh [BUILD_DIR] [CMAKE_ARGS...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scripts/need-packages.sh build-essential cmake pkg-config libyaml-dev libjansson-dev libcmocka-dev
+
+build=${1:-build}
+shift || true
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
+cmake --build "$build" -j"$(nproc)"

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Set up, then build and run the whole test suite twice: a normal build and
+# an AddressSanitizer + UndefinedBehaviorSanitizer build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs=$(nproc)
+
+scripts/setup.sh build
+(cd build && ctest --output-on-failure -j"$jobs")
+
+scripts/setup.sh build-asan -DBNET_SANITIZE=ON
+(cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  ctest --output-on-failure -j"$jobs")

@@ -1,0 +1,445 @@
+#!/usr/bin/env bash
+#
+# The bnet command's handling of bad input, end to end.
+#
+#   bash tests/cli/test_errors.sh PATH_TO_BNET
+#
+# For every documented input error (docs/scenario.md, "Errors") it runs the
+# CLI and asserts: exit status exactly 2, exactly one line on stderr, that the
+# line names the file (and line number where the error has one) and the key or
+# field at fault, nothing on stdout, and no crash (no signal, no sanitizer
+# report; the script is also run against an ASan+UBSan build). A few positive
+# checks make sure help, keys, topo and the JSON output still work.
+#
+# One check = one command and all its assertions. The last line printed is
+# "N passed, M failed"; the exit status is non-zero if any check failed.
+
+set -u
+
+if [ $# -ne 1 ]; then
+    echo "usage: bash $0 PATH_TO_BNET" >&2
+    exit 2
+fi
+BNET=$1
+case $BNET in
+/*) ;;
+*) BNET=$PWD/$BNET ;;
+esac
+if [ ! -x "$BNET" ]; then
+    echo "test_errors.sh: '$BNET' is not an executable" >&2
+    exit 2
+fi
+
+# Run from the repository root whatever the caller's directory.
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+cd "$ROOT" || exit 2
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/bnet-test-errors.XXXXXX") || exit 2
+trap 'rm -rf "$T"' EXIT
+trap 'exit 130' INT TERM
+OUT=$T/stdout
+ERR=$T/stderr
+
+TIMEOUT=()
+if command -v timeout >/dev/null 2>&1; then
+    TIMEOUT=(timeout 300)
+fi
+HAVE_PYTHON=0
+if command -v python3 >/dev/null 2>&1; then
+    HAVE_PYTHON=1
+fi
+
+pass=0
+fail=0
+rc=0
+
+# run ARGS...: run bnet with ARGS; stdout in $OUT, stderr in $ERR, status in $rc.
+run() {
+    "${TIMEOUT[@]}" "$BNET" "$@" </dev/null >"$OUT" 2>"$ERR"
+    rc=$?
+}
+
+shown_cmd() {
+    local s="bnet" a
+    for a in "$@"; do
+        s+=" '$a'"
+    done
+    printf '%s' "$s"
+}
+
+report() { # report NAME WHY_COUNT WHY... -- ARGS...
+    local name=$1 n=$2
+    shift 2
+    local whys=("${@:1:n}")
+    shift $((n + 1))
+    if [ "$n" -eq 0 ]; then
+        pass=$((pass + 1))
+        printf 'ok    %s\n' "$name"
+        return
+    fi
+    fail=$((fail + 1))
+    printf 'FAIL  %s\n      command: %s\n' "$name" "$(shown_cmd "$@")"
+    local w
+    for w in "${whys[@]}"; do
+        printf '      - %s\n' "$w"
+    done
+    printf '      exit status: %s\n' "$rc"
+    printf '      stderr: %s\n' "$(head -c 2000 "$ERR" | sed -n '1,8p' | sed '2,$s/^/              /')"
+    if [ -s "$OUT" ]; then
+        printf '      stdout: %s\n' "$(head -c 2000 "$OUT" | sed -n '1,8p' | sed '2,$s/^/              /')"
+    fi
+}
+
+# Appends to the caller's `why` array if the run crashed or a sanitizer spoke.
+check_no_crash() {
+    if [ "$rc" -ge 128 ] || [ "$rc" -eq 124 ]; then
+        why+=("killed by a signal or timed out (status $rc)")
+    fi
+    if grep -aqE 'Segmentation|AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer|runtime error|core dumped' \
+        "$OUT" "$ERR"; then
+        why+=("crash or sanitizer report in the output")
+    fi
+}
+
+# expect_error NAME [NEEDLE...] -- ARGS...
+# bnet ARGS must fail with status 2, print nothing on stdout and exactly one
+# line on stderr, starting "bnet: " and containing every NEEDLE verbatim.
+expect_error() {
+    local name=$1
+    shift
+    local needles=()
+    while [ $# -gt 0 ] && [ "$1" != "--" ]; do
+        needles+=("$1")
+        shift
+    done
+    shift
+    run "$@"
+    local why=()
+    check_no_crash
+    [ "$rc" -eq 2 ] || why+=("exit status $rc, expected 2")
+    local nl records
+    nl=$(wc -l <"$ERR")
+    records=$(awk 'END { print NR }' "$ERR")
+    if [ "$nl" -ne 1 ] || [ "$records" -ne 1 ]; then
+        why+=("stderr has $records line(s), expected exactly one newline-terminated line")
+    fi
+    local line
+    line=$(head -n 1 "$ERR")
+    case $line in
+    "bnet: "?*) ;;
+    *) why+=("stderr line does not start with 'bnet: '") ;;
+    esac
+    local n
+    for n in "${needles[@]}"; do
+        case $line in
+        *"$n"*) ;;
+        *) why+=("stderr line does not contain: $n") ;;
+        esac
+    done
+    [ ! -s "$OUT" ] || why+=("stdout is not empty")
+    report "$name" "${#why[@]}" "${why[@]}" -- "$@"
+}
+
+# expect_ok NAME [NEEDLE...] -- ARGS...
+# bnet ARGS must succeed with status 0, print nothing on stderr, and print
+# every NEEDLE verbatim somewhere on stdout.
+expect_ok() {
+    local name=$1
+    shift
+    local needles=()
+    while [ $# -gt 0 ] && [ "$1" != "--" ]; do
+        needles+=("$1")
+        shift
+    done
+    shift
+    run "$@"
+    local why=()
+    check_no_crash
+    [ "$rc" -eq 0 ] || why+=("exit status $rc, expected 0")
+    [ ! -s "$ERR" ] || why+=("stderr is not empty")
+    local n
+    for n in "${needles[@]}"; do
+        grep -qF -- "$n" "$OUT" || why+=("stdout does not contain: $n")
+    done
+    report "$name" "${#why[@]}" "${why[@]}" -- "$@"
+}
+
+# valid_json FILE: 0 if FILE holds one JSON document.
+valid_json() {
+    if [ "$HAVE_PYTHON" -eq 1 ]; then
+        python3 -m json.tool <"$1" >/dev/null 2>&1
+    else
+        grep -q '"summary"\|"topology"' "$1"
+    fi
+}
+
+# ---------------------------------------------------------------- fixtures
+
+# Scenario files: a small fabric (k=4, 16 hosts) keeps the runs that get as
+# far as building the topology fast.
+S=$T/scen
+mkdir -p "$S"
+
+printf 'topology:\n  k: 4\nlink:\n  rate: 5\n' >"$S/unknown_key.yaml"
+printf 'topology:\n  kind: fat_tree\n  k: four\n' >"$S/wrong_type.yaml"
+printf 'topology:\n  k: 4\nnic:\n  mtu_bytes: "4096"\n' >"$S/quoted_number.yaml"
+printf 'topology:\n  k: 4\nlink:\n  rate_gbps: -5\n' >"$S/negative_rate.yaml"
+printf 'seed: 3\ntopology:\n  k: 4\nlink:\n  rate_gbps: 0\n' >"$S/zero_rate.yaml"
+printf 'topology:\n  k: 4\n  kind: torus\n' >"$S/bad_enum.yaml"
+printf 'seed: 3\ntopology:\n  k: 4\nseed: 4\n' >"$S/duplicate_top.yaml"
+printf 'link:\n  rate_gbps: 100\n  fec_ns: 5\n  rate_gbps: 200\n' >"$S/duplicate_nested.yaml"
+printf 'topology:\n  k: 4\n link: [\n' >"$S/syntax.yaml"
+printf 'seed: 1\n---\nseed: 2\n' >"$S/two_documents.yaml"
+printf -- '- seed\n- topology\n' >"$S/sequence.yaml"
+printf 'topology:\n  k: 7\n' >"$S/odd_k.yaml"
+printf 'topology:\n  k: 4\nswitch:\n  ecn:\n    kmin_bytes: 500KB\n    kmax_bytes: 400KB\n' \
+    >"$S/ecn_order.yaml"
+printf 'topology:\n  k: 4\nworkload:\n  kind: flow_list\n' >"$S/flow_list_no_file.yaml"
+printf 'topology:\n  k: 4\nworkload:\n  kind: flow_list\n  flow_file: no_such_flows.txt\n' \
+    >"$S/flow_file_missing.yaml"
+# Relative flow files are read from the scenario file's folder.
+printf '# src dst bytes start_us\n0 1 1000 0\n\n2 3 12x 0\n' >"$S/malformed.flows"
+printf 'topology:\n  k: 4\nworkload:\n  kind: flow_list\n  flow_file: malformed.flows\n' \
+    >"$S/flow_malformed.yaml"
+printf '0 1 1000 0\n1 2 1000 -3\n' >"$S/bad_start.flows"
+printf 'topology:\n  k: 4\nworkload:\n  kind: flow_list\n  flow_file: bad_start.flows\n' \
+    >"$S/flow_bad_start.yaml"
+printf '0 1 1000 0\n1 2 1000\n' >"$S/three_fields.flows"
+printf 'topology:\n  k: 4\nworkload:\n  kind: flow_list\n  flow_file: three_fields.flows\n' \
+    >"$S/flow_three_fields.yaml"
+printf '0 1 1000 0\n0 16 1000 0   # k=4 has hosts 0..15\n' >"$S/out_of_range.flows"
+printf 'topology:\n  k: 4\nworkload:\n  kind: flow_list\n  flow_file: out_of_range.flows\n' \
+    >"$S/flow_out_of_range.yaml"
+printf 'topology:\n  k: 4\nworkload:\n  kind: incast\n  incast_senders: 16\n' \
+    >"$S/incast_too_many.yaml"
+printf 'topology:\n  k: 4\nnic:\n  encap: ib\n  mtu_bytes: 9000\n' >"$S/mtu_ib.yaml"
+printf 'topology:\n  k: 4\n' >"$S/ok_a.yaml"
+printf 'topology:\n  k: 4\n' >"$S/ok_b.yaml"
+
+# ---------------------------------------------------------------- YAML file errors
+
+expect_error "yaml: unknown key names FILE:LINE and the key" \
+    "$S/unknown_key.yaml:4:" "key 'link.rate'" "unknown key" "rate_gbps" \
+    -- run "$S/unknown_key.yaml"
+
+expect_error "yaml: wrong type (text for an integer)" \
+    "$S/wrong_type.yaml:3:" "key 'topology.k'" "'four'" "not an integer" \
+    -- run "$S/wrong_type.yaml"
+
+expect_error "yaml: wrong type (quoted string for a number)" \
+    "$S/quoted_number.yaml:4:" "key 'nic.mtu_bytes'" "quoted string" \
+    -- run "$S/quoted_number.yaml"
+
+expect_error "yaml: negative rate" \
+    "$S/negative_rate.yaml:4:" "key 'link.rate_gbps'" "-5" "out of range" \
+    -- run "$S/negative_rate.yaml"
+
+expect_error "yaml: zero rate" \
+    "$S/zero_rate.yaml:5:" "key 'link.rate_gbps'" "out of range" "> 0" \
+    -- run "$S/zero_rate.yaml"
+
+expect_error "yaml: invalid enum value lists the choices" \
+    "$S/bad_enum.yaml:3:" "key 'topology.kind'" "'torus'" "fat_tree, leaf_spine" \
+    -- run "$S/bad_enum.yaml"
+
+expect_error "yaml: duplicate top-level key names both lines" \
+    "$S/duplicate_top.yaml:4:" "key 'seed'" "duplicate key" "line 1" \
+    -- run "$S/duplicate_top.yaml"
+
+expect_error "yaml: duplicate key inside a section" \
+    "$S/duplicate_nested.yaml:4:" "key 'link.rate_gbps'" "duplicate key" "line 2" \
+    -- run "$S/duplicate_nested.yaml"
+
+expect_error "yaml: syntax error names FILE:LINE" \
+    "$S/syntax.yaml:3:" "YAML syntax error" \
+    -- run "$S/syntax.yaml"
+
+expect_error "yaml: a second document" \
+    "$S/two_documents.yaml:3:" "one YAML document" \
+    -- run "$S/two_documents.yaml"
+
+expect_error "yaml: top level is not a mapping" \
+    "$S/sequence.yaml:1:" "mapping" \
+    -- run "$S/sequence.yaml"
+
+expect_error "yaml: missing scenario file" \
+    "$S/missing.yaml" "cannot open scenario file" \
+    -- run "$S/missing.yaml"
+
+expect_error "topo: missing scenario file" \
+    "$S/missing.yaml" "cannot open scenario file" \
+    -- topo "$S/missing.yaml"
+
+# ---------------------------------------------------------------- command line errors
+
+expect_error "--set with an unknown key" \
+    "--set 'link.rate=4'" "key 'link.rate'" "unknown key" \
+    -- run --set link.rate=4
+
+expect_error "--set without '='" \
+    "--set 'link.rate_gbps'" "key=value" \
+    -- run --set link.rate_gbps
+
+expect_error "--set with a bad value" \
+    "--set 'link.rate_gbps=fast'" "key 'link.rate_gbps'" "'fast'" \
+    -- run --set link.rate_gbps=fast
+
+expect_error "--set with a bad value after a file" \
+    "--set 'topology.kind=torus'" "key 'topology.kind'" "'torus'" \
+    -- topo "$S/ok_a.yaml" --set topology.kind=torus
+
+expect_error "--set naming a section" \
+    "--set 'link=4'" "key 'link'" "section" \
+    -- run --set link=4
+
+expect_error "--seed not a number" \
+    "--seed 'abc'" \
+    -- run --seed abc
+
+expect_error "--json without a value" \
+    "'--json'" "needs a value" \
+    -- run --json
+
+expect_error "unknown option" \
+    "'--bogus'" "unknown option" \
+    -- run --bogus
+
+expect_error "unknown option for topo (--seed is run-only)" \
+    "'--seed'" "unknown option" \
+    -- topo --seed 3
+
+expect_error "unknown option without a command" \
+    "'--bogus'" "unknown option" \
+    -- --bogus
+
+expect_error "unknown command" \
+    "'frobnicate'" "unknown command" \
+    -- frobnicate
+
+expect_error "help for an unknown command" \
+    "'frobnicate'" \
+    -- help frobnicate
+
+expect_error "two scenario files" \
+    "'$S/ok_b.yaml'" "one scenario file" \
+    -- run "$S/ok_a.yaml" "$S/ok_b.yaml"
+
+# ---------------------------------------------------------------- cross-checks
+
+expect_error "odd topology.k in a file names the file and the key" \
+    "$S/odd_k.yaml: key 'topology.k'" "even" "7" \
+    -- run "$S/odd_k.yaml"
+
+expect_error "odd topology.k from --set" \
+    "key 'topology.k'" "even" "7" \
+    -- topo --set topology.k=7
+
+expect_error "ECN kmin above kmax" \
+    "$S/ecn_order.yaml: key 'switch.ecn.kmin_bytes'" "kmax_bytes" \
+    -- run "$S/ecn_order.yaml"
+
+expect_error "nic.mtu_bytes too large for ib" \
+    "$S/mtu_ib.yaml: key 'nic.mtu_bytes'" "ib" "9000" \
+    -- run "$S/mtu_ib.yaml"
+
+expect_error "flow_list without workload.flow_file" \
+    "$S/flow_list_no_file.yaml: key 'workload.flow_file'" "flow_list" \
+    -- run "$S/flow_list_no_file.yaml"
+
+# ---------------------------------------------------------------- errors found while building the run
+
+expect_error "flow file missing (resolved next to the scenario)" \
+    "$S/flow_file_missing.yaml: key 'workload.flow_file'" "$S/no_such_flows.txt" "cannot open" \
+    -- run "$S/flow_file_missing.yaml"
+
+expect_error "flow file: malformed field names FILE:LINE and the field" \
+    "$S/malformed.flows:4:" "field 'bytes'" "'12x'" \
+    -- run "$S/flow_malformed.yaml"
+
+expect_error "flow file: negative start time" \
+    "$S/bad_start.flows:2:" "field 'start_us'" "'-3'" \
+    -- run "$S/flow_bad_start.yaml"
+
+expect_error "flow file: wrong number of fields" \
+    "$S/three_fields.flows:2:" "4 fields" \
+    -- run "$S/flow_three_fields.yaml"
+
+expect_error "flow file: host out of range" \
+    "$S/out_of_range.flows:2:" "field 'dst'" "host 16" "16 hosts" \
+    -- run "$S/flow_out_of_range.yaml"
+
+expect_error "incast with more senders than other hosts" \
+    "$S/incast_too_many.yaml: key 'workload.incast_senders'" "16" \
+    -- run "$S/incast_too_many.yaml"
+
+expect_error "incast receiver out of range (from --set)" \
+    "key 'workload.incast_receiver'" "16" \
+    -- run --set topology.k=4 --set workload.kind=incast --set workload.incast_receiver=16
+
+# ---------------------------------------------------------------- things that must work
+
+expect_ok "bnet --help" "usage: bnet" "run" "topo" "keys" -- --help
+expect_ok "bnet help run" "usage: bnet run" "--set" "--reproducible" -- help run
+expect_ok "bnet help topo" "usage: bnet topo" -- help topo
+expect_ok "bnet help keys" "usage: bnet keys" -- help keys
+expect_ok "bnet run --help" "usage: bnet run" -- run --help
+expect_ok "bnet keys lists the keys" "topology.k" "link.rate_gbps" "workload.flow_file" -- keys
+expect_ok "bnet topo scenarios/default.yaml" "hosts" "128" -- topo scenarios/default.yaml
+
+# JSON on stdout: valid, and byte-identical across two --reproducible runs.
+json_args=(run --set topology.k=4 --json - --reproducible --quiet)
+run "${json_args[@]}"
+cp "$OUT" "$T/first.json"
+why=()
+check_no_crash
+[ "$rc" -eq 0 ] || why+=("exit status $rc, expected 0")
+[ ! -s "$ERR" ] || why+=("stderr is not empty")
+valid_json "$T/first.json" || why+=("stdout is not valid JSON")
+grep -q '"summary"' "$T/first.json" || why+=("no \"summary\" object")
+report "run --json - --reproducible: valid JSON" "${#why[@]}" "${why[@]}" -- "${json_args[@]}"
+
+run "${json_args[@]}"
+why=()
+check_no_crash
+[ "$rc" -eq 0 ] || why+=("exit status $rc, expected 0")
+cmp -s "$T/first.json" "$OUT" || why+=("the two runs' JSON differ")
+report "run --json - --reproducible: byte-identical twice" "${#why[@]}" "${why[@]}" \
+    -- "${json_args[@]}"
+
+if [ "$HAVE_PYTHON" -eq 1 ]; then
+    why=()
+    if ! python3 - "$T/first.json" <<'EOF'; then
+import json, sys
+r = json.load(open(sys.argv[1]))
+s = r["summary"]
+for led in (s["packets"], s["bytes"]):
+    assert led["injected"] == led["delivered"] + led["dropped"] + led["in_flight"], led
+assert s["flows"] == s["flows_completed"] == len(r["flows"]) == 16, s
+assert r["sim"]["wall_s"] == 0 and r["sim"]["peak_rss_bytes"] == 0, r["sim"]
+assert r["topology"]["hosts"] == 16, r["topology"]
+EOF
+        why+=("JSON contents inconsistent (see the Python traceback above)")
+    fi
+    report "run --json: ledger balances, all flows done, reproducible zeros" \
+        "${#why[@]}" "${why[@]}" -- "${json_args[@]}"
+fi
+
+# --json - replaces the text summary even without --quiet.
+run run --set topology.k=4 --json - --reproducible
+why=()
+check_no_crash
+[ "$rc" -eq 0 ] || why+=("exit status $rc, expected 0")
+cmp -s "$T/first.json" "$OUT" || why+=("stdout is not exactly the JSON of the --quiet run")
+report "run --json - without --quiet prints only JSON" "${#why[@]}" "${why[@]}" \
+    -- run --set topology.k=4 --json - --reproducible
+
+run topo --json -
+why=()
+check_no_crash
+[ "$rc" -eq 0 ] || why+=("exit status $rc, expected 0")
+valid_json "$OUT" || why+=("stdout is not valid JSON")
+grep -q '"hosts": 128' "$OUT" || why+=("no \"hosts\": 128")
+report "topo --json -: valid JSON" "${#why[@]}" "${why[@]}" -- topo --json -
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

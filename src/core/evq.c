@@ -1,6 +1,7 @@
 /* 4-ary min-heap event queue; see evq.h for why this shape. */
 #include <stdlib.h>
 
+#include "core/bigmem.h"
 #include "core/evq.h"
 
 /* Sequence numbers wrap; compare them as a signed distance. */
@@ -16,13 +17,13 @@ int bn_evq_init(struct bn_evq *q, size_t initial_cap)
     q->cap = initial_cap ? initial_cap : 1024;
     q->len = 0;
     q->next_seq = 0;
-    q->heap = malloc(q->cap * sizeof *q->heap);
+    q->heap = bn_big_alloc(q->cap * sizeof *q->heap);
     return q->heap ? 0 : -1;
 }
 
 void bn_evq_free(struct bn_evq *q)
 {
-    free(q->heap);
+    bn_big_free(q->heap);
     q->heap = NULL;
     q->len = q->cap = 0;
 }
@@ -30,7 +31,7 @@ void bn_evq_free(struct bn_evq *q)
 int bn_evq_push(struct bn_evq *q, bn_time_t time, uint16_t kind, uint32_t obj, uint32_t arg)
 {
     if (q->len == q->cap) {
-        struct bn_event *h = realloc(q->heap, 2 * q->cap * sizeof *h);
+        struct bn_event *h = bn_big_realloc(q->heap, q->cap * sizeof *h, 2 * q->cap * sizeof *h);
         if (!h)
             return -1;
         q->heap = h;

@@ -1,6 +1,7 @@
 /* Packet pool with a free list; see packet.h. */
 #include <stdlib.h>
 
+#include "core/bigmem.h"
 #include "link/packet.h"
 
 static void thread_free_list(struct bn_pool *p, uint32_t from, uint32_t to)
@@ -13,7 +14,7 @@ static void thread_free_list(struct bn_pool *p, uint32_t from, uint32_t to)
 int bn_pool_init(struct bn_pool *p, uint32_t initial_cap)
 {
     p->cap = initial_cap ? initial_cap : 1024;
-    p->pkts = malloc((size_t)p->cap * sizeof *p->pkts);
+    p->pkts = bn_big_alloc((size_t)p->cap * sizeof *p->pkts);
     p->free_head = BN_PKT_NONE;
     p->in_use = p->high_water = 0;
     if (!p->pkts)
@@ -24,7 +25,7 @@ int bn_pool_init(struct bn_pool *p, uint32_t initial_cap)
 
 void bn_pool_free(struct bn_pool *p)
 {
-    free(p->pkts);
+    bn_big_free(p->pkts);
     p->pkts = NULL;
     p->cap = 0;
 }
@@ -34,7 +35,8 @@ uint32_t bn_pool_get(struct bn_pool *p)
     if (p->free_head == BN_PKT_NONE) {
         if (p->cap >= UINT32_MAX / 2)
             return BN_PKT_NONE;
-        struct bn_packet *n = realloc(p->pkts, (size_t)p->cap * 2 * sizeof *n);
+        struct bn_packet *n = bn_big_realloc(p->pkts, (size_t)p->cap * sizeof *n,
+                                             (size_t)p->cap * 2 * sizeof *n);
         if (!n)
             return BN_PKT_NONE;
         p->pkts = n;

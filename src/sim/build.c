@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/bigmem.h"
 #include "sim/sim.h"
 
 static int lookup_modules(const struct bn_scenario *sc, const struct bn_encap **encap,
@@ -44,7 +45,7 @@ static int build_ports(struct bn_sim *s, struct bn_error *err)
     const struct bn_topo *t = &s->topo;
     struct bn_fabric *f = &s->fab;
     f->nports = t->nports;
-    f->ports = calloc(t->nports + 1, sizeof *f->ports);
+    f->ports = bn_big_calloc(t->nports + 1, sizeof *f->ports);
     if (!f->ports)
         return bn_fail(err, BN_ENOMEM, "out of memory for %u ports", t->nports);
     bool cut = strcmp(sc->sw.forwarding, "cut_through") == 0;
@@ -130,7 +131,7 @@ void bn_sim_free(struct bn_sim *s)
 {
     bn_nics_free(&s->nics);
     bn_switches_free(&s->sw);
-    free(s->fab.ports);
+    bn_big_free(s->fab.ports);
     bn_pool_free(&s->fab.pool);
     bn_evq_free(&s->fab.evq);
     bn_routes_free(&s->routes);

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/bigmem.h"
 #include "topo/routing.h"
 
 #define UNREACHED UINT32_MAX
@@ -96,7 +97,7 @@ int bn_routes_build(struct bn_routes *r, const struct bn_topo *t, struct bn_erro
     r->nleaves = t->nleaves;
     r->first_switch = t->nhosts;
     r->nswitches = t->nswitches;
-    r->table = calloc((size_t)t->nswitches * t->nleaves + 1, sizeof *r->table);
+    r->table = bn_big_calloc((size_t)t->nswitches * t->nleaves + 1, sizeof *r->table);
     struct bfs_scratch s = {
         .dist = calloc(t->nswitches + 1, sizeof(uint32_t)),
         .queue = calloc(t->nswitches + 1, sizeof(uint32_t)),
@@ -142,7 +143,7 @@ out:
 
 void bn_routes_free(struct bn_routes *r)
 {
-    free(r->table);
+    bn_big_free(r->table);
     free(r->hops);
     memset(r, 0, sizeof *r);
 }

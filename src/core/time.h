@@ -14,6 +14,8 @@ typedef int64_t bn_time_t;
 #define BN_PS_PER_US 1000000LL
 #define BN_PS_PER_S 1000000000000LL
 #define BN_TIME_NEVER INT64_MAX
+/* Latest time an event may be scheduled (~53 days): far from overflow. */
+#define BN_TIME_LIMIT (INT64_C(1) << 62)
 
 static inline bn_time_t bn_time_from_ns(double ns) { return (bn_time_t)(ns * 1e3 + 0.5); }
 static inline bn_time_t bn_time_from_us(double us) { return (bn_time_t)(us * 1e6 + 0.5); }

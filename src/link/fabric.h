@@ -64,12 +64,15 @@ struct bn_fabric {
     uint64_t bytes_injected, bytes_delivered, bytes_dropped, data_pkts_dropped;
     uint64_t packet_hops;
     bool oom;               /* an event or packet could not be allocated */
+    bool time_overflow;     /* an event fell beyond BN_TIME_LIMIT */
 };
 
 static inline void bn_fabric_schedule(struct bn_fabric *f, bn_time_t t, uint16_t kind,
                                       uint32_t obj, uint32_t arg)
 {
-    if (bn_evq_push(&f->evq, t, kind, obj, arg) != 0)
+    if (t > BN_TIME_LIMIT)
+        f->time_overflow = true;
+    else if (bn_evq_push(&f->evq, t, kind, obj, arg) != 0)
         f->oom = true;
 }
 

@@ -114,6 +114,10 @@ static int event_loop(struct bn_sim *s, const struct bn_run_opts *opts, double t
         int rc = dispatch(s, &ev, err);
         if (rc != BN_OK)
             return rc;
+        if (s->fab.time_overflow)
+            return bn_fail(err, BN_EINPUT,
+                           "%s: simulated time would pass %.0f s; check link rates and message sizes",
+                           s->sc->source, (double)BN_TIME_LIMIT / BN_PS_PER_S);
         if (s->fab.oom)
             return bn_fail(err, BN_ENOMEM, "out of memory for packets or events at t=%.3f us",
                            bn_time_to_us(s->fab.now));

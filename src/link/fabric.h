@@ -26,20 +26,30 @@
  * event (BN_EV_PORT_FREE) only when something is waiting for it, so an idle
  * or lightly used port costs one event per packet-hop, not two.
  */
+/*
+ * What every packet-hop reads and writes fits one cache line; counters and
+ * the ECN random stream live apart in bn_port_stats (same index).
+ */
+enum bn_port_flag {
+    BN_PORT_AT_HOST = 1u << 0,     /* this is a NIC's port */
+    BN_PORT_PEER_SWITCH = 1u << 1, /* packets sent here are forwarded by a switch */
+    BN_PORT_CUT_OUT = 1u << 2,     /* ...which decides after the head (cut-through) */
+    BN_PORT_CUT_IN = 1u << 3,      /* packets arriving here were cut through upstream */
+};
+
 struct bn_port {
     struct bn_pktq q;
     bn_time_t busy_until;
+    bn_time_t lat_ps;       /* propagation + FEC + the peer switch's forwarding latency */
     uint64_t rate_bps;
-    bn_time_t prop_ps;      /* propagation + FEC to the peer */
-    bn_time_t peer_fwd_ps;  /* forwarding latency of the peer switch; 0 at a host */
     uint64_t buffer_bytes;  /* output queue limit */
     uint32_t node, peer;
-    uint8_t peer_is_switch; /* packets sent here are forwarded by a switch */
-    uint8_t cut_through;    /* ...which cuts through (decides after the head) */
-    uint8_t cut_in;         /* packets arriving here were cut through upstream */
-    uint8_t at_host;        /* this is a NIC's port */
+    uint8_t flags;          /* enum bn_port_flag */
     uint8_t wake_pending;   /* a BN_EV_PORT_FREE is scheduled */
-    /* counters */
+} __attribute__((aligned(64)));
+_Static_assert(sizeof(struct bn_port) == 64, "a port is one cache line");
+
+struct bn_port_stats {
     uint64_t tx_pkts, tx_bytes, drops, drop_bytes, ecn_marks;
     bn_time_t busy_ps;
     struct bn_rng rng;      /* ECN marking draws */
@@ -53,11 +63,13 @@ struct bn_ecn_params {
 
 struct bn_fabric {
     struct bn_port *ports;
+    struct bn_port_stats *stats;
     uint32_t nports;
     struct bn_pool pool;
     struct bn_evq evq;
     bn_time_t now;
     uint16_t wire_overhead;
+    uint16_t head_bytes;    /* wire bytes a cut-through switch waits for */
     struct bn_ecn_params ecn;
     /* conservation ledger */
     uint64_t pkts_injected, pkts_delivered, pkts_dropped;
@@ -102,13 +114,13 @@ static inline void bn_port_send_next(struct bn_fabric *f, uint32_t p)
     if (pkt == BN_PKT_NONE)
         return;
     bn_port_transmit(f, p, pkt);
-    if (f->ports[p].q.len)
+    if (!bn_pktq_empty(&f->ports[p].q))
         bn_port_want_wake(f, p);
 }
 
 /* The packet reached its destination NIC (or is dropped): ledger + pool. */
 void bn_fabric_deliver(struct bn_fabric *f, uint32_t pkt);
-void bn_fabric_drop(struct bn_fabric *f, struct bn_port *port, uint32_t pkt);
+void bn_fabric_drop(struct bn_fabric *f, uint32_t port, uint32_t pkt);
 /* A NIC creates a packet: ledger. Returns BN_PKT_NONE on exhaustion. */
 uint32_t bn_fabric_new_packet(struct bn_fabric *f);
 void bn_fabric_count_injected(struct bn_fabric *f, const struct bn_packet *pk);

@@ -8,6 +8,7 @@
 #ifndef BN_LINK_PACKET_H
 #define BN_LINK_PACKET_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define BN_PKT_NONE UINT32_MAX
@@ -20,18 +21,21 @@ enum bn_pkt_flag {
     BN_PKT_LAST = 1u << 2,        /* last packet of its message */
 };
 
+/* 32 bytes, so two share a cache line and none straddles one. The sender
+ * and everything else about a flow are found through `qp`. */
 struct bn_packet {
     uint32_t next;     /* queue link */
     uint32_t qp;       /* queue pair (flow) id */
-    uint32_t psn;      /* packet sequence number (ACK/NAK: the acknowledged psn) */
-    uint32_t src, dst; /* host ids */
+    uint32_t psn;      /* packet sequence number (ACK/NAK: the next expected psn) */
+    uint32_t dst;      /* destination host */
     uint32_t entropy;  /* flow identity hashed by ECMP */
     uint16_t bytes;    /* frame bytes on the wire, headers included, wire overhead not */
     uint16_t payload;  /* payload bytes */
     uint8_t type;      /* enum bn_pkt_type */
     uint8_t flags;     /* enum bn_pkt_flag */
-    uint16_t head_bytes; /* bytes before the forwarding decision can be made (cut-through) */
+    uint8_t reserved[6];
 };
+_Static_assert(sizeof(struct bn_packet) == 32, "packets are 32 bytes");
 
 struct bn_pool {
     struct bn_packet *pkts;
@@ -51,14 +55,15 @@ static inline void bn_pool_put(struct bn_pool *p, uint32_t i)
 
 /* Intrusive FIFO of packets. */
 struct bn_pktq {
-    uint32_t head, tail, len;
+    uint32_t head, tail;
     uint64_t bytes;
 };
+
+static inline bool bn_pktq_empty(const struct bn_pktq *q) { return q->head == BN_PKT_NONE; }
 
 static inline void bn_pktq_init(struct bn_pktq *q)
 {
     q->head = q->tail = BN_PKT_NONE;
-    q->len = 0;
     q->bytes = 0;
 }
 
@@ -70,7 +75,6 @@ static inline void bn_pktq_push(struct bn_pktq *q, struct bn_pool *p, uint32_t i
     else
         p->pkts[q->tail].next = i;
     q->tail = i;
-    q->len++;
     q->bytes += p->pkts[i].bytes;
 }
 
@@ -82,7 +86,6 @@ static inline uint32_t bn_pktq_pop(struct bn_pktq *q, struct bn_pool *p)
     q->head = p->pkts[i].next;
     if (q->head == BN_PKT_NONE)
         q->tail = BN_PKT_NONE;
-    q->len--;
     q->bytes -= p->pkts[i].bytes;
     return i;
 }

@@ -1,34 +1,32 @@
 /*
  * Port transmission and output queueing; see fabric.h for what is modelled.
  * ECN: RED on the instantaneous queue (Floyd & Jacobson 1993 without the
- * average, as RoCE switches mark): no mark below Kmin, always above Kmax,
- * probability Pmax*(q-Kmin)/(Kmax-Kmin) between.
+ * average, as RoCE switches mark): no mark at or below Kmin, always above
+ * Kmax, probability Pmax*(q-Kmin)/(Kmax-Kmin) between.
  */
 #include "link/fabric.h"
 
 void bn_port_transmit(struct bn_fabric *f, uint32_t p, uint32_t pkt)
 {
     struct bn_port *port = &f->ports[p];
+    struct bn_port_stats *st = &f->stats[p];
     const struct bn_packet *pk = &f->pool.pkts[pkt];
     bn_time_t ser = bn_serialization_ps(pk->bytes + f->wire_overhead, port->rate_bps);
     port->busy_until = f->now + ser;
-    port->busy_ps += ser;
-    port->tx_pkts++;
-    port->tx_bytes += pk->bytes;
+    st->busy_ps += ser;
+    st->tx_pkts++;
+    st->tx_bytes += pk->bytes;
     f->packet_hops++;
 
-    bn_time_t arrive = f->now + port->prop_ps;
-    if (port->peer_is_switch) {
-        bn_time_t until_decision = port->cut_through
-            ? bn_serialization_ps(pk->head_bytes, port->rate_bps) : ser;
-        arrive += until_decision + port->peer_fwd_ps;
-    } else {
-        arrive += ser;
-    }
-    bn_fabric_schedule(f, arrive, BN_EV_ARRIVE, port->peer, pkt);
+    bn_time_t until_decision = ser;
+    if ((port->flags & (BN_PORT_PEER_SWITCH | BN_PORT_CUT_OUT)) ==
+        (BN_PORT_PEER_SWITCH | BN_PORT_CUT_OUT))
+        until_decision = bn_serialization_ps(f->head_bytes, port->rate_bps);
+    bn_fabric_schedule(f, f->now + port->lat_ps + until_decision, BN_EV_ARRIVE, port->peer, pkt);
 }
 
-static bool ecn_should_mark(struct bn_port *port, const struct bn_ecn_params *e)
+static bool ecn_should_mark(const struct bn_port *port, struct bn_port_stats *st,
+                            const struct bn_ecn_params *e)
 {
     uint64_t q = port->q.bytes;
     if (q <= e->kmin)
@@ -36,7 +34,7 @@ static bool ecn_should_mark(struct bn_port *port, const struct bn_ecn_params *e)
     if (q >= e->kmax)
         return true;
     double p = e->pmax * (double)(q - e->kmin) / (double)(e->kmax - e->kmin);
-    return bn_rng_uniform(&port->rng) < p;
+    return bn_rng_uniform(&st->rng) < p;
 }
 
 void bn_port_enqueue(struct bn_fabric *f, uint32_t p, uint32_t pkt)
@@ -44,14 +42,15 @@ void bn_port_enqueue(struct bn_fabric *f, uint32_t p, uint32_t pkt)
     struct bn_port *port = &f->ports[p];
     struct bn_packet *pk = &f->pool.pkts[pkt];
     if (port->q.bytes + pk->bytes > port->buffer_bytes) {
-        bn_fabric_drop(f, port, pkt);
+        bn_fabric_drop(f, p, pkt);
         return;
     }
-    if (f->ecn.enabled && (pk->flags & BN_PKT_ECN_CAPABLE) && ecn_should_mark(port, &f->ecn)) {
+    if (f->ecn.enabled && (pk->flags & BN_PKT_ECN_CAPABLE) &&
+        ecn_should_mark(port, &f->stats[p], &f->ecn)) {
         pk->flags |= BN_PKT_ECN_CE;
-        port->ecn_marks++;
+        f->stats[p].ecn_marks++;
     }
-    if (port->q.len == 0 && bn_port_idle(f, port)) {
+    if (bn_pktq_empty(&port->q) && bn_port_idle(f, port)) {
         bn_port_transmit(f, p, pkt);
     } else {
         bn_pktq_push(&port->q, &f->pool, pkt);
@@ -80,11 +79,11 @@ void bn_fabric_deliver(struct bn_fabric *f, uint32_t pkt)
     bn_pool_put(&f->pool, pkt);
 }
 
-void bn_fabric_drop(struct bn_fabric *f, struct bn_port *port, uint32_t pkt)
+void bn_fabric_drop(struct bn_fabric *f, uint32_t port, uint32_t pkt)
 {
     const struct bn_packet *pk = &f->pool.pkts[pkt];
-    port->drops++;
-    port->drop_bytes += pk->bytes;
+    f->stats[port].drops++;
+    f->stats[port].drop_bytes += pk->bytes;
     f->pkts_dropped++;
     f->bytes_dropped += pk->bytes;
     if (pk->type == BN_PKT_DATA)

@@ -143,8 +143,8 @@ static uint32_t next_data_packet(struct bn_nics *n, struct bn_nic *nic)
         return pkt;
     struct bn_packet *pk = &n->fab->pool.pkts[pkt];
     *pk = (struct bn_packet){
-        .qp = qpid, .src = qp->src, .dst = qp->dst, .entropy = qp->entropy,
-        .type = BN_PKT_DATA, .flags = BN_PKT_ECN_CAPABLE, .head_bytes = n->encap->head_bytes,
+        .qp = qpid, .dst = qp->dst, .entropy = qp->entropy,
+        .type = BN_PKT_DATA, .flags = BN_PKT_ECN_CAPABLE,
     };
     n->tp->next_data(n, qp, pk);
     bn_fabric_count_injected(n->fab, pk);
@@ -163,7 +163,7 @@ void bn_nic_kick(struct bn_nics *n, uint32_t host)
         if (pkt != BN_PKT_NONE)
             bn_port_transmit(f, nic->port, pkt);
     }
-    if (nic->ctrl.len || nic->active_head != BN_NONE)
+    if (!bn_pktq_empty(&nic->ctrl) || nic->active_head != BN_NONE)
         bn_port_want_wake(f, nic->port);
 }
 
@@ -175,10 +175,9 @@ void bn_nic_send_ctrl(struct bn_nics *n, uint32_t qpid, uint8_t type, uint32_t p
         return;
     struct bn_packet *pk = &n->fab->pool.pkts[pkt];
     *pk = (struct bn_packet){
-        .qp = qpid, .psn = psn, .src = qp->dst, .dst = qp->src,
+        .qp = qpid, .psn = psn, .dst = qp->src,
         .entropy = qp->entropy ^ 0x9e3779b9u, .type = type,
         .bytes = bn_encap_frame(n->encap, n->encap->aeth_bytes, 0),
-        .head_bytes = n->encap->head_bytes,
     };
     bn_fabric_count_injected(n->fab, pk);
     bn_pktq_push(&n->nic[qp->dst].ctrl, &n->fab->pool, pkt);

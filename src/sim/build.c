@@ -46,7 +46,8 @@ static int build_ports(struct bn_sim *s, struct bn_error *err)
     struct bn_fabric *f = &s->fab;
     f->nports = t->nports;
     f->ports = bn_big_calloc(t->nports + 1, sizeof *f->ports);
-    if (!f->ports)
+    f->stats = bn_big_calloc(t->nports + 1, sizeof *f->stats);
+    if (!f->ports || !f->stats)
         return bn_fail(err, BN_ENOMEM, "out of memory for %u ports", t->nports);
     bool cut = strcmp(sc->sw.forwarding, "cut_through") == 0;
     for (uint32_t p = 0; p < t->nports; p++) {
@@ -56,16 +57,14 @@ static int build_ports(struct bn_sim *s, struct bn_error *err)
         bool peer_sw = t->nodes[t->ports[tp->peer].node].kind == BN_NODE_SWITCH;
         bn_pktq_init(&port->q);
         port->rate_bps = (uint64_t)(tp->rate_gbps * 1e9 + 0.5);
-        port->prop_ps = bn_time_from_ns(tp->length_m * ns_per_m(sc, tp->cable) + sc->link.fec_ns);
-        port->peer_fwd_ps = peer_sw ? bn_time_from_ns(sc->sw.latency_ns) : 0;
+        port->lat_ps = bn_time_from_ns(tp->length_m * ns_per_m(sc, tp->cable) + sc->link.fec_ns) +
+                       (peer_sw ? bn_time_from_ns(sc->sw.latency_ns) : 0);
         port->buffer_bytes = at_host ? UINT64_MAX : sc->sw.buffer_bytes;
         port->node = tp->node;
         port->peer = tp->peer;
-        port->peer_is_switch = peer_sw;
-        port->cut_through = cut;
-        port->cut_in = cut && !at_host;
-        port->at_host = at_host;
-        bn_rng_init(&port->rng, sc->seed, BN_STREAM_PORT + p);
+        port->flags = (uint8_t)((at_host ? BN_PORT_AT_HOST : 0) | (peer_sw ? BN_PORT_PEER_SWITCH : 0) |
+                                (cut ? BN_PORT_CUT_OUT : 0) | (cut && !at_host ? BN_PORT_CUT_IN : 0));
+        bn_rng_init(&f->stats[p].rng, sc->seed, BN_STREAM_PORT + p);
     }
     return BN_OK;
 }
@@ -109,6 +108,7 @@ int bn_sim_build(struct bn_sim *s, const struct bn_scenario *sc, struct bn_error
         return rc;
     struct bn_fabric *f = &s->fab;
     f->wire_overhead = encap->wire_overhead;
+    f->head_bytes = encap->head_bytes;
     f->ecn = (struct bn_ecn_params){sc->sw.ecn.enabled, sc->sw.ecn.kmin_bytes,
                                     sc->sw.ecn.kmax_bytes, sc->sw.ecn.pmax};
     if (bn_pool_init(&f->pool, 4096) != 0 || bn_evq_init(&f->evq, 4096) != 0)
@@ -132,6 +132,7 @@ void bn_sim_free(struct bn_sim *s)
     bn_nics_free(&s->nics);
     bn_switches_free(&s->sw);
     bn_big_free(s->fab.ports);
+    bn_big_free(s->fab.stats);
     bn_pool_free(&s->fab.pool);
     bn_evq_free(&s->fab.evq);
     bn_routes_free(&s->routes);

@@ -80,9 +80,9 @@ static void port_results(const struct bn_sim *s, struct bn_results *out)
     const struct bn_fabric *f = &s->fab;
     double end = (double)f->now, sum = 0, max = 0;
     for (uint32_t p = 0; p < f->nports; p++) {
-        const struct bn_port *port = &f->ports[p];
-        out->ecn_marks += port->ecn_marks;
-        double u = end > 0 ? (double)port->busy_ps / end : 0;
+        const struct bn_port_stats *st = &f->stats[p];
+        out->ecn_marks += st->ecn_marks;
+        double u = end > 0 ? (double)st->busy_ps / end : 0;
         if (u > 1)
             u = 1; /* a run cut short counts a frame's whole serialization */
         sum += u;

@@ -48,7 +48,7 @@ static int dispatch(struct bn_sim *s, const struct bn_event *ev, struct bn_error
     case BN_EV_PORT_FREE: {
         struct bn_port *port = &f->ports[ev->obj];
         port->wake_pending = 0;
-        if (port->at_host)
+        if (port->flags & BN_PORT_AT_HOST)
             bn_nic_kick(&s->nics, port->node);
         else
             bn_port_send_next(f, ev->obj);
@@ -56,7 +56,7 @@ static int dispatch(struct bn_sim *s, const struct bn_event *ev, struct bn_error
     }
     case BN_EV_ARRIVE:
     case BN_EV_ARRIVE_TAIL:
-        if (f->ports[ev->obj].at_host)
+        if (f->ports[ev->obj].flags & BN_PORT_AT_HOST)
             bn_nic_receive(&s->nics, f->ports[ev->obj].node, ev->arg);
         else
             bn_switch_receive(f, &s->sw, ev->obj, ev->arg, ev->kind == BN_EV_ARRIVE_TAIL);
@@ -92,9 +92,10 @@ static inline void prefetch_next(const struct bn_fabric *f)
     const struct bn_event *next = bn_evq_peek(&f->evq);
     if (!next)
         return;
-    __builtin_prefetch(&f->ports[next->obj]);
-    if (next->kind == BN_EV_ARRIVE)
+    if (next->kind == BN_EV_ARRIVE) {
+        __builtin_prefetch(&f->ports[next->obj]);
         __builtin_prefetch(&f->pool.pkts[next->arg]);
+    }
 }
 
 static int event_loop(struct bn_sim *s, const struct bn_run_opts *opts, double t0,

@@ -42,9 +42,9 @@ void bn_switch_receive(struct bn_fabric *f, const struct bn_switches *s, uint32_
     uint32_t out = choose_egress(f, s, in->node, pk);
     /* Cut-through cannot outrun its input: onto a faster link the switch
      * must hold the packet until its tail has arrived (store-and-forward). */
-    if (!tail_arrived && in->cut_in && f->ports[out].rate_bps > in->rate_bps) {
+    if (!tail_arrived && (in->flags & BN_PORT_CUT_IN) && f->ports[out].rate_bps > in->rate_bps) {
         bn_time_t rest = bn_serialization_ps(pk->bytes + f->wire_overhead, in->rate_bps) -
-                         bn_serialization_ps(pk->head_bytes, in->rate_bps);
+                         bn_serialization_ps(f->head_bytes, in->rate_bps);
         bn_fabric_schedule(f, f->now + rest, BN_EV_ARRIVE_TAIL, in_port, pkt);
         return;
     }

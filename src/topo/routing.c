@@ -60,17 +60,40 @@ static int intern_set(struct bn_routes *r, uint32_t sw_first_set_off, const uint
     return 0;
 }
 
+/* The index of `set` among switch sw's distinct sets, appended if new. */
+static int set_index(struct bn_routes *r, uint32_t sw, struct bn_route_set set, uint16_t *out)
+{
+    uint32_t i = r->set_base[sw];
+    while (i < r->nsets && (r->sets[i].off != set.off || r->sets[i].cnt != set.cnt))
+        i++;
+    if (i - r->set_base[sw] > UINT16_MAX)
+        return -1;
+    if (i == r->nsets) {
+        if (r->nsets == r->sets_cap) {
+            uint32_t cap = r->sets_cap ? r->sets_cap * 2 : 256;
+            struct bn_route_set *n = realloc(r->sets, (size_t)cap * sizeof *n);
+            if (!n)
+                return -1;
+            r->sets = n;
+            r->sets_cap = cap;
+        }
+        r->sets[r->nsets++] = set;
+    }
+    *out = (uint16_t)(i - r->set_base[sw]);
+    return 0;
+}
+
 /* Ports of switch `sw` one hop closer to leaf `l`, interned into the table. */
 static int fill_one(struct bn_routes *r, const struct bn_topo *t, const uint32_t *dist_l,
                     uint32_t sw, uint32_t l, uint32_t *cand, uint32_t set_start,
                     struct bn_route_set *last, struct bn_error *err)
 {
     uint32_t first = t->nhosts, node = first + sw, d = dist_l[sw];
-    struct bn_route_set *e = &r->table[(size_t)sw * r->nleaves + l];
-    if (d == 0) {
-        *e = (struct bn_route_set){0, 0};
-        return BN_OK;
-    }
+    uint16_t *e = &r->table[(size_t)sw * r->nleaves + l];
+    struct bn_route_set set = {0, 0};
+    if (d == 0)
+        return set_index(r, sw, set, e) == 0 ? BN_OK
+                                              : bn_fail(err, BN_ENOMEM, "routing tables: too many sets");
     if (d == UNREACHED)
         return bn_fail(err, BN_EINPUT, "topology: switch %u cannot reach leaf %u", node, l);
     const struct bn_topo_node *nd = &t->nodes[node];
@@ -81,13 +104,13 @@ static int fill_one(struct bn_routes *r, const struct bn_topo *t, const uint32_t
             cand[cnt++] = p;
     }
     /* Neighbouring leaves usually share a set (all uplinks): try it first. */
-    if (last->cnt == cnt && memcmp(&r->hops[last->off], cand, cnt * sizeof *cand) == 0) {
-        *e = *last;
-        return BN_OK;
-    }
-    if (intern_set(r, set_start, cand, cnt, e) != 0)
+    if (last->cnt == cnt && memcmp(&r->hops[last->off], cand, cnt * sizeof *cand) == 0)
+        set = *last;
+    else if (intern_set(r, set_start, cand, cnt, &set) != 0)
         return bn_fail(err, BN_ENOMEM, "out of memory building routing tables");
-    *last = *e;
+    *last = set;
+    if (set_index(r, sw, set, e) != 0)
+        return bn_fail(err, BN_ENOMEM, "routing tables: switch %u has too many next-hop sets", node);
     return BN_OK;
 }
 
@@ -98,13 +121,14 @@ int bn_routes_build(struct bn_routes *r, const struct bn_topo *t, struct bn_erro
     r->first_switch = t->nhosts;
     r->nswitches = t->nswitches;
     r->table = bn_big_calloc((size_t)t->nswitches * t->nleaves + 1, sizeof *r->table);
+    r->set_base = calloc(t->nswitches + 1, sizeof *r->set_base);
     struct bfs_scratch s = {
         .dist = calloc(t->nswitches + 1, sizeof(uint32_t)),
         .queue = calloc(t->nswitches + 1, sizeof(uint32_t)),
         .cand = calloc(t->nports + 1, sizeof(uint32_t)),
     };
     int rc = BN_OK;
-    if (!r->table || !s.dist || !s.queue || !s.cand) {
+    if (!r->table || !r->set_base || !s.dist || !s.queue || !s.cand) {
         rc = bn_fail(err, BN_ENOMEM, "out of memory building routing tables");
         goto out;
     }
@@ -127,6 +151,7 @@ int bn_routes_build(struct bn_routes *r, const struct bn_topo *t, struct bn_erro
     for (uint32_t sw = 0; sw < t->nswitches && rc == BN_OK; sw++) {
         uint32_t set_start = r->nhops;
         struct bn_route_set last = {0, UINT32_MAX};
+        r->set_base[sw] = r->nsets;
         for (uint32_t l = 0; l < t->nleaves && rc == BN_OK; l++)
             rc = fill_one(r, t, &dist_all[(size_t)l * t->nswitches], sw, l, s.cand, set_start,
                           &last, err);
@@ -144,6 +169,8 @@ out:
 void bn_routes_free(struct bn_routes *r)
 {
     bn_big_free(r->table);
+    free(r->set_base);
+    free(r->sets);
     free(r->hops);
     memset(r, 0, sizeof *r);
 }

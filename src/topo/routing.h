@@ -2,9 +2,12 @@
  * Minimal-path routing tables. Every host hangs off one leaf, so switches
  * route on the destination *leaf*: for switch s and leaf L the table gives
  * the set of ports on s that lie on a shortest path to L (all equal-cost next
- * hops, for the load balancer to choose among). Sets are stored once per
- * switch in one flat port array. Built by one BFS per leaf over the switch
- * graph, so any topology (not only regular ones) routes correctly.
+ * hops, for the load balancer to choose among). Built by one BFS per leaf
+ * over the switch graph, so any topology (not only regular ones) routes.
+ *
+ * Layout, for cache economy on large fabrics: the (switch, leaf) table holds
+ * a 16-bit index into that switch's few distinct sets (a fat-tree switch has
+ * at most k+1), and each set names a run of ports in one flat array.
  */
 #ifndef BN_TOPO_ROUTING_H
 #define BN_TOPO_ROUTING_H
@@ -20,7 +23,10 @@ struct bn_route_set {
 
 struct bn_routes {
     uint32_t nleaves, first_switch, nswitches;
-    struct bn_route_set *table;  /* [(node - first_switch) * nleaves + leaf] */
+    uint16_t *table;             /* [(node - first_switch) * nleaves + leaf] -> set index */
+    uint32_t *set_base;          /* per switch: its first set in `sets` */
+    struct bn_route_set *sets;
+    uint32_t nsets, sets_cap;
     uint32_t *hops;              /* global port ids */
     uint32_t nhops, hops_cap;
     uint32_t max_leaf_dist;      /* switch-to-switch hops between the farthest leaves */
@@ -32,7 +38,8 @@ void bn_routes_free(struct bn_routes *r);
 static inline const struct bn_route_set *bn_routes_lookup(const struct bn_routes *r,
                                                           uint32_t node, uint32_t leaf)
 {
-    return &r->table[(size_t)(node - r->first_switch) * r->nleaves + leaf];
+    uint32_t sw = node - r->first_switch;
+    return &r->sets[r->set_base[sw] + r->table[(size_t)sw * r->nleaves + leaf]];
 }
 
 /* Links on the longest minimal host-to-host path. */

@@ -94,7 +94,12 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "topo") == 0)
         return bn_cli_run(argc, argv, 2, BN_CLI_TOPO);
     if (strcmp(cmd, "keys") == 0)
-        return argc == 2 ? cmd_keys() : help("keys") + 2;
+    {
+        if (argc == 2)
+            return cmd_keys();
+        fprintf(stderr, "bnet: 'keys' takes no arguments (got '%s')\n", argv[2]);
+        return 2;
+    }
     if (cmd[0] == '-')
         return bn_cli_run(argc, argv, 1, BN_CLI_RUN);
     fprintf(stderr, "bnet: unknown command '%s' (see bnet --help)\n", cmd);

@@ -21,13 +21,14 @@ struct cli_opts {
     int reproducible, quiet;
 };
 
-/* "--opt VALUE" or "--opt=VALUE"; advances *i. NULL if missing. */
+/* "--opt VALUE" or "--opt=VALUE"; advances *i. NULL if missing: a following
+ * "--option" is not taken as the value ("-" alone is, meaning stdout). */
 static const char *opt_value(int argc, char **argv, int *i, const char *name)
 {
     size_t n = strlen(name);
     if (strncmp(argv[*i], name, n) == 0 && argv[*i][n] == '=')
         return argv[*i] + n + 1;
-    if (strcmp(argv[*i], name) == 0 && *i + 1 < argc)
+    if (strcmp(argv[*i], name) == 0 && *i + 1 < argc && strncmp(argv[*i + 1], "--", 2) != 0)
         return argv[++*i];
     return NULL;
 }
@@ -91,8 +92,7 @@ static int load_scenario(const struct cli_opts *o, struct bn_scenario *sc, struc
     if (rc == BN_OK && o->seed) {
         char buf[96];
         snprintf(buf, sizeof buf, "seed=%s", o->seed);
-        if (bn_scenario_set(sc, buf, err) != BN_OK)
-            rc = bn_fail(err, BN_EINPUT, "--seed '%s': not a non-negative integer", o->seed);
+        rc = bn_scenario_set(sc, buf, err); /* its message names key 'seed' */
     }
     if (rc == BN_OK)
         rc = bn_scenario_validate(sc, err);

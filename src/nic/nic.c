@@ -76,11 +76,14 @@ static uint32_t msg_alloc(struct bn_nics *n)
 int bn_qp_post(struct bn_nics *n, uint32_t qpid, uint64_t bytes, enum bn_verb verb,
                uint32_t cookie)
 {
+    struct bn_qp *qp = &n->qp[qpid];
+    uint64_t npkts = bytes ? (bytes + n->mtu - 1) / n->mtu : 1;
+    if (npkts > UINT32_MAX - qp->snd_end)
+        return -2; /* PSNs are 32-bit: the caller bounds message sizes */
     uint32_t mi = msg_alloc(n);
     if (mi == BN_NONE)
         return -1;
-    struct bn_qp *qp = &n->qp[qpid];
-    uint64_t npkts = bytes ? (bytes + n->mtu - 1) / n->mtu : 1;
+    qp = &n->qp[qpid];
     n->msg[mi] = (struct bn_msg){
         .bytes = bytes, .first_psn = qp->snd_end, .npkts = (uint32_t)npkts,
         .next = BN_NONE, .cookie = cookie, .verb = (uint8_t)verb,

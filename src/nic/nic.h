@@ -106,7 +106,8 @@ void bn_nics_free(struct bn_nics *n);
 
 /* A queue pair from host src to host dst; returns its id or BN_NONE (oom). */
 uint32_t bn_qp_create(struct bn_nics *n, uint32_t src, uint32_t dst);
-/* Post a message; completions come back through on_complete with `cookie`. */
+/* Post a message; completions come back through on_complete with `cookie`.
+ * Returns 0, -1 out of memory, -2 PSN space of the queue pair exhausted. */
 int bn_qp_post(struct bn_nics *n, uint32_t qpid, uint64_t bytes, enum bn_verb verb,
                uint32_t cookie);
 

@@ -7,7 +7,7 @@ void bn_topo_info_print(FILE *out, const struct bn_topo_info *t)
     fprintf(out, "hosts           %u\n", t->hosts);
     fprintf(out, "switches        %u", t->switches);
     for (uint32_t i = 1; i <= t->tiers && i < 5; i++)
-        fprintf(out, "%s %u %s", i == 1 ? "  (" : ",", t->switches_per_tier[i], t->tier_name[i]);
+        fprintf(out, "%s%u %s", i == 1 ? " (" : ", ", t->switches_per_tier[i], t->tier_name[i]);
     fprintf(out, "%s\n", t->tiers ? ")" : "");
     fprintf(out, "links           %u (hosts %.0f Gb/s, fabric %.0f Gb/s)\n", t->links,
             t->host_rate_gbps, t->fabric_rate_gbps);

@@ -30,8 +30,9 @@
 
 static const struct bn_scn_key keys[] = {
     { .info.path = "seed", INT_KEY, .info.unit = "", .info.def = "1",
-      .info.doc = "Seed for every random choice in the run; same seed, same run.",
-      FIELD(seed) },
+      .info.doc = "Seed for every random choice in the run; same seed, same run (at most 2^53-1, "
+                  "exact in any JSON reader).",
+      FIELD(seed), RANGE(0, 9007199254740991.0) },
 
     { .info.path = "topology.kind", ENUM_KEY, .info.unit = "", .info.def = "fat_tree",
       .info.choices = "fat_tree|leaf_spine",

@@ -35,7 +35,13 @@ static int start_flow(struct bn_sim *s, uint32_t flow, struct bn_error *err)
     const struct bn_flow_spec *fl = &s->flows.flows[flow];
     uint32_t qp = bn_qp_create(&s->nics, fl->src, fl->dst);
     enum bn_verb verb = strcmp(s->sc->workload.verb, "send") == 0 ? BN_VERB_SEND : BN_VERB_WRITE;
-    if (qp == BN_NONE || bn_qp_post(&s->nics, qp, fl->bytes, verb, flow) != 0)
+    if (qp == BN_NONE)
+        return bn_fail(err, BN_ENOMEM, "out of memory starting flow %u", flow);
+    int rc = bn_qp_post(&s->nics, qp, fl->bytes, verb, flow);
+    if (rc == -2)
+        return bn_fail(err, BN_EINPUT, "flow %u: %llu bytes exceed the 2^32 packets of a queue pair",
+                       flow, (unsigned long long)fl->bytes);
+    if (rc != 0)
         return bn_fail(err, BN_ENOMEM, "out of memory starting flow %u", flow);
     s->fstate[flow].qp = qp;
     return BN_OK;

@@ -73,8 +73,8 @@ static int parse_line(char *line, const char *path, unsigned lineno, uint32_t nh
         if (!parse_u64(tok[i], &v[i]))
             return bn_fail(err, BN_EINPUT, "%s:%u: field '%s': '%s' is not a non-negative integer",
                            path, lineno, names[i], tok[i]);
-    if (!parse_nonneg(tok[3], &start_us))
-        return bn_fail(err, BN_EINPUT, "%s:%u: field 'start_us': '%s' is not a time >= 0",
+    if (!parse_nonneg(tok[3], &start_us) || start_us > 1e12)
+        return bn_fail(err, BN_EINPUT, "%s:%u: field 'start_us': '%s' is not a time in 0..1e12",
                        path, lineno, tok[3]);
     for (int i = 0; i < 2; i++)
         if (v[i] >= nhosts)
@@ -83,8 +83,9 @@ static int parse_line(char *line, const char *path, unsigned lineno, uint32_t nh
     if (v[0] == v[1])
         return bn_fail(err, BN_EINPUT, "%s:%u: field 'dst': a host cannot send to itself", path,
                        lineno);
-    if (v[2] == 0)
-        return bn_fail(err, BN_EINPUT, "%s:%u: field 'bytes': must be > 0", path, lineno);
+    if (v[2] == 0 || v[2] > BN_MAX_MESSAGE_BYTES)
+        return bn_fail(err, BN_EINPUT, "%s:%u: field 'bytes': must be 1..%llu", path, lineno,
+                       (unsigned long long)BN_MAX_MESSAGE_BYTES);
     return bn_flow_list_add(out, (uint32_t)v[0], (uint32_t)v[1], v[2], bn_time_from_us(start_us),
                             err);
 }
@@ -99,13 +100,18 @@ static int generate(const struct bn_scenario *sc, uint32_t nhosts, struct bn_rng
     if (!fp)
         return bn_fail(err, BN_EINPUT, "%s: key 'workload.flow_file': cannot open '%s': %s",
                        sc->source, path, strerror(errno));
-    char line[4096];
+    char *line = NULL;
+    size_t cap = 0;
     unsigned lineno = 0;
     int rc = BN_OK;
-    while (rc == BN_OK && fgets(line, sizeof line, fp)) {
+    while (rc == BN_OK && getline(&line, &cap, fp) >= 0) {
         lineno++;
         rc = parse_line(line, path, lineno, nhosts, out, err);
     }
+    if (rc == BN_OK && ferror(fp))
+        rc = bn_fail(err, BN_EINPUT, "%s: key 'workload.flow_file': cannot read '%s': %s",
+                     sc->source, path, strerror(errno));
+    free(line);
     fclose(fp);
     if (rc == BN_OK && out->n == 0)
         rc = bn_fail(err, BN_EINPUT, "%s: no flows in the file", path);

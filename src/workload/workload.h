@@ -13,6 +13,9 @@
 #include "core/rng.h"
 #include "core/time.h"
 
+/* As workload.message_bytes: 1e12 B keeps PSNs (32-bit) and time in range. */
+#define BN_MAX_MESSAGE_BYTES 1000000000000ULL
+
 struct bn_flow_spec {
     uint32_t src, dst;
     uint64_t bytes;

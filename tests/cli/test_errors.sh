@@ -212,6 +212,12 @@ printf 'topology:\n  k: 4\nworkload:\n  kind: flow_list\n  flow_file: out_of_ran
     >"$S/flow_out_of_range.yaml"
 printf 'topology:\n  k: 4\nworkload:\n  kind: incast\n  incast_senders: 16\n' \
     >"$S/incast_too_many.yaml"
+printf '0 1 17592186048512 0\n' >"$S/huge.flows"
+printf 'topology:\n  k: 4\nworkload:\n  kind: flow_list\n  flow_file: huge.flows\n' \
+    >"$S/flow_huge.yaml"
+{ printf '# %05000d\n' 0; printf '0 1 1000 0\n2 3 1000 zz\n'; } >"$S/long_line.flows"
+printf 'topology:\n  k: 4\nworkload:\n  kind: flow_list\n  flow_file: long_line.flows\n' \
+    >"$S/flow_long_line.yaml"
 printf 'topology:\n  k: 4\nnic:\n  encap: ib\n  mtu_bytes: 9000\n' >"$S/mtu_ib.yaml"
 printf 'topology:\n  k: 4\n' >"$S/ok_a.yaml"
 printf 'topology:\n  k: 4\n' >"$S/ok_b.yaml"
@@ -293,8 +299,20 @@ expect_error "--set naming a section" \
     -- run --set link=4
 
 expect_error "--seed not a number" \
-    "--seed 'abc'" \
+    "key 'seed'" "'abc' is not an integer" \
     -- run --seed abc
+
+expect_error "--seed beyond 2^53-1" \
+    "key 'seed'" "out of range" \
+    -- run --seed 9007199254740992
+
+expect_error "--json followed by another option" \
+    "'--json'" "needs a value" \
+    -- run --set topology.k=4 --json --quiet
+
+expect_error "keys with an argument" \
+    "'keys' takes no arguments" \
+    -- keys extra
 
 expect_error "--json without a value" \
     "'--json'" "needs a value" \
@@ -367,6 +385,14 @@ expect_error "flow file: wrong number of fields" \
 expect_error "flow file: host out of range" \
     "$S/out_of_range.flows:2:" "field 'dst'" "host 16" "16 hosts" \
     -- run "$S/flow_out_of_range.yaml"
+
+expect_error "flow file: more bytes than a queue pair can number" \
+    "$S/huge.flows:1:" "field 'bytes'" \
+    -- run "$S/flow_huge.yaml"
+
+expect_error "flow file: a 5000-byte comment line keeps line numbers right" \
+    "$S/long_line.flows:3:" "field 'start_us'" \
+    -- run "$S/flow_long_line.yaml"
 
 expect_error "incast with more senders than other hosts" \
     "$S/incast_too_many.yaml: key 'workload.incast_senders'" "16" \

@@ -8,6 +8,8 @@ enum bn_event_kind {
     BN_EV_ARRIVE_TAIL,     /* cut-through fallback: whole packet now in the switch */
     BN_EV_RTO,             /* obj = queue pair: retransmission timer */
     BN_EV_FLOW_START,      /* obj = flow */
+    BN_EV_QP_PACE,         /* obj = queue pair: its pacing gap is over */
+    BN_EV_CC_TIMER,        /* obj = queue pair: congestion-control timer */
 };
 
 #endif

@@ -13,7 +13,12 @@
 
 #define BN_PKT_NONE UINT32_MAX
 
-enum bn_pkt_type { BN_PKT_DATA = 0, BN_PKT_ACK = 1, BN_PKT_NAK = 2 };
+enum bn_pkt_type {
+    BN_PKT_DATA = 0,
+    BN_PKT_ACK = 1,
+    BN_PKT_NAK = 2,
+    BN_PKT_CNP = 3, /* congestion notification: RoCE CNP, or an InfiniBand BECN */
+};
 
 enum bn_pkt_flag {
     BN_PKT_ECN_CAPABLE = 1u << 0, /* ECT: may be marked instead of... counted */

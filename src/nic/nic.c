@@ -11,6 +11,10 @@ int bn_nics_init(struct bn_nics *n, struct bn_fabric *f, const uint32_t *host_po
     n->fab = f;
     n->encap = p->encap;
     n->tp = p->tp;
+    n->cc = p->cc;
+    n->cc_params = p->cc_params;
+    n->line_rate_bps = p->line_rate_bps;
+    n->cnp_interval = p->cnp_interval;
     n->mtu = p->mtu;
     n->ack_every = p->ack_every;
     n->rto = p->rto;
@@ -52,6 +56,11 @@ uint32_t bn_qp_create(struct bn_nics *n, uint32_t src, uint32_t dst)
     qp->dst = dst;
     qp->entropy = (uint32_t)bn_mix64(((uint64_t)src << 40) ^ ((uint64_t)dst << 20) ^ id);
     qp->next_active = qp->msg_head = qp->msg_tail = qp->snd_msg = qp->rcv_msg = BN_NONE;
+    qp->rate_bps = n->line_rate_bps;
+    qp->cc_timer = BN_TIME_NEVER;
+    qp->last_cnp = -BN_TIME_LIMIT;
+    n->cc->init(n, qp);
+    bn_nic_cc_sync(n, id);
     return id;
 }
 
@@ -125,13 +134,39 @@ void bn_nic_activate(struct bn_nics *n, uint32_t qpid)
         bn_nic_kick(n, n->qp[qpid].src);
 }
 
+/* Below line rate, the next packet of the queue pair may start only one
+ * serialization time at its own rate after this one started. */
+static void pace(struct bn_nics *n, struct bn_qp *qp, uint32_t frame_bytes)
+{
+    uint32_t wire = frame_bytes + n->fab->wire_overhead;
+    if (qp->rate_bps < n->line_rate_bps) {
+        bn_time_t from = qp->next_send > n->fab->now ? qp->next_send : n->fab->now;
+        qp->next_send = from + bn_serialization_ps(wire, qp->rate_bps);
+    }
+    if (n->cc->on_sent) {
+        n->cc->on_sent(n, qp, wire);
+        bn_nic_cc_sync(n, (uint32_t)(qp - n->qp));
+    }
+}
+
+/* A queue pair paced below line rate waits out its gap off the list. */
+static void park(struct bn_nics *n, uint32_t qpid)
+{
+    struct bn_qp *qp = &n->qp[qpid];
+    if (!qp->pace_pending) {
+        qp->pace_pending = 1;
+        bn_fabric_schedule(n->fab, qp->next_send, BN_EV_QP_PACE, qpid, 0);
+    }
+}
+
 /* Pop queue pairs round-robin until one has data (an ACK may have moved a
- * listed queue pair's snd_nxt to its end), then build its next packet. */
+ * listed queue pair's snd_nxt to its end) and may send now, then build its
+ * next packet. */
 static uint32_t next_data_packet(struct bn_nics *n, struct bn_nic *nic)
 {
     uint32_t qpid;
     struct bn_qp *qp;
-    do {
+    for (;;) {
         qpid = nic->active_head;
         if (qpid == BN_NONE)
             return BN_PKT_NONE;
@@ -140,7 +175,12 @@ static uint32_t next_data_packet(struct bn_nics *n, struct bn_nic *nic)
         if (nic->active_head == BN_NONE)
             nic->active_tail = BN_NONE;
         qp->active = 0;
-    } while (!n->tp->has_data(qp));
+        if (!n->tp->has_data(qp))
+            continue;
+        if (qp->next_send <= n->fab->now)
+            break;
+        park(n, qpid);
+    }
     uint32_t pkt = bn_fabric_new_packet(n->fab);
     if (pkt == BN_PKT_NONE)
         return pkt;
@@ -151,6 +191,7 @@ static uint32_t next_data_packet(struct bn_nics *n, struct bn_nic *nic)
     };
     n->tp->next_data(n, qp, pk);
     bn_fabric_count_injected(n->fab, pk);
+    pace(n, qp, pk->bytes);
     enlist(n, qpid); /* back to the tail if it has more */
     return pkt;
 }
@@ -187,19 +228,68 @@ void bn_nic_send_ctrl(struct bn_nics *n, uint32_t qpid, uint8_t type, uint32_t p
     bn_nic_kick(n, qp->dst);
 }
 
+/* Notification point: a CE-marked data packet arrived; tell the sender,
+ * at most once per cnp_interval per queue pair (as NICs pace CNPs). */
+static void notify_congestion(struct bn_nics *n, uint32_t qpid)
+{
+    struct bn_qp *qp = &n->qp[qpid];
+    n->ecn_ce_received++;
+    if (!n->cc->notifies || n->fab->now - qp->last_cnp < n->cnp_interval)
+        return;
+    qp->last_cnp = n->fab->now;
+    qp->cnps_sent++;
+    bn_nic_send_ctrl(n, qpid, BN_PKT_CNP, 0);
+}
+
 void bn_nic_receive(struct bn_nics *n, uint32_t host, uint32_t pkt)
 {
     /* Copy first: handlers create packets, and the pool may move. */
     struct bn_packet pk = n->fab->pool.pkts[pkt];
     bn_fabric_deliver(n->fab, pkt);
     (void)host;
-    if (pk.type == BN_PKT_DATA) {
+    switch (pk.type) {
+    case BN_PKT_DATA:
         if (pk.flags & BN_PKT_ECN_CE)
-            n->ecn_ce_received++;
+            notify_congestion(n, pk.qp);
         n->tp->on_data(n, pk.qp, &pk);
-    } else {
+        break;
+    case BN_PKT_CNP:
+        n->qp[pk.qp].cnps_received++;
+        n->cc->on_notify(n, &n->qp[pk.qp]);
+        bn_nic_cc_sync(n, pk.qp);
+        break;
+    default:
         n->tp->on_ack(n, pk.qp, &pk);
     }
+}
+
+void bn_nic_cc_sync(struct bn_nics *n, uint32_t qpid)
+{
+    struct bn_qp *qp = &n->qp[qpid];
+    if (qp->cc_timer != BN_TIME_NEVER && !qp->cc_timer_pending) {
+        qp->cc_timer_pending = 1;
+        bn_fabric_schedule(n->fab, qp->cc_timer, BN_EV_CC_TIMER, qpid, 0);
+    }
+    /* a rate raised above the pace already planned takes effect now */
+    if (qp->rate_bps >= n->line_rate_bps && qp->next_send > n->fab->now)
+        qp->next_send = n->fab->now;
+}
+
+void bn_nic_cc_timer_event(struct bn_nics *n, uint32_t qpid)
+{
+    struct bn_qp *qp = &n->qp[qpid];
+    qp->cc_timer_pending = 0;
+    if (qp->cc_timer == BN_TIME_NEVER)
+        return;
+    if (n->fab->now >= qp->cc_timer)
+        n->cc->on_timer(n, qp);
+    bn_nic_cc_sync(n, qpid);
+}
+
+void bn_nic_pace_event(struct bn_nics *n, uint32_t qpid)
+{
+    n->qp[qpid].pace_pending = 0;
+    bn_nic_activate(n, qpid);
 }
 
 void bn_nic_arm_rto(struct bn_nics *n, uint32_t qpid)

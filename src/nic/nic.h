@@ -47,8 +47,15 @@ struct bn_qp {
     uint32_t rcv_msg;    /* message holding rcv_nxt */
     uint32_t since_ack;
     uint32_t ooo_last;   /* PSN of the last out-of-order packet discarded */
+    /* congestion control (cc.h): the module sets rate_bps and cc_timer */
+    uint64_t rate_bps;   /* sending rate the NIC paces this queue pair to */
+    bn_time_t next_send; /* earliest start of its next data packet */
+    bn_time_t cc_timer;  /* when the module wants on_timer (BN_TIME_NEVER: never) */
+    uint8_t cc_timer_pending, pace_pending;
+    bn_time_t last_cnp;  /* receiver side: when it last sent a CNP */
     /* counters */
-    uint64_t retransmits, timeouts, out_of_order;
+    uint64_t retransmits, timeouts, out_of_order, cnps_sent, cnps_received;
+    uint64_t cc_priv[16]; /* the congestion-control module's own state */
 };
 
 struct bn_nic {
@@ -58,6 +65,26 @@ struct bn_nic {
 };
 
 struct bn_nics;
+
+/*
+ * Congestion control: one module per file behind this table (as Linux's
+ * tcp_congestion_ops). The NIC calls it when a data packet leaves, when a
+ * congestion notification (RoCE CNP, InfiniBand BECN) arrives, and when the
+ * module's timer (qp->cc_timer) comes due; the module keeps its state in
+ * qp->cc_priv and steers qp->rate_bps, which the NIC paces to.
+ */
+struct bn_cc_ops {
+    const char *name;
+    bool notifies;   /* receivers send congestion notifications for CE marks */
+    void (*init)(struct bn_nics *n, struct bn_qp *qp);
+    void (*on_sent)(struct bn_nics *n, struct bn_qp *qp, uint32_t bytes);
+    void (*on_notify)(struct bn_nics *n, struct bn_qp *qp);
+    void (*on_timer)(struct bn_nics *n, struct bn_qp *qp);
+};
+
+#define BN_CC_PRIV_CHECK(type) \
+    _Static_assert(sizeof(type) <= sizeof(((struct bn_qp *)0)->cc_priv), \
+                   #type " must fit in bn_qp.cc_priv")
 
 struct bn_transport_ops {
     const char *name;
@@ -86,6 +113,10 @@ struct bn_nics {
     uint32_t msg_cap, msg_free;
     const struct bn_encap *encap;
     const struct bn_transport_ops *tp;
+    const struct bn_cc_ops *cc;
+    const void *cc_params;        /* the module's parameters (its own struct) */
+    uint64_t line_rate_bps;       /* the NICs' port rate */
+    bn_time_t cnp_interval;       /* receiver: at most one CNP per queue pair per interval */
     uint32_t mtu, ack_every;
     bn_time_t rto;
     bn_completion_fn on_complete;
@@ -96,6 +127,10 @@ struct bn_nics {
 struct bn_nic_params {
     const struct bn_encap *encap;
     const struct bn_transport_ops *tp;
+    const struct bn_cc_ops *cc;
+    const void *cc_params;
+    uint64_t line_rate_bps;
+    bn_time_t cnp_interval;
     uint32_t mtu, ack_every;
     bn_time_t rto;
 };
@@ -117,6 +152,13 @@ void bn_nic_kick(struct bn_nics *n, uint32_t host);
 void bn_nic_receive(struct bn_nics *n, uint32_t host, uint32_t pkt);
 /* BN_EV_RTO for a queue pair. */
 void bn_nic_rto_event(struct bn_nics *n, uint32_t qpid);
+/* BN_EV_QP_PACE: a paced queue pair may send again. */
+void bn_nic_pace_event(struct bn_nics *n, uint32_t qpid);
+/* BN_EV_CC_TIMER: the congestion-control module's timer. */
+void bn_nic_cc_timer_event(struct bn_nics *n, uint32_t qpid);
+
+/* After a congestion-control hook changed rate_bps or cc_timer. */
+void bn_nic_cc_sync(struct bn_nics *n, uint32_t qpid);
 
 /* For transports. */
 void bn_nic_activate(struct bn_nics *n, uint32_t qpid);
@@ -128,5 +170,6 @@ void bn_nic_complete_rx_upto(struct bn_nics *n, uint32_t qpid);
 void bn_nic_complete_tx_upto(struct bn_nics *n, uint32_t qpid);
 
 const struct bn_transport_ops *bn_transport_find(const char *name);
+const struct bn_cc_ops *bn_cc_find(const char *name);
 
 #endif

@@ -13,7 +13,7 @@
 
 static int lookup_modules(const struct bn_scenario *sc, const struct bn_encap **encap,
                           const struct bn_transport_ops **tp, const struct bn_lb_ops **lb,
-                          struct bn_error *err)
+                          const struct bn_cc_ops **cc, struct bn_error *err)
 {
     *encap = bn_encap_find(sc->nic.encap);
     if (!*encap)
@@ -27,9 +27,9 @@ static int lookup_modules(const struct bn_scenario *sc, const struct bn_encap **
     if (!*lb)
         return bn_fail(err, BN_EINPUT, "%s: key 'switch.load_balancing': unknown policy '%s'",
                        sc->source, sc->sw.load_balancing);
-    if (strcmp(sc->nic.congestion_control, "none") != 0)
-        return bn_fail(err, BN_EINPUT,
-                       "%s: key 'nic.congestion_control': '%s' is not available (only 'none')",
+    *cc = bn_cc_find(sc->nic.congestion_control);
+    if (!*cc)
+        return bn_fail(err, BN_EINPUT, "%s: key 'nic.congestion_control': unknown module '%s'",
                        sc->source, sc->nic.congestion_control);
     return BN_OK;
 }
@@ -94,7 +94,8 @@ int bn_sim_build(struct bn_sim *s, const struct bn_scenario *sc, struct bn_error
     const struct bn_encap *encap = NULL;
     const struct bn_transport_ops *tp = NULL;
     const struct bn_lb_ops *lb = NULL;
-    int rc = lookup_modules(sc, &encap, &tp, &lb, err);
+    const struct bn_cc_ops *cc = NULL;
+    int rc = lookup_modules(sc, &encap, &tp, &lb, &cc, err);
     if (rc == BN_OK && sc->nic.mtu_bytes > encap->max_mtu)
         rc = bn_fail(err, BN_EINPUT, "%s: key 'nic.mtu_bytes': %u exceeds %s's maximum %u",
                      sc->source, sc->nic.mtu_bytes, encap->name, encap->max_mtu);
@@ -119,7 +120,8 @@ int bn_sim_build(struct bn_sim *s, const struct bn_scenario *sc, struct bn_error
     if (rc != BN_OK)
         return rc;
     struct bn_nic_params np = {
-        .encap = encap, .tp = tp, .mtu = sc->nic.mtu_bytes, .ack_every = sc->nic.ack_every,
+        .encap = encap, .tp = tp, .cc = cc, .mtu = sc->nic.mtu_bytes,
+        .line_rate_bps = (uint64_t)(sc->link.rate_gbps * 1e9 + 0.5), .ack_every = sc->nic.ack_every,
         .rto = bn_time_from_us(sc->nic.rto_us),
     };
     if (bn_nics_init(&s->nics, f, s->host_port, s->topo.nhosts, &np) != 0)

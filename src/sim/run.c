@@ -72,6 +72,12 @@ static int dispatch(struct bn_sim *s, const struct bn_event *ev, struct bn_error
         return BN_OK;
     case BN_EV_FLOW_START:
         return start_flow(s, ev->obj, err);
+    case BN_EV_QP_PACE:
+        bn_nic_pace_event(&s->nics, ev->obj);
+        return BN_OK;
+    case BN_EV_CC_TIMER:
+        bn_nic_cc_timer_event(&s->nics, ev->obj);
+        return BN_OK;
     default:
         return bn_fail(err, BN_EINTERNAL, "unknown event kind %u", ev->kind);
     }

@@ -1,0 +1,22 @@
+/* No congestion control: every queue pair sends at line rate, always. */
+#include "nic/nic.h"
+
+static void none_init(struct bn_nics *n, struct bn_qp *qp)
+{
+    qp->rate_bps = n->line_rate_bps;
+    qp->cc_timer = BN_TIME_NEVER;
+}
+
+static void none_ignore(struct bn_nics *n, struct bn_qp *qp)
+{
+    (void)n;
+    (void)qp;
+}
+
+const struct bn_cc_ops bn_cc_none = {
+    .name = "none",
+    .notifies = false,
+    .init = none_init,
+    .on_notify = none_ignore,
+    .on_timer = none_ignore,
+};

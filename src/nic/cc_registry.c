@@ -1,0 +1,18 @@
+/* Congestion-control modules selectable by name (nic.congestion_control). */
+#include <string.h>
+
+#include "nic/nic.h"
+
+extern const struct bn_cc_ops bn_cc_none;
+
+static const struct bn_cc_ops *const modules[] = {
+    &bn_cc_none,
+};
+
+const struct bn_cc_ops *bn_cc_find(const char *name)
+{
+    for (size_t i = 0; i < sizeof modules / sizeof modules[0]; i++)
+        if (strcmp(modules[i]->name, name) == 0)
+            return modules[i];
+    return NULL;
+}

@@ -40,6 +40,32 @@ struct bn_flow_result {
 
 struct bn_summary_stats { double mean, min, p1, p50, p99, max; };
 
+/* A port (one direction of a link) that saw pauses, marks or drops. */
+struct bn_port_result {
+    uint32_t port;            /* global port id */
+    char name[32];            /* "tor3/1": node name / port index on it */
+    char peer[32];            /* the node at the other end */
+    double utilization;       /* busy time / simulated time */
+    uint64_t tx_bytes, drops, ecn_marks;
+    uint64_t pause_sent;      /* PFC pauses this port sent upstream */
+    uint64_t pause_received;  /* pauses that stopped this port */
+    double paused_fraction;   /* of simulated time this port was paused */
+};
+
+/* Time series sampled every `interval_us` while flows run. */
+struct bn_series {
+    double interval_us;
+    uint32_t nsamples;
+    double *t_us;             /* [nsamples] */
+    uint32_t nflows;          /* flows sampled: the first observe.max_flows */
+    double *rate_gbps;        /* [nsamples][nflows]: the sender's current rate */
+    double *alpha;            /* [nsamples][nflows]: DCQCN alpha (0 for other modules) */
+    uint32_t nqueues;
+    uint32_t *queue_port;     /* [nqueues] global port ids */
+    char (*queue_name)[32];   /* [nqueues] */
+    double *queue_bytes;      /* [nsamples][nqueues] output queue depth */
+};
+
 struct bn_results {
     uint64_t seed;
     char scenario[BN_PATH_MAX];
@@ -54,6 +80,11 @@ struct bn_results {
     uint64_t bytes_injected, bytes_delivered, bytes_dropped, bytes_in_flight;
     uint64_t data_pkts_dropped, retransmits, timeouts, ecn_marks, out_of_order;
     double link_util_max, link_util_mean; /* busy time / simulated time over all ports */
+    char flow_control[BN_NAME_MAX], congestion_control[BN_NAME_MAX];
+    uint64_t pause_frames, resume_frames, cnps;
+    struct bn_port_result *ports;   /* ports with any pause, mark or drop */
+    uint32_t nports;
+    struct bn_series series;
     /* the run itself */
     uint64_t events, packet_hops;
     double simulated_us, wall_s, setup_s;
@@ -72,6 +103,8 @@ enum bn_json_flags {
 };
 int bn_results_write_json(const struct bn_results *r, const char *path, int flags,
                           struct bn_error *err);
+/* PREFIX-flows.csv, -ports.csv, -rates.csv, -queues.csv (docs/results.md). */
+int bn_results_write_csv(const struct bn_results *r, const char *prefix, struct bn_error *err);
 int bn_topo_info_write_json(const struct bn_topo_info *t, const char *path,
                             struct bn_error *err);
 

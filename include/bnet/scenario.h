@@ -37,6 +37,11 @@ struct bn_scenario_link {
     double copper_ns_per_m;  /* propagation in copper (twinax DAC) */
     double fiber_ns_per_m;   /* propagation in optical fiber */
     double fec_ns;           /* fixed FEC latency added per link traversal */
+    char flow_control[BN_NAME_MAX]; /* "lossy" | "credit" | "pfc" */
+};
+
+struct bn_scenario_pfc {
+    uint64_t headroom_bytes; /* per ingress port above XOFF; 0 = mlx5 formula */
 };
 
 struct bn_scenario_ecn {
@@ -60,7 +65,23 @@ struct bn_scenario_nic {
     char transport[BN_NAME_MAX]; /* "go_back_n" */
     char congestion_control[BN_NAME_MAX]; /* "none" */
     double rto_us;               /* retransmission timeout */
+    double cnp_interval_us;      /* receiver: min gap between CNPs per queue pair; 0 = preset */
     uint32_t ack_every;          /* receiver ACKs every N data packets (and the last) */
+};
+
+/* DCQCN parameters: a preset, then any field overridden (0 = the preset's). */
+struct bn_scenario_dcqcn {
+    char preset[BN_NAME_MAX];    /* "nvidia" | "paper" */
+    double g;                    /* alpha gain */
+    double alpha_period_us, rate_reduce_period_us, rate_increase_period_us;
+    uint64_t byte_counter_bytes;
+    uint32_t fast_recovery;
+    double ai_mbps, hai_mbps, min_rate_mbps;
+};
+
+struct bn_scenario_ibcc {
+    double ccti_timer_us;        /* 0 = default */
+    uint32_t ccti_increase, ccti_limit;
 };
 
 struct bn_scenario_workload {
@@ -77,15 +98,25 @@ struct bn_scenario_sim {
     double max_time_us;          /* stop simulated time here (0 = run to completion) */
 };
 
+struct bn_scenario_observe {
+    double sample_us;            /* time-series interval (0 = no series) */
+    uint32_t max_flows;          /* flows whose rate is sampled: the first N */
+    char queue_ports[BN_PATH_MAX]; /* "tor3/1 agg0/2"; empty = ports facing sampled receivers */
+};
+
 struct bn_scenario {
     char source[BN_PATH_MAX];    /* file the scenario came from ("<default>" if embedded) */
     uint64_t seed;
     struct bn_scenario_topology topology;
     struct bn_scenario_link link;
     struct bn_scenario_switch sw;    /* YAML key: "switch" */
+    struct bn_scenario_pfc pfc;
     struct bn_scenario_nic nic;
+    struct bn_scenario_dcqcn dcqcn;
+    struct bn_scenario_ibcc ibcc;
     struct bn_scenario_workload workload;
     struct bn_scenario_sim sim;
+    struct bn_scenario_observe observe;
 };
 
 /* Fill every field with its documented default. */

@@ -28,12 +28,14 @@ static const char *const usage_main =
 
 static const char *const usage_run =
     "usage: bnet run [FILE.yaml] [--set KEY=VALUE]... [--seed N] [--json PATH|-]\n"
-    "                [--reproducible] [--quiet]\n"
+    "                [--csv PREFIX] [--reproducible] [--quiet]\n"
     "\n"
     "Simulate the scenario and print a summary.\n"
     "  --set KEY=VALUE  override one scenario key, e.g. --set link.rate_gbps=400\n"
     "  --seed N         random seed (same as --set seed=N)\n"
     "  --json PATH      write results as JSON to PATH ('-' for stdout)\n"
+    "  --csv PREFIX     write results as CSV: PREFIX-flows.csv, PREFIX-ports.csv,\n"
+    "                   PREFIX-rates.csv and PREFIX-queues.csv\n"
     "  --reproducible   write wall-clock and memory figures as 0 in the JSON, so\n"
     "                   the same scenario and seed give a byte-identical file\n"
     "  --quiet          no summary on stdout\n"

@@ -15,6 +15,7 @@
 struct cli_opts {
     const char *file;
     const char *json;
+    const char *csv;
     const char *seed;
     const char **sets;
     int nsets;
@@ -52,10 +53,16 @@ static int parse_opts(int argc, char **argv, int first, enum bn_cli_mode mode,
             name = "--json", slot = &o->json;
         else if (mode == BN_CLI_RUN && is_opt(a, "--seed"))
             name = "--seed", slot = &o->seed;
+        else if (mode == BN_CLI_RUN && is_opt(a, "--csv"))
+            name = "--csv", slot = &o->csv;
         if (name) {
             const char *v = opt_value(argc, argv, &i, name);
             if (!v) {
                 fprintf(stderr, "bnet: option '%s' needs a value\n", name);
+                return 2;
+            }
+            if (slot == &o->csv && (v[0] == '\0' || strcmp(v, "-") == 0)) {
+                fprintf(stderr, "bnet: option '--csv' needs a file prefix ('%s' is not one)\n", v);
                 return 2;
             }
             if (slot)
@@ -140,6 +147,8 @@ static int do_run(const struct cli_opts *o, const struct bn_scenario *sc)
         bn_results_print(stdout, &res);
     if (o->json)
         rc = bn_results_write_json(&res, o->json, o->reproducible ? BN_JSON_REPRODUCIBLE : 0, &err);
+    if (rc == BN_OK && o->csv)
+        rc = bn_results_write_csv(&res, o->csv, &err);
     bn_results_free(&res);
     return rc == BN_OK ? 0 : exit_status(&err);
 }

@@ -10,6 +10,8 @@ enum bn_event_kind {
     BN_EV_FLOW_START,      /* obj = flow */
     BN_EV_QP_PACE,         /* obj = queue pair: its pacing gap is over */
     BN_EV_CC_TIMER,        /* obj = queue pair: congestion-control timer */
+    BN_EV_FC_SIGNAL,       /* obj = port, arg = amount << 2 | enum bn_fc_signal */
+    BN_EV_SAMPLE,          /* time-series sample */
 };
 
 #endif

@@ -19,6 +19,7 @@
 #include "core/evq.h"
 #include "core/rng.h"
 #include "core/time.h"
+#include "link/fc.h"
 #include "link/packet.h"
 
 /*
@@ -64,6 +65,8 @@ struct bn_ecn_params {
 struct bn_fabric {
     struct bn_port *ports;
     struct bn_port_stats *stats;
+    struct bn_port_fc *fcs;         /* lossless modes only (else NULL) */
+    const struct bn_fc_ops *fc;
     uint32_t nports;
     struct bn_pool pool;
     struct bn_evq evq;
@@ -75,6 +78,7 @@ struct bn_fabric {
     uint64_t pkts_injected, pkts_delivered, pkts_dropped;
     uint64_t bytes_injected, bytes_delivered, bytes_dropped, data_pkts_dropped;
     uint64_t packet_hops;
+    uint64_t lossless_overflows; /* frames a lossless buffer could not have held */
     bool oom;               /* an event or packet could not be allocated */
     bool time_overflow;     /* an event fell beyond BN_TIME_LIMIT */
 };
@@ -93,14 +97,31 @@ static inline bool bn_port_idle(const struct bn_fabric *f, const struct bn_port 
     return f->now >= port->busy_until;
 }
 
-/* Ask for a BN_EV_PORT_FREE when the port's current frame is out. */
+/* Ask for a BN_EV_PORT_FREE when the port's current frame is out (now, if
+ * it is idle: a credit or a resume has just arrived). */
 static inline void bn_port_want_wake(struct bn_fabric *f, uint32_t p)
 {
     struct bn_port *port = &f->ports[p];
     if (!port->wake_pending) {
         port->wake_pending = 1;
-        bn_fabric_schedule(f, port->busy_until, BN_EV_PORT_FREE, p, 0);
+        bn_time_t t = port->busy_until > f->now ? port->busy_until : f->now;
+        bn_fabric_schedule(f, t, BN_EV_PORT_FREE, p, 0);
     }
+}
+
+/* May port p start a frame of `bytes` now, as far as flow control goes? */
+static inline bool bn_port_fc_allows(const struct bn_fabric *f, uint32_t p, uint32_t bytes)
+{
+    return !f->fc->may_send || f->fc->may_send(f, p, bytes);
+}
+
+/* Send a pending flow-control frame (PFC) if the port is idle; true if sent. */
+bool bn_port_send_control(struct bn_fabric *f, uint32_t p);
+/* Schedule a flow-control signal to reach port `to` at time t. */
+static inline void bn_fabric_signal(struct bn_fabric *f, bn_time_t t, uint32_t to,
+                                    enum bn_fc_signal sig, uint32_t amount)
+{
+    bn_fabric_schedule(f, t, BN_EV_FC_SIGNAL, to, (amount << 2) | (uint32_t)sig);
 }
 
 /* Start sending `pkt` on idle port `p` now. */
@@ -110,16 +131,18 @@ void bn_port_enqueue(struct bn_fabric *f, uint32_t p, uint32_t pkt);
 /* BN_EV_PORT_FREE at a switch port: send the next queued packet, if any. */
 static inline void bn_port_send_next(struct bn_fabric *f, uint32_t p)
 {
-    uint32_t pkt = bn_pktq_pop(&f->ports[p].q, &f->pool);
-    if (pkt == BN_PKT_NONE)
-        return;
-    bn_port_transmit(f, p, pkt);
+    struct bn_port *port = &f->ports[p];
+    if (bn_pktq_empty(&port->q) ||
+        !bn_port_fc_allows(f, p, f->pool.pkts[port->q.head].bytes + f->wire_overhead))
+        return; /* a credit or a resume will wake the port */
+    bn_port_transmit(f, p, bn_pktq_pop(&port->q, &f->pool));
     if (!bn_pktq_empty(&f->ports[p].q))
         bn_port_want_wake(f, p);
 }
 
-/* The packet reached its destination NIC (or is dropped): ledger + pool. */
-void bn_fabric_deliver(struct bn_fabric *f, uint32_t pkt);
+/* The packet reached its destination NIC by port `in`: ledger, flow
+ * control, pool. */
+void bn_fabric_deliver(struct bn_fabric *f, uint32_t in, uint32_t pkt);
 void bn_fabric_drop(struct bn_fabric *f, uint32_t port, uint32_t pkt);
 /* A NIC creates a packet: ledger. Returns BN_PKT_NONE on exhaustion. */
 uint32_t bn_fabric_new_packet(struct bn_fabric *f);

@@ -38,7 +38,8 @@ struct bn_packet {
     uint16_t payload;  /* payload bytes */
     uint8_t type;      /* enum bn_pkt_type */
     uint8_t flags;     /* enum bn_pkt_flag */
-    uint8_t reserved[6];
+    uint16_t reserved;
+    uint32_t in_port;  /* the port it entered its current switch by (flow control) */
 };
 _Static_assert(sizeof(struct bn_packet) == 32, "packets are 32 bytes");
 

@@ -11,7 +11,13 @@ void bn_port_transmit(struct bn_fabric *f, uint32_t p, uint32_t pkt)
     struct bn_port *port = &f->ports[p];
     struct bn_port_stats *st = &f->stats[p];
     const struct bn_packet *pk = &f->pool.pkts[pkt];
-    bn_time_t ser = bn_serialization_ps(pk->bytes + f->wire_overhead, port->rate_bps);
+    uint32_t wire = pk->bytes + f->wire_overhead;
+    bn_time_t ser = bn_serialization_ps(wire, port->rate_bps);
+    if (f->fc->lossless) {
+        f->fc->on_transmit(f, p, wire);
+        if (!(port->flags & BN_PORT_AT_HOST))
+            f->fc->on_depart(f, pk->in_port, wire);
+    }
     port->busy_until = f->now + ser;
     st->busy_ps += ser;
     st->tx_pkts++;
@@ -41,7 +47,7 @@ void bn_port_enqueue(struct bn_fabric *f, uint32_t p, uint32_t pkt)
 {
     struct bn_port *port = &f->ports[p];
     struct bn_packet *pk = &f->pool.pkts[pkt];
-    if (port->q.bytes + pk->bytes > port->buffer_bytes) {
+    if (!f->fc->lossless && port->q.bytes + pk->bytes > port->buffer_bytes) {
         bn_fabric_drop(f, p, pkt);
         return;
     }
@@ -50,7 +56,8 @@ void bn_port_enqueue(struct bn_fabric *f, uint32_t p, uint32_t pkt)
         pk->flags |= BN_PKT_ECN_CE;
         f->stats[p].ecn_marks++;
     }
-    if (bn_pktq_empty(&port->q) && bn_port_idle(f, port)) {
+    if (bn_pktq_empty(&port->q) && bn_port_idle(f, port) &&
+        bn_port_fc_allows(f, p, pk->bytes + f->wire_overhead)) {
         bn_port_transmit(f, p, pkt);
     } else {
         bn_pktq_push(&port->q, &f->pool, pkt);
@@ -72,8 +79,14 @@ void bn_fabric_count_injected(struct bn_fabric *f, const struct bn_packet *pk)
     f->bytes_injected += pk->bytes;
 }
 
-void bn_fabric_deliver(struct bn_fabric *f, uint32_t pkt)
+void bn_fabric_deliver(struct bn_fabric *f, uint32_t in, uint32_t pkt)
 {
+    if (f->fc->lossless) {
+        /* a NIC takes the frame in and consumes it at once */
+        uint32_t wire = f->pool.pkts[pkt].bytes + f->wire_overhead;
+        f->fc->on_arrive(f, in, wire);
+        f->fc->on_depart(f, in, wire);
+    }
     f->pkts_delivered++;
     f->bytes_delivered += f->pool.pkts[pkt].bytes;
     bn_pool_put(&f->pool, pkt);
@@ -89,4 +102,24 @@ void bn_fabric_drop(struct bn_fabric *f, uint32_t port, uint32_t pkt)
     if (pk->type == BN_PKT_DATA)
         f->data_pkts_dropped++;
     bn_pool_put(&f->pool, pkt);
+}
+
+/* A PFC frame: minimum Ethernet frame, served before any queued data and
+ * sent even while the port itself is paused (IEEE 802.1Qbb). */
+bool bn_port_send_control(struct bn_fabric *f, uint32_t p)
+{
+    struct bn_port_fc *fc = f->fcs ? &f->fcs[p] : NULL;
+    struct bn_port *port = &f->ports[p];
+    if (!fc || !fc->pending || !bn_port_idle(f, port))
+        return false;
+    bn_time_t ser = bn_serialization_ps(64u + f->wire_overhead, port->rate_bps);
+    port->busy_until = f->now + ser;
+    f->stats[p].busy_ps += ser;
+    bn_fabric_signal(f, f->now + ser + fc->prop_ps, port->peer, fc->pending, 0);
+    if (fc->pending == BN_FC_XOFF)
+        fc->pause_sent++;
+    else
+        fc->resume_sent++;
+    fc->pending = 0;
+    return true;
 }

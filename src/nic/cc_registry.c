@@ -4,9 +4,13 @@
 #include "nic/nic.h"
 
 extern const struct bn_cc_ops bn_cc_none;
+extern const struct bn_cc_ops bn_cc_dcqcn;
+extern const struct bn_cc_ops bn_cc_ib;
 
 static const struct bn_cc_ops *const modules[] = {
     &bn_cc_none,
+    &bn_cc_dcqcn,
+    &bn_cc_ib,
 };
 
 const struct bn_cc_ops *bn_cc_find(const char *name)

@@ -16,6 +16,7 @@ int bn_nics_init(struct bn_nics *n, struct bn_fabric *f, const uint32_t *host_po
     n->line_rate_bps = p->line_rate_bps;
     n->cnp_interval = p->cnp_interval;
     n->mtu = p->mtu;
+    n->max_frame = bn_encap_frame(p->encap, p->encap->reth_bytes, p->mtu);
     n->ack_every = p->ack_every;
     n->rto = p->rto;
     n->msg_free = BN_NONE;
@@ -200,7 +201,12 @@ void bn_nic_kick(struct bn_nics *n, uint32_t host)
 {
     struct bn_nic *nic = &n->nic[host];
     struct bn_fabric *f = n->fab;
-    if (bn_port_idle(f, &f->ports[nic->port])) {
+    bool idle = bn_port_idle(f, &f->ports[nic->port]);
+    /* Flow control is asked for the largest frame the NIC might send; when
+     * it says no, the credit or resume that lifts it wakes the port. */
+    if (idle && !bn_port_fc_allows(f, nic->port, n->max_frame + f->wire_overhead))
+        return;
+    if (idle) {
         uint32_t pkt = bn_pktq_pop(&nic->ctrl, &f->pool);
         if (pkt == BN_PKT_NONE && nic->active_head != BN_NONE)
             pkt = next_data_packet(n, nic);
@@ -245,8 +251,7 @@ void bn_nic_receive(struct bn_nics *n, uint32_t host, uint32_t pkt)
 {
     /* Copy first: handlers create packets, and the pool may move. */
     struct bn_packet pk = n->fab->pool.pkts[pkt];
-    bn_fabric_deliver(n->fab, pkt);
-    (void)host;
+    bn_fabric_deliver(n->fab, n->nic[host].port, pkt);
     switch (pk.type) {
     case BN_PKT_DATA:
         if (pk.flags & BN_PKT_ECN_CE)

@@ -80,6 +80,8 @@ struct bn_cc_ops {
     void (*on_sent)(struct bn_nics *n, struct bn_qp *qp, uint32_t bytes);
     void (*on_notify)(struct bn_nics *n, struct bn_qp *qp);
     void (*on_timer)(struct bn_nics *n, struct bn_qp *qp);
+    /* For the time series: the module's alpha, if it has one (may be NULL). */
+    double (*alpha)(const struct bn_nics *n, const struct bn_qp *qp);
 };
 
 #define BN_CC_PRIV_CHECK(type) \
@@ -117,7 +119,7 @@ struct bn_nics {
     const void *cc_params;        /* the module's parameters (its own struct) */
     uint64_t line_rate_bps;       /* the NICs' port rate */
     bn_time_t cnp_interval;       /* receiver: at most one CNP per queue pair per interval */
-    uint32_t mtu, ack_every;
+    uint32_t mtu, ack_every, max_frame;
     bn_time_t rto;
     bn_completion_fn on_complete;
     void *ud;

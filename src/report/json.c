@@ -1,8 +1,9 @@
 /*
- * Results as JSON (jansson), schema in docs/results.md. Keys are emitted in a
- * fixed order and reals with a fixed precision, so the same scenario and seed
- * give byte-identical files; with BN_JSON_REPRODUCIBLE the few machine-
- * dependent figures (wall time, memory) are written as 0.
+ * Results as JSON (jansson), schema in docs/results.md: run identity, topology,
+ * summary, per-flow results, noteworthy ports and the sampled time series.
+ * Keys are emitted in a fixed order and reals with a fixed precision, so the
+ * same scenario and seed give byte-identical files; with BN_JSON_REPRODUCIBLE
+ * the few machine-dependent figures (wall time, memory) are written as 0.
  */
 #include <jansson.h>
 #include <string.h>
@@ -49,6 +50,9 @@ static json_t *summary_json(const struct bn_results *r)
     json_object_set_new(s, "timeouts", json_integer((json_int_t)r->timeouts));
     json_object_set_new(s, "ecn_marks", json_integer((json_int_t)r->ecn_marks));
     json_object_set_new(s, "out_of_order", json_integer((json_int_t)r->out_of_order));
+    json_object_set_new(s, "pause_frames", json_integer((json_int_t)r->pause_frames));
+    json_object_set_new(s, "resume_frames", json_integer((json_int_t)r->resume_frames));
+    json_object_set_new(s, "cnps", json_integer((json_int_t)r->cnps));
     json_object_set_new(s, "link_utilization",
                         json_pack("{s:f, s:f}", "max", r->link_util_max, "mean", r->link_util_mean));
     json_object_set_new(s, "packets", ledger_json(r->pkts_injected, r->pkts_delivered,
@@ -86,6 +90,71 @@ static json_t *flows_json(const struct bn_results *r)
     return a;
 }
 
+static json_t *ports_json(const struct bn_results *r)
+{
+    json_t *a = json_array();
+    for (uint32_t i = 0; i < r->nports; i++) {
+        const struct bn_port_result *p = &r->ports[i];
+        json_array_append_new(
+            a, json_pack("{s:s, s:s, s:f, s:I, s:I, s:I, s:I, s:I, s:f}", "name", p->name, "peer",
+                         p->peer, "utilization", p->utilization, "tx_bytes",
+                         (json_int_t)p->tx_bytes, "drops", (json_int_t)p->drops, "ecn_marks",
+                         (json_int_t)p->ecn_marks, "pause_sent", (json_int_t)p->pause_sent,
+                         "pause_received", (json_int_t)p->pause_received, "paused_fraction",
+                         p->paused_fraction));
+    }
+    return a;
+}
+
+/* Column `col` of a [n][stride] row-major matrix, as reals. */
+static json_t *column_json(const double *m, uint32_t n, uint32_t stride, uint32_t col)
+{
+    json_t *a = json_array();
+    for (uint32_t k = 0; k < n; k++)
+        json_array_append_new(a, json_real(m[(size_t)k * stride + col]));
+    return a;
+}
+
+/* The same, as integers (queue depths are whole bytes). */
+static json_t *int_column_json(const double *m, uint32_t n, uint32_t stride, uint32_t col)
+{
+    json_t *a = json_array();
+    for (uint32_t k = 0; k < n; k++)
+        json_array_append_new(a, json_integer((json_int_t)m[(size_t)k * stride + col]));
+    return a;
+}
+
+static json_t *series_flows_json(const struct bn_results *r)
+{
+    const struct bn_series *sr = &r->series;
+    json_t *a = json_array();
+    for (uint32_t i = 0; i < sr->nflows && i < r->nflows; i++)
+        json_array_append_new(
+            a, json_pack("{s:i, s:i, s:i, s:o, s:o}", "flow", (json_int_t)i, "src",
+                         (json_int_t)r->flows[i].src, "dst", (json_int_t)r->flows[i].dst,
+                         "rate_gbps", column_json(sr->rate_gbps, sr->nsamples, sr->nflows, i),
+                         "alpha", column_json(sr->alpha, sr->nsamples, sr->nflows, i)));
+    return a;
+}
+
+static json_t *series_queues_json(const struct bn_series *sr)
+{
+    json_t *a = json_array();
+    for (uint32_t q = 0; q < sr->nqueues; q++)
+        json_array_append_new(
+            a, json_pack("{s:s, s:o}", "port", sr->queue_name[q], "bytes",
+                         int_column_json(sr->queue_bytes, sr->nsamples, sr->nqueues, q)));
+    return a;
+}
+
+static json_t *series_json(const struct bn_results *r)
+{
+    const struct bn_series *sr = &r->series;
+    return json_pack("{s:f, s:o, s:o, s:o}", "interval_us", sr->interval_us, "t_us",
+                     column_json(sr->t_us, sr->nsamples, 1, 0), "flows", series_flows_json(r),
+                     "queues", series_queues_json(sr));
+}
+
 static int dump(json_t *root, const char *path, struct bn_error *err)
 {
     if (!root)
@@ -108,10 +177,14 @@ int bn_results_write_json(const struct bn_results *r, const char *path, int flag
     json_object_set_new(root, "scenario", json_string(r->scenario));
     json_object_set_new(root, "seed", json_integer((json_int_t)r->seed));
     json_object_set_new(root, "workload", json_string(r->workload));
+    json_object_set_new(root, "flow_control", json_string(r->flow_control));
+    json_object_set_new(root, "congestion_control", json_string(r->congestion_control));
     json_object_set_new(root, "topology", topo_json(&r->topo));
     json_object_set_new(root, "summary", summary_json(r));
     json_object_set_new(root, "sim", sim_json(r, flags));
     json_object_set_new(root, "flows", flows_json(r));
+    json_object_set_new(root, "ports", ports_json(r));
+    json_object_set_new(root, "series", series_json(r));
     return dump(root, path, err);
 }
 

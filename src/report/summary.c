@@ -1,5 +1,13 @@
-/* The human-readable summary of a run and of a topology: aligned text. */
+/*
+ * The human-readable summary of a run and of a topology: aligned text. Lists
+ * of "most paused" / "most marked" ports are the top few by that figure, ties
+ * in port order, so the text is as deterministic as the JSON.
+ */
+#include <string.h>
+
 #include "bnet/bnet.h"
+
+#define TOP_PORTS 3
 
 void bn_topo_info_print(FILE *out, const struct bn_topo_info *t)
 {
@@ -18,15 +26,63 @@ void bn_topo_info_print(FILE *out, const struct bn_topo_info *t)
             t->bisection_gbps / (t->hosts * t->host_rate_gbps / 2.0));
 }
 
+static double paused_key(const struct bn_port_result *p) { return p->paused_fraction; }
+static double marked_key(const struct bn_port_result *p) { return (double)p->ecn_marks; }
+
+/* Indices of up to TOP_PORTS ports with the largest key > 0, largest first;
+ * a later port must beat an earlier one strictly to pass it. */
+static uint32_t top_ports(const struct bn_results *r,
+                          double (*key)(const struct bn_port_result *), uint32_t top[TOP_PORTS])
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < r->nports; i++) {
+        double k = key(&r->ports[i]);
+        if (!(k > 0))
+            continue;
+        uint32_t j = n < TOP_PORTS ? n++ : TOP_PORTS;
+        for (; j > 0 && k > key(&r->ports[top[j - 1]]); j--)
+            if (j < TOP_PORTS)
+                top[j] = top[j - 1];
+        if (j < TOP_PORTS)
+            top[j] = i;
+    }
+    return n;
+}
+
 static void print_flows(FILE *out, const struct bn_results *r)
 {
     const struct bn_summary_stats *t = &r->throughput_gbps;
+    fprintf(out, "fabric          %s links, %s congestion control\n", r->flow_control,
+            r->congestion_control);
     fprintf(out, "flows           %u of %u completed%s\n", r->flows_completed, r->nflows,
             r->stopped_early ? " (stopped at sim.max_time_us)" : "");
     fprintf(out, "throughput      mean %.2f  min %.2f  p1 %.2f  p50 %.2f  p99 %.2f Gb/s per flow\n",
             t->mean, t->min, t->p1, t->p50, t->p99);
     fprintf(out, "FCT             p50 %.2f  p99 %.2f  p99.9 %.2f us\n", r->fct_p50_us,
             r->fct_p99_us, r->fct_p999_us);
+}
+
+static void print_ecn(FILE *out, const struct bn_results *r)
+{
+    uint32_t top[TOP_PORTS];
+    uint32_t n = top_ports(r, marked_key, top);
+    fprintf(out, "ECN marks       %llu", (unsigned long long)r->ecn_marks);
+    for (uint32_t i = 0; i < n; i++)
+        fprintf(out, "%s%s %llu", i ? ", " : "; most marked: ", r->ports[top[i]].name,
+                (unsigned long long)r->ports[top[i]].ecn_marks);
+    fputc('\n', out);
+}
+
+static void print_pauses(FILE *out, const struct bn_results *r)
+{
+    uint32_t top[TOP_PORTS];
+    uint32_t n = top_ports(r, paused_key, top);
+    fprintf(out, "pauses          %llu sent (%llu resumes)", (unsigned long long)r->pause_frames,
+            (unsigned long long)r->resume_frames);
+    for (uint32_t i = 0; i < n; i++)
+        fprintf(out, "%s%s %.1f%%", i ? ", " : "; most paused: ", r->ports[top[i]].name,
+                100 * r->ports[top[i]].paused_fraction);
+    fputc('\n', out);
 }
 
 static void print_fabric(FILE *out, const struct bn_results *r)
@@ -36,7 +92,11 @@ static void print_fabric(FILE *out, const struct bn_results *r)
     fprintf(out, "retransmits     %llu packets, %llu timeouts, %llu out of order\n",
             (unsigned long long)r->retransmits, (unsigned long long)r->timeouts,
             (unsigned long long)r->out_of_order);
-    fprintf(out, "ECN marks       %llu\n", (unsigned long long)r->ecn_marks);
+    print_ecn(out, r);
+    if (strcmp(r->flow_control, "lossy") != 0)
+        print_pauses(out, r);
+    if (strcmp(r->congestion_control, "none") != 0)
+        fprintf(out, "CNPs            %llu\n", (unsigned long long)r->cnps);
     fprintf(out, "link util       max %.1f%%  mean %.1f%%\n", 100 * r->link_util_max,
             100 * r->link_util_mean);
     fprintf(out, "packets         %llu injected = %llu delivered + %llu dropped + %llu in flight\n",

@@ -117,6 +117,9 @@ int bn_sim_build(struct bn_sim *s, const struct bn_scenario *sc, struct bn_error
     if (bn_switches_init(&s->sw, &s->routes, lb, sc->seed) != 0)
         return bn_fail(err, BN_ENOMEM, "out of memory for switch state");
     rc = build_host_maps(s, err);
+    if (rc == BN_OK)
+        rc = bn_sim_build_fc(s, bn_encap_frame(encap, encap->reth_bytes, sc->nic.mtu_bytes) +
+                                    encap->wire_overhead, err);
     if (rc != BN_OK)
         return rc;
     struct bn_nic_params np = {
@@ -124,6 +127,9 @@ int bn_sim_build(struct bn_sim *s, const struct bn_scenario *sc, struct bn_error
         .line_rate_bps = (uint64_t)(sc->link.rate_gbps * 1e9 + 0.5), .ack_every = sc->nic.ack_every,
         .rto = bn_time_from_us(sc->nic.rto_us),
     };
+    rc = bn_sim_build_cc(s, &np, err);
+    if (rc != BN_OK)
+        return rc;
     if (bn_nics_init(&s->nics, f, s->host_port, s->topo.nhosts, &np) != 0)
         return bn_fail(err, BN_ENOMEM, "out of memory for NICs");
     return BN_OK;
@@ -135,6 +141,7 @@ void bn_sim_free(struct bn_sim *s)
     bn_switches_free(&s->sw);
     bn_big_free(s->fab.ports);
     bn_big_free(s->fab.stats);
+    bn_big_free(s->fab.fcs);
     bn_pool_free(&s->fab.pool);
     bn_evq_free(&s->fab.evq);
     bn_routes_free(&s->routes);
@@ -143,6 +150,7 @@ void bn_sim_free(struct bn_sim *s)
     free(s->deliver_port);
     free(s->host_port);
     free(s->fstate);
+    bn_series_free(&s->series);
     bn_flow_list_free(&s->flows);
     memset(s, 0, sizeof *s);
 }

@@ -29,6 +29,7 @@ static void flow_results(const struct bn_sim *s, struct bn_results *out)
             r->ack_us = bn_time_to_us(fs->tx_done - fl->start);
         if (fs->qp != BN_NONE) {
             const struct bn_qp *qp = &s->nics.qp[fs->qp];
+            out->cnps += qp->cnps_received;
             r->retransmits = qp->retransmits;
             r->timeouts = qp->timeouts;
             out->retransmits += qp->retransmits;
@@ -75,25 +76,88 @@ static int order_stats(struct bn_results *out, struct bn_error *err)
     return BN_OK;
 }
 
-static void port_results(const struct bn_sim *s, struct bn_results *out)
+static double utilization(const struct bn_fabric *f, uint32_t p)
+{
+    double u = f->now > 0 ? (double)f->stats[p].busy_ps / (double)f->now : 0;
+    return u > 1 ? 1 : u; /* a run cut short counts a frame's whole serialization */
+}
+
+/* Pause time still running at the end counts up to the end. */
+static double paused_fraction(const struct bn_fabric *f, uint32_t p)
+{
+    if (!f->fcs || f->now <= 0)
+        return 0;
+    const struct bn_port_fc *fc = &f->fcs[p];
+    bn_time_t t = fc->paused_ps + (fc->paused ? f->now - fc->paused_since : 0);
+    return (double)t / (double)f->now;
+}
+
+static bool noteworthy(const struct bn_fabric *f, uint32_t p)
+{
+    const struct bn_port_stats *st = &f->stats[p];
+    return st->drops || st->ecn_marks ||
+           (f->fcs && (f->fcs[p].pause_sent || f->fcs[p].pause_received));
+}
+
+static void port_entry(const struct bn_sim *s, uint32_t p, struct bn_port_result *pr)
 {
     const struct bn_fabric *f = &s->fab;
-    double end = (double)f->now, sum = 0, max = 0;
+    const struct bn_port_stats *st = &f->stats[p];
+    pr->port = p;
+    bn_topo_port_name(&s->topo, p, pr->name, sizeof pr->name);
+    bn_topo_node_name(&s->topo, s->topo.ports[s->topo.ports[p].peer].node, pr->peer,
+                      sizeof pr->peer);
+    pr->utilization = utilization(f, p);
+    pr->tx_bytes = st->tx_bytes;
+    pr->drops = st->drops;
+    pr->ecn_marks = st->ecn_marks;
+    pr->pause_sent = f->fcs ? f->fcs[p].pause_sent : 0;
+    pr->pause_received = f->fcs ? f->fcs[p].pause_received : 0;
+    pr->paused_fraction = paused_fraction(f, p);
+}
+
+static int port_results(const struct bn_sim *s, struct bn_results *out, struct bn_error *err)
+{
+    const struct bn_fabric *f = &s->fab;
+    double sum = 0, max = 0;
+    uint32_t n = 0;
     for (uint32_t p = 0; p < f->nports; p++) {
-        const struct bn_port_stats *st = &f->stats[p];
-        out->ecn_marks += st->ecn_marks;
-        double u = end > 0 ? (double)st->busy_ps / end : 0;
-        if (u > 1)
-            u = 1; /* a run cut short counts a frame's whole serialization */
+        out->ecn_marks += f->stats[p].ecn_marks;
+        if (f->fcs) {
+            out->pause_frames += f->fcs[p].pause_sent;
+            out->resume_frames += f->fcs[p].resume_sent;
+        }
+        double u = utilization(f, p);
         sum += u;
-        if (u > max)
-            max = u;
+        max = u > max ? u : max;
+        n += noteworthy(f, p);
     }
     out->link_util_max = max;
     out->link_util_mean = f->nports ? sum / f->nports : 0;
+    out->ports = calloc(n + 1, sizeof *out->ports);
+    if (!out->ports)
+        return bn_fail(err, BN_ENOMEM, "out of memory for port results");
+    for (uint32_t p = 0; p < f->nports; p++)
+        if (noteworthy(f, p))
+            port_entry(s, p, &out->ports[out->nports++]);
+    return BN_OK;
 }
 
-int bn_sim_collect(const struct bn_sim *s, struct bn_results *out, struct bn_error *err)
+/* The series moves into the results; queue ports get their names. */
+static int take_series(struct bn_sim *s, struct bn_results *out, struct bn_error *err)
+{
+    out->series = s->series;
+    memset(&s->series, 0, sizeof s->series);
+    struct bn_series *sr = &out->series;
+    sr->queue_name = calloc(sr->nqueues + 1, sizeof *sr->queue_name);
+    if (!sr->queue_name)
+        return bn_fail(err, BN_ENOMEM, "out of memory for the time series");
+    for (uint32_t q = 0; q < sr->nqueues; q++)
+        bn_topo_port_name(&s->topo, sr->queue_port[q], sr->queue_name[q], sizeof sr->queue_name[q]);
+    return BN_OK;
+}
+
+int bn_sim_collect(struct bn_sim *s, struct bn_results *out, struct bn_error *err)
 {
     const struct bn_fabric *f = &s->fab;
     out->seed = s->sc->seed;
@@ -104,8 +168,14 @@ int bn_sim_collect(const struct bn_sim *s, struct bn_results *out, struct bn_err
     out->flows = calloc(s->flows.n + 1, sizeof *out->flows);
     if (!out->flows)
         return bn_fail(err, BN_ENOMEM, "out of memory for flow results");
+    snprintf(out->flow_control, sizeof out->flow_control, "%s", f->fc->name);
+    snprintf(out->congestion_control, sizeof out->congestion_control, "%s", s->nics.cc->name);
     flow_results(s, out);
-    port_results(s, out);
+    int rc = port_results(s, out, err);
+    if (rc == BN_OK)
+        rc = take_series(s, out, err);
+    if (rc != BN_OK)
+        return rc;
     out->pkts_injected = f->pkts_injected;
     out->pkts_delivered = f->pkts_delivered;
     out->pkts_dropped = f->pkts_dropped;
@@ -126,4 +196,8 @@ void bn_results_free(struct bn_results *r)
     free(r->flows);
     r->flows = NULL;
     r->nflows = 0;
+    free(r->ports);
+    r->ports = NULL;
+    r->nports = 0;
+    bn_series_free(&r->series);
 }

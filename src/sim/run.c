@@ -54,7 +54,9 @@ static int dispatch(struct bn_sim *s, const struct bn_event *ev, struct bn_error
     case BN_EV_PORT_FREE: {
         struct bn_port *port = &f->ports[ev->obj];
         port->wake_pending = 0;
-        if (port->flags & BN_PORT_AT_HOST)
+        if (bn_port_send_control(f, ev->obj))
+            bn_port_want_wake(f, ev->obj); /* data may be waiting behind it */
+        else if (port->flags & BN_PORT_AT_HOST)
             bn_nic_kick(&s->nics, port->node);
         else
             bn_port_send_next(f, ev->obj);
@@ -77,6 +79,12 @@ static int dispatch(struct bn_sim *s, const struct bn_event *ev, struct bn_error
         return BN_OK;
     case BN_EV_CC_TIMER:
         bn_nic_cc_timer_event(&s->nics, ev->obj);
+        return BN_OK;
+    case BN_EV_SAMPLE:
+        return bn_sim_observe_sample(s, err);
+    case BN_EV_FC_SIGNAL:
+        f->fc->on_signal(f, ev->obj, ev->arg & 3u, ev->arg >> 2);
+        bn_port_want_wake(f, ev->obj);
         return BN_OK;
     default:
         return bn_fail(err, BN_EINTERNAL, "unknown event kind %u", ev->kind);
@@ -150,6 +158,12 @@ static int check_ledger(const struct bn_sim *s, struct bn_error *err)
                        "dropped %llu + in flight %llu",
                        (unsigned long long)f->pkts_injected, (unsigned long long)f->pkts_delivered,
                        (unsigned long long)f->pkts_dropped, (unsigned long long)in_flight);
+    if (f->fc->lossless && (f->pkts_dropped || f->lossless_overflows))
+        return bn_fail(err, BN_EINTERNAL,
+                       "lossless fabric (%s) lost frames: %llu dropped, %llu beyond a buffer's "
+                       "headroom",
+                       f->fc->name, (unsigned long long)f->pkts_dropped,
+                       (unsigned long long)f->lossless_overflows);
     if (s->stopped_early)
         return BN_OK;
     if (in_flight != 0)
@@ -182,6 +196,9 @@ int bn_run(const struct bn_scenario *sc, const struct bn_run_opts *opts, struct 
             s.fstate[i] = (struct bn_flow_state){BN_NONE, BN_TIME_NEVER, BN_TIME_NEVER};
             bn_fabric_schedule(&s.fab, s.flows.flows[i].start, BN_EV_FLOW_START, i, 0);
         }
+        rc = bn_sim_observe_init(&s, err);
+    }
+    if (rc == BN_OK) {
         double t_setup = wall_now();
         out->setup_s = t_setup - t0;
         rc = event_loop(&s, opts, t0, err);

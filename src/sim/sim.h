@@ -9,6 +9,8 @@
 
 #include "bnet/bnet.h"
 #include "link/fabric.h"
+#include "nic/dcqcn.h"
+#include "nic/ibcc.h"
 #include "nic/nic.h"
 #include "switch/switch.h"
 #include "topo/routing.h"
@@ -33,14 +35,27 @@ struct bn_sim {
     uint32_t flows_done;
     uint64_t events;
     bool stopped_early;
+    struct bn_series series;    /* observe.c; handed to the results */
+    struct bn_dcqcn_params dcqcn;   /* congestion-control parameters (build_cc.c) */
+    struct bn_ibcc_params ibcc;
+    uint32_t series_cap;
 };
 
 /* build.c: topology, routes, fabric, switches, NICs from the scenario. */
 int bn_sim_build(struct bn_sim *s, const struct bn_scenario *sc, struct bn_error *err);
 void bn_sim_free(struct bn_sim *s);
+/* build_cc.c: congestion-control parameters for the NICs. */
+int bn_sim_build_cc(struct bn_sim *s, struct bn_nic_params *np, struct bn_error *err);
+/* observe.c: time series. */
+int bn_sim_observe_init(struct bn_sim *s, struct bn_error *err);
+int bn_sim_observe_sample(struct bn_sim *s, struct bn_error *err);
+void bn_series_free(struct bn_series *sr);
+
+/* build_fc.c: flow-control module and lossless-mode state and checks. */
+int bn_sim_build_fc(struct bn_sim *s, uint32_t max_wire, struct bn_error *err);
 /* Describe the built topology (counts, diameter, bisection). */
 void bn_sim_topo_info(const struct bn_sim *s, struct bn_topo_info *out);
 /* collect.c: results after the run. */
-int bn_sim_collect(const struct bn_sim *s, struct bn_results *out, struct bn_error *err);
+int bn_sim_collect(struct bn_sim *s, struct bn_results *out, struct bn_error *err);
 
 #endif

@@ -38,7 +38,11 @@ void bn_switch_receive(struct bn_fabric *f, const struct bn_switches *s, uint32_
                        uint32_t pkt, bool tail_arrived)
 {
     const struct bn_port *in = &f->ports[in_port];
-    const struct bn_packet *pk = &f->pool.pkts[pkt];
+    struct bn_packet *pk = &f->pool.pkts[pkt];
+    if (!tail_arrived && f->fc->lossless) {
+        pk->in_port = in_port;
+        f->fc->on_arrive(f, in_port, pk->bytes + f->wire_overhead);
+    }
     uint32_t out = choose_egress(f, s, in->node, pk);
     /* Cut-through cannot outrun its input: onto a faster link the switch
      * must hold the packet until its tail has arrived (store-and-forward). */

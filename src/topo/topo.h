@@ -12,6 +12,7 @@
 #define BN_TOPO_TOPO_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "bnet/error.h"
@@ -80,6 +81,12 @@ void bn_topo_connect(struct bn_topo *t, uint32_t a, uint32_t b, double rate_gbps
                      double length_m, uint8_t cable);
 /* Lay out ports, assign leaf indices, check every host has one port. */
 int bn_topo_finish(struct bn_topo *t, struct bn_error *err);
+
+/* names.c: "host12", "tor3", ports "tor3/1"; find_port gives UINT32_MAX if
+ * no port has that name. */
+void bn_topo_node_name(const struct bn_topo *t, uint32_t node, char *buf, size_t len);
+void bn_topo_port_name(const struct bn_topo *t, uint32_t port, char *buf, size_t len);
+uint32_t bn_topo_find_port(const struct bn_topo *t, const char *name);
 
 /* Link parameters for host and fabric links from the scenario. */
 double bn_topo_fabric_rate(const struct bn_scenario *sc);

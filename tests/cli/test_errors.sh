@@ -9,7 +9,7 @@
 # line names the file (and line number where the error has one) and the key or
 # field at fault, nothing on stdout, and no crash (no signal, no sanitizer
 # report; the script is also run against an ASan+UBSan build). A few positive
-# checks make sure help, keys, topo and the JSON output still work.
+# checks make sure help, keys, topo and the JSON and CSV output still work.
 #
 # One check = one command and all its assertions. The last line printed is
 # "N passed, M failed"; the exit status is non-zero if any check failed.
@@ -318,6 +318,26 @@ expect_error "--json without a value" \
     "'--json'" "needs a value" \
     -- run --json
 
+expect_error "--csv without a value" \
+    "'--csv'" "needs a value" \
+    -- run --set topology.k=4 --csv
+
+expect_error "--csv followed by another option" \
+    "'--csv'" "needs a value" \
+    -- run --set topology.k=4 --csv --quiet
+
+expect_error "--csv to stdout" \
+    "'--csv'" "file prefix" \
+    -- run --set topology.k=4 --csv -
+
+expect_error "unknown option for topo (--csv is run-only)" \
+    "'--csv'" "unknown option" \
+    -- topo --csv "$T/topo"
+
+expect_error "--csv into a missing folder names the file" \
+    "$T/no_such_dir/x-flows.csv" "cannot write CSV" \
+    -- run --set topology.k=4 --quiet --csv "$T/no_such_dir/x"
+
 expect_error "unknown option" \
     "'--bogus'" "unknown option" \
     -- run --bogus
@@ -443,10 +463,18 @@ for led in (s["packets"], s["bytes"]):
 assert s["flows"] == s["flows_completed"] == len(r["flows"]) == 16, s
 assert r["sim"]["wall_s"] == 0 and r["sim"]["peak_rss_bytes"] == 0, r["sim"]
 assert r["topology"]["hosts"] == 16, r["topology"]
+assert r["flow_control"] == "lossy" and r["congestion_control"] == "none", r
+for k in ("pause_frames", "resume_frames", "cnps"):
+    assert isinstance(s[k], int), k
+assert sum(p["drops"] for p in r["ports"]) == s["drops"], r["ports"]
+se = r["series"]
+n = len(se["t_us"])
+assert all(len(f["rate_gbps"]) == len(f["alpha"]) == n for f in se["flows"]), se["flows"]
+assert all(len(q["bytes"]) == n for q in se["queues"]), se["queues"]
 EOF
         why+=("JSON contents inconsistent (see the Python traceback above)")
     fi
-    report "run --json: ledger balances, all flows done, reproducible zeros" \
+    report "run --json: ledger balances, all flows done, reproducible zeros, ports and series consistent" \
         "${#why[@]}" "${why[@]}" -- "${json_args[@]}"
 fi
 
@@ -458,6 +486,47 @@ check_no_crash
 cmp -s "$T/first.json" "$OUT" || why+=("stdout is not exactly the JSON of the --quiet run")
 report "run --json - without --quiet prints only JSON" "${#why[@]}" "${why[@]}" \
     -- run --set topology.k=4 --json - --reproducible
+
+# --csv PREFIX: four files, each starting with its header row.
+csv_check() { # csv_check PREFIX: appends to the caller's `why`
+    local name header
+    for name in flows ports rates queues; do
+        case $name in
+        flows) header="src,dst,bytes,start_us,fct_us,ack_us,throughput_gbps,retransmits,timeouts,done" ;;
+        ports) header="name,peer,utilization,tx_bytes,drops,ecn_marks,pause_sent,pause_received,paused_fraction" ;;
+        rates) header="t_us,flow,rate_gbps,alpha" ;;
+        queues) header="t_us,port,bytes" ;;
+        esac
+        if [ ! -s "$1-$name.csv" ]; then
+            why+=("$1-$name.csv missing or empty")
+        elif [ "$(head -n 1 "$1-$name.csv")" != "$header" ]; then
+            why+=("$1-$name.csv: header is not: $header")
+        fi
+    done
+}
+
+mkdir -p "$T/csv"
+run run --set topology.k=4 --quiet --csv "$T/csv/x"
+why=()
+check_no_crash
+[ "$rc" -eq 0 ] || why+=("exit status $rc, expected 0")
+[ ! -s "$ERR" ] || why+=("stderr is not empty")
+[ ! -s "$OUT" ] || why+=("stdout is not empty with --quiet")
+csv_check "$T/csv/x"
+flows=$(($(wc -l 2>/dev/null <"$T/csv/x-flows.csv" || echo 0) - 1))
+[ "$flows" -eq 16 ] || why+=("x-flows.csv has $flows rows, expected 16")
+report "run --csv PREFIX writes four CSV files with headers" "${#why[@]}" "${why[@]}" \
+    -- run --set topology.k=4 --quiet --csv "$T/csv/x"
+
+run run --set topology.k=4 --quiet --csv="$T/csv/y" --json "$T/csv/y.json"
+why=()
+check_no_crash
+[ "$rc" -eq 0 ] || why+=("exit status $rc, expected 0")
+[ ! -s "$ERR" ] || why+=("stderr is not empty")
+csv_check "$T/csv/y"
+valid_json "$T/csv/y.json" || why+=("y.json is not valid JSON")
+report "run --csv=PREFIX together with --json" "${#why[@]}" "${why[@]}" \
+    -- run --set topology.k=4 --quiet --csv="$T/csv/y" --json "$T/csv/y.json"
 
 run topo --json -
 why=()

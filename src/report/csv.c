@@ -1,0 +1,109 @@
+/*
+ * Results as CSV, for spreadsheets and data frames: four files named from a
+ * prefix, each a header row then one row per record (docs/results.md):
+ *   PREFIX-flows.csv   one row per flow, the JSON "flows" array
+ *   PREFIX-ports.csv   one row per noteworthy port, the JSON "ports" array
+ *   PREFIX-rates.csv   time series in long format: one row per sample and flow
+ *   PREFIX-queues.csv  time series in long format: one row per sample and port
+ * Integers are written exactly, reals with 10 significant digits (as in the
+ * JSON), so the same run gives byte-identical files.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bnet/bnet.h"
+
+#define REAL "%.10g"
+
+typedef void (*csv_body_fn)(FILE *f, const struct bn_results *r);
+
+static void flows_body(FILE *f, const struct bn_results *r)
+{
+    fputs("src,dst,bytes,start_us,fct_us,ack_us,throughput_gbps,retransmits,timeouts,done\n", f);
+    for (uint32_t i = 0; i < r->nflows; i++) {
+        const struct bn_flow_result *fl = &r->flows[i];
+        fprintf(f, "%" PRIu32 ",%" PRIu32 ",%" PRIu64 "," REAL "," REAL "," REAL "," REAL
+                   ",%" PRIu64 ",%" PRIu64 ",%s\n",
+                fl->src, fl->dst, fl->bytes, fl->start_us, fl->fct_us, fl->ack_us,
+                fl->throughput_gbps, fl->retransmits, fl->timeouts, fl->done ? "true" : "false");
+    }
+}
+
+static void ports_body(FILE *f, const struct bn_results *r)
+{
+    fputs("name,peer,utilization,tx_bytes,drops,ecn_marks,pause_sent,pause_received,"
+          "paused_fraction\n", f);
+    for (uint32_t i = 0; i < r->nports; i++) {
+        const struct bn_port_result *p = &r->ports[i];
+        fprintf(f, "%s,%s," REAL ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+                   "," REAL "\n",
+                p->name, p->peer, p->utilization, p->tx_bytes, p->drops, p->ecn_marks,
+                p->pause_sent, p->pause_received, p->paused_fraction);
+    }
+}
+
+static void rates_body(FILE *f, const struct bn_results *r)
+{
+    const struct bn_series *sr = &r->series;
+    fputs("t_us,flow,rate_gbps,alpha\n", f);
+    for (uint32_t k = 0; k < sr->nsamples; k++)
+        for (uint32_t i = 0; i < sr->nflows; i++) {
+            size_t at = (size_t)k * sr->nflows + i;
+            fprintf(f, REAL ",%" PRIu32 "," REAL "," REAL "\n", sr->t_us[k], i,
+                    sr->rate_gbps[at], sr->alpha[at]);
+        }
+}
+
+static void queues_body(FILE *f, const struct bn_results *r)
+{
+    const struct bn_series *sr = &r->series;
+    fputs("t_us,port,bytes\n", f);
+    for (uint32_t k = 0; k < sr->nsamples; k++)
+        for (uint32_t q = 0; q < sr->nqueues; q++)
+            fprintf(f, REAL ",%s,%.0f\n", sr->t_us[k], sr->queue_name[q],
+                    sr->queue_bytes[(size_t)k * sr->nqueues + q]);
+}
+
+/* Write PREFIX-SUFFIX.csv with `body`; one error line naming the path. */
+static int write_one(const struct bn_results *r, const char *prefix, const char *suffix,
+                     csv_body_fn body, struct bn_error *err)
+{
+    size_t len = strlen(prefix) + strlen(suffix) + 6;
+    char *path = malloc(len);
+    if (!path)
+        return bn_fail(err, BN_ENOMEM, "out of memory");
+    snprintf(path, len, "%s-%s.csv", prefix, suffix);
+    FILE *f = fopen(path, "w");
+    int rc = BN_OK;
+    if (!f) {
+        rc = bn_fail(err, BN_EINPUT, "%s: cannot write CSV: %s", path, strerror(errno));
+    } else {
+        body(f, r);
+        int bad = ferror(f);
+        if (fclose(f) != 0 || bad)
+            rc = bn_fail(err, BN_EINPUT, "%s: cannot write CSV: %s", path, strerror(errno));
+    }
+    free(path);
+    return rc;
+}
+
+int bn_results_write_csv(const struct bn_results *r, const char *prefix, struct bn_error *err)
+{
+    static const struct {
+        const char *suffix;
+        csv_body_fn body;
+    } files[] = {
+        { "flows", flows_body },
+        { "ports", ports_body },
+        { "rates", rates_body },
+        { "queues", queues_body },
+    };
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        int rc = write_one(r, prefix, files[i].suffix, files[i].body, err);
+        if (rc != BN_OK)
+            return rc;
+    }
+    return BN_OK;
+}

@@ -1,0 +1,118 @@
+/*
+ * Time series while flows run: every observe.sample_us, each followed flow's
+ * sending rate (the pace its congestion control allows) and DCQCN alpha,
+ * and the output-queue depth of the observed ports. Sampling stops when the
+ * last flow completes, so it never keeps a finished run alive.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/sim.h"
+
+static int add_queue_port(struct bn_series *sr, uint32_t port)
+{
+    for (uint32_t i = 0; i < sr->nqueues; i++)
+        if (sr->queue_port[i] == port)
+            return 0;
+    uint32_t *q = realloc(sr->queue_port, (sr->nqueues + 1) * sizeof *q);
+    if (!q)
+        return -1;
+    sr->queue_port = q;
+    sr->queue_port[sr->nqueues++] = port;
+    return 0;
+}
+
+static int parse_queue_ports(struct bn_sim *s, struct bn_error *err)
+{
+    char buf[BN_PATH_MAX], *save = NULL;
+    snprintf(buf, sizeof buf, "%s", s->sc->observe.queue_ports);
+    for (char *tok = strtok_r(buf, " ,\t", &save); tok; tok = strtok_r(NULL, " ,\t", &save)) {
+        uint32_t p = bn_topo_find_port(&s->topo, tok);
+        if (p == UINT32_MAX)
+            return bn_fail(err, BN_EINPUT,
+                           "%s: key 'observe.queue_ports': no port named '%s' (names look like "
+                           "tor0/1 or leaf2/0: node, '/', port index on it)",
+                           s->sc->source, tok);
+        if (add_queue_port(&s->series, p) != 0)
+            return bn_fail(err, BN_ENOMEM, "out of memory");
+    }
+    return BN_OK;
+}
+
+int bn_sim_observe_init(struct bn_sim *s, struct bn_error *err)
+{
+    struct bn_series *sr = &s->series;
+    memset(sr, 0, sizeof *sr);
+    if (s->sc->observe.sample_us <= 0)
+        return BN_OK;
+    sr->interval_us = s->sc->observe.sample_us;
+    sr->nflows = s->flows.n < s->sc->observe.max_flows ? s->flows.n : s->sc->observe.max_flows;
+    int rc = parse_queue_ports(s, err);
+    if (rc != BN_OK)
+        return rc;
+    if (s->sc->observe.queue_ports[0] == '\0')
+        for (uint32_t i = 0; i < sr->nflows && sr->nqueues < 16; i++)
+            if (add_queue_port(sr, s->deliver_port[s->flows.flows[i].dst]) != 0)
+                return bn_fail(err, BN_ENOMEM, "out of memory");
+    bn_fabric_schedule(&s->fab, 0, BN_EV_SAMPLE, 0, 0);
+    return BN_OK;
+}
+
+static int grow(struct bn_series *sr, uint32_t *cap)
+{
+    if (sr->nsamples < *cap)
+        return 0;
+    uint32_t n = *cap ? *cap * 2 : 256;
+    double *t = realloc(sr->t_us, n * sizeof *t);
+    if (t)
+        sr->t_us = t;
+    double *r = realloc(sr->rate_gbps, (size_t)n * sr->nflows * sizeof *r + 1);
+    if (r)
+        sr->rate_gbps = r;
+    double *a = realloc(sr->alpha, (size_t)n * sr->nflows * sizeof *a + 1);
+    if (a)
+        sr->alpha = a;
+    double *q = realloc(sr->queue_bytes, (size_t)n * sr->nqueues * sizeof *q + 1);
+    if (q)
+        sr->queue_bytes = q;
+    if (!t || !r || !a || !q)
+        return -1;
+    *cap = n;
+    return 0;
+}
+
+int bn_sim_observe_sample(struct bn_sim *s, struct bn_error *err)
+{
+    struct bn_series *sr = &s->series;
+    if (grow(sr, &s->series_cap) != 0)
+        return bn_fail(err, BN_ENOMEM, "out of memory for time series");
+    uint32_t k = sr->nsamples++;
+    sr->t_us[k] = bn_time_to_us(s->fab.now);
+    for (uint32_t i = 0; i < sr->nflows; i++) {
+        const struct bn_flow_state *fs = &s->fstate[i];
+        double rate = 0, alpha = 0;
+        if (fs->qp != BN_NONE && fs->tx_done == BN_TIME_NEVER) {
+            const struct bn_qp *qp = &s->nics.qp[fs->qp];
+            rate = (double)qp->rate_bps / 1e9;
+            alpha = s->nics.cc->alpha ? s->nics.cc->alpha(&s->nics, qp) : 0;
+        }
+        sr->rate_gbps[(size_t)k * sr->nflows + i] = rate;
+        sr->alpha[(size_t)k * sr->nflows + i] = alpha;
+    }
+    for (uint32_t q = 0; q < sr->nqueues; q++)
+        sr->queue_bytes[(size_t)k * sr->nqueues + q] = (double)s->fab.ports[sr->queue_port[q]].q.bytes;
+    if (s->flows_done < s->flows.n)
+        bn_fabric_schedule(&s->fab, s->fab.now + bn_time_from_us(sr->interval_us), BN_EV_SAMPLE, 0, 0);
+    return BN_OK;
+}
+
+void bn_series_free(struct bn_series *sr)
+{
+    free(sr->t_us);
+    free(sr->rate_gbps);
+    free(sr->alpha);
+    free(sr->queue_port);
+    free(sr->queue_name);
+    free(sr->queue_bytes);
+    memset(sr, 0, sizeof *sr);
+}

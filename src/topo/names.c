@@ -1,0 +1,49 @@
+/*
+ * Human names for nodes and ports, as results print them and scenarios
+ * name them: hosts "host12", switches by tier name and index within the
+ * tier ("tor3", "agg0", "spine7"), ports "<node>/<index on the node>".
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "topo/topo.h"
+
+static uint32_t index_in_tier(const struct bn_topo *t, uint32_t node)
+{
+    uint32_t idx = 0;
+    for (uint32_t n = t->nhosts; n < node; n++)
+        idx += t->nodes[n].tier == t->nodes[node].tier;
+    return idx;
+}
+
+void bn_topo_node_name(const struct bn_topo *t, uint32_t node, char *buf, size_t len)
+{
+    const struct bn_topo_node *nd = &t->nodes[node];
+    if (nd->kind == BN_NODE_HOST) {
+        snprintf(buf, len, "host%u", node);
+        return;
+    }
+    const char *tier = t->tier_name[nd->tier] ? t->tier_name[nd->tier] : "switch";
+    snprintf(buf, len, "%s%u", tier, index_in_tier(t, node));
+}
+
+void bn_topo_port_name(const struct bn_topo *t, uint32_t port, char *buf, size_t len)
+{
+    char node[24];
+    uint32_t n = t->ports[port].node;
+    bn_topo_node_name(t, n, node, sizeof node);
+    snprintf(buf, len, "%s/%u", node, port - t->nodes[n].first_port);
+}
+
+uint32_t bn_topo_find_port(const struct bn_topo *t, const char *name)
+{
+    char want[64], have[64];
+    snprintf(want, sizeof want, "%s", name);
+    for (uint32_t p = 0; p < t->nports; p++) {
+        bn_topo_port_name(t, p, have, sizeof have);
+        if (strcmp(have, want) == 0)
+            return p;
+    }
+    return UINT32_MAX;
+}

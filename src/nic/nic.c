@@ -108,6 +108,7 @@ int bn_qp_post(struct bn_nics *n, uint32_t qpid, uint64_t bytes, enum bn_verb ve
         qp->snd_msg = mi;
     if (qp->rcv_msg == BN_NONE)
         qp->rcv_msg = mi;
+    bn_nic_cc_sync(n, qpid);
     bn_nic_activate(n, qpid);
     return 0;
 }
@@ -284,7 +285,9 @@ void bn_nic_cc_timer_event(struct bn_nics *n, uint32_t qpid)
 {
     struct bn_qp *qp = &n->qp[qpid];
     qp->cc_timer_pending = 0;
-    if (qp->cc_timer == BN_TIME_NEVER)
+    /* An idle queue pair's rate matters again only when it has data: its
+     * timer rests until bn_qp_post syncs it. */
+    if (qp->cc_timer == BN_TIME_NEVER || qp->snd_una >= qp->snd_end)
         return;
     if (n->fab->now >= qp->cc_timer)
         n->cc->on_timer(n, qp);
@@ -311,8 +314,8 @@ void bn_nic_rto_event(struct bn_nics *n, uint32_t qpid)
 {
     struct bn_qp *qp = &n->qp[qpid];
     qp->rto_pending = 0;
-    if (qp->snd_una >= qp->snd_end)
-        return; /* everything acknowledged: the timer lapses */
+    if (qp->snd_una >= qp->snd_max)
+        return; /* nothing sent is unacknowledged (paced data may wait): the timer lapses */
     if (n->fab->now < qp->rto_deadline) {
         /* progress moved the deadline since this event was scheduled */
         qp->rto_pending = 1;

@@ -9,8 +9,6 @@
 
 #include "support.h"
 
-#define BUFFER_BYTES 65536
-
 static const char *const incast_sets[] = {
     "topology.k=4", "workload.kind=incast", "workload.incast_senders=8",
     "workload.message_bytes=200000", "switch.buffer_bytes=65536", NULL,
@@ -168,7 +166,7 @@ static void test_json_queue_and_ports(void **state)
     assert_int_equal(json_array_size(bytes), fx->r.series.nsamples);
     double max = array_max(bytes);
     assert_true(max > 0);
-    assert_true(max <= BUFFER_BYTES);
+    assert_true(max <= (double)fx->sc.sw.buffer_bytes);
 
     json_t *ports = get(root, "ports");
     json_t *p = find_port(ports, name);

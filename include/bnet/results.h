@@ -60,6 +60,7 @@ struct bn_series {
     uint32_t nflows;          /* flows sampled: the first observe.max_flows */
     double *rate_gbps;        /* [nsamples][nflows]: the sender's current rate */
     double *alpha;            /* [nsamples][nflows]: DCQCN alpha (0 for other modules) */
+    double *delivered_bytes;  /* [nsamples][nflows]: payload delivered in order so far */
     uint32_t nqueues;
     uint32_t *queue_port;     /* [nqueues] global port ids */
     char (*queue_name)[32];   /* [nqueues] */

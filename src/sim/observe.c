@@ -1,6 +1,7 @@
 /*
  * Time series while flows run: every observe.sample_us, each followed flow's
- * sending rate (the pace its congestion control allows) and DCQCN alpha,
+ * sending rate (the pace its congestion control allows), DCQCN alpha and
+ * payload delivered in order (to the packet: PSNs x MTU, capped at the size),
  * and the output-queue depth of the observed ports. Sampling stops when the
  * last flow completes, so it never keeps a finished run alive.
  */
@@ -72,10 +73,13 @@ static int grow(struct bn_series *sr, uint32_t *cap)
     double *a = realloc(sr->alpha, (size_t)n * sr->nflows * sizeof *a + 1);
     if (a)
         sr->alpha = a;
+    double *d = realloc(sr->delivered_bytes, (size_t)n * sr->nflows * sizeof *d + 1);
+    if (d)
+        sr->delivered_bytes = d;
     double *q = realloc(sr->queue_bytes, (size_t)n * sr->nqueues * sizeof *q + 1);
     if (q)
         sr->queue_bytes = q;
-    if (!t || !r || !a || !q)
+    if (!t || !r || !a || !d || !q)
         return -1;
     *cap = n;
     return 0;
@@ -90,12 +94,18 @@ int bn_sim_observe_sample(struct bn_sim *s, struct bn_error *err)
     sr->t_us[k] = bn_time_to_us(s->fab.now);
     for (uint32_t i = 0; i < sr->nflows; i++) {
         const struct bn_flow_state *fs = &s->fstate[i];
-        double rate = 0, alpha = 0;
+        double rate = 0, alpha = 0, got = 0;
+        if (fs->qp != BN_NONE) {
+            const struct bn_qp *qp = &s->nics.qp[fs->qp];
+            double bytes = (double)qp->rcv_nxt * s->nics.mtu, size = (double)s->flows.flows[i].bytes;
+            got = bytes < size ? bytes : size;
+        }
         if (fs->qp != BN_NONE && fs->tx_done == BN_TIME_NEVER) {
             const struct bn_qp *qp = &s->nics.qp[fs->qp];
             rate = (double)qp->rate_bps / 1e9;
             alpha = s->nics.cc->alpha ? s->nics.cc->alpha(&s->nics, qp) : 0;
         }
+        sr->delivered_bytes[(size_t)k * sr->nflows + i] = got;
         sr->rate_gbps[(size_t)k * sr->nflows + i] = rate;
         sr->alpha[(size_t)k * sr->nflows + i] = alpha;
     }
@@ -111,6 +121,7 @@ void bn_series_free(struct bn_series *sr)
     free(sr->t_us);
     free(sr->rate_gbps);
     free(sr->alpha);
+    free(sr->delivered_bytes);
     free(sr->queue_port);
     free(sr->queue_name);
     free(sr->queue_bytes);

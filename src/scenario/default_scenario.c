@@ -51,7 +51,7 @@ static const char default_yaml[] =
     "  transport: go_back_n\n"
     "  congestion_control: none      # none | dcqcn | ib_cc\n"
     "  # cnp_interval_us: 4          # min gap between CNPs per QP (default: preset's)\n"
-    "  rto_us: 100                   # retransmission timeout\n"
+    "  # rto_us: 100                 # retransmission timeout (default: 100 lossy, 10000 lossless)\n"
     "  ack_every: 1                  # ACK every N data packets\n"
     "\n"
     "dcqcn:                          # with nic.congestion_control: dcqcn\n"

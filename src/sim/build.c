@@ -125,7 +125,8 @@ int bn_sim_build(struct bn_sim *s, const struct bn_scenario *sc, struct bn_error
     struct bn_nic_params np = {
         .encap = encap, .tp = tp, .cc = cc, .mtu = sc->nic.mtu_bytes,
         .line_rate_bps = (uint64_t)(sc->link.rate_gbps * 1e9 + 0.5), .ack_every = sc->nic.ack_every,
-        .rto = bn_time_from_us(sc->nic.rto_us),
+        .rto = bn_time_from_us(sc->nic.rto_us > 0 ? sc->nic.rto_us
+                               : strcmp(sc->link.flow_control, "lossy") == 0 ? 100.0 : 10000.0),
     };
     rc = bn_sim_build_cc(s, &np, err);
     if (rc != BN_OK)

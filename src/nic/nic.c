@@ -59,6 +59,7 @@ uint32_t bn_qp_create(struct bn_nics *n, uint32_t src, uint32_t dst)
     qp->next_active = qp->msg_head = qp->msg_tail = qp->snd_msg = qp->rcv_msg = BN_NONE;
     qp->rate_bps = n->line_rate_bps;
     qp->cc_timer = BN_TIME_NEVER;
+    qp->pace_at = BN_TIME_NEVER;
     qp->last_cnp = -BN_TIME_LIMIT;
     n->cc->init(n, qp);
     bn_nic_cc_sync(n, id);
@@ -141,10 +142,10 @@ void bn_nic_activate(struct bn_nics *n, uint32_t qpid)
 static void pace(struct bn_nics *n, struct bn_qp *qp, uint32_t frame_bytes)
 {
     uint32_t wire = frame_bytes + n->fab->wire_overhead;
-    if (qp->rate_bps < n->line_rate_bps) {
-        bn_time_t from = qp->next_send > n->fab->now ? qp->next_send : n->fab->now;
-        qp->next_send = from + bn_serialization_ps(wire, qp->rate_bps);
-    }
+    qp->last_send = n->fab->now;
+    qp->last_wire = wire;
+    if (qp->rate_bps < n->line_rate_bps)
+        qp->next_send = n->fab->now + bn_serialization_ps(wire, qp->rate_bps);
     if (n->cc->on_sent) {
         n->cc->on_sent(n, qp, wire);
         bn_nic_cc_sync(n, (uint32_t)(qp - n->qp));
@@ -155,8 +156,8 @@ static void pace(struct bn_nics *n, struct bn_qp *qp, uint32_t frame_bytes)
 static void park(struct bn_nics *n, uint32_t qpid)
 {
     struct bn_qp *qp = &n->qp[qpid];
-    if (!qp->pace_pending) {
-        qp->pace_pending = 1;
+    if (qp->pace_at > qp->next_send) {
+        qp->pace_at = qp->next_send;
         bn_fabric_schedule(n->fab, qp->next_send, BN_EV_QP_PACE, qpid, 0);
     }
 }
@@ -276,9 +277,15 @@ void bn_nic_cc_sync(struct bn_nics *n, uint32_t qpid)
         qp->cc_timer_pending = 1;
         bn_fabric_schedule(n->fab, qp->cc_timer, BN_EV_CC_TIMER, qpid, 0);
     }
-    /* a rate raised above the pace already planned takes effect now */
-    if (qp->rate_bps >= n->line_rate_bps && qp->next_send > n->fab->now)
-        qp->next_send = n->fab->now;
+    /* A new rate reshapes the gap after the last packet at once: a flow
+     * throttled to 1 Mb/s must not sleep out a 33 ms gap after recovering. */
+    qp->next_send = qp->rate_bps < n->line_rate_bps
+                        ? qp->last_send + bn_serialization_ps(qp->last_wire, qp->rate_bps)
+                        : qp->last_send;
+    if (!qp->active && n->tp->has_data(qp) && qp->next_send > n->fab->now)
+        park(n, qpid);
+    else if (!qp->active && qp->pace_at != BN_TIME_NEVER && qp->next_send <= n->fab->now)
+        bn_nic_activate(n, qpid);
 }
 
 void bn_nic_cc_timer_event(struct bn_nics *n, uint32_t qpid)
@@ -296,7 +303,9 @@ void bn_nic_cc_timer_event(struct bn_nics *n, uint32_t qpid)
 
 void bn_nic_pace_event(struct bn_nics *n, uint32_t qpid)
 {
-    n->qp[qpid].pace_pending = 0;
+    struct bn_qp *qp = &n->qp[qpid];
+    if (n->fab->now >= qp->pace_at)
+        qp->pace_at = BN_TIME_NEVER;
     bn_nic_activate(n, qpid);
 }
 

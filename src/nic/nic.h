@@ -50,8 +50,11 @@ struct bn_qp {
     /* congestion control (cc.h): the module sets rate_bps and cc_timer */
     uint64_t rate_bps;   /* sending rate the NIC paces this queue pair to */
     bn_time_t next_send; /* earliest start of its next data packet */
+    bn_time_t last_send; /* start of its last data packet, and that packet's wire bytes: */
+    uint32_t last_wire;  /* the pacing gap is recomputed from them when the rate changes */
+    bn_time_t pace_at;   /* a BN_EV_QP_PACE is due then (BN_TIME_NEVER: none) */
     bn_time_t cc_timer;  /* when the module wants on_timer (BN_TIME_NEVER: never) */
-    uint8_t cc_timer_pending, pace_pending;
+    uint8_t cc_timer_pending;
     bn_time_t last_cnp;  /* receiver side: when it last sent a CNP */
     /* counters */
     uint64_t retransmits, timeouts, out_of_order, cnps_sent, cnps_received;

@@ -17,6 +17,8 @@ static bool credit_may_send(const struct bn_fabric *f, uint32_t p, uint32_t byte
 static void credit_on_transmit(struct bn_fabric *f, uint32_t p, uint32_t bytes)
 {
     f->fcs[p].credits -= bytes;
+    if (f->fcs[p].credits < 0)
+        f->lossless_overflows++; /* sent without credit: the receiver would drop */
 }
 
 static void credit_on_arrive(struct bn_fabric *f, uint32_t in, uint32_t bytes)

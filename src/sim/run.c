@@ -1,6 +1,7 @@
 /*
  * The event loop: pop the earliest event, set the clock, dispatch it to the
- * layer that owns its object. At the end the packet ledger must balance
+ * layer that owns its object, until every flow has completed and no frame is
+ * left in the fabric (or sim.max_time_us). At the end the packet ledger must balance
  * (injected = delivered + dropped + in flight) and, unless the run was cut
  * short by sim.max_time_us, every flow must have completed.
  */
@@ -144,6 +145,10 @@ static int event_loop(struct bn_sim *s, const struct bn_run_opts *opts, double t
                            bn_time_to_us(s->fab.now));
         if ((++s->events & 0x3ffff) == 0 && opts && opts->progress)
             report_progress(s, opts, t0);
+        /* Every flow done and no frame left: what remains are timers
+         * (retransmission, congestion control) that would only lapse. */
+        if (s->flows_done == s->flows.n && s->fab.pool.in_use == 0)
+            break;
     }
     return BN_OK;
 }

@@ -93,10 +93,12 @@ static void print_fabric(FILE *out, const struct bn_results *r)
             (unsigned long long)r->retransmits, (unsigned long long)r->timeouts,
             (unsigned long long)r->out_of_order);
     print_ecn(out, r);
-    if (strcmp(r->flow_control, "lossy") != 0)
+    if (strcmp(r->flow_control, "pfc") == 0)
         print_pauses(out, r);
+    /* InfiniBand's congestion notifications are BECNs, RoCE's CNPs */
     if (strcmp(r->congestion_control, "none") != 0)
-        fprintf(out, "CNPs            %llu\n", (unsigned long long)r->cnps);
+        fprintf(out, "%-16s%llu\n", strcmp(r->congestion_control, "ib_cc") == 0 ? "BECNs" : "CNPs",
+                (unsigned long long)r->cnps);
     fprintf(out, "link util       max %.1f%%  mean %.1f%%\n", 100 * r->link_util_max,
             100 * r->link_util_mean);
     fprintf(out, "packets         %llu injected = %llu delivered + %llu dropped + %llu in flight\n",

@@ -418,6 +418,30 @@ expect_error "incast with more senders than other hosts" \
     "$S/incast_too_many.yaml: key 'workload.incast_senders'" "16" \
     -- run "$S/incast_too_many.yaml"
 
+expect_error "pfc needs the RoCE encapsulation" \
+    "key 'link.flow_control'" "needs nic.encap roce" \
+    -- run --set topology.k=4 --set link.flow_control=pfc --set nic.encap=ib
+
+expect_error "credit needs the InfiniBand encapsulation" \
+    "key 'link.flow_control'" "needs nic.encap ib" \
+    -- run --set topology.k=4 --set link.flow_control=credit
+
+expect_error "pfc headroom that cannot hold the bytes in flight" \
+    "key 'pfc.headroom_bytes'" "in flight" \
+    -- run --set topology.k=4 --set link.flow_control=pfc --set pfc.headroom_bytes=5000
+
+expect_error "pfc buffer with no room above the headroom" \
+    "key 'switch.buffer_bytes'" "headroom" \
+    -- run --set topology.k=4 --set link.flow_control=pfc --set switch.buffer_bytes=40000
+
+expect_error "credit buffer smaller than one frame" \
+    "key 'switch.buffer_bytes'" "cannot admit" \
+    -- run --set topology.k=4 --set nic.encap=ib --set link.flow_control=credit --set switch.buffer_bytes=1000
+
+expect_error "unknown queue port to observe" \
+    "key 'observe.queue_ports'" "'tor99/0'" \
+    -- run --set topology.k=4 --set observe.queue_ports=tor99/0
+
 expect_error "incast receiver out of range (from --set)" \
     "key 'workload.incast_receiver'" "16" \
     -- run --set topology.k=4 --set workload.kind=incast --set workload.incast_receiver=16

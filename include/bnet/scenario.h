@@ -42,6 +42,8 @@ struct bn_scenario_link {
 
 struct bn_scenario_pfc {
     uint64_t headroom_bytes; /* per ingress port above XOFF; 0 = mlx5 formula */
+    char threshold[BN_NAME_MAX]; /* "static" | "dynamic" */
+    uint32_t dt_shift;       /* dynamic: pause at free shared buffer / 2^shift */
 };
 
 struct bn_scenario_ecn {

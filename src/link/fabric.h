@@ -67,6 +67,7 @@ struct bn_fabric {
     struct bn_port_stats *stats;
     struct bn_port_fc *fcs;         /* lossless modes only (else NULL) */
     const struct bn_fc_ops *fc;
+    struct bn_pfc_shared pfc_dt;    /* pfc dynamic thresholds (shared == NULL: static) */
     uint32_t nports;
     struct bn_pool pool;
     struct bn_evq evq;

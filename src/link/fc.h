@@ -27,6 +27,7 @@ struct bn_port_fc {
     uint64_t ingress_bytes; /* bytes that entered the switch by this port, still inside */
     uint64_t xoff, xon;     /* pfc: thresholds on ingress_bytes (static mode) */
     uint64_t headroom;      /* pfc: bytes reserved above xoff for frames in flight */
+    uint64_t hr_used;       /* pfc: bytes taken in since this port sent XOFF */
     bn_time_t prop_ps;      /* one-way propagation to the peer (control frames) */
     bn_time_t paused_since;
     bn_time_t paused_ps;    /* total time this port was held by the peer's pause */
@@ -34,6 +35,16 @@ struct bn_port_fc {
     uint8_t paused;         /* the peer asked this port to stop */
     uint8_t xoff_sent;      /* this port asked its peer to stop */
     uint8_t pending;        /* pfc frame waiting to be sent: 0, BN_FC_XOFF or BN_FC_XON */
+};
+
+/* PFC with a shared buffer and dynamic thresholds (Choudhury & Hahne): an
+ * ingress port pauses its peer once its bytes reach alpha x the switch's free
+ * shared buffer, alpha = 2^-shift, instead of a fixed XOFF. */
+struct bn_pfc_shared {
+    uint64_t *shared;       /* per node: shared pool (buffer minus headroom reserves) */
+    uint64_t *used;         /* per node: bytes in the switch */
+    uint32_t shift;
+    uint32_t resume_gap;    /* resume once this far below the threshold (one frame) */
 };
 
 struct bn_fc_ops {

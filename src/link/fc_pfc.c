@@ -8,6 +8,11 @@
  * when the pause takes effect; a frame that would not fit even there is a
  * lossless violation, counted and turned into a run error by the engine.
  * A pause here lasts until the resume (no quanta expiry is modelled).
+ *
+ * Thresholds are static (XOFF/XON per port) or dynamic: with a shared buffer,
+ * a port pauses at alpha x (free shared bytes) and resumes one frame below
+ * it, so a lone congested port may take much of the buffer while many must
+ * share it (Choudhury & Hahne 1998, as switch MMUs and HPCC's simulator do).
  */
 #include "link/fabric.h"
 
@@ -34,14 +39,37 @@ static void queue_frame(struct bn_fabric *f, uint32_t p, uint8_t sig)
         bn_port_want_wake(f, p);
 }
 
+/* The XOFF threshold of ingress port `in` now, and whether the dynamic
+ * (shared-buffer) rule applies to it; NIC ports keep their static values. */
+static bool dynamic_xoff(const struct bn_fabric *f, uint32_t in, uint64_t *xoff)
+{
+    const struct bn_pfc_shared *dt = &f->pfc_dt;
+    if (!dt->shared || (f->ports[in].flags & BN_PORT_AT_HOST))
+        return false;
+    uint32_t node = f->ports[in].node;
+    uint64_t free = dt->shared[node] > dt->used[node] ? dt->shared[node] - dt->used[node] : 0;
+    *xoff = free >> dt->shift;
+    return true;
+}
+
+static void account(struct bn_fabric *f, uint32_t in, int64_t bytes)
+{
+    f->fcs[in].ingress_bytes += (uint64_t)bytes;
+    if (f->pfc_dt.shared)
+        f->pfc_dt.used[f->ports[in].node] += (uint64_t)bytes;
+}
+
 static void pfc_on_arrive(struct bn_fabric *f, uint32_t in, uint32_t bytes)
 {
     struct bn_port_fc *fc = &f->fcs[in];
-    fc->ingress_bytes += bytes;
-    if (fc->ingress_bytes > fc->xoff + fc->headroom)
-        f->lossless_overflows++;
-    if (!fc->xoff_sent && fc->ingress_bytes >= fc->xoff) {
+    account(f, in, bytes);
+    if (fc->xoff_sent && (fc->hr_used += bytes) > fc->headroom)
+        f->lossless_overflows++; /* more arrived after XOFF than the headroom holds */
+    uint64_t xoff = fc->xoff;
+    dynamic_xoff(f, in, &xoff);
+    if (!fc->xoff_sent && fc->ingress_bytes >= xoff) {
         fc->xoff_sent = 1;
+        fc->hr_used = 0;
         queue_frame(f, in, BN_FC_XOFF);
     }
 }
@@ -49,8 +77,13 @@ static void pfc_on_arrive(struct bn_fabric *f, uint32_t in, uint32_t bytes)
 static void pfc_on_depart(struct bn_fabric *f, uint32_t in, uint32_t bytes)
 {
     struct bn_port_fc *fc = &f->fcs[in];
-    fc->ingress_bytes -= bytes;
-    if (fc->xoff_sent && fc->ingress_bytes <= fc->xon) {
+    account(f, in, -(int64_t)bytes);
+    if (!fc->xoff_sent)
+        return;
+    uint64_t xoff, xon = fc->xon;
+    if (dynamic_xoff(f, in, &xoff))
+        xon = xoff > f->pfc_dt.resume_gap ? xoff - f->pfc_dt.resume_gap : 0;
+    if (fc->ingress_bytes <= xon) {
         fc->xoff_sent = 0;
         queue_frame(f, in, BN_FC_XON);
     }

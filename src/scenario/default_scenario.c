@@ -33,6 +33,8 @@ static const char default_yaml[] =
     "\n"
     "pfc:\n"
     "  # headroom_bytes: 42741       # above XOFF per port (default: mlx5 formula)\n"
+    "  threshold: static             # static | dynamic (shared buffer per switch)\n"
+    "  dt_shift: 3                   # dynamic: pause at free shared / 2^shift\n"
     "\n"
     "switch:\n"
     "  latency_ns: 300               # port to port\n"

@@ -92,6 +92,14 @@ static const struct bn_scn_key keys[] = {
                   "(301 + 2.16 x cable m) x Gb/s + 2.72 x MTU. Must cover the bytes in flight.",
       FIELD(pfc.headroom_bytes), .lo = 1, .hi = 1099511627776.0,
       .flags = BN_SCN_LO | BN_SCN_HI | BN_SCN_DERIVED },
+    { .info.path = "pfc.threshold", ENUM_KEY, .info.unit = "", .info.def = "static",
+      .info.choices = "static|dynamic",
+      .info.doc = "XOFF rule: static (buffer - headroom per port) or dynamic (a shared buffer "
+                  "per switch; pause at free shared bytes / 2^pfc.dt_shift).",
+      FIELD(pfc.threshold) },
+    { .info.path = "pfc.dt_shift", INT_KEY, .info.unit = "", .info.def = "3",
+      .info.doc = "Dynamic threshold: alpha = 1/2^shift of the free shared buffer (3: 1/8).",
+      FIELD(pfc.dt_shift), RANGE(0, 16) },
 
     { .info.path = "switch.buffer_bytes", INT_KEY, .info.unit = "bytes", .info.def = "1048576",
       .info.doc = "Packet buffer per port: the egress drop-tail limit (lossy); the receive "

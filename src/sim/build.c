@@ -143,6 +143,8 @@ void bn_sim_free(struct bn_sim *s)
     bn_big_free(s->fab.ports);
     bn_big_free(s->fab.stats);
     bn_big_free(s->fab.fcs);
+    free(s->fab.pfc_dt.shared);
+    free(s->fab.pfc_dt.used);
     bn_pool_free(&s->fab.pool);
     bn_evq_free(&s->fab.evq);
     bn_routes_free(&s->routes);

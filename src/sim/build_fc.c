@@ -61,6 +61,28 @@ static int setup_pfc_port(struct bn_sim *s, uint32_t p, uint32_t max_wire, struc
     return BN_OK;
 }
 
+/* Dynamic thresholds: each switch pools its ports' buffers, less the
+ * headroom every port keeps for itself. */
+static int setup_shared_buffers(struct bn_sim *s, uint32_t max_wire, struct bn_error *err)
+{
+    const struct bn_topo *t = &s->topo;
+    struct bn_pfc_shared *dt = &s->fab.pfc_dt;
+    dt->shared = calloc(t->nnodes, sizeof *dt->shared);
+    dt->used = calloc(t->nnodes, sizeof *dt->used);
+    if (!dt->shared || !dt->used)
+        return bn_fail(err, BN_ENOMEM, "out of memory for shared buffers");
+    dt->shift = s->sc->pfc.dt_shift;
+    dt->resume_gap = max_wire;
+    for (uint32_t n = t->nhosts; n < t->nnodes; n++) {
+        const struct bn_topo_node *nd = &t->nodes[n];
+        uint64_t total = s->sc->sw.buffer_bytes * nd->nports, reserved = 0;
+        for (uint32_t p = nd->first_port; p < nd->first_port + nd->nports; p++)
+            reserved += s->fab.fcs[p].headroom;
+        dt->shared[n] = total - reserved; /* > 0: each port's buffer exceeds its headroom */
+    }
+    return BN_OK;
+}
+
 static int setup_pfc(struct bn_sim *s, uint32_t max_wire, struct bn_error *err)
 {
     for (uint32_t p = 0; p < s->fab.nports; p++) {
@@ -73,7 +95,8 @@ static int setup_pfc(struct bn_sim *s, uint32_t max_wire, struct bn_error *err)
         if (rc != BN_OK)
             return rc;
     }
-    return BN_OK;
+    return strcmp(s->sc->pfc.threshold, "dynamic") == 0 ? setup_shared_buffers(s, max_wire, err)
+                                                         : BN_OK;
 }
 
 int bn_sim_build_fc(struct bn_sim *s, uint32_t max_wire, struct bn_error *err)

@@ -4,7 +4,8 @@
  *  - two DCQCN flows on one 100 Gb/s bottleneck each get half of its goodput
  *    bound (100 x 4096/4178 / 2 = 49.02 Gb/s) within 10 % over every 10 ms
  *    window after the first 10 ms;
- *  - a 32-to-1 incast in each lossless mode drops nothing and keeps the
+ *  - a 32-to-1 incast in each lossless mode (credits; PFC with static and
+ *    with dynamic shared-buffer thresholds; with and without CC) drops nothing and keeps the
  *    bottleneck delivering >= 95 % of its goodput bound while its queue is
  *    backlogged;
  *  - PFC head-of-line blocking: a victim flow that never crosses the
@@ -78,20 +79,22 @@ static double backlogged_share(const struct bn_results *r, double goodput_gbps)
     return bytes * 8 / (us * 1e3) / goodput_gbps;
 }
 
-static void incast(const char *fc, const char *encap, const char *cc, double goodput)
+static void incast(const char *fc, const char *encap, const char *cc, const char *threshold,
+                   double goodput)
 {
-    char a[64], b[64], c[64];
+    char a[64], b[64], c[64], d[64];
     snprintf(a, sizeof a, "link.flow_control=%s", fc);
     snprintf(b, sizeof b, "nic.encap=%s", encap);
     snprintf(c, sizeof c, "nic.congestion_control=%s", cc);
-    const char *sets[] = {a, b, c, "workload.kind=incast", "workload.incast_senders=32",
+    snprintf(d, sizeof d, "pfc.threshold=%s", threshold);
+    const char *sets[] = {a, b, c, d, "workload.kind=incast", "workload.incast_senders=32",
                           "workload.message_bytes=1MB", NULL};
     struct bn_results r;
     run_sets(sets, &r);
     assert_int_equal(r.flows_completed, 32);
     double share = backlogged_share(&r, goodput);
-    printf("%-6s %-5s %-6s: bottleneck delivers %.1f %% while backlogged, %llu pauses\n", fc,
-           encap, cc, 100 * share, (unsigned long long)r.pause_frames);
+    printf("%-6s %-5s %-6s %-8s: bottleneck delivers %.1f %% while backlogged, %llu pauses\n",
+           fc, encap, cc, threshold, 100 * share, (unsigned long long)r.pause_frames);
     assert_true(share >= 0.95);
     assert_true(share <= 1.01);
     bn_results_free(&r);
@@ -101,10 +104,12 @@ static void test_incast_lossless_modes(void **state)
 {
     (void)state;
     double ib_goodput = 100.0 * 4096 / (4096 + 26);
-    incast("pfc", "roce", "none", GOODPUT_GBPS);
-    incast("pfc", "roce", "dcqcn", GOODPUT_GBPS);
-    incast("credit", "ib", "none", ib_goodput);
-    incast("credit", "ib", "ib_cc", ib_goodput);
+    incast("pfc", "roce", "none", "static", GOODPUT_GBPS);
+    incast("pfc", "roce", "none", "dynamic", GOODPUT_GBPS);
+    incast("pfc", "roce", "dcqcn", "static", GOODPUT_GBPS);
+    incast("pfc", "roce", "dcqcn", "dynamic", GOODPUT_GBPS);
+    incast("credit", "ib", "none", "static", ib_goodput);
+    incast("credit", "ib", "ib_cc", "static", ib_goodput);
 }
 
 static double victim_gbps(const char *flow_text, const char *cc, uint64_t *pauses)

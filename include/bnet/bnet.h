@@ -30,6 +30,19 @@ int bn_run(const struct bn_scenario *sc, const struct bn_run_opts *opts,
 int bn_describe_topology(const struct bn_scenario *sc, struct bn_topo_info *out,
                          struct bn_error *err);
 
+/* What `bnet topo` asks of a topology beyond its description. */
+struct bn_topo_query {
+    bool paths;               /* count minimal paths from host src to host dst */
+    uint32_t src, dst;
+    const char *dot_path;     /* write the graph as Graphviz DOT here ("-": stdout) */
+};
+
+/* Build the topology (no simulator state) and fill `out`, planner figures
+ * included: per-tier capacity and oversubscription, links by rate, cables and
+ * transceivers, Gb/s per PFLOPS, and what `q` (may be NULL) asks. */
+int bn_plan_topology(const struct bn_scenario *sc, const struct bn_topo_query *q,
+                     struct bn_topo_info *out, struct bn_error *err);
+
 #define BNET_VERSION "0.1.0"
 
 #endif

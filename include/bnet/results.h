@@ -24,6 +24,25 @@ struct bn_topo_info {
     uint32_t diameter_switches;      /* switches on that path */
     double bisection_gbps;
     double host_rate_gbps, fabric_rate_gbps;
+    /* Planner figures, filled by bn_plan_topology (`bnet topo`) only. */
+    bool planned;
+    struct bn_tier_info {
+        uint32_t nodes;              /* [0]: hosts; [1..]: switches of the tier */
+        uint32_t ports_max;          /* most ports in use on one node of the tier */
+        uint32_t down_links, up_links;
+        double down_gbps, up_gbps;   /* towards the hosts / the next tier up */
+        double oversubscription;     /* down / up; 0 on the top tier */
+    } tier[5];
+    uint32_t nrates;                 /* links by rate, fastest first */
+    struct { double gbps; uint32_t links; } rates[8];
+    uint32_t host_copper, host_fiber, fabric_copper, fabric_fiber; /* links by medium */
+    uint32_t transceivers;           /* 2 per fiber link, none on copper (DAC) */
+    double gpu_tflops;               /* topology.gpu_tflops; 0 = not stated */
+    double gbps_per_pflops;          /* hosts' injection / their PFLOPS */
+    double bisection_gbps_per_pflops;
+    bool paths_asked;                /* --paths SRC,DST */
+    uint32_t path_src, path_dst, path_hops;
+    uint64_t minimal_paths;
 };
 
 struct bn_flow_result {
@@ -35,6 +54,9 @@ struct bn_flow_result {
     double throughput_gbps; /* bytes * 8 / fct */
     uint64_t retransmits;   /* data packets sent again */
     uint64_t timeouts;
+    uint64_t duplicates;    /* packets the receiver already had: spurious retransmissions */
+    uint32_t paths;         /* distinct paths its data packets took (counted up to 64) */
+    uint32_t *path_packets; /* packets per path, [paths]; only for followed flows, else NULL */
     bool done;
 };
 
@@ -80,6 +102,9 @@ struct bn_results {
     uint64_t pkts_injected, pkts_delivered, pkts_dropped, pkts_in_flight;
     uint64_t bytes_injected, bytes_delivered, bytes_dropped, bytes_in_flight;
     uint64_t data_pkts_dropped, retransmits, timeouts, ecn_marks, out_of_order;
+    uint64_t spurious_retransmits;        /* retransmitted packets the receiver already had */
+    uint32_t reorder_depth_max;           /* PSNs ahead of the expected one, at arrival */
+    double reorder_depth_p99;             /* over out-of-order arrivals */
     double link_util_max, link_util_mean; /* busy time / simulated time over all ports */
     char flow_control[BN_NAME_MAX], congestion_control[BN_NAME_MAX];
     uint64_t pause_frames, resume_frames, cnps;

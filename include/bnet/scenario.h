@@ -23,8 +23,15 @@
 #define BN_PATH_MAX 512
 
 struct bn_scenario_topology {
-    char kind[BN_NAME_MAX];  /* "fat_tree" | "leaf_spine" */
+    char kind[BN_NAME_MAX];  /* "fat_tree" | "leaf_spine" | "rail_optimized" | "file" | "ibnetdiscover" */
     uint32_t k;              /* switch radix (even, >= 2) */
+    uint32_t gpus_per_server;    /* rail_optimized: GPUs (= NICs = rails) per server */
+    uint32_t servers_per_su;     /* rail_optimized: servers per scalable unit */
+    uint32_t scalable_units;     /* rail_optimized: number of SUs */
+    double oversubscription;     /* leaf tier: host-facing : uplink ports (1 = non-blocking) */
+    double agg_oversubscription; /* fat_tree / rail_optimized 3-tier: agg (spine) tier */
+    double gpu_tflops;           /* per host (GPU), for Gb/s per PFLOPS; 0 = not stated */
+    char file[BN_PATH_MAX];      /* file / ibnetdiscover: path, relative to the scenario */
 };
 
 struct bn_scenario_link {
@@ -57,14 +64,23 @@ struct bn_scenario_switch {
     double latency_ns;       /* forwarding latency, port to port */
     char forwarding[BN_NAME_MAX];   /* "cut_through" | "store_and_forward" */
     uint64_t buffer_bytes;   /* per egress port */
-    char load_balancing[BN_NAME_MAX]; /* "ecmp" */
+    char load_balancing[BN_NAME_MAX]; /* every tier's policy: "ecmp", "adaptive", ... */
+    char lb_per_tier[BN_NAME_MAX];    /* "1=ecmp 2=adaptive": tiers that differ */
+    char ecmp_fields[BN_NAME_MAX];    /* "dst_entropy" | "dst" | "entropy" */
+    char ecmp_salt[BN_NAME_MAX];      /* "per_switch" | "same" */
+    char ar_metric[BN_NAME_MAX];      /* "queue" | "load" */
+    double flowlet_gap_us;
+    uint32_t flowlet_slots;
     struct bn_scenario_ecn ecn;
 };
 
 struct bn_scenario_nic {
     char encap[BN_NAME_MAX];     /* "roce" | "ib" */
     uint32_t mtu_bytes;          /* payload bytes per packet (256..9000 roce, 256..4096 ib) */
-    char transport[BN_NAME_MAX]; /* "go_back_n" */
+    char transport[BN_NAME_MAX]; /* "go_back_n" | "selective_repeat" */
+    char entropy[BN_NAME_MAX];   /* "per_flow" | "per_packet" (sender-side spraying) */
+    uint32_t sr_window;          /* selective repeat: packets tracked beyond the cumulative ACK */
+    uint32_t sr_reorder_threshold; /* a hole this many packets behind a SACK counts as lost */
     char congestion_control[BN_NAME_MAX]; /* "none" */
     double rto_us;               /* retransmission timeout */
     double cnp_interval_us;      /* receiver: min gap between CNPs per queue pair; 0 = preset */

@@ -43,9 +43,14 @@ static const char *const usage_run =
 
 static const char *const usage_topo =
     "usage: bnet topo [FILE.yaml] [--set KEY=VALUE]... [--json PATH|-]\n"
+    "                 [--paths SRC,DST] [--dot PATH|-]\n"
     "\n"
-    "Build the topology and print hosts, switches per tier, links, diameter and\n"
-    "bisection bandwidth, without simulating.\n";
+    "Build the topology and print, without simulating: hosts; switches per tier\n"
+    "with radix, capacity down and up and oversubscription; links by rate; cables\n"
+    "and transceivers; diameter; bisection; Gb/s per PFLOPS (topology.gpu_tflops).\n"
+    "  --paths SRC,DST  count the minimal paths between hosts SRC and DST\n"
+    "  --dot PATH       write the graph for Graphviz ('-' for stdout)\n"
+    "Builders and file formats: docs/topologies.md.\n";
 
 static const char *const usage_keys =
     "usage: bnet keys\n\nList every scenario key: path, type, unit, default, meaning.\n";

@@ -17,6 +17,7 @@ struct cli_opts {
     const char *json;
     const char *csv;
     const char *seed;
+    const char *paths, *dot;  /* topo: --paths SRC,DST, --dot PATH */
     const char **sets;
     int nsets;
     int reproducible, quiet;
@@ -55,6 +56,10 @@ static int parse_opts(int argc, char **argv, int first, enum bn_cli_mode mode,
             name = "--seed", slot = &o->seed;
         else if (mode == BN_CLI_RUN && is_opt(a, "--csv"))
             name = "--csv", slot = &o->csv;
+        else if (mode == BN_CLI_TOPO && is_opt(a, "--paths"))
+            name = "--paths", slot = &o->paths;
+        else if (mode == BN_CLI_TOPO && is_opt(a, "--dot"))
+            name = "--dot", slot = &o->dot;
         if (name) {
             const char *v = opt_value(argc, argv, &i, name);
             if (!v) {
@@ -153,13 +158,42 @@ static int do_run(const struct cli_opts *o, const struct bn_scenario *sc)
     return rc == BN_OK ? 0 : exit_status(&err);
 }
 
+/* "SRC,DST": two host indices. */
+static int parse_paths(const char *v, struct bn_topo_query *q)
+{
+    char *end;
+    errno = 0;
+    unsigned long a = strtoul(v, &end, 10);
+    if (errno || end == v || *end != ',' || v[0] == '-' || a > UINT32_MAX)
+        return -1;
+    const char *w = end + 1;
+    unsigned long b = strtoul(w, &end, 10);
+    if (errno || end == w || *end || w[0] == '-' || b > UINT32_MAX)
+        return -1;
+    q->paths = true;
+    q->src = (uint32_t)a;
+    q->dst = (uint32_t)b;
+    return 0;
+}
+
 static int do_topo(const struct cli_opts *o, const struct bn_scenario *sc)
 {
     struct bn_error err = {0};
     struct bn_topo_info info;
-    if (bn_describe_topology(sc, &info, &err) != BN_OK)
+    struct bn_topo_query q = {.dot_path = o->dot};
+    if (o->paths && parse_paths(o->paths, &q) != 0) {
+        fprintf(stderr, "bnet: option '--paths' needs two host indices SRC,DST (got '%s')\n",
+                o->paths);
+        return 2;
+    }
+    bool quiet = (o->json && strcmp(o->json, "-") == 0) || (o->dot && strcmp(o->dot, "-") == 0);
+    if (o->json && o->dot && strcmp(o->json, "-") == 0 && strcmp(o->dot, "-") == 0) {
+        fprintf(stderr, "bnet: --json - and --dot - cannot both write to stdout\n");
+        return 2;
+    }
+    if (bn_plan_topology(sc, &q, &info, &err) != BN_OK)
         return exit_status(&err);
-    if (!(o->json && strcmp(o->json, "-") == 0))
+    if (!quiet)
         bn_topo_info_print(stdout, &info);
     if (o->json && bn_topo_info_write_json(&info, o->json, &err) != BN_OK)
         return exit_status(&err);

@@ -35,10 +35,15 @@ struct bn_packet {
     uint32_t dst;      /* destination host */
     uint32_t entropy;  /* flow identity hashed by ECMP */
     uint16_t bytes;    /* frame bytes on the wire, headers included, wire overhead not */
-    uint16_t payload;  /* payload bytes */
     uint8_t type;      /* enum bn_pkt_type */
     uint8_t flags;     /* enum bn_pkt_flag */
-    uint16_t reserved;
+    union {
+        struct {       /* data */
+            uint16_t payload; /* payload bytes */
+            uint16_t path;    /* hash of the egress choices made on the way */
+        };
+        uint32_t sack;  /* ACK of a selective-repeat transport: the PSN it received */
+    };
     uint32_t in_port;  /* the port it entered its current switch by (flow control) */
 };
 _Static_assert(sizeof(struct bn_packet) == 32, "packets are 32 bytes");

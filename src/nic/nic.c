@@ -16,6 +16,14 @@ int bn_nics_init(struct bn_nics *n, struct bn_fabric *f, const uint32_t *host_po
     n->line_rate_bps = p->line_rate_bps;
     n->cnp_interval = p->cnp_interval;
     n->mtu = p->mtu;
+    n->sr_window = p->sr_window;
+    n->sr_reorder_threshold = p->sr_reorder_threshold;
+    n->spray_entropy = p->spray_entropy;
+    n->tp_priv_size = p->tp->priv_size ? p->tp->priv_size(n) : 0;
+    n->reorder_hist_len = (p->sr_window ? p->sr_window : 1024) + 1;
+    n->reorder_hist = calloc(n->reorder_hist_len, sizeof *n->reorder_hist);
+    if (!n->reorder_hist)
+        return -1;
     n->max_frame = bn_encap_frame(p->encap, p->encap->reth_bytes, p->mtu);
     n->ack_every = p->ack_every;
     n->rto = p->rto;
@@ -37,6 +45,8 @@ void bn_nics_free(struct bn_nics *n)
     free(n->nic);
     free(n->qp);
     free(n->msg);
+    free(n->tp_priv);
+    free(n->reorder_hist);
     memset(n, 0, sizeof *n);
 }
 
@@ -49,6 +59,12 @@ uint32_t bn_qp_create(struct bn_nics *n, uint32_t src, uint32_t dst)
             return BN_NONE;
         n->qp = q;
         n->qp_cap = cap;
+        if (n->tp_priv_size) {
+            uint8_t *t = realloc(n->tp_priv, (size_t)cap * n->tp_priv_size);
+            if (!t)
+                return BN_NONE;
+            n->tp_priv = t;
+        }
     }
     uint32_t id = n->nqps++;
     struct bn_qp *qp = &n->qp[id];
@@ -61,6 +77,10 @@ uint32_t bn_qp_create(struct bn_nics *n, uint32_t src, uint32_t dst)
     qp->cc_timer = BN_TIME_NEVER;
     qp->pace_at = BN_TIME_NEVER;
     qp->last_cnp = -BN_TIME_LIMIT;
+    if (n->tp_priv_size)
+        memset(bn_nic_tp_priv(n, id), 0, n->tp_priv_size);
+    if (n->tp->init)
+        n->tp->init(n, id);
     n->cc->init(n, qp);
     bn_nic_cc_sync(n, id);
     return id;
@@ -118,7 +138,7 @@ int bn_qp_post(struct bn_nics *n, uint32_t qpid, uint64_t bytes, enum bn_verb ve
 static bool enlist(struct bn_nics *n, uint32_t qpid)
 {
     struct bn_qp *qp = &n->qp[qpid];
-    if (qp->active || !n->tp->has_data(qp))
+    if (qp->active || !n->tp->has_data(n, qp))
         return false;
     struct bn_nic *nic = &n->nic[qp->src];
     qp->active = 1;
@@ -178,7 +198,7 @@ static uint32_t next_data_packet(struct bn_nics *n, struct bn_nic *nic)
         if (nic->active_head == BN_NONE)
             nic->active_tail = BN_NONE;
         qp->active = 0;
-        if (!n->tp->has_data(qp))
+        if (!n->tp->has_data(n, qp))
             continue;
         if (qp->next_send <= n->fab->now)
             break;
@@ -193,6 +213,8 @@ static uint32_t next_data_packet(struct bn_nics *n, struct bn_nic *nic)
         .type = BN_PKT_DATA, .flags = BN_PKT_ECN_CAPABLE,
     };
     n->tp->next_data(n, qp, pk);
+    if (n->spray_entropy) /* a new "UDP source port" per packet: ECMP sprays it */
+        pk->entropy = (uint32_t)bn_mix64(((uint64_t)qp->entropy << 32) | ++qp->spray_seq);
     bn_fabric_count_injected(n->fab, pk);
     pace(n, qp, pk->bytes);
     enlist(n, qpid); /* back to the tail if it has more */
@@ -219,7 +241,7 @@ void bn_nic_kick(struct bn_nics *n, uint32_t host)
         bn_port_want_wake(f, nic->port);
 }
 
-void bn_nic_send_ctrl(struct bn_nics *n, uint32_t qpid, uint8_t type, uint32_t psn)
+void bn_nic_send_ctrl(struct bn_nics *n, uint32_t qpid, uint8_t type, uint32_t psn, uint32_t sack)
 {
     const struct bn_qp *qp = &n->qp[qpid];
     uint32_t pkt = bn_fabric_new_packet(n->fab);
@@ -229,7 +251,7 @@ void bn_nic_send_ctrl(struct bn_nics *n, uint32_t qpid, uint8_t type, uint32_t p
     *pk = (struct bn_packet){
         .qp = qpid, .psn = psn, .dst = qp->src,
         .entropy = qp->entropy ^ 0x9e3779b9u, .type = type,
-        .bytes = bn_encap_frame(n->encap, n->encap->aeth_bytes, 0),
+        .bytes = bn_encap_frame(n->encap, n->encap->aeth_bytes, 0), .sack = sack,
     };
     bn_fabric_count_injected(n->fab, pk);
     bn_pktq_push(&n->nic[qp->dst].ctrl, &n->fab->pool, pkt);
@@ -246,7 +268,7 @@ static void notify_congestion(struct bn_nics *n, uint32_t qpid)
         return;
     qp->last_cnp = n->fab->now;
     qp->cnps_sent++;
-    bn_nic_send_ctrl(n, qpid, BN_PKT_CNP, 0);
+    bn_nic_send_ctrl(n, qpid, BN_PKT_CNP, 0, 0);
 }
 
 void bn_nic_receive(struct bn_nics *n, uint32_t host, uint32_t pkt)
@@ -256,6 +278,8 @@ void bn_nic_receive(struct bn_nics *n, uint32_t host, uint32_t pkt)
     bn_fabric_deliver(n->fab, n->nic[host].port, pkt);
     switch (pk.type) {
     case BN_PKT_DATA:
+        if (n->on_arrival)
+            n->on_arrival(n->ud, pk.qp, &pk);
         if (pk.flags & BN_PKT_ECN_CE)
             notify_congestion(n, pk.qp);
         n->tp->on_data(n, pk.qp, &pk);
@@ -282,7 +306,7 @@ void bn_nic_cc_sync(struct bn_nics *n, uint32_t qpid)
     qp->next_send = qp->rate_bps < n->line_rate_bps
                         ? qp->last_send + bn_serialization_ps(qp->last_wire, qp->rate_bps)
                         : qp->last_send;
-    if (!qp->active && n->tp->has_data(qp) && qp->next_send > n->fab->now)
+    if (!qp->active && n->tp->has_data(n, qp) && qp->next_send > n->fab->now)
         park(n, qpid);
     else if (!qp->active && qp->pace_at != BN_TIME_NEVER && qp->next_send <= n->fab->now)
         bn_nic_activate(n, qpid);
@@ -370,4 +394,9 @@ void bn_nic_complete_tx_upto(struct bn_nics *n, uint32_t qpid)
         m->next = n->msg_free;
         n->msg_free = mi;
     }
+}
+
+void bn_nic_note_reorder(struct bn_nics *n, uint32_t depth)
+{
+    n->reorder_hist[depth < n->reorder_hist_len ? depth : n->reorder_hist_len - 1]++;
 }

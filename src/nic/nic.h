@@ -58,6 +58,8 @@ struct bn_qp {
     bn_time_t last_cnp;  /* receiver side: when it last sent a CNP */
     /* counters */
     uint64_t retransmits, timeouts, out_of_order, cnps_sent, cnps_received;
+    uint64_t duplicates;  /* receiver: data it already had (spurious retransmissions) */
+    uint32_t spray_seq;
     uint64_t cc_priv[16]; /* the congestion-control module's own state */
 };
 
@@ -96,7 +98,11 @@ struct bn_transport_ops {
     /* Sender: fill `pk` (psn, payload, flags) with the next data packet; the
      * NIC has checked that qp has something to send. */
     void (*next_data)(struct bn_nics *n, struct bn_qp *qp, struct bn_packet *pk);
-    bool (*has_data)(const struct bn_qp *qp);
+    bool (*has_data)(const struct bn_nics *n, const struct bn_qp *qp);
+    /* Bytes of private state per queue pair (at bn_nic_tp_priv), zeroed at
+     * creation, then init (may be NULL). */
+    size_t (*priv_size)(const struct bn_nics *n);
+    void (*init)(struct bn_nics *n, uint32_t qpid);
     /* Receiver: a data packet arrived. */
     void (*on_data)(struct bn_nics *n, uint32_t qpid, const struct bn_packet *pk);
     /* Sender: an ACK or NAK arrived. */
@@ -126,10 +132,20 @@ struct bn_nics {
     bn_time_t rto;
     bn_completion_fn on_complete;
     void *ud;
+    /* Every data packet reaching its receiver (for path statistics; may be NULL). */
+    void (*on_arrival)(void *ud, uint32_t qpid, const struct bn_packet *pk);
     uint64_t ecn_ce_received;
+    uint8_t *tp_priv;             /* transport state, tp_priv_size bytes per queue pair */
+    size_t tp_priv_size;
+    uint32_t sr_window, sr_reorder_threshold;
+    bool spray_entropy;           /* a new entropy value per packet */
+    uint64_t *reorder_hist;       /* [depth] out-of-order arrivals, depth capped */
+    uint32_t reorder_hist_len;
 };
 
 struct bn_nic_params {
+    uint32_t sr_window, sr_reorder_threshold;
+    bool spray_entropy;
     const struct bn_encap *encap;
     const struct bn_transport_ops *tp;
     const struct bn_cc_ops *cc;
@@ -167,7 +183,16 @@ void bn_nic_cc_sync(struct bn_nics *n, uint32_t qpid);
 
 /* For transports. */
 void bn_nic_activate(struct bn_nics *n, uint32_t qpid);
-void bn_nic_send_ctrl(struct bn_nics *n, uint32_t qpid, uint8_t type, uint32_t psn);
+/* ACK/NAK/CNP from the receiver: `psn` the next expected, `sack` (ACKs of a
+ * selective-repeat receiver) the PSN that prompted it. */
+void bn_nic_send_ctrl(struct bn_nics *n, uint32_t qpid, uint8_t type, uint32_t psn, uint32_t sack);
+/* The transport's private state of a queue pair. */
+static inline void *bn_nic_tp_priv(struct bn_nics *n, uint32_t qpid)
+{
+    return n->tp_priv + (size_t)qpid * n->tp_priv_size;
+}
+/* Receiver statistics shared by transports. */
+void bn_nic_note_reorder(struct bn_nics *n, uint32_t depth);
 void bn_nic_arm_rto(struct bn_nics *n, uint32_t qpid);
 /* Payload bytes of `psn` and whether it opens/closes its message. */
 uint32_t bn_nic_psn_payload(const struct bn_nics *n, const struct bn_msg *m, uint32_t psn);

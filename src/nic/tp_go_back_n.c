@@ -13,7 +13,11 @@
  */
 #include "nic/nic.h"
 
-static bool gbn_has_data(const struct bn_qp *qp) { return qp->snd_nxt < qp->snd_end; }
+static bool gbn_has_data(const struct bn_nics *n, const struct bn_qp *qp)
+{
+    (void)n;
+    return qp->snd_nxt < qp->snd_end;
+}
 
 static uint32_t msg_holding(const struct bn_nics *n, const struct bn_qp *qp, uint32_t psn)
 {
@@ -54,18 +58,20 @@ static void gbn_on_data(struct bn_nics *n, uint32_t qpid, const struct bn_packet
         bn_nic_complete_rx_upto(n, qpid);
         if (++qp->since_ack >= n->ack_every || (pk->flags & BN_PKT_LAST)) {
             qp->since_ack = 0;
-            bn_nic_send_ctrl(n, qpid, BN_PKT_ACK, qp->rcv_nxt);
+            bn_nic_send_ctrl(n, qpid, BN_PKT_ACK, qp->rcv_nxt, 0);
         }
     } else if (pk->psn > qp->rcv_nxt) {
         qp->out_of_order++;
+        bn_nic_note_reorder(n, pk->psn - qp->rcv_nxt);
         if (!qp->nak_sent || pk->psn <= qp->ooo_last) {
             qp->nak_sent = 1;
-            bn_nic_send_ctrl(n, qpid, BN_PKT_NAK, qp->rcv_nxt);
+            bn_nic_send_ctrl(n, qpid, BN_PKT_NAK, qp->rcv_nxt, 0);
         }
         qp->ooo_last = pk->psn;
     } else {
         /* a duplicate: our ACK was lost or is late; say again where we are */
-        bn_nic_send_ctrl(n, qpid, BN_PKT_ACK, qp->rcv_nxt);
+        qp->duplicates++;
+        bn_nic_send_ctrl(n, qpid, BN_PKT_ACK, qp->rcv_nxt, 0);
     }
 }
 

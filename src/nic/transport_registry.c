@@ -4,9 +4,11 @@
 #include "nic/nic.h"
 
 extern const struct bn_transport_ops bn_tp_go_back_n;
+extern const struct bn_transport_ops bn_tp_selective_repeat;
 
 static const struct bn_transport_ops *const transports[] = {
     &bn_tp_go_back_n,
+    &bn_tp_selective_repeat,
 };
 
 const struct bn_transport_ops *bn_transport_find(const char *name)

@@ -12,7 +12,7 @@
 
 #define JSON_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10))
 
-static json_t *topo_json(const struct bn_topo_info *t)
+static json_t *topo_json_base(const struct bn_topo_info *t)
 {
     json_t *tiers = json_object();
     for (uint32_t i = 1; i <= t->tiers && i < 5; i++)
@@ -25,6 +25,52 @@ static json_t *topo_json(const struct bn_topo_info *t)
                      "diameter_switches", (json_int_t)t->diameter_switches,
                      "bisection_gbps", t->bisection_gbps, "host_rate_gbps", t->host_rate_gbps,
                      "fabric_rate_gbps", t->fabric_rate_gbps);
+}
+
+/* The planner's figures (bn_plan_topology); see docs/results.md. */
+static void plan_json(json_t *o, const struct bn_topo_info *t)
+{
+    json_t *tiers = json_array();
+    for (uint32_t i = 1; i <= t->tiers && i < 5; i++) {
+        const struct bn_tier_info *ti = &t->tier[i];
+        json_array_append_new(
+            tiers, json_pack("{s:s, s:i, s:i, s:i, s:i, s:f, s:f, s:f}", "name", t->tier_name[i],
+                             "switches", (json_int_t)ti->nodes, "radix", (json_int_t)ti->ports_max,
+                             "down_links", (json_int_t)ti->down_links, "up_links",
+                             (json_int_t)ti->up_links, "down_gbps", ti->down_gbps, "up_gbps",
+                             ti->up_gbps, "oversubscription", ti->oversubscription));
+    }
+    json_object_set_new(o, "tiers", tiers);
+    json_t *rates = json_array();
+    for (uint32_t i = 0; i < t->nrates; i++)
+        json_array_append_new(rates, json_pack("{s:f, s:i}", "gbps", t->rates[i].gbps, "links",
+                                               (json_int_t)t->rates[i].links));
+    json_object_set_new(o, "links_by_rate", rates);
+    json_object_set_new(o, "cables",
+                        json_pack("{s:i, s:i, s:i, s:i, s:i}", "host_copper",
+                                  (json_int_t)t->host_copper, "host_fiber",
+                                  (json_int_t)t->host_fiber, "fabric_copper",
+                                  (json_int_t)t->fabric_copper, "fabric_fiber",
+                                  (json_int_t)t->fabric_fiber, "transceivers",
+                                  (json_int_t)t->transceivers));
+    json_object_set_new(o, "gpu_tflops", json_real(t->gpu_tflops));
+    json_object_set_new(o, "gbps_per_pflops", json_real(t->gbps_per_pflops));
+    json_object_set_new(o, "bisection_gbps_per_pflops", json_real(t->bisection_gbps_per_pflops));
+    if (t->paths_asked)
+        json_object_set_new(o, "paths",
+                            json_pack("{s:i, s:i, s:i, s:I}", "src", (json_int_t)t->path_src,
+                                      "dst", (json_int_t)t->path_dst, "hops",
+                                      (json_int_t)t->path_hops, "minimal_paths",
+                                      (json_int_t)(t->minimal_paths > INT64_MAX
+                                                       ? INT64_MAX : t->minimal_paths)));
+}
+
+static json_t *topo_json(const struct bn_topo_info *t)
+{
+    json_t *o = topo_json_base(t);
+    if (t->planned)
+        plan_json(o, t);
+    return o;
 }
 
 static json_t *ledger_json(uint64_t inj, uint64_t del, uint64_t drop, uint64_t fly)
@@ -50,6 +96,10 @@ static json_t *summary_json(const struct bn_results *r)
     json_object_set_new(s, "timeouts", json_integer((json_int_t)r->timeouts));
     json_object_set_new(s, "ecn_marks", json_integer((json_int_t)r->ecn_marks));
     json_object_set_new(s, "out_of_order", json_integer((json_int_t)r->out_of_order));
+    json_object_set_new(s, "reorder_depth",
+                        json_pack("{s:i, s:f}", "max", (json_int_t)r->reorder_depth_max, "p99",
+                                  r->reorder_depth_p99));
+    json_object_set_new(s, "spurious_retransmits", json_integer((json_int_t)r->spurious_retransmits));
     json_object_set_new(s, "pause_frames", json_integer((json_int_t)r->pause_frames));
     json_object_set_new(s, "resume_frames", json_integer((json_int_t)r->resume_frames));
     json_object_set_new(s, "cnps", json_integer((json_int_t)r->cnps));
@@ -79,13 +129,21 @@ static json_t *flows_json(const struct bn_results *r)
     json_t *a = json_array();
     for (uint32_t i = 0; i < r->nflows; i++) {
         const struct bn_flow_result *f = &r->flows[i];
-        json_array_append_new(
-            a, json_pack("{s:i, s:i, s:I, s:f, s:f, s:f, s:f, s:I, s:I, s:b}", "src",
-                         (json_int_t)f->src, "dst", (json_int_t)f->dst, "bytes",
-                         (json_int_t)f->bytes, "start_us", f->start_us, "fct_us", f->fct_us,
-                         "ack_us", f->ack_us, "throughput_gbps", f->throughput_gbps,
-                         "retransmits", (json_int_t)f->retransmits, "timeouts",
-                         (json_int_t)f->timeouts, "done", f->done));
+        json_t *o = json_pack("{s:i, s:i, s:I, s:f, s:f, s:f, s:f, s:I, s:I, s:b}", "src",
+                              (json_int_t)f->src, "dst", (json_int_t)f->dst, "bytes",
+                              (json_int_t)f->bytes, "start_us", f->start_us, "fct_us", f->fct_us,
+                              "ack_us", f->ack_us, "throughput_gbps", f->throughput_gbps,
+                              "retransmits", (json_int_t)f->retransmits, "timeouts",
+                              (json_int_t)f->timeouts, "done", f->done);
+        json_object_set_new(o, "duplicates", json_integer((json_int_t)f->duplicates));
+        json_object_set_new(o, "paths", json_integer(f->paths));
+        if (f->path_packets) {
+            json_t *pp = json_array();
+            for (uint32_t k = 0; k < f->paths; k++)
+                json_array_append_new(pp, json_integer(f->path_packets[k]));
+            json_object_set_new(o, "path_packets", pp);
+        }
+        json_array_append_new(a, o);
     }
     return a;
 }

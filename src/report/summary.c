@@ -9,9 +9,43 @@
 
 #define TOP_PORTS 3
 
+/* The planner's figures (bnet topo); the cable rule is docs/topologies.md's. */
+static void print_plan(FILE *out, const struct bn_topo_info *t)
+{
+    fprintf(out, "tiers           %-8s %8s %6s %12s %12s %8s\n", "tier", "switches", "radix",
+            "down Gb/s", "up Gb/s", "oversub");
+    for (uint32_t i = 1; i <= t->tiers && i < 5; i++) {
+        const struct bn_tier_info *ti = &t->tier[i];
+        fprintf(out, "                %-8s %8u %6u %12.0f ", t->tier_name[i], ti->nodes,
+                ti->ports_max, ti->down_gbps);
+        if (ti->up_links)
+            fprintf(out, "%12.0f %7.2f:1\n", ti->up_gbps, ti->oversubscription);
+        else
+            fprintf(out, "%12s %8s\n", "-", "-");
+    }
+    fputs("links by rate  ", out);
+    for (uint32_t i = 0; i < t->nrates; i++)
+        fprintf(out, "%s %u x %g Gb/s", i ? "," : "", t->rates[i].links, t->rates[i].gbps);
+    fputc('\n', out);
+    fprintf(out, "cables          host links %u copper (DAC) + %u fiber; switch links %u copper + "
+            "%u fiber\n", t->host_copper, t->host_fiber, t->fabric_copper, t->fabric_fiber);
+    fprintf(out, "transceivers    %u (2 per fiber link)\n", t->transceivers);
+    if (t->gpu_tflops > 0)
+        fprintf(out, "compute         %u GPUs x %g TFLOPS = %.1f PFLOPS: %.1f Gb/s per PFLOPS "
+                "injected, %.1f across the bisection\n", t->hosts, t->gpu_tflops,
+                t->hosts * t->gpu_tflops / 1000.0, t->gbps_per_pflops,
+                t->bisection_gbps_per_pflops);
+    if (t->paths_asked)
+        fprintf(out, "paths           host %u -> host %u: %llu minimal paths of %u hops\n",
+                t->path_src, t->path_dst, (unsigned long long)t->minimal_paths, t->path_hops);
+}
+
 void bn_topo_info_print(FILE *out, const struct bn_topo_info *t)
 {
-    fprintf(out, "topology        %s (k=%u, switch radix %u)\n", t->kind, t->k, t->radix);
+    if (t->k)
+        fprintf(out, "topology        %s (k=%u, switch radix %u)\n", t->kind, t->k, t->radix);
+    else
+        fprintf(out, "topology        %s (switch radix %u)\n", t->kind, t->radix);
     fprintf(out, "hosts           %u\n", t->hosts);
     fprintf(out, "switches        %u", t->switches);
     for (uint32_t i = 1; i <= t->tiers && i < 5; i++)
@@ -21,9 +55,12 @@ void bn_topo_info_print(FILE *out, const struct bn_topo_info *t)
             t->host_rate_gbps, t->fabric_rate_gbps);
     fprintf(out, "diameter        %u hops (%u switches) host to host\n", t->diameter_hops,
             t->diameter_switches);
+    /* the planner knows each host link's rate (files may mix them) */
+    double injection = t->planned ? t->tier[0].up_gbps : t->hosts * t->host_rate_gbps;
     fprintf(out, "bisection       %.1f Tb/s (%.2f of hosts' injection / 2)\n",
-            t->bisection_gbps / 1000.0,
-            t->bisection_gbps / (t->hosts * t->host_rate_gbps / 2.0));
+            t->bisection_gbps / 1000.0, t->bisection_gbps / (injection / 2.0));
+    if (t->planned)
+        print_plan(out, t);
 }
 
 static double paused_key(const struct bn_port_result *p) { return p->paused_fraction; }
@@ -89,9 +126,11 @@ static void print_fabric(FILE *out, const struct bn_results *r)
 {
     fprintf(out, "drops           %llu packets (%llu data)\n",
             (unsigned long long)r->pkts_dropped, (unsigned long long)r->data_pkts_dropped);
-    fprintf(out, "retransmits     %llu packets, %llu timeouts, %llu out of order\n",
-            (unsigned long long)r->retransmits, (unsigned long long)r->timeouts,
-            (unsigned long long)r->out_of_order);
+    fprintf(out, "retransmits     %llu packets (%llu spurious), %llu timeouts\n",
+            (unsigned long long)r->retransmits, (unsigned long long)r->spurious_retransmits,
+            (unsigned long long)r->timeouts);
+    fprintf(out, "reordering      %llu out of order, depth max %u p99 %.0f packets\n",
+            (unsigned long long)r->out_of_order, r->reorder_depth_max, r->reorder_depth_p99);
     print_ecn(out, r);
     if (strcmp(r->flow_control, "pfc") == 0)
         print_pauses(out, r);

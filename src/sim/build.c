@@ -12,8 +12,8 @@
 #include "sim/sim.h"
 
 static int lookup_modules(const struct bn_scenario *sc, const struct bn_encap **encap,
-                          const struct bn_transport_ops **tp, const struct bn_lb_ops **lb,
-                          const struct bn_cc_ops **cc, struct bn_error *err)
+                          const struct bn_transport_ops **tp, const struct bn_cc_ops **cc,
+                          struct bn_error *err)
 {
     *encap = bn_encap_find(sc->nic.encap);
     if (!*encap)
@@ -23,10 +23,6 @@ static int lookup_modules(const struct bn_scenario *sc, const struct bn_encap **
     if (!*tp)
         return bn_fail(err, BN_EINPUT, "%s: key 'nic.transport': unknown transport '%s'",
                        sc->source, sc->nic.transport);
-    *lb = bn_lb_find(sc->sw.load_balancing);
-    if (!*lb)
-        return bn_fail(err, BN_EINPUT, "%s: key 'switch.load_balancing': unknown policy '%s'",
-                       sc->source, sc->sw.load_balancing);
     *cc = bn_cc_find(sc->nic.congestion_control);
     if (!*cc)
         return bn_fail(err, BN_EINPUT, "%s: key 'nic.congestion_control': unknown module '%s'",
@@ -93,9 +89,8 @@ int bn_sim_build(struct bn_sim *s, const struct bn_scenario *sc, struct bn_error
     s->sc = sc;
     const struct bn_encap *encap = NULL;
     const struct bn_transport_ops *tp = NULL;
-    const struct bn_lb_ops *lb = NULL;
     const struct bn_cc_ops *cc = NULL;
-    int rc = lookup_modules(sc, &encap, &tp, &lb, &cc, err);
+    int rc = lookup_modules(sc, &encap, &tp, &cc, err);
     if (rc == BN_OK && sc->nic.mtu_bytes > encap->max_mtu)
         rc = bn_fail(err, BN_EINPUT, "%s: key 'nic.mtu_bytes': %u exceeds %s's maximum %u",
                      sc->source, sc->nic.mtu_bytes, encap->name, encap->max_mtu);
@@ -114,15 +109,17 @@ int bn_sim_build(struct bn_sim *s, const struct bn_scenario *sc, struct bn_error
                                     sc->sw.ecn.kmax_bytes, sc->sw.ecn.pmax};
     if (bn_pool_init(&f->pool, 4096) != 0 || bn_evq_init(&f->evq, 4096) != 0)
         return bn_fail(err, BN_ENOMEM, "out of memory for the packet pool and event queue");
-    if (bn_switches_init(&s->sw, &s->routes, lb, sc->seed) != 0)
-        return bn_fail(err, BN_ENOMEM, "out of memory for switch state");
-    rc = build_host_maps(s, err);
+    rc = bn_sim_build_lb(s, err);
+    if (rc == BN_OK)
+        rc = build_host_maps(s, err);
     if (rc == BN_OK)
         rc = bn_sim_build_fc(s, bn_encap_frame(encap, encap->reth_bytes, sc->nic.mtu_bytes) +
                                     encap->wire_overhead, err);
     if (rc != BN_OK)
         return rc;
     struct bn_nic_params np = {
+        .sr_window = sc->nic.sr_window, .sr_reorder_threshold = sc->nic.sr_reorder_threshold,
+        .spray_entropy = strcmp(sc->nic.entropy, "per_packet") == 0,
         .encap = encap, .tp = tp, .cc = cc, .mtu = sc->nic.mtu_bytes,
         .line_rate_bps = (uint64_t)(sc->link.rate_gbps * 1e9 + 0.5), .ack_every = sc->nic.ack_every,
         .rto = bn_time_from_us(sc->nic.rto_us > 0 ? sc->nic.rto_us
@@ -153,6 +150,7 @@ void bn_sim_free(struct bn_sim *s)
     free(s->deliver_port);
     free(s->host_port);
     free(s->fstate);
+    free(s->qp_flow);
     bn_series_free(&s->series);
     bn_flow_list_free(&s->flows);
     memset(s, 0, sizeof *s);
@@ -163,7 +161,7 @@ void bn_sim_topo_info(const struct bn_sim *s, struct bn_topo_info *out)
     const struct bn_topo *t = &s->topo;
     memset(out, 0, sizeof *out);
     snprintf(out->kind, sizeof out->kind, "%s", t->kind);
-    out->k = s->sc->topology.k;
+    out->k = t->names ? 0 : s->sc->topology.k; /* a fabric from a file has no k */
     out->hosts = t->nhosts;
     out->switches = t->nswitches;
     out->links = t->nports / 2;
@@ -177,6 +175,6 @@ void bn_sim_topo_info(const struct bn_sim *s, struct bn_topo_info *out)
     out->diameter_hops = bn_routes_diameter_hops(&s->routes);
     out->diameter_switches = out->diameter_hops - 1;
     out->bisection_gbps = t->bisection_gbps;
-    out->host_rate_gbps = s->sc->link.rate_gbps;
-    out->fabric_rate_gbps = bn_topo_fabric_rate(s->sc);
+    /* as built: a file's links carry their own rates */
+    bn_topo_link_rates(t, &out->host_rate_gbps, &out->fabric_rate_gbps);
 }

@@ -32,12 +32,44 @@ static void flow_results(const struct bn_sim *s, struct bn_results *out)
             out->cnps += qp->cnps_received;
             r->retransmits = qp->retransmits;
             r->timeouts = qp->timeouts;
+            r->duplicates = qp->duplicates;
             out->retransmits += qp->retransmits;
             out->timeouts += qp->timeouts;
             out->out_of_order += qp->out_of_order;
+            out->spurious_retransmits += qp->duplicates;
         }
+        r->paths = fs->paths.n;
         if (r->done)
             out->flows_completed++;
+    }
+}
+
+/* Per-path packet counts of the followed flows. */
+static int path_results(const struct bn_sim *s, struct bn_results *out, struct bn_error *err)
+{
+    uint32_t followed = s->sc->observe.max_flows < out->nflows ? s->sc->observe.max_flows : out->nflows;
+    for (uint32_t i = 0; i < followed; i++) {
+        const struct bn_path_hist *h = &s->fstate[i].paths;
+        out->flows[i].path_packets = calloc(h->n + 1, sizeof(uint32_t));
+        if (!out->flows[i].path_packets)
+            return bn_fail(err, BN_ENOMEM, "out of memory for path counts");
+        memcpy(out->flows[i].path_packets, h->count, h->n * sizeof(uint32_t));
+    }
+    return BN_OK;
+}
+
+/* Reorder depth over all out-of-order arrivals, from the NICs' histogram. */
+static void reorder_results(const struct bn_nics *n, struct bn_results *out)
+{
+    uint64_t total = 0, seen = 0;
+    for (uint32_t d = 0; d < n->reorder_hist_len; d++)
+        total += n->reorder_hist[d];
+    for (uint32_t d = 0; d < n->reorder_hist_len; d++) {
+        if (!n->reorder_hist[d])
+            continue;
+        out->reorder_depth_max = d;
+        if (out->reorder_depth_p99 == 0 && (seen += n->reorder_hist[d]) >= 0.99 * (double)total)
+            out->reorder_depth_p99 = d;
     }
 }
 
@@ -171,7 +203,10 @@ int bn_sim_collect(struct bn_sim *s, struct bn_results *out, struct bn_error *er
     snprintf(out->flow_control, sizeof out->flow_control, "%s", f->fc->name);
     snprintf(out->congestion_control, sizeof out->congestion_control, "%s", s->nics.cc->name);
     flow_results(s, out);
+    reorder_results(&s->nics, out);
     int rc = port_results(s, out, err);
+    if (rc == BN_OK)
+        rc = path_results(s, out, err);
     if (rc == BN_OK)
         rc = take_series(s, out, err);
     if (rc != BN_OK)
@@ -193,6 +228,8 @@ int bn_sim_collect(struct bn_sim *s, struct bn_results *out, struct bn_error *er
 
 void bn_results_free(struct bn_results *r)
 {
+    for (uint32_t i = 0; r->flows && i < r->nflows; i++)
+        free(r->flows[i].path_packets);
     free(r->flows);
     r->flows = NULL;
     r->nflows = 0;

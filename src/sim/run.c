@@ -31,6 +31,28 @@ static void on_complete(void *ud, uint32_t cookie, enum bn_completion_side side,
     }
 }
 
+/* Count the path of each data packet that reaches its receiver. */
+static void on_arrival(void *ud, uint32_t qpid, const struct bn_packet *pk)
+{
+    struct bn_sim *s = ud;
+    struct bn_path_hist *h = &s->fstate[s->qp_flow[qpid]].paths;
+    if (h->n && h->id[h->last] == pk->path) {
+        h->count[h->last]++;
+        return;
+    }
+    for (uint32_t i = 0; i < h->n; i++)
+        if (h->id[i] == pk->path) {
+            h->count[i]++;
+            h->last = i;
+            return;
+        }
+    if (h->n < BN_PATHS_MAX) {
+        h->id[h->n] = pk->path;
+        h->count[h->n] = 1;
+        h->last = h->n++;
+    }
+}
+
 static int start_flow(struct bn_sim *s, uint32_t flow, struct bn_error *err)
 {
     const struct bn_flow_spec *fl = &s->flows.flows[flow];
@@ -45,6 +67,7 @@ static int start_flow(struct bn_sim *s, uint32_t flow, struct bn_error *err)
     if (rc != 0)
         return bn_fail(err, BN_ENOMEM, "out of memory starting flow %u", flow);
     s->fstate[flow].qp = qp;
+    s->qp_flow[qp] = flow;
     return BN_OK;
 }
 
@@ -55,7 +78,9 @@ static int dispatch(struct bn_sim *s, const struct bn_event *ev, struct bn_error
     case BN_EV_PORT_FREE: {
         struct bn_port *port = &f->ports[ev->obj];
         port->wake_pending = 0;
-        if (bn_port_send_control(f, ev->obj))
+        if (!bn_port_idle(f, port)) /* a frame started at this very instant */
+            bn_port_want_wake(f, ev->obj);
+        else if (bn_port_send_control(f, ev->obj))
             bn_port_want_wake(f, ev->obj); /* data may be waiting behind it */
         else if (port->flags & BN_PORT_AT_HOST)
             bn_nic_kick(&s->nics, port->node);
@@ -191,14 +216,17 @@ int bn_run(const struct bn_scenario *sc, const struct bn_run_opts *opts, struct 
         rc = bn_workload_generate(sc, s.topo.nhosts, &s.flows, err);
     if (rc == BN_OK) {
         s.fstate = calloc(s.flows.n + 1, sizeof *s.fstate);
-        if (!s.fstate)
+        s.qp_flow = calloc(s.flows.n + 1, sizeof *s.qp_flow);
+        if (!s.fstate || !s.qp_flow)
             rc = bn_fail(err, BN_ENOMEM, "out of memory for %u flows", s.flows.n);
     }
     if (rc == BN_OK) {
         s.nics.on_complete = on_complete;
+        s.nics.on_arrival = on_arrival;
         s.nics.ud = &s;
         for (uint32_t i = 0; i < s.flows.n; i++) {
-            s.fstate[i] = (struct bn_flow_state){BN_NONE, BN_TIME_NEVER, BN_TIME_NEVER};
+            s.fstate[i] = (struct bn_flow_state){.qp = BN_NONE, .rx_done = BN_TIME_NEVER,
+                                                 .tx_done = BN_TIME_NEVER};
             bn_fabric_schedule(&s.fab, s.flows.flows[i].start, BN_EV_FLOW_START, i, 0);
         }
         rc = bn_sim_observe_init(&s, err);

@@ -17,9 +17,19 @@
 #include "topo/topo.h"
 #include "workload/workload.h"
 
+#define BN_PATHS_MAX 64
+
+/* The paths a flow's packets took, by the hash switches stamp on them. */
+struct bn_path_hist {
+    uint16_t id[BN_PATHS_MAX];
+    uint32_t count[BN_PATHS_MAX];
+    uint32_t n, last;
+};
+
 struct bn_flow_state {
     uint32_t qp;
     bn_time_t rx_done, tx_done;   /* BN_TIME_NEVER until then */
+    struct bn_path_hist paths;
 };
 
 struct bn_sim {
@@ -32,6 +42,7 @@ struct bn_sim {
     uint32_t *host_leaf, *deliver_port, *host_port;
     struct bn_flow_list flows;
     struct bn_flow_state *fstate;
+    uint32_t *qp_flow;          /* queue pair -> flow */
     uint32_t flows_done;
     uint64_t events;
     bool stopped_early;
@@ -44,6 +55,8 @@ struct bn_sim {
 /* build.c: topology, routes, fabric, switches, NICs from the scenario. */
 int bn_sim_build(struct bn_sim *s, const struct bn_scenario *sc, struct bn_error *err);
 void bn_sim_free(struct bn_sim *s);
+/* build_lb.c: load-balancing policies per switch tier. */
+int bn_sim_build_lb(struct bn_sim *s, struct bn_error *err);
 /* build_cc.c: congestion-control parameters for the NICs. */
 int bn_sim_build_cc(struct bn_sim *s, struct bn_nic_params *np, struct bn_error *err);
 /* observe.c: time series. */

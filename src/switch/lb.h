@@ -2,25 +2,69 @@
  * Load balancing: given the equal-cost next-hop ports a switch may use
  * towards a packet's destination, pick one. One policy per file, each an ops
  * table (as Linux's tcp_congestion_ops); the switch calls only through it.
+ *   ecmp          hash of the flow's identity (lb_ecmp.c)
+ *   adaptive      the least-loaded port, per packet (lb_adaptive.c)
+ *   flowlet       a flow's path, re-drawn after an idle gap (lb_flowlet.c)
+ *   spray_random  a random port per packet (lb_spray.c)
+ *   spray_rr      ports in turn, per packet (lb_spray.c)
+ * Spraying by the sender (Ultra Ethernet style) is ECMP over a per-packet
+ * entropy value the NIC stamps (nic.entropy: per_packet).
  */
 #ifndef BN_SWITCH_LB_H
 #define BN_SWITCH_LB_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
+#include "core/rng.h"
 #include "link/fabric.h"
 
+enum bn_ecmp_fields { BN_HASH_DST = 1u << 0, BN_HASH_ENTROPY = 1u << 1 };
+enum bn_ar_metric { BN_AR_QUEUE = 0, BN_AR_LOAD = 1 };
+
+struct bn_lb_ops;
+
+/* A flowlet table slot: where a flow's packets went, and when last. */
+struct bn_flowlet {
+    bn_time_t last;
+    uint32_t port;
+    uint32_t entropy;
+};
+
 struct bn_lb_switch_state {
-    uint64_t salt;   /* per-switch hash seed */
+    const struct bn_lb_ops *ops;  /* this switch's policy (per tier) */
+    uint64_t salt;                /* hash seed */
+    struct bn_rng rng;            /* random choices and tie-breaks */
+    uint32_t rr;                  /* round-robin cursor */
+    uint32_t flowlets;            /* first slot of its flowlet table */
+};
+
+/* What policies share: configuration and the flowlet tables. */
+struct bn_lb_ctx {
+    struct bn_fabric *f;
+    uint8_t hash_fields;          /* enum bn_ecmp_fields */
+    uint8_t ar_metric;            /* enum bn_ar_metric */
+    bn_time_t flowlet_gap;
+    uint32_t flowlet_slots;       /* per switch */
+    struct bn_flowlet *flowlet;   /* all switches' tables */
 };
 
 struct bn_lb_ops {
     const char *name;
-    uint32_t (*pick)(const struct bn_fabric *f, const struct bn_lb_switch_state *sw,
-                     const uint32_t *ports, uint32_t nports, const struct bn_packet *pk);
+    bool uses_flowlets;           /* needs the flowlet tables */
+    uint32_t (*pick)(struct bn_lb_ctx *ctx, struct bn_lb_switch_state *sw, const uint32_t *ports,
+                     uint32_t nports, const struct bn_packet *pk);
 };
 
 /* NULL if unknown. */
 const struct bn_lb_ops *bn_lb_find(const char *name);
+/* A uniform choice among n by a 64-bit hash (multiply-shift, no modulo bias worth the name). */
+static inline uint32_t bn_lb_by_hash(uint64_t h, uint32_t n)
+{
+    return (uint32_t)((h >> 32) * n >> 32);
+}
+/* The least-loaded of `ports` (queue or queue + frame in flight), ties at random. */
+uint32_t bn_lb_least_loaded(struct bn_lb_ctx *ctx, struct bn_lb_switch_state *sw,
+                            const uint32_t *ports, uint32_t nports);
 
 #endif

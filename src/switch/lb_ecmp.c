@@ -1,18 +1,22 @@
 /*
- * ECMP: hash the flow's identity (the entropy the NIC stamps per queue pair,
- * standing for the 5-tuple) with the switch's own salt and take it modulo the
- * number of next hops. Every packet of a flow takes the same path; different
- * salts per switch keep tiers from making correlated choices (polarization).
+ * ECMP: hash the flow's identity with the switch's salt and pick a next hop
+ * from the hash; every packet of a flow takes the same path. Which fields
+ * enter the hash (switch.ecmp_fields: the destination, the entropy value
+ * standing for the UDP source port, or both) and whether every switch
+ * salts alike (switch.ecmp_salt) are the user's: identical hashing at every
+ * tier makes choices correlate (polarization), leaving paths unused.
  */
-#include "core/rng.h"
 #include "switch/lb.h"
 
-static uint32_t ecmp_pick(const struct bn_fabric *f, const struct bn_lb_switch_state *sw,
+static uint32_t ecmp_pick(struct bn_lb_ctx *ctx, struct bn_lb_switch_state *sw,
                           const uint32_t *ports, uint32_t nports, const struct bn_packet *pk)
 {
-    (void)f;
-    uint64_t h = bn_mix64((uint64_t)pk->entropy ^ sw->salt);
-    return ports[(uint32_t)((h >> 32) * nports >> 32)];
+    uint64_t key = 0;
+    if (ctx->hash_fields & BN_HASH_DST)
+        key ^= (uint64_t)pk->dst << 32;
+    if (ctx->hash_fields & BN_HASH_ENTROPY)
+        key ^= pk->entropy;
+    return ports[bn_lb_by_hash(bn_mix64(key ^ sw->salt), nports)];
 }
 
 const struct bn_lb_ops bn_lb_ecmp = {

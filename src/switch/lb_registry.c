@@ -4,9 +4,13 @@
 #include "switch/lb.h"
 
 extern const struct bn_lb_ops bn_lb_ecmp;
+extern const struct bn_lb_ops bn_lb_adaptive;
+extern const struct bn_lb_ops bn_lb_flowlet;
+extern const struct bn_lb_ops bn_lb_spray_random;
+extern const struct bn_lb_ops bn_lb_spray_rr;
 
 static const struct bn_lb_ops *const policies[] = {
-    &bn_lb_ecmp,
+    &bn_lb_ecmp, &bn_lb_adaptive, &bn_lb_flowlet, &bn_lb_spray_random, &bn_lb_spray_rr,
 };
 
 const struct bn_lb_ops *bn_lb_find(const char *name)

@@ -1,29 +1,48 @@
 /* Switch forwarding; see switch.h. */
 #include <stdlib.h>
 
+#include "core/bigmem.h"
 #include "switch/switch.h"
 
-int bn_switches_init(struct bn_switches *s, const struct bn_routes *r,
-                     const struct bn_lb_ops *lb, uint64_t seed)
+int bn_switches_init(struct bn_switches *s, struct bn_fabric *f, const struct bn_routes *r,
+                     const struct bn_topo *t, const struct bn_lb_config *cfg, uint64_t seed)
 {
     s->routes = r;
-    s->lb = lb;
+    s->ctx = (struct bn_lb_ctx){
+        .f = f, .hash_fields = cfg->hash_fields, .ar_metric = cfg->ar_metric,
+        .flowlet_gap = cfg->flowlet_gap, .flowlet_slots = cfg->flowlet_slots,
+    };
     s->state = calloc(r->nswitches + 1, sizeof *s->state);
     if (!s->state)
         return -1;
-    for (uint32_t i = 0; i < r->nswitches; i++)
-        s->state[i].salt = bn_mix64(seed ^ (BN_STREAM_SWITCH + r->first_switch + i));
+    bool flowlets = false;
+    for (uint32_t i = 0; i < r->nswitches; i++) {
+        struct bn_lb_switch_state *st = &s->state[i];
+        uint32_t node = r->first_switch + i;
+        st->ops = cfg->tier_ops[t->nodes[node].tier];
+        st->salt = bn_mix64(seed ^ (BN_STREAM_SWITCH + (cfg->same_salt ? 0 : node)));
+        bn_rng_init(&st->rng, seed, BN_STREAM_SWITCH + node);
+        st->flowlets = i * cfg->flowlet_slots;
+        flowlets |= st->ops->uses_flowlets;
+    }
+    if (flowlets) {
+        s->ctx.flowlet = bn_big_calloc((size_t)r->nswitches * cfg->flowlet_slots + 1,
+                                       sizeof *s->ctx.flowlet);
+        if (!s->ctx.flowlet)
+            return -1;
+    }
     return 0;
 }
 
 void bn_switches_free(struct bn_switches *s)
 {
     free(s->state);
+    bn_big_free(s->ctx.flowlet);
     s->state = NULL;
+    s->ctx.flowlet = NULL;
 }
 
-static uint32_t choose_egress(const struct bn_fabric *f, const struct bn_switches *s,
-                              uint32_t node, const struct bn_packet *pk)
+static uint32_t choose_egress(struct bn_switches *s, uint32_t node, struct bn_packet *pk)
 {
     const struct bn_route_set *set = bn_routes_lookup(s->routes, node, s->host_leaf[pk->dst]);
     if (set->cnt == 0)
@@ -31,10 +50,14 @@ static uint32_t choose_egress(const struct bn_fabric *f, const struct bn_switche
     const uint32_t *ports = &s->routes->hops[set->off];
     if (set->cnt == 1)
         return ports[0];
-    return s->lb->pick(f, &s->state[node - s->routes->first_switch], ports, set->cnt, pk);
+    struct bn_lb_switch_state *st = &s->state[node - s->routes->first_switch];
+    uint32_t out = st->ops->pick(&s->ctx, st, ports, set->cnt, pk);
+    if (pk->type == BN_PKT_DATA)
+        pk->path = (uint16_t)(pk->path * 31u + out + 1u); /* which path, for the results */
+    return out;
 }
 
-void bn_switch_receive(struct bn_fabric *f, const struct bn_switches *s, uint32_t in_port,
+void bn_switch_receive(struct bn_fabric *f, struct bn_switches *s, uint32_t in_port,
                        uint32_t pkt, bool tail_arrived)
 {
     const struct bn_port *in = &f->ports[in_port];
@@ -43,14 +66,19 @@ void bn_switch_receive(struct bn_fabric *f, const struct bn_switches *s, uint32_
         pk->in_port = in_port;
         f->fc->on_arrive(f, in_port, pk->bytes + f->wire_overhead);
     }
-    uint32_t out = choose_egress(f, s, in->node, pk);
     /* Cut-through cannot outrun its input: onto a faster link the switch
-     * must hold the packet until its tail has arrived (store-and-forward). */
-    if (!tail_arrived && (in->flags & BN_PORT_CUT_IN) && f->ports[out].rate_bps > in->rate_bps) {
-        bn_time_t rest = bn_serialization_ps(pk->bytes + f->wire_overhead, in->rate_bps) -
-                         bn_serialization_ps(f->head_bytes, in->rate_bps);
-        bn_fabric_schedule(f, f->now + rest, BN_EV_ARRIVE_TAIL, in_port, pkt);
-        return;
+     * must hold the packet until its tail has arrived (store-and-forward).
+     * The policy decides once, at the tail, so a packet is counted once;
+     * the next hops towards one leaf share a rate in every bnet topology. */
+    if (!tail_arrived && (in->flags & BN_PORT_CUT_IN)) {
+        const struct bn_route_set *set = bn_routes_lookup(s->routes, in->node, s->host_leaf[pk->dst]);
+        uint32_t any = set->cnt ? s->routes->hops[set->off] : s->deliver_port[pk->dst];
+        if (f->ports[any].rate_bps > in->rate_bps) {
+            bn_time_t rest = bn_serialization_ps(pk->bytes + f->wire_overhead, in->rate_bps) -
+                             bn_serialization_ps(f->head_bytes, in->rate_bps);
+            bn_fabric_schedule(f, f->now + rest, BN_EV_ARRIVE_TAIL, in_port, pkt);
+            return;
+        }
     }
-    bn_port_enqueue(f, out, pkt);
+    bn_port_enqueue(f, choose_egress(s, in->node, pk), pkt);
 }

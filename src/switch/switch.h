@@ -1,7 +1,8 @@
 /*
  * Switches: a packet that has arrived (its head, under cut-through) is
- * routed on its destination leaf to the set of minimal next hops, the load
- * balancer picks one, and the packet joins that port's output queue.
+ * routed on its destination leaf to the set of minimal next hops, the
+ * switch's load-balancing policy picks one, and the packet joins that
+ * port's output queue.
  */
 #ifndef BN_SWITCH_SWITCH_H
 #define BN_SWITCH_SWITCH_H
@@ -9,21 +10,32 @@
 #include "link/fabric.h"
 #include "switch/lb.h"
 #include "topo/routing.h"
+#include "topo/topo.h"
+
+/* Load-balancing set-up: the policy of each switch tier and shared knobs. */
+struct bn_lb_config {
+    const struct bn_lb_ops *tier_ops[BN_MAX_TIERS + 1];
+    uint8_t hash_fields;     /* enum bn_ecmp_fields */
+    bool same_salt;          /* every switch hashes alike (to show polarization) */
+    uint8_t ar_metric;       /* enum bn_ar_metric */
+    bn_time_t flowlet_gap;
+    uint32_t flowlet_slots;
+};
 
 struct bn_switches {
     const struct bn_routes *routes;
-    const struct bn_lb_ops *lb;
+    struct bn_lb_ctx ctx;
     struct bn_lb_switch_state *state;   /* per switch (node - first_switch) */
     const uint32_t *host_leaf;          /* host -> leaf index */
     const uint32_t *deliver_port;       /* host -> the leaf port facing it */
 };
 
-int bn_switches_init(struct bn_switches *s, const struct bn_routes *r,
-                     const struct bn_lb_ops *lb, uint64_t seed);
+int bn_switches_init(struct bn_switches *s, struct bn_fabric *f, const struct bn_routes *r,
+                     const struct bn_topo *t, const struct bn_lb_config *cfg, uint64_t seed);
 void bn_switches_free(struct bn_switches *s);
 
 /* BN_EV_ARRIVE / BN_EV_ARRIVE_TAIL at switch port `in_port`. */
-void bn_switch_receive(struct bn_fabric *f, const struct bn_switches *s, uint32_t in_port,
+void bn_switch_receive(struct bn_fabric *f, struct bn_switches *s, uint32_t in_port,
                        uint32_t pkt, bool tail_arrived);
 
 #endif

@@ -1,17 +1,32 @@
 /*
- * k-ary three-tier fat-tree (Al-Fares et al., SIGCOMM 2008): k pods, each with
- * k/2 edge (ToR) and k/2 aggregation switches; (k/2)^2 core switches. Every
- * ToR serves k/2 hosts, so hosts = k^3/4 and switches = 5k^2/4. Aggregation
- * switch j of every pod connects to cores j*k/2 .. j*k/2 + k/2 - 1.
+ * Three-tier fat-tree (Al-Fares et al., SIGCOMM 2008), generalised to an
+ * oversubscription ratio per tier with the switch radix k fixed. A ToR
+ * splits its k ports r1:1 into d1 host ports and u1 uplinks, an aggregation
+ * switch r2:1 into d2 ToR-facing ports and u2 core-facing ones
+ * (bn_topo_split_ports). Then, for k pods (a core has one port per pod):
+ *   pod       = d2 ToRs x u1 aggs, every ToR linked once to every agg;
+ *   cores     = u1 planes of u2: agg j of every pod links to the u2 cores
+ *               of plane j;
+ *   hosts     = k * d2 * d1.
+ * With r1 = r2 = 1 this is the k-ary fat-tree: k^3/4 hosts, k^2/2 ToR,
+ * k^2/2 agg, k^2/4 core switches (htsim's fat_tree_topology sizes).
  */
 #include "topo/topo.h"
 
 static int build(struct bn_topo *t, const struct bn_scenario *sc, struct bn_error *err)
 {
-    uint32_t k = sc->topology.k, h = k / 2;
-    uint32_t hosts = k * k * k / 4, tors = k * k / 2, aggs = k * k / 2, cores = h * h;
-    uint32_t links = hosts + tors * h + aggs * h;
-    int rc = bn_topo_alloc(t, hosts, tors + aggs + cores, links, err);
+    uint32_t k = sc->topology.k, d1, u1, d2, u2;
+    int rc = bn_topo_split_ports(sc, "topology.oversubscription", k,
+                                 sc->topology.oversubscription, &d1, &u1, err);
+    if (rc == BN_OK)
+        rc = bn_topo_split_ports(sc, "topology.agg_oversubscription", k,
+                                 sc->topology.agg_oversubscription, &d2, &u2, err);
+    if (rc != BN_OK)
+        return rc;
+    uint32_t pods = k, tpp = d2, app = u1; /* ToRs and aggs per pod */
+    uint32_t tors = pods * tpp, aggs = pods * app, cores = app * u2, hosts = tors * d1;
+    uint32_t links = hosts + tors * app + aggs * u2;
+    rc = bn_topo_alloc(t, hosts, tors + aggs + cores, links, err);
     if (rc != BN_OK)
         return rc;
     t->radix = k;
@@ -30,23 +45,28 @@ static int build(struct bn_topo *t, const struct bn_scenario *sc, struct bn_erro
     uint8_t host_cable = bn_topo_cable_kind(sc->link.host_cable);
     uint8_t fab_cable = bn_topo_cable_kind(sc->link.fabric_cable);
     for (uint32_t x = 0; x < hosts; x++)
-        bn_topo_connect(t, x, tor0 + x / h, host_rate, sc->link.host_cable_m, host_cable);
-    for (uint32_t p = 0; p < k; p++)
-        for (uint32_t e = 0; e < h; e++)
-            for (uint32_t a = 0; a < h; a++)
-                bn_topo_connect(t, tor0 + p * h + e, agg0 + p * h + a, fab_rate,
+        bn_topo_connect(t, x, tor0 + x / d1, host_rate, sc->link.host_cable_m, host_cable);
+    for (uint32_t p = 0; p < pods; p++)
+        for (uint32_t e = 0; e < tpp; e++)
+            for (uint32_t a = 0; a < app; a++)
+                bn_topo_connect(t, tor0 + p * tpp + e, agg0 + p * app + a, fab_rate,
                                 sc->link.fabric_cable_m, fab_cable);
-    for (uint32_t p = 0; p < k; p++)
-        for (uint32_t a = 0; a < h; a++)
-            for (uint32_t c = 0; c < h; c++)
-                bn_topo_connect(t, agg0 + p * h + a, core0 + a * h + c, fab_rate,
+    for (uint32_t p = 0; p < pods; p++)
+        for (uint32_t a = 0; a < app; a++)
+            for (uint32_t c = 0; c < u2; c++)
+                bn_topo_connect(t, agg0 + p * app + a, core0 + a * u2 + c, fab_rate,
                                 sc->link.fabric_cable_m, fab_cable);
 
-    /* Cutting the pods in half: the hosts' own links or the k^3/8 core links
-     * of one half, whichever is smaller, bound the traffic across. */
+    /* Cut the pods in half: what crosses must leave half the hosts, then
+     * half the ToRs' uplinks, then half the aggs' core links; the narrowest
+     * of the three bounds the bisection (cores sit on either side: each
+     * has as many links into one half as into the other). */
+    double half = pods / 2.0;
     double host_side = hosts / 2.0 * host_rate;
-    double core_side = (double)k * k * k / 8.0 * fab_rate;
-    t->bisection_gbps = host_side < core_side ? host_side : core_side;
+    double tor_side = half * tpp * u1 * fab_rate;
+    double core_side = half * app * u2 * fab_rate;
+    double b = host_side < tor_side ? host_side : tor_side;
+    t->bisection_gbps = b < core_side ? b : core_side;
     return BN_OK;
 }
 

@@ -1,15 +1,21 @@
 /*
- * Two-tier leaf-spine (folded Clos) of radix k switches: k leaves, each with
- * k/2 hosts below and one link to each of k/2 spines above; so hosts = k^2/2
- * and switches = 3k/2 (the two-tier sizing htsim uses).
+ * Two-tier leaf-spine (folded Clos) of radix-k switches. A leaf splits its
+ * ports r:1 (topology.oversubscription) into d host ports and u uplinks, one
+ * to each of u spines; a spine has a port for each of k leaves. So hosts =
+ * k*d; with r = 1, k^2/2 hosts, k leaves, k/2 spines (htsim's two-tier
+ * sizing).
  */
 #include "topo/topo.h"
 
 static int build(struct bn_topo *t, const struct bn_scenario *sc, struct bn_error *err)
 {
-    uint32_t k = sc->topology.k, h = k / 2;
-    uint32_t leaves = k, spines = h, hosts = leaves * h;
-    int rc = bn_topo_alloc(t, hosts, leaves + spines, hosts + leaves * spines, err);
+    uint32_t k = sc->topology.k, d, u;
+    int rc = bn_topo_split_ports(sc, "topology.oversubscription", k,
+                                 sc->topology.oversubscription, &d, &u, err);
+    if (rc != BN_OK)
+        return rc;
+    uint32_t leaves = k, spines = u, hosts = leaves * d;
+    rc = bn_topo_alloc(t, hosts, leaves + spines, hosts + leaves * spines, err);
     if (rc != BN_OK)
         return rc;
     t->radix = k;
@@ -23,7 +29,7 @@ static int build(struct bn_topo *t, const struct bn_scenario *sc, struct bn_erro
 
     double host_rate = sc->link.rate_gbps, fab_rate = bn_topo_fabric_rate(sc);
     for (uint32_t x = 0; x < hosts; x++)
-        bn_topo_connect(t, x, leaf0 + x / h, host_rate, sc->link.host_cable_m,
+        bn_topo_connect(t, x, leaf0 + x / d, host_rate, sc->link.host_cable_m,
                         bn_topo_cable_kind(sc->link.host_cable));
     for (uint32_t l = 0; l < leaves; l++)
         for (uint32_t s = 0; s < spines; s++)

@@ -2,6 +2,7 @@
  * Human names for nodes and ports, as results print them and scenarios
  * name them: hosts "host12", switches by tier name and index within the
  * tier ("tor3", "agg0", "spine7"), ports "<node>/<index on the node>".
+ * Topologies read from a file keep the file's node names.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,10 @@ static uint32_t index_in_tier(const struct bn_topo *t, uint32_t node)
 void bn_topo_node_name(const struct bn_topo *t, uint32_t node, char *buf, size_t len)
 {
     const struct bn_topo_node *nd = &t->nodes[node];
+    if (t->names && t->names[node]) {
+        snprintf(buf, len, "%s", t->names[node]);
+        return;
+    }
     if (nd->kind == BN_NODE_HOST) {
         snprintf(buf, len, "host%u", node);
         return;

@@ -94,8 +94,13 @@ static int fill_one(struct bn_routes *r, const struct bn_topo *t, const uint32_t
     if (d == 0)
         return set_index(r, sw, set, e) == 0 ? BN_OK
                                               : bn_fail(err, BN_ENOMEM, "routing tables: too many sets");
-    if (d == UNREACHED)
-        return bn_fail(err, BN_EINPUT, "topology: switch %u cannot reach leaf %u", node, l);
+    if (d == UNREACHED) {
+        char a[64], b[64];
+        bn_topo_node_name(t, node, a, sizeof a);
+        bn_topo_node_name(t, t->leaf_node[l], b, sizeof b);
+        return bn_fail(err, BN_EINPUT, "topology: switch '%s' cannot reach leaf '%s' (the "
+                       "fabric is not connected)", a, b);
+    }
     const struct bn_topo_node *nd = &t->nodes[node];
     uint32_t cnt = 0;
     for (uint32_t p = nd->first_port; p < nd->first_port + nd->nports; p++) {

@@ -11,10 +11,16 @@
 
 extern const struct bn_topo_builder_ops bn_topo_fat_tree;
 extern const struct bn_topo_builder_ops bn_topo_leaf_spine;
+extern const struct bn_topo_builder_ops bn_topo_rail_optimized;
+extern const struct bn_topo_builder_ops bn_topo_file;
+extern const struct bn_topo_builder_ops bn_topo_ibnetdiscover;
 
 static const struct bn_topo_builder_ops *const builders[] = {
     &bn_topo_fat_tree,
     &bn_topo_leaf_spine,
+    &bn_topo_rail_optimized,
+    &bn_topo_file,
+    &bn_topo_ibnetdiscover,
 };
 
 int bn_topo_build(struct bn_topo *t, const struct bn_scenario *sc, struct bn_error *err)
@@ -28,7 +34,14 @@ int bn_topo_build(struct bn_topo *t, const struct bn_scenario *sc, struct bn_err
                 bn_topo_free(t);
                 return rc;
             }
-            return bn_topo_finish(t, err);
+            rc = bn_topo_finish(t, err);
+            /* Builders that do not derive it from their construction get
+             * the tier-by-tier Clos figure. */
+            if (rc == BN_OK && t->bisection_gbps == 0)
+                t->bisection_gbps = bn_topo_clos_bisection(t);
+            if (rc != BN_OK)
+                bn_topo_free(t);
+            return rc;
         }
     }
     return bn_fail(err, BN_EINPUT, "%s: key 'topology.kind': unknown topology '%s'",
@@ -41,6 +54,10 @@ void bn_topo_free(struct bn_topo *t)
     free(t->ports);
     free(t->leaf_node);
     free(t->edges);
+    if (t->names)
+        for (uint32_t n = 0; n < t->nnodes; n++)
+            free(t->names[n]);
+    free(t->names);
     memset(t, 0, sizeof *t);
 }
 
@@ -145,4 +162,18 @@ double bn_topo_fabric_rate(const struct bn_scenario *sc)
 uint8_t bn_topo_cable_kind(const char *name)
 {
     return strcmp(name, "copper") == 0 ? BN_CABLE_COPPER : BN_CABLE_FIBER;
+}
+
+int bn_topo_split_ports(const struct bn_scenario *sc, const char *key, uint32_t k, double r,
+                        uint32_t *down, uint32_t *up, struct bn_error *err)
+{
+    double u = k / (r + 1.0);
+    uint32_t ui = (uint32_t)(u + 0.5);
+    if (ui < 1 || ui >= k || u - ui > 1e-9 || ui - u > 1e-9)
+        return bn_fail(err, BN_EINPUT,
+                       "%s: key '%s': %g does not split a radix-%u switch into whole ports "
+                       "(uplinks = k/(r+1) = %g)", sc->source, key, r, k, u);
+    *up = ui;
+    *down = k - ui;
+    return BN_OK;
 }

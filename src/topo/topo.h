@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "bnet/error.h"
 #include "bnet/scenario.h"
@@ -50,6 +51,7 @@ struct bn_topo {
     double bisection_gbps;               /* from the builder's construction */
     uint32_t radix;
     const char *tier_name[BN_MAX_TIERS + 1]; /* set by the builder, e.g. "tor" */
+    char **names;                        /* per node, from a topology file; NULL: generated */
     /* Links recorded by builders before ports are laid out by finish(). */
     struct bn_topo_edge *edges;
     uint32_t nedges, edges_cap;
@@ -88,8 +90,38 @@ void bn_topo_node_name(const struct bn_topo *t, uint32_t node, char *buf, size_t
 void bn_topo_port_name(const struct bn_topo *t, uint32_t port, char *buf, size_t len);
 uint32_t bn_topo_find_port(const struct bn_topo *t, const char *name);
 
+/* dot.c: the graph as Graphviz DOT; -1 on a write error. */
+int bn_topo_write_dot(const struct bn_topo *t, FILE *f);
+
 /* Link parameters for host and fabric links from the scenario. */
 double bn_topo_fabric_rate(const struct bn_scenario *sc);
 uint8_t bn_topo_cable_kind(const char *name);
+
+/* Split a radix-k switch's ports r:1 into `down` (towards hosts) and `up`:
+ * up = k/(r+1), down = k - up; both must be whole and >= 1, else an error
+ * naming `key`. r = 1 gives the non-blocking k/2 : k/2. */
+int bn_topo_split_ports(const struct bn_scenario *sc, const char *key, uint32_t k, double r,
+                        uint32_t *down, uint32_t *up, struct bn_error *err);
+
+/* metrics.c: per-tier capacity, from the graph alone (any topology). Index 0
+ * is the hosts; down/up are links to a lower/higher tier, "peer" links join
+ * two switches of one tier. ports_max is the most ports used on one node. */
+struct bn_topo_tier_stats {
+    uint32_t nodes, ports_max;
+    uint32_t down_links, up_links, peer_links;
+    double down_gbps, up_gbps;
+};
+void bn_topo_tier_stats(const struct bn_topo *t, struct bn_topo_tier_stats s[BN_MAX_TIERS + 1]);
+/* Bisection of a Clos built tier by tier: the smallest of half the hosts'
+ * injection and half of each tier's uplink capacity. Exact for the regular
+ * builders (which check it against their own construction), an estimate
+ * for irregular, imported fabrics. */
+double bn_topo_clos_bisection(const struct bn_topo *t);
+/* The fastest host link and switch-to-switch link (0 if there is none). */
+void bn_topo_link_rates(const struct bn_topo *t, double *host_gbps, double *fabric_gbps);
+/* Shortest paths (in links) between hosts src and dst, and how many there
+ * are (parallel links count separately; saturates at UINT64_MAX). */
+int bn_topo_min_paths(const struct bn_topo *t, uint32_t src, uint32_t dst, uint32_t *hops,
+                      uint64_t *count, struct bn_error *err);
 
 #endif

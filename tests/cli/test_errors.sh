@@ -446,6 +446,52 @@ expect_error "incast receiver out of range (from --set)" \
     "key 'workload.incast_receiver'" "16" \
     -- run --set topology.k=4 --set workload.kind=incast --set workload.incast_receiver=16
 
+# ---------------------------------------------------------------- topologies (docs/topologies.md)
+
+printf 'host a\nswitch s\nlink a s fast 2 copper\n' >"$S/bad_rate.topo"
+printf 'topology:\n  kind: file\n  file: bad_rate.topo\n' >"$S/topo_bad_rate.yaml"
+printf 'host a\nswitch s\nswitch t\nlink a s 100 2 copper\nlink a t 100 2 copper\n' \
+    >"$S/two_links.topo"
+printf 'topology:\n  kind: file\n  file: two_links.topo\n' >"$S/topo_two_links.yaml"
+printf 'Switch 8 "S-1"\n[1] "H-1"\n' >"$S/bad.ibnet"
+printf 'topology:\n  kind: ibnetdiscover\n  file: bad.ibnet\n' >"$S/topo_bad_ibnet.yaml"
+
+expect_error "topology file: bad field names FILE:LINE and the field" \
+    "$S/bad_rate.topo:3:" "link RATE_GBPS" "'fast'" \
+    -- topo "$S/topo_bad_rate.yaml"
+
+expect_error "topology file: a host on two switches" \
+    "$S/two_links.topo:1:" "host 'a' has 2 links" "exactly one switch" \
+    -- run "$S/topo_two_links.yaml"
+
+expect_error "topology file: missing" \
+    "key 'topology.file'" "no_such.topo" \
+    -- topo --set topology.kind=file --set topology.file=no_such.topo
+
+expect_error "topology file: kind file without topology.file" \
+    "key 'topology.file'" "must be set" \
+    -- topo --set topology.kind=ibnetdiscover
+
+expect_error "ibnetdiscover: malformed port line names FILE:LINE" \
+    "$S/bad.ibnet:2:" "peer port" \
+    -- topo "$S/topo_bad_ibnet.yaml"
+
+expect_error "oversubscription that does not split the radix" \
+    "key 'topology.oversubscription'" "radix-8" \
+    -- topo --set topology.oversubscription=2
+
+expect_error "rail_optimized on a radix too small" \
+    "key 'topology.k'" "radix 8" \
+    -- topo --set topology.kind=rail_optimized
+
+expect_error "topo --paths without two indices" \
+    "--paths" "SRC,DST" "'3'" \
+    -- topo --paths 3
+
+expect_error "topo --paths beyond the hosts" \
+    "host 128 is not in this topology" \
+    -- topo --paths 0,128
+
 # ---------------------------------------------------------------- things that must work
 
 expect_ok "bnet --help" "usage: bnet" "run" "topo" "keys" -- --help
@@ -455,6 +501,13 @@ expect_ok "bnet help keys" "usage: bnet keys" -- help keys
 expect_ok "bnet run --help" "usage: bnet run" -- run --help
 expect_ok "bnet keys lists the keys" "topology.k" "link.rate_gbps" "workload.flow_file" -- keys
 expect_ok "bnet topo scenarios/default.yaml" "hosts" "128" -- topo scenarios/default.yaml
+expect_ok "topo --paths between pods of a k=8 fat-tree" "16 minimal paths of 6 hops" \
+    -- topo --paths 0,127
+expect_ok "topo --dot -" "graph bnet {" '"tor0" -- "agg0"' -- topo --set topology.k=4 --dot -
+expect_ok "topo of the SuperPOD B200 scenario" "32 leaf, 16 spine" "transceivers    4096" \
+    -- topo scenarios/superpod_b200.yaml
+expect_ok "topo of a fabric from a file" "file (switch radix 6)" "4 x 800 Gb/s" \
+    -- topo scenarios/from_file.yaml
 
 # JSON on stdout: valid, and byte-identical across two --reproducible runs.
 json_args=(run --set topology.k=4 --json - --reproducible --quiet)

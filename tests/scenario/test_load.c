@@ -352,7 +352,7 @@ static void test_set_errors(void **state)
     SET_FAILS("switch.ecn.x.y=1", "key 'switch.ecn.x.y': unknown key",
               "valid keys in 'switch.ecn': enabled, kmin_bytes, kmax_bytes, pmax");
     SET_FAILS("switch=1", "key 'switch': is a section, not a key",
-              "latency_ns, forwarding, buffer_bytes, load_balancing, ecn");
+              "latency_ns, forwarding, buffer_bytes, load_balancing, lb_per_tier, ecmp_fields, ecmp_salt, ar_metric, flowlet_gap_us, flowlet_slots, ecn");
     SET_FAILS("link.rate_gbps=fast", "--set 'link.rate_gbps=fast': key 'link.rate_gbps': "
               "'fast' is not a number (expected a number in Gb/s from 0.001 to 1e+06)");
     SET_FAILS("link.rate_gbps=", "key 'link.rate_gbps': missing value");
@@ -437,13 +437,13 @@ static void test_bad_enum(void **state)
     (void)state;
     LOAD_FAILS("topology:\n  kind: torus\n",
                "t.yaml:2: key 'topology.kind': 'torus' is not a valid choice "
-               "(expected one of: fat_tree, leaf_spine)");
+               "(expected one of: fat_tree, leaf_spine, rail_optimized, file, ibnetdiscover)");
     LOAD_FAILS("workload:\n  kind: Incast\n",
                "t.yaml:2: key 'workload.kind': 'Incast' is not a valid choice "
                "(expected one of: permutation, incast, all_to_all, flow_list)");
     LOAD_FAILS("switch:\n  forwarding: ''\n", "t.yaml:2: key 'switch.forwarding': missing value",
                "cut_through, store_and_forward");
-    LOAD_FAILS("nic:\n  transport: rc\n", "key 'nic.transport'", "(expected one of: go_back_n)");
+    LOAD_FAILS("nic:\n  transport: rc\n", "key 'nic.transport'", "(expected one of: go_back_n, selective_repeat)");
 }
 
 static void test_duplicates(void **state)

@@ -1,0 +1,212 @@
+/*
+ * Selective repeat: a reliable transport that tolerates reordering, as
+ * spraying and adaptive routing need (the Ultra Ethernet transport and
+ * NVIDIA's adaptive-routing RC both keep out-of-order data). The receiver
+ * keeps every packet within nic.sr_window of its next expected PSN in a
+ * bitmap and answers each with an ACK that carries the cumulative point and
+ * the PSN just received (a selective ACK). The sender marks a packet lost
+ * once a packet nic.sr_reorder_threshold or more PSNs later has been
+ * selectively acknowledged, and resends only lost packets, lowest first;
+ * the retransmission timer, restarted by progress, resends whatever is
+ * still unacknowledged as a backstop.
+ */
+#include <string.h>
+
+#include "nic/nic.h"
+
+struct sr_state {
+    uint32_t high_sacked;  /* one past the highest PSN selectively acknowledged */
+    uint32_t loss_scan;    /* PSNs below this were already checked for loss */
+    uint32_t rtx_scan;     /* lowest PSN that may be marked lost */
+    uint32_t lost;         /* packets marked lost, not yet resent */
+    /* followed by three bitmaps of sr_window bits: sacked, lost (sender),
+     * received (receiver), indexed by PSN modulo the window */
+};
+
+static size_t words(const struct bn_nics *n) { return (n->sr_window + 63) / 64; }
+
+static size_t sr_priv_size(const struct bn_nics *n)
+{
+    return sizeof(struct sr_state) + 3 * words(n) * sizeof(uint64_t);
+}
+
+static struct sr_state *st(struct bn_nics *n, uint32_t qpid) { return bn_nic_tp_priv(n, qpid); }
+
+static uint64_t *bitmap(struct bn_nics *n, uint32_t qpid, int which)
+{
+    return (uint64_t *)(void *)(st(n, qpid) + 1) + (size_t)which * words(n);
+}
+enum { SACKED = 0, LOST = 1, RECEIVED = 2 };
+
+static bool get(const uint64_t *b, const struct bn_nics *n, uint32_t psn)
+{
+    uint32_t i = psn % n->sr_window;
+    return b[i / 64] >> (i % 64) & 1;
+}
+
+static void put(uint64_t *b, const struct bn_nics *n, uint32_t psn, bool v)
+{
+    uint32_t i = psn % n->sr_window;
+    if (v)
+        b[i / 64] |= 1ull << (i % 64);
+    else
+        b[i / 64] &= ~(1ull << (i % 64));
+}
+
+static bool sr_has_data(const struct bn_nics *n, const struct bn_qp *qp)
+{
+    const struct sr_state *s = bn_nic_tp_priv((struct bn_nics *)n, (uint32_t)(qp - n->qp));
+    return s->lost || (qp->snd_max < qp->snd_end && qp->snd_max < qp->snd_una + n->sr_window);
+}
+
+static uint32_t msg_holding(const struct bn_nics *n, const struct bn_qp *qp, uint32_t psn)
+{
+    uint32_t mi = qp->msg_head;
+    while (mi != BN_NONE && psn >= n->msg[mi].first_psn + n->msg[mi].npkts)
+        mi = n->msg[mi].next;
+    return mi;
+}
+
+/* The lowest PSN marked lost. */
+static uint32_t take_lost(struct bn_nics *n, uint32_t qpid, struct bn_qp *qp)
+{
+    struct sr_state *s = st(n, qpid);
+    uint64_t *lost = bitmap(n, qpid, LOST);
+    uint32_t psn = s->rtx_scan > qp->snd_una ? s->rtx_scan : qp->snd_una;
+    while (!get(lost, n, psn))
+        psn++;
+    put(lost, n, psn, false);
+    s->lost--;
+    s->rtx_scan = psn + 1;
+    return psn;
+}
+
+static void sr_next_data(struct bn_nics *n, struct bn_qp *qp, struct bn_packet *pk)
+{
+    uint32_t qpid = (uint32_t)(qp - n->qp), psn;
+    if (st(n, qpid)->lost) {
+        psn = take_lost(n, qpid, qp);
+        qp->retransmits++;
+    } else {
+        psn = qp->snd_max++;
+        qp->snd_nxt = qp->snd_max;
+    }
+    const struct bn_msg *m = &n->msg[msg_holding(n, qp, psn)];
+    uint32_t extra = (psn == m->first_psn && m->verb == BN_VERB_WRITE) ? n->encap->reth_bytes : 0;
+    pk->psn = psn;
+    pk->payload = (uint16_t)bn_nic_psn_payload(n, m, psn);
+    pk->bytes = bn_encap_frame(n->encap, extra, pk->payload);
+    if (psn + 1 == m->first_psn + m->npkts)
+        pk->flags |= BN_PKT_LAST;
+    if (!qp->rto_pending || psn == qp->snd_una)
+        bn_nic_arm_rto(n, qpid);
+}
+
+static void sr_on_data(struct bn_nics *n, uint32_t qpid, const struct bn_packet *pk)
+{
+    struct bn_qp *qp = &n->qp[qpid];
+    uint64_t *got = bitmap(n, qpid, RECEIVED);
+    uint32_t psn = pk->psn;
+    if (psn < qp->rcv_nxt || (psn < qp->rcv_nxt + n->sr_window && get(got, n, psn))) {
+        qp->duplicates++;
+    } else if (psn < qp->rcv_nxt + n->sr_window) {
+        if (psn > qp->rcv_nxt) {
+            qp->out_of_order++;
+            bn_nic_note_reorder(n, psn - qp->rcv_nxt);
+        }
+        put(got, n, psn, true);
+        while (get(got, n, qp->rcv_nxt)) {
+            put(got, n, qp->rcv_nxt, false);
+            qp->rcv_nxt++;
+        }
+        bn_nic_complete_rx_upto(n, qpid);
+    } /* beyond the window: not kept; the sender will resend it */
+    if (++qp->since_ack >= n->ack_every || psn != qp->rcv_nxt - 1 || (pk->flags & BN_PKT_LAST)) {
+        qp->since_ack = 0;
+        bn_nic_send_ctrl(n, qpid, BN_PKT_ACK, qp->rcv_nxt, psn);
+    }
+}
+
+/* The cumulative point moved: PSNs below it leave the window. */
+static void advance_una(struct bn_nics *n, uint32_t qpid, struct bn_qp *qp, uint32_t una)
+{
+    struct sr_state *s = st(n, qpid);
+    uint64_t *sacked = bitmap(n, qpid, SACKED), *lost = bitmap(n, qpid, LOST);
+    for (uint32_t p = qp->snd_una; p < una; p++) {
+        if (get(lost, n, p)) {
+            put(lost, n, p, false);
+            s->lost--;
+        }
+        put(sacked, n, p, false);
+    }
+    qp->snd_una = una;
+    qp->rto_deadline = n->fab->now + n->rto;
+    bn_nic_complete_tx_upto(n, qpid);
+}
+
+/* Holes far enough behind the highest selective ACK are losses. */
+static void detect_losses(struct bn_nics *n, uint32_t qpid, struct bn_qp *qp)
+{
+    struct sr_state *s = st(n, qpid);
+    uint64_t *sacked = bitmap(n, qpid, SACKED), *lost = bitmap(n, qpid, LOST);
+    if (s->high_sacked < n->sr_reorder_threshold)
+        return;
+    uint32_t limit = s->high_sacked - n->sr_reorder_threshold;
+    uint32_t p = s->loss_scan > qp->snd_una ? s->loss_scan : qp->snd_una;
+    for (; p < limit && p < qp->snd_max; p++)
+        if (!get(sacked, n, p) && !get(lost, n, p)) {
+            put(lost, n, p, true);
+            s->lost++;
+            if (p < s->rtx_scan)
+                s->rtx_scan = p;
+        }
+    if (p > s->loss_scan)
+        s->loss_scan = p;
+}
+
+static void sr_on_ack(struct bn_nics *n, uint32_t qpid, const struct bn_packet *pk)
+{
+    struct bn_qp *qp = &n->qp[qpid];
+    struct sr_state *s = st(n, qpid);
+    if (pk->psn > qp->snd_una)
+        advance_una(n, qpid, qp, pk->psn);
+    uint32_t p = pk->sack;
+    if (p >= qp->snd_una && p < qp->snd_max) {
+        uint64_t *lost = bitmap(n, qpid, LOST);
+        put(bitmap(n, qpid, SACKED), n, p, true);
+        if (get(lost, n, p)) { /* it arrived after all */
+            put(lost, n, p, false);
+            s->lost--;
+        }
+        if (p + 1 > s->high_sacked)
+            s->high_sacked = p + 1;
+        detect_losses(n, qpid, qp);
+    }
+    bn_nic_activate(n, qpid);
+}
+
+static void sr_on_timeout(struct bn_nics *n, uint32_t qpid)
+{
+    struct bn_qp *qp = &n->qp[qpid];
+    struct sr_state *s = st(n, qpid);
+    uint64_t *sacked = bitmap(n, qpid, SACKED), *lost = bitmap(n, qpid, LOST);
+    qp->timeouts++;
+    for (uint32_t p = qp->snd_una; p < qp->snd_max; p++)
+        if (!get(sacked, n, p) && !get(lost, n, p)) {
+            put(lost, n, p, true);
+            s->lost++;
+        }
+    s->rtx_scan = qp->snd_una;
+    bn_nic_arm_rto(n, qpid);
+    bn_nic_activate(n, qpid);
+}
+
+const struct bn_transport_ops bn_tp_selective_repeat = {
+    .name = "selective_repeat",
+    .next_data = sr_next_data,
+    .has_data = sr_has_data,
+    .priv_size = sr_priv_size,
+    .on_data = sr_on_data,
+    .on_ack = sr_on_ack,
+    .on_timeout = sr_on_timeout,
+};

@@ -1,0 +1,142 @@
+/*
+ * topology.kind: file — bnet's plain-text topology format (docs/topologies.md):
+ *
+ *   # comment; blank lines are skipped
+ *   host NAME
+ *   switch NAME [tier N]
+ *   link A B RATE_GBPS LENGTH_M copper|fiber
+ *
+ * Nodes are declared before the links that use them; a host has exactly one
+ * link, to a switch. A switch's tier is its hop distance from the nearest
+ * host; a stated tier is checked against it. Errors are FILE:LINE: field.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "topo/import.h"
+
+#define MAX_TOK 8
+
+static int split(char *line, char **tok)
+{
+    char *hash = strchr(line, '#');
+    if (hash)
+        *hash = '\0';
+    int n = 0;
+    for (char *s = strtok(line, " \t\r\n"); s; s = strtok(NULL, " \t\r\n"))
+        if (n < MAX_TOK)
+            tok[n++] = s;
+        else
+            return MAX_TOK + 1;
+    return n;
+}
+
+static int parse_num(const char *tok, double lo_excl, double *v)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(tok, &end);
+    if (errno || end == tok || *end || !(x > lo_excl) || x > 1e9)
+        return -1;
+    *v = x;
+    return 0;
+}
+
+static int node_of(struct bn_draft *d, const char *name, uint32_t line, const char *field,
+                   uint32_t *idx, struct bn_error *err)
+{
+    *idx = bn_draft_find(d, name);
+    if (*idx == UINT32_MAX)
+        return bn_fail(err, BN_EINPUT, "%s:%u: %s: unknown node '%s' (declare it with 'host %s' "
+                       "or 'switch %s' before this line)", d->path, line, field, name, name, name);
+    return BN_OK;
+}
+
+static int parse_link(struct bn_draft *d, char **tok, int n, uint32_t line, struct bn_error *err)
+{
+    if (n != 6)
+        return bn_fail(err, BN_EINPUT, "%s:%u: link: expected 'link A B RATE_GBPS LENGTH_M "
+                       "copper|fiber' (got %d fields)", d->path, line, n);
+    uint32_t a, b;
+    double rate, len;
+    int rc = node_of(d, tok[1], line, "link endpoint A", &a, err);
+    if (rc == BN_OK)
+        rc = node_of(d, tok[2], line, "link endpoint B", &b, err);
+    if (rc != BN_OK)
+        return rc;
+    if (parse_num(tok[3], 0, &rate) != 0)
+        return bn_fail(err, BN_EINPUT, "%s:%u: link RATE_GBPS: '%s' is not a rate in Gb/s > 0",
+                       d->path, line, tok[3]);
+    if (parse_num(tok[4], -1e-300, &len) != 0) /* 0 is a length */
+        return bn_fail(err, BN_EINPUT, "%s:%u: link LENGTH_M: '%s' is not a length in metres "
+                       ">= 0", d->path, line, tok[4]);
+    if (strcmp(tok[5], "copper") != 0 && strcmp(tok[5], "fiber") != 0)
+        return bn_fail(err, BN_EINPUT, "%s:%u: link cable: '%s' is not copper or fiber",
+                       d->path, line, tok[5]);
+    return bn_draft_add_link(d, a, b, rate, len, bn_topo_cable_kind(tok[5]), line, err);
+}
+
+static int parse_line(struct bn_draft *d, char *text, uint32_t line, struct bn_error *err)
+{
+    char *tok[MAX_TOK];
+    int n = split(text, tok);
+    uint32_t idx;
+    if (n == 0)
+        return BN_OK;
+    if (n > MAX_TOK)
+        return bn_fail(err, BN_EINPUT, "%s:%u: too many fields", d->path, line);
+    if (strcmp(tok[0], "host") == 0) {
+        if (n != 2)
+            return bn_fail(err, BN_EINPUT, "%s:%u: host: expected 'host NAME'", d->path, line);
+        return bn_draft_add_node(d, tok[1], BN_NODE_HOST, 0, line, &idx, err);
+    }
+    if (strcmp(tok[0], "switch") == 0) {
+        double tier = 0;
+        if (n != 2 && n != 4)
+            return bn_fail(err, BN_EINPUT, "%s:%u: switch: expected 'switch NAME [tier N]'",
+                           d->path, line);
+        if (n == 4 && (strcmp(tok[2], "tier") != 0 || parse_num(tok[3], 0, &tier) != 0 ||
+                       tier != (int)tier || tier > BN_MAX_TIERS))
+            return bn_fail(err, BN_EINPUT, "%s:%u: switch tier: expected 'tier N' with N in "
+                           "1..%d (got '%s %s')", d->path, line, BN_MAX_TIERS, tok[2], tok[3]);
+        return bn_draft_add_node(d, tok[1], BN_NODE_SWITCH, (uint8_t)tier, line, &idx, err);
+    }
+    if (strcmp(tok[0], "link") == 0)
+        return parse_link(d, tok, n, line, err);
+    return bn_fail(err, BN_EINPUT, "%s:%u: unknown statement '%s' (expected host, switch or "
+                   "link)", d->path, line, tok[0]);
+}
+
+static int build(struct bn_topo *t, const struct bn_scenario *sc, struct bn_error *err)
+{
+    char path[BN_PATH_MAX * 2];
+    if (sc->topology.file[0] == '\0')
+        return bn_fail(err, BN_EINPUT, "%s: key 'topology.file': must be set when "
+                       "topology.kind is %s", sc->source, sc->topology.kind);
+    bn_topo_resolve_path(sc, path, sizeof path);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return bn_fail(err, BN_EINPUT, "%s: key 'topology.file': cannot open '%s': %s",
+                       sc->source, path, strerror(errno));
+    struct bn_draft d;
+    bn_draft_init(&d, path);
+    char *buf = NULL;
+    size_t cap = 0;
+    uint32_t line = 0;
+    int rc = BN_OK;
+    while (rc == BN_OK && getline(&buf, &cap, f) >= 0)
+        rc = parse_line(&d, buf, ++line, err);
+    free(buf);
+    fclose(f);
+    if (rc == BN_OK)
+        rc = bn_draft_to_topo(&d, t, err);
+    bn_draft_free(&d);
+    return rc;
+}
+
+const struct bn_topo_builder_ops bn_topo_file = {
+    .name = "file",
+    .build = build,
+};

@@ -1,0 +1,162 @@
+/*
+ * Topologies read from files: bnet's text format and ibnetdiscover output
+ * (hand-written dumps in tests/topo/data/ following its documented layout)
+ * import to the right hosts, switches, tiers and link rates, route, and run;
+ * malformed files fail with FILE:LINE and the field at fault.
+ */
+#include "support.h"
+
+static int plan_file(const char *kind, const char *file, struct bn_topo_info *t,
+                     struct bn_error *err)
+{
+    char k[96], f[600];
+    snprintf(k, sizeof k, "topology.kind=%s", kind);
+    snprintf(f, sizeof f, "topology.file=%s", file);
+    const char *sets[] = {k, f, NULL};
+    struct bn_scenario sc;
+    test_scenario(&sc, sets);
+    return bn_plan_topology(&sc, NULL, t, err);
+}
+
+static struct bn_topo_info plan_ok(const char *kind, const char *file)
+{
+    struct bn_topo_info t;
+    struct bn_error err = {0};
+    if (plan_file(kind, file, &t, &err) != BN_OK)
+        fail_msg("%s", err.msg);
+    return t;
+}
+
+/* The text `body` as a file of this kind must fail with `want` in the message. */
+static void fails(const char *kind, const char *body, const char *want)
+{
+    const char *path = test_tmpfile(body);
+    struct bn_topo_info t;
+    struct bn_error err = {0};
+    assert_int_equal(plan_file(kind, path, &t, &err), BN_EINPUT);
+    if (!strstr(err.msg, want))
+        fail_msg("error '%s' lacks '%s'", err.msg, want);
+    if (!strstr(err.msg, path))
+        fail_msg("error '%s' does not name the file", err.msg);
+    remove(path);
+}
+
+static void test_text_format(void **state)
+{
+    (void)state;
+    struct bn_topo_info t = plan_ok("file", "tests/topo/data/small.topo");
+    assert_int_equal(t.hosts, 4);
+    assert_int_equal(t.switches, 4);
+    assert_int_equal(t.tiers, 2);
+    assert_int_equal(t.switches_per_tier[1], 2);
+    assert_int_equal(t.switches_per_tier[2], 2);
+    assert_int_equal(t.links, 8);
+    assert_int_equal(t.diameter_hops, 4);
+    assert_int_equal(t.nrates, 2);
+    assert_true(t.rates[0].gbps == 800 && t.rates[0].links == 4);
+    assert_true(t.rates[1].gbps == 400 && t.rates[1].links == 4);
+    assert_int_equal(t.host_copper, 4);
+    assert_int_equal(t.fabric_fiber, 4);
+    assert_int_equal(t.transceivers, 8);
+    /* Clos estimate: min(4 x 400 / 2, 4 x 800 / 2) */
+    assert_true(t.bisection_gbps == 800.0);
+}
+
+static void test_text_format_errors(void **state)
+{
+    (void)state;
+    fails("file", "host a\nswitch s\nlink a s 100 2\n", ":3: link: expected 'link A B RATE_GBPS");
+    fails("file", "host a\nswitch s\nlink a t 100 2 copper\n", ":3: link endpoint B: unknown node 't'");
+    fails("file", "host a\nswitch s\nlink a s fast 2 copper\n", ":3: link RATE_GBPS: 'fast'");
+    fails("file", "host a\nswitch s\nlink a s 100 -1 copper\n", ":3: link LENGTH_M: '-1'");
+    fails("file", "host a\nswitch s\nlink a s 100 2 glass\n", ":3: link cable: 'glass'");
+    fails("file", "host a\nhost a\n", ":2: node 'a' is already declared on line 1");
+    fails("file", "host a\nrouter r\n", ":2: unknown statement 'router'");
+    fails("file", "host a\nswitch s tier x\n", ":2: switch tier");
+    fails("file", "host a\nswitch s tier 2\nlink a s 100 2 copper\n",
+          ":2: switch 's' is declared tier 2 but its links put it on tier 1");
+    fails("file", "host a\nswitch s\nswitch t\nlink a s 100 2 copper\nlink a t 100 2 copper\n",
+          ":1: host 'a' has 2 links; each host must attach to exactly one switch");
+    fails("file", "host a\nhost b\nlink a b 100 2 copper\n", ":3: link joins two hosts");
+    fails("file", "host a\nswitch s\nswitch lone\nlink a s 100 2 copper\n",
+          ":3: switch 'lone' is not connected to any host");
+    fails("file", "host a\nhost b\nswitch s\nswitch t\nlink a s 100 2 copper\n"
+          "link b t 100 2 copper\n", ":2: 'b' cannot reach 'a': the fabric must be one connected");
+}
+
+static void test_ibnetdiscover_two_leaf(void **state)
+{
+    (void)state;
+    struct bn_topo_info t = plan_ok("ibnetdiscover", "tests/topo/data/ib_two_leaf.ibnet");
+    assert_int_equal(t.hosts, 4);
+    assert_int_equal(t.switches, 3);
+    assert_int_equal(t.switches_per_tier[1], 2);
+    assert_int_equal(t.switches_per_tier[2], 1);
+    assert_int_equal(t.links, 8); /* 4 HCA links + 2 x 2 leaf-spine, each listed twice */
+    assert_int_equal(t.nrates, 2);
+    assert_true(t.rates[0].gbps == 400 && t.rates[0].links == 7); /* 4xNDR */
+    assert_true(t.rates[1].gbps == 200 && t.rates[1].links == 1); /* 2xNDR */
+    assert_int_equal(t.tier[1].up_links, 4);
+    assert_int_equal(t.tier[2].down_links, 4);
+    assert_int_equal(t.diameter_hops, 4);
+}
+
+static void test_ibnetdiscover_single_switch(void **state)
+{
+    (void)state;
+    struct bn_topo_info t =
+        plan_ok("ibnetdiscover", "tests/topo/data/ib_single_switch_hdr.ibnet");
+    assert_int_equal(t.hosts, 3);
+    assert_int_equal(t.switches, 1);
+    assert_int_equal(t.tiers, 1);
+    assert_int_equal(t.links, 3);
+    assert_true(t.rates[0].gbps == 200 && t.rates[0].links == 2); /* 4xHDR */
+    assert_true(t.rates[1].gbps == 50 && t.rates[1].links == 1);  /* 1xHDR */
+    assert_int_equal(t.diameter_hops, 2);
+}
+
+static void test_ibnetdiscover_errors(void **state)
+{
+    (void)state;
+    fails("ibnetdiscover", "[1]\t\"H-1\"[1]\n", ":1: port line before any Switch or Ca block");
+    fails("ibnetdiscover", "Switch 8 \"S-1\"\n[1] \"H-1\"\n", ":2: peer port: expected '[N]'");
+    fails("ibnetdiscover", "Switch 8 \"S-1\"\n[x] \"H-1\"[1]\n", ":2: port: expected '[N]'");
+    fails("ibnetdiscover", "Switch 8 \"S-1\"\n[1] \"H-1\"[1]\n", ":2: peer: \"H-1\" has no Switch or Ca block");
+    fails("ibnetdiscover", "Switch 8\n", ":1: Switch: expected the node's quoted id");
+    fails("ibnetdiscover", "hello world\n", ":1: not ibnetdiscover output");
+    fails("ibnetdiscover", "Rt 2 \"R-1\"\n", ":1: routers (Rt) are not supported");
+    /* a dual-port HCA with both ports cabled */
+    fails("ibnetdiscover",
+          "Switch 8 \"S-1\"\n[1] \"H-1\"[1] # 4xNDR\n[2] \"H-1\"[2] # 4xNDR\n"
+          "Ca 2 \"H-1\"\n[1] \"S-1\"[1]\n[2] \"S-1\"[2]\n",
+          ":4: host 'H-1' has 2 links; each host must attach to exactly one switch");
+    fails("ibnetdiscover", "Switch 8 \"S-1\"\n[1] \"H-1\"[1]\nCa 1 \"H-1\"\n[1] \"S-1\"[2]\n",
+          "is linked to \"H-1\"[1], but line");
+}
+
+static void test_imported_fabric_runs(void **state)
+{
+    (void)state;
+    const char *sets[] = {"topology.kind=ibnetdiscover",
+                          "topology.file=tests/topo/data/ib_two_leaf.ibnet",
+                          "workload.message_bytes=65536", NULL};
+    struct bn_scenario sc;
+    test_scenario(&sc, sets);
+    struct bn_results res;
+    test_run(&sc, &res);
+    assert_ledger_balanced(&res);
+    bn_results_free(&res);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_text_format),
+        cmocka_unit_test(test_text_format_errors),
+        cmocka_unit_test(test_ibnetdiscover_two_leaf),
+        cmocka_unit_test(test_ibnetdiscover_single_switch),
+        cmocka_unit_test(test_ibnetdiscover_errors),
+        cmocka_unit_test(test_imported_fabric_runs),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -37,6 +37,7 @@ struct bn_topo_info {
     struct { double gbps; uint32_t links; } rates[8];
     uint32_t host_copper, host_fiber, fabric_copper, fabric_fiber; /* links by medium */
     uint32_t transceivers;           /* 2 per fiber link, none on copper (DAC) */
+    uint32_t gpus_per_server;        /* rail_optimized: hosts are GPUs, this many a server */
     double gpu_tflops;               /* topology.gpu_tflops; 0 = not stated */
     double gbps_per_pflops;          /* hosts' injection / their PFLOPS */
     double bisection_gbps_per_pflops;

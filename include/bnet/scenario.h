@@ -120,6 +120,7 @@ struct bn_scenario_observe {
     double sample_us;            /* time-series interval (0 = no series) */
     uint32_t max_flows;          /* flows whose rate is sampled: the first N */
     char queue_ports[BN_PATH_MAX]; /* "tor3/1 agg0/2"; empty = ports facing sampled receivers */
+    char ports[BN_NAME_MAX];     /* "all" | "active": which ports the results list */
 };
 
 struct bn_scenario {

@@ -93,7 +93,9 @@ static void gbn_on_ack(struct bn_nics *n, uint32_t qpid, const struct bn_packet 
         if (qp->snd_nxt < qp->snd_una)
             rewind_to(n, qpid, qp->snd_una);
     }
-    if (pk->type == BN_PKT_NAK && pk->psn < qp->snd_nxt)
+    /* A NAK overtaken by a later ACK (reordered on the way back) names
+     * packets already acknowledged: nothing to resend below snd_una. */
+    if (pk->type == BN_PKT_NAK && pk->psn < qp->snd_nxt && pk->psn >= qp->snd_una)
         rewind_to(n, qpid, pk->psn);
 }
 

@@ -53,6 +53,7 @@ static void plan_json(json_t *o, const struct bn_topo_info *t)
                                   (json_int_t)t->fabric_copper, "fabric_fiber",
                                   (json_int_t)t->fabric_fiber, "transceivers",
                                   (json_int_t)t->transceivers));
+    json_object_set_new(o, "gpus_per_server", json_integer(t->gpus_per_server));
     json_object_set_new(o, "gpu_tflops", json_real(t->gpu_tflops));
     json_object_set_new(o, "gbps_per_pflops", json_real(t->gbps_per_pflops));
     json_object_set_new(o, "bisection_gbps_per_pflops", json_real(t->bisection_gbps_per_pflops));

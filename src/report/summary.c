@@ -46,7 +46,11 @@ void bn_topo_info_print(FILE *out, const struct bn_topo_info *t)
         fprintf(out, "topology        %s (k=%u, switch radix %u)\n", t->kind, t->k, t->radix);
     else
         fprintf(out, "topology        %s (switch radix %u)\n", t->kind, t->radix);
-    fprintf(out, "hosts           %u\n", t->hosts);
+    if (t->gpus_per_server)
+        fprintf(out, "hosts           %u GPUs, one NIC each (%u servers x %u)\n", t->hosts,
+                t->hosts / t->gpus_per_server, t->gpus_per_server);
+    else
+        fprintf(out, "hosts           %u\n", t->hosts);
     fprintf(out, "switches        %u", t->switches);
     for (uint32_t i = 1; i <= t->tiers && i < 5; i++)
         fprintf(out, "%s%u %s", i == 1 ? " (" : ", ", t->switches_per_tier[i], t->tier_name[i]);

@@ -193,7 +193,7 @@ static const struct bn_scn_key keys[] = {
     { .info.path = "nic.sr_window", INT_KEY, .info.unit = "packets", .info.def = "1024",
       .info.doc = "Selective repeat: packets tracked past the cumulative ACK (bitmap size).",
       FIELD(nic.sr_window), RANGE(8, 65536) },
-    { .info.path = "nic.sr_reorder_threshold", INT_KEY, .info.unit = "packets", .info.def = "64",
+    { .info.path = "nic.sr_reorder_threshold", INT_KEY, .info.unit = "packets", .info.def = "128",
       .info.doc = "Selective repeat: a missing packet this far behind a selectively acknowledged "
                   "one is taken as lost and resent.",
       FIELD(nic.sr_reorder_threshold), RANGE(1, 65536) },
@@ -284,6 +284,11 @@ static const struct bn_scn_key keys[] = {
     { .info.path = "observe.max_flows", INT_KEY, .info.unit = "flows", .info.def = "64",
       .info.doc = "How many flows (the first N) the time series follows.",
       FIELD(observe.max_flows), RANGE(0, 100000) },
+    { .info.path = "observe.ports", ENUM_KEY, .info.unit = "", .info.def = "all",
+      .info.choices = "all|active",
+      .info.doc = "Ports listed in the results: all (every link direction: hot and idle links) "
+                  "or active (only those with pauses, ECN marks or drops).",
+      FIELD(observe.ports) },
     { .info.path = "observe.queue_ports", STRING_KEY, .info.unit = "", .info.def = "",
       .info.doc = "Ports whose queue depth is sampled, e.g. 'tor0/0 agg1/2'; empty = the "
                   "ports facing the sampled flows' receivers.",

@@ -124,10 +124,10 @@ static double paused_fraction(const struct bn_fabric *f, uint32_t p)
     return (double)t / (double)f->now;
 }
 
-static bool noteworthy(const struct bn_fabric *f, uint32_t p)
+static bool noteworthy(const struct bn_fabric *f, bool all, uint32_t p)
 {
     const struct bn_port_stats *st = &f->stats[p];
-    return st->drops || st->ecn_marks ||
+    return all || st->drops || st->ecn_marks ||
            (f->fcs && (f->fcs[p].pause_sent || f->fcs[p].pause_received));
 }
 
@@ -151,6 +151,7 @@ static void port_entry(const struct bn_sim *s, uint32_t p, struct bn_port_result
 static int port_results(const struct bn_sim *s, struct bn_results *out, struct bn_error *err)
 {
     const struct bn_fabric *f = &s->fab;
+    bool all = strcmp(s->sc->observe.ports, "all") == 0;
     double sum = 0, max = 0;
     uint32_t n = 0;
     for (uint32_t p = 0; p < f->nports; p++) {
@@ -162,7 +163,7 @@ static int port_results(const struct bn_sim *s, struct bn_results *out, struct b
         double u = utilization(f, p);
         sum += u;
         max = u > max ? u : max;
-        n += noteworthy(f, p);
+        n += noteworthy(f, all, p);
     }
     out->link_util_max = max;
     out->link_util_mean = f->nports ? sum / f->nports : 0;
@@ -170,7 +171,7 @@ static int port_results(const struct bn_sim *s, struct bn_results *out, struct b
     if (!out->ports)
         return bn_fail(err, BN_ENOMEM, "out of memory for port results");
     for (uint32_t p = 0; p < f->nports; p++)
-        if (noteworthy(f, p))
+        if (noteworthy(f, all, p))
             port_entry(s, p, &out->ports[out->nports++]);
     return BN_OK;
 }

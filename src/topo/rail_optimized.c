@@ -92,7 +92,8 @@ static int build(struct bn_topo *t, const struct bn_scenario *sc, struct bn_erro
     /* host = (su * S + server) * G + gpu; its rail leaf = su * G + gpu */
     uint32_t g = sc->topology.gpus_per_server, per_su = g * sc->topology.servers_per_su;
     for (uint32_t x = 0; x < r.gpus; x++)
-        bn_topo_connect(t, x, leaf0 + (x / per_su) * g + x % g, lk->rate_gbps, lk->host_cable_m, hc);
+        bn_topo_connect(t, x, leaf0 + (x / per_su) * g + x % g, lk->rate_gbps, lk->host_cable_m,
+                        hc);
     for (uint32_t l = 0; l < r.leaves; l++) {
         for (uint32_t j = 0; j < r.up; j++) {
             uint32_t sp = r.pods ? (l / r.lpp) * r.up + j : (l * r.up + j) % r.spines;

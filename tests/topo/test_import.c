@@ -66,7 +66,8 @@ static void test_text_format_errors(void **state)
 {
     (void)state;
     fails("file", "host a\nswitch s\nlink a s 100 2\n", ":3: link: expected 'link A B RATE_GBPS");
-    fails("file", "host a\nswitch s\nlink a t 100 2 copper\n", ":3: link endpoint B: unknown node 't'");
+    fails("file", "host a\nswitch s\nlink a t 100 2 copper\n",
+          ":3: link endpoint B: unknown node 't'");
     fails("file", "host a\nswitch s\nlink a s fast 2 copper\n", ":3: link RATE_GBPS: 'fast'");
     fails("file", "host a\nswitch s\nlink a s 100 -1 copper\n", ":3: link LENGTH_M: '-1'");
     fails("file", "host a\nswitch s\nlink a s 100 2 glass\n", ":3: link cable: 'glass'");
@@ -121,7 +122,8 @@ static void test_ibnetdiscover_errors(void **state)
     fails("ibnetdiscover", "[1]\t\"H-1\"[1]\n", ":1: port line before any Switch or Ca block");
     fails("ibnetdiscover", "Switch 8 \"S-1\"\n[1] \"H-1\"\n", ":2: peer port: expected '[N]'");
     fails("ibnetdiscover", "Switch 8 \"S-1\"\n[x] \"H-1\"[1]\n", ":2: port: expected '[N]'");
-    fails("ibnetdiscover", "Switch 8 \"S-1\"\n[1] \"H-1\"[1]\n", ":2: peer: \"H-1\" has no Switch or Ca block");
+    fails("ibnetdiscover", "Switch 8 \"S-1\"\n[1] \"H-1\"[1]\n",
+          ":2: peer: \"H-1\" has no Switch or Ca block");
     fails("ibnetdiscover", "Switch 8\n", ":1: Switch: expected the node's quoted id");
     fails("ibnetdiscover", "hello world\n", ":1: not ibnetdiscover output");
     fails("ibnetdiscover", "Rt 2 \"R-1\"\n", ":1: routers (Rt) are not supported");

@@ -13,6 +13,7 @@
 #include <math.h>
 
 #include "support.h"
+#include "topo/topo.h"
 
 static struct bn_topo_info plan(const char *const *sets, const struct bn_topo_query *q)
 {
@@ -77,6 +78,36 @@ static void test_fat_tree_oversubscribed(void **state)
 
     const char *bad[] = {"topology.oversubscription=2", NULL};
     plan_fails(bad, "key 'topology.oversubscription': 2 does not split a radix-8 switch");
+}
+
+/* The builders' bisection, from their construction, equals the generic
+ * tier-by-tier Clos figure the imported fabrics get (metrics.c). */
+static void test_builder_bisection_is_clos_figure(void **state)
+{
+    (void)state;
+    static const struct { const char *kind; double r1, r2, fab; } cases[] = {
+        {"fat_tree", 1, 1, 100},   {"fat_tree", 3, 1, 100},  {"fat_tree", 1, 3, 100},
+        {"fat_tree", 3, 7, 400},   {"fat_tree", 0.6, 1, 25}, {"leaf_spine", 3, 1, 100},
+        {"leaf_spine", 1, 1, 50},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char k[64], r1[64], r2[64], fab[64];
+        snprintf(k, sizeof k, "topology.kind=%s", cases[i].kind);
+        snprintf(r1, sizeof r1, "topology.oversubscription=%g", cases[i].r1);
+        snprintf(r2, sizeof r2, "topology.agg_oversubscription=%g", cases[i].r2);
+        snprintf(fab, sizeof fab, "link.fabric_rate_gbps=%g", cases[i].fab);
+        const char *sets[] = {k, r1, r2, fab, NULL};
+        struct bn_scenario sc;
+        test_scenario(&sc, sets);
+        struct bn_topo t;
+        struct bn_error err = {0};
+        if (bn_topo_build(&t, &sc, &err) != BN_OK)
+            fail_msg("case %zu: %s", i, err.msg);
+        double clos = bn_topo_clos_bisection(&t);
+        if (fabs(t.bisection_gbps - clos) > 1e-6)
+            fail_msg("case %zu: builder %g != Clos %g", i, t.bisection_gbps, clos);
+        bn_topo_free(&t);
+    }
 }
 
 static void test_leaf_spine_oversubscribed(void **state)
@@ -256,6 +287,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fat_tree_oversubscribed),
         cmocka_unit_test(test_leaf_spine_oversubscribed),
+        cmocka_unit_test(test_builder_bisection_is_clos_figure),
         cmocka_unit_test(test_superpod_b200_table),
         cmocka_unit_test(test_minimal_paths_k8),
         cmocka_unit_test(test_planner_figures),

@@ -97,6 +97,12 @@ struct bn_scenario_dcqcn {
     double ai_mbps, hai_mbps, min_rate_mbps;
 };
 
+struct bn_scenario_nscc {
+    uint64_t max_cwnd_bytes;
+    double target_delay_us;
+    double beta;
+};
+
 struct bn_scenario_ibcc {
     double ccti_timer_us;        /* 0 = default */
     uint32_t ccti_increase, ccti_limit;
@@ -133,6 +139,7 @@ struct bn_scenario {
     struct bn_scenario_nic nic;
     struct bn_scenario_dcqcn dcqcn;
     struct bn_scenario_ibcc ibcc;
+    struct bn_scenario_nscc nscc;
     struct bn_scenario_workload workload;
     struct bn_scenario_sim sim;
     struct bn_scenario_observe observe;

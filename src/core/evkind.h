@@ -5,7 +5,7 @@
 enum bn_event_kind {
     BN_EV_PORT_FREE = 1,   /* obj = port: the last bit left, the port may send again */
     BN_EV_ARRIVE,          /* obj = receiving port, arg = packet */
-    BN_EV_ARRIVE_TAIL,     /* cut-through fallback: whole packet now in the switch */
+    BN_EV_ARRIVE_TAIL,     /* obj = egress port: a held packet's tail is in, queue it */
     BN_EV_RTO,             /* obj = queue pair: retransmission timer */
     BN_EV_FLOW_START,      /* obj = flow */
     BN_EV_QP_PACE,         /* obj = queue pair: its pacing gap is over */

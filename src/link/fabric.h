@@ -79,6 +79,7 @@ struct bn_fabric {
     uint64_t pkts_injected, pkts_delivered, pkts_dropped;
     uint64_t bytes_injected, bytes_delivered, bytes_dropped, data_pkts_dropped;
     uint64_t packet_hops;
+    bn_time_t last_delivery;        /* progress watchdog */
     uint64_t lossless_overflows; /* frames a lossless buffer could not have held */
     bool oom;               /* an event or packet could not be allocated */
     bool time_overflow;     /* an event fell beyond BN_TIME_LIMIT */

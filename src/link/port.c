@@ -90,6 +90,7 @@ void bn_fabric_deliver(struct bn_fabric *f, uint32_t in, uint32_t pkt)
         f->fc->on_depart(f, in, wire);
     }
     f->pkts_delivered++;
+    f->last_delivery = f->now;
     f->bytes_delivered += f->pool.pkts[pkt].bytes;
     bn_pool_put(&f->pool, pkt);
 }

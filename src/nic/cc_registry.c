@@ -6,11 +6,13 @@
 extern const struct bn_cc_ops bn_cc_none;
 extern const struct bn_cc_ops bn_cc_dcqcn;
 extern const struct bn_cc_ops bn_cc_ib;
+extern const struct bn_cc_ops bn_cc_nscc;
 
 static const struct bn_cc_ops *const modules[] = {
     &bn_cc_none,
     &bn_cc_dcqcn,
     &bn_cc_ib,
+    &bn_cc_nscc,
 };
 
 const struct bn_cc_ops *bn_cc_find(const char *name)

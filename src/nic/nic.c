@@ -19,6 +19,7 @@ int bn_nics_init(struct bn_nics *n, struct bn_fabric *f, const uint32_t *host_po
     n->sr_window = p->sr_window;
     n->sr_reorder_threshold = p->sr_reorder_threshold;
     n->spray_entropy = p->spray_entropy;
+    n->seed = p->seed;
     n->tp_priv_size = p->tp->priv_size ? p->tp->priv_size(n) : 0;
     n->reorder_hist_len = (p->sr_window ? p->sr_window : 1024) + 1;
     n->reorder_hist = calloc(n->reorder_hist_len, sizeof *n->reorder_hist);
@@ -71,11 +72,15 @@ uint32_t bn_qp_create(struct bn_nics *n, uint32_t src, uint32_t dst)
     memset(qp, 0, sizeof *qp);
     qp->src = src;
     qp->dst = dst;
-    qp->entropy = (uint32_t)bn_mix64(((uint64_t)src << 40) ^ ((uint64_t)dst << 20) ^ id);
+    /* the "UDP source port": per queue pair, and different in every seed */
+    qp->entropy = (uint32_t)bn_mix64(bn_mix64(n->seed) ^ ((uint64_t)src << 40) ^
+                                     ((uint64_t)dst << 20) ^ id);
     qp->next_active = qp->msg_head = qp->msg_tail = qp->snd_msg = qp->rcv_msg = BN_NONE;
     qp->rate_bps = n->line_rate_bps;
     qp->cc_timer = BN_TIME_NEVER;
     qp->pace_at = BN_TIME_NEVER;
+    qp->rtt_psn = BN_NONE;
+    qp->cc_timer_at = BN_TIME_NEVER;
     qp->last_cnp = -BN_TIME_LIMIT;
     if (n->tp_priv_size)
         memset(bn_nic_tp_priv(n, id), 0, n->tp_priv_size);
@@ -200,6 +205,8 @@ static uint32_t next_data_packet(struct bn_nics *n, struct bn_nic *nic)
         qp->active = 0;
         if (!n->tp->has_data(n, qp))
             continue;
+        if (n->cc->can_send && !n->cc->can_send(n, qp))
+            continue; /* window full: an ACK will bring it back */
         if (qp->next_send <= n->fab->now)
             break;
         park(n, qpid);
@@ -213,6 +220,10 @@ static uint32_t next_data_packet(struct bn_nics *n, struct bn_nic *nic)
         .type = BN_PKT_DATA, .flags = BN_PKT_ECN_CAPABLE,
     };
     n->tp->next_data(n, qp, pk);
+    if (qp->rtt_psn == BN_NONE) { /* time one packet per round trip */
+        qp->rtt_psn = pk->psn;
+        qp->rtt_sent = n->fab->now;
+    }
     if (n->spray_entropy) /* a new "UDP source port" per packet: ECMP sprays it */
         pk->entropy = (uint32_t)bn_mix64(((uint64_t)qp->entropy << 32) | ++qp->spray_seq);
     bn_fabric_count_injected(n->fab, pk);
@@ -253,6 +264,10 @@ void bn_nic_send_ctrl(struct bn_nics *n, uint32_t qpid, uint8_t type, uint32_t p
         .entropy = qp->entropy ^ 0x9e3779b9u, .type = type,
         .bytes = bn_encap_frame(n->encap, n->encap->aeth_bytes, 0), .sack = sack,
     };
+    if (type != BN_PKT_CNP && n->qp[qpid].ce_echo) { /* ECN echo for window-based CC */
+        pk->flags |= BN_PKT_ECN_CE;
+        n->qp[qpid].ce_echo = 0;
+    }
     bn_fabric_count_injected(n->fab, pk);
     bn_pktq_push(&n->nic[qp->dst].ctrl, &n->fab->pool, pkt);
     bn_nic_kick(n, qp->dst);
@@ -271,6 +286,21 @@ static void notify_congestion(struct bn_nics *n, uint32_t qpid)
     bn_nic_send_ctrl(n, qpid, BN_PKT_CNP, 0, 0);
 }
 
+/* Window-based CC: hand it the ACK's echo and round-trip sample, then let
+ * the queue pair send again if the window opened. */
+static void window_ack(struct bn_nics *n, uint32_t qpid, const struct bn_packet *pk)
+{
+    struct bn_qp *qp = &n->qp[qpid];
+    bn_time_t rtt = 0;
+    if (qp->rtt_psn != BN_NONE &&
+        (pk->psn > qp->rtt_psn || (pk->type == BN_PKT_ACK && pk->sack == qp->rtt_psn))) {
+        rtt = n->fab->now - qp->rtt_sent;
+        qp->rtt_psn = BN_NONE;
+    }
+    n->cc->on_ack(n, qp, pk->flags & BN_PKT_ECN_CE, rtt);
+    bn_nic_activate(n, qpid);
+}
+
 void bn_nic_receive(struct bn_nics *n, uint32_t host, uint32_t pkt)
 {
     /* Copy first: handlers create packets, and the pool may move. */
@@ -280,8 +310,10 @@ void bn_nic_receive(struct bn_nics *n, uint32_t host, uint32_t pkt)
     case BN_PKT_DATA:
         if (n->on_arrival)
             n->on_arrival(n->ud, pk.qp, &pk);
-        if (pk.flags & BN_PKT_ECN_CE)
+        if (pk.flags & BN_PKT_ECN_CE) {
             notify_congestion(n, pk.qp);
+            n->qp[pk.qp].ce_echo = n->cc->on_ack != NULL;
+        }
         n->tp->on_data(n, pk.qp, &pk);
         break;
     case BN_PKT_CNP:
@@ -291,31 +323,45 @@ void bn_nic_receive(struct bn_nics *n, uint32_t host, uint32_t pkt)
         break;
     default:
         n->tp->on_ack(n, pk.qp, &pk);
+        if (n->cc->on_ack)
+            window_ack(n, pk.qp, &pk);
     }
 }
 
 void bn_nic_cc_sync(struct bn_nics *n, uint32_t qpid)
 {
     struct bn_qp *qp = &n->qp[qpid];
-    if (qp->cc_timer != BN_TIME_NEVER && !qp->cc_timer_pending) {
-        qp->cc_timer_pending = 1;
-        bn_fabric_schedule(n->fab, qp->cc_timer, BN_EV_CC_TIMER, qpid, 0);
+    if (qp->rate_bps < 1000)
+        qp->rate_bps = 1000; /* a module's rate rounded to 0 must not stop time */
+    /* An earlier deadline than the event already pending (a deferred DCQCN
+     * cut under a 300 us increase timer) gets an event of its own; the
+     * handler ignores events that come early. */
+    if (qp->cc_timer != BN_TIME_NEVER && qp->cc_timer < qp->cc_timer_at) {
+        bn_time_t at = qp->cc_timer > n->fab->now ? qp->cc_timer : n->fab->now;
+        qp->cc_timer_at = at;
+        bn_fabric_schedule(n->fab, at, BN_EV_CC_TIMER, qpid, 0);
     }
     /* A new rate reshapes the gap after the last packet at once: a flow
      * throttled to 1 Mb/s must not sleep out a 33 ms gap after recovering. */
     qp->next_send = qp->rate_bps < n->line_rate_bps
                         ? qp->last_send + bn_serialization_ps(qp->last_wire, qp->rate_bps)
                         : qp->last_send;
-    if (!qp->active && n->tp->has_data(n, qp) && qp->next_send > n->fab->now)
+    if (!qp->active && n->tp->has_data(n, qp) && qp->next_send > n->fab->now) {
         park(n, qpid);
-    else if (!qp->active && qp->pace_at != BN_TIME_NEVER && qp->next_send <= n->fab->now)
-        bn_nic_activate(n, qpid);
+    } else if (!qp->active && qp->pace_at != BN_TIME_NEVER && qp->next_send <= n->fab->now) {
+        /* Eligible again: list it and wake the port later in this instant,
+         * never send from here (we may be inside bn_nic_kick). */
+        qp->pace_at = BN_TIME_NEVER;
+        if (enlist(n, qpid))
+            bn_port_want_wake(n->fab, n->nic[qp->src].port);
+    }
 }
 
 void bn_nic_cc_timer_event(struct bn_nics *n, uint32_t qpid)
 {
     struct bn_qp *qp = &n->qp[qpid];
-    qp->cc_timer_pending = 0;
+    if (n->fab->now >= qp->cc_timer_at)
+        qp->cc_timer_at = BN_TIME_NEVER;
     /* An idle queue pair's rate matters again only when it has data: its
      * timer rests until bn_qp_post syncs it. */
     if (qp->cc_timer == BN_TIME_NEVER || qp->snd_una >= qp->snd_end)

@@ -54,8 +54,11 @@ struct bn_qp {
     uint32_t last_wire;  /* the pacing gap is recomputed from them when the rate changes */
     bn_time_t pace_at;   /* a BN_EV_QP_PACE is due then (BN_TIME_NEVER: none) */
     bn_time_t cc_timer;  /* when the module wants on_timer (BN_TIME_NEVER: never) */
-    uint8_t cc_timer_pending;
+    bn_time_t cc_timer_at; /* the earliest BN_EV_CC_TIMER scheduled (BN_TIME_NEVER: none) */
     bn_time_t last_cnp;  /* receiver side: when it last sent a CNP */
+    uint8_t ce_echo;     /* receiver side: the next ACK echoes a CE mark */
+    uint32_t rtt_psn;    /* the packet being timed for a round-trip sample (BN_NONE: none) */
+    bn_time_t rtt_sent;
     /* counters */
     uint64_t retransmits, timeouts, out_of_order, cnps_sent, cnps_received;
     uint64_t duplicates;  /* receiver: data it already had (spurious retransmissions) */
@@ -87,6 +90,20 @@ struct bn_cc_ops {
     void (*on_timer)(struct bn_nics *n, struct bn_qp *qp);
     /* For the time series: the module's alpha, if it has one (may be NULL). */
     double (*alpha)(const struct bn_nics *n, const struct bn_qp *qp);
+    /* Window-based modules (else NULL): may the queue pair put one more
+     * packet in flight, and the ACKs that open the window: `ece` echoes a
+     * CE mark, `rtt` a round-trip sample (0 when this ACK carries none). */
+    bool (*can_send)(const struct bn_nics *n, const struct bn_qp *qp);
+    void (*on_ack)(struct bn_nics *n, struct bn_qp *qp, bool ece, bn_time_t rtt);
+    /* For the time series: the congestion window in bytes (may be NULL). */
+    double (*window)(const struct bn_nics *n, const struct bn_qp *qp);
+};
+
+/* Parameters of the NSCC-style window module (cc_nscc.c). */
+struct bn_nscc_params {
+    uint64_t max_cwnd_bytes;
+    bn_time_t target_delay;
+    double beta;
 };
 
 #define BN_CC_PRIV_CHECK(type) \
@@ -99,6 +116,8 @@ struct bn_transport_ops {
      * NIC has checked that qp has something to send. */
     void (*next_data)(struct bn_nics *n, struct bn_qp *qp, struct bn_packet *pk);
     bool (*has_data)(const struct bn_nics *n, const struct bn_qp *qp);
+    /* Packets sent and neither acknowledged nor known lost (window CC). */
+    uint32_t (*in_flight)(const struct bn_nics *n, const struct bn_qp *qp);
     /* Bytes of private state per queue pair (at bn_nic_tp_priv), zeroed at
      * creation, then init (may be NULL). */
     size_t (*priv_size)(const struct bn_nics *n);
@@ -139,11 +158,13 @@ struct bn_nics {
     size_t tp_priv_size;
     uint32_t sr_window, sr_reorder_threshold;
     bool spray_entropy;           /* a new entropy value per packet */
+    uint64_t seed;                /* run seed: queue pairs' entropy depends on it */
     uint64_t *reorder_hist;       /* [depth] out-of-order arrivals, depth capped */
     uint32_t reorder_hist_len;
 };
 
 struct bn_nic_params {
+    uint64_t seed;
     uint32_t sr_window, sr_reorder_threshold;
     bool spray_entropy;
     const struct bn_encap *encap;

@@ -19,6 +19,13 @@ static bool gbn_has_data(const struct bn_nics *n, const struct bn_qp *qp)
     return qp->snd_nxt < qp->snd_end;
 }
 
+/* After a rewind, what lies beyond snd_nxt is given up for lost. */
+static uint32_t gbn_in_flight(const struct bn_nics *n, const struct bn_qp *qp)
+{
+    (void)n;
+    return qp->snd_nxt - qp->snd_una;
+}
+
 static uint32_t msg_holding(const struct bn_nics *n, const struct bn_qp *qp, uint32_t psn)
 {
     uint32_t mi = qp->msg_head;
@@ -111,6 +118,7 @@ const struct bn_transport_ops bn_tp_go_back_n = {
     .name = "go_back_n",
     .next_data = gbn_next_data,
     .has_data = gbn_has_data,
+    .in_flight = gbn_in_flight,
     .on_data = gbn_on_data,
     .on_ack = gbn_on_ack,
     .on_timeout = gbn_on_timeout,

@@ -19,6 +19,7 @@ struct sr_state {
     uint32_t loss_scan;    /* PSNs below this were already checked for loss */
     uint32_t rtx_scan;     /* lowest PSN that may be marked lost */
     uint32_t lost;         /* packets marked lost, not yet resent */
+    uint32_t sacked;       /* packets selectively acknowledged above snd_una */
     /* followed by three bitmaps of sr_window bits: sacked, lost (sender),
      * received (receiver), indexed by PSN modulo the window */
 };
@@ -57,6 +58,12 @@ static bool sr_has_data(const struct bn_nics *n, const struct bn_qp *qp)
 {
     const struct sr_state *s = bn_nic_tp_priv((struct bn_nics *)n, (uint32_t)(qp - n->qp));
     return s->lost || (qp->snd_max < qp->snd_end && qp->snd_max < qp->snd_una + n->sr_window);
+}
+
+static uint32_t sr_in_flight(const struct bn_nics *n, const struct bn_qp *qp)
+{
+    const struct sr_state *s = bn_nic_tp_priv((struct bn_nics *)n, (uint32_t)(qp - n->qp));
+    return qp->snd_max - qp->snd_una - s->sacked - s->lost;
 }
 
 static uint32_t msg_holding(const struct bn_nics *n, const struct bn_qp *qp, uint32_t psn)
@@ -137,7 +144,10 @@ static void advance_una(struct bn_nics *n, uint32_t qpid, struct bn_qp *qp, uint
             put(lost, n, p, false);
             s->lost--;
         }
-        put(sacked, n, p, false);
+        if (get(sacked, n, p)) {
+            put(sacked, n, p, false);
+            s->sacked--;
+        }
     }
     qp->snd_una = una;
     qp->rto_deadline = n->fab->now + n->rto;
@@ -172,8 +182,11 @@ static void sr_on_ack(struct bn_nics *n, uint32_t qpid, const struct bn_packet *
         advance_una(n, qpid, qp, pk->psn);
     uint32_t p = pk->sack;
     if (p >= qp->snd_una && p < qp->snd_max) {
-        uint64_t *lost = bitmap(n, qpid, LOST);
-        put(bitmap(n, qpid, SACKED), n, p, true);
+        uint64_t *lost = bitmap(n, qpid, LOST), *sacked = bitmap(n, qpid, SACKED);
+        if (!get(sacked, n, p)) {
+            put(sacked, n, p, true);
+            s->sacked++;
+        }
         if (get(lost, n, p)) { /* it arrived after all */
             put(lost, n, p, false);
             s->lost--;
@@ -205,6 +218,7 @@ const struct bn_transport_ops bn_tp_selective_repeat = {
     .name = "selective_repeat",
     .next_data = sr_next_data,
     .has_data = sr_has_data,
+    .in_flight = sr_in_flight,
     .priv_size = sr_priv_size,
     .on_data = sr_on_data,
     .on_ack = sr_on_ack,

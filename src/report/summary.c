@@ -139,7 +139,7 @@ static void print_fabric(FILE *out, const struct bn_results *r)
     if (strcmp(r->flow_control, "pfc") == 0)
         print_pauses(out, r);
     /* InfiniBand's congestion notifications are BECNs, RoCE's CNPs */
-    if (strcmp(r->congestion_control, "none") != 0)
+    if (strcmp(r->congestion_control, "none") != 0 && strcmp(r->congestion_control, "nscc") != 0)
         fprintf(out, "%-16s%llu\n", strcmp(r->congestion_control, "ib_cc") == 0 ? "BECNs" : "CNPs",
                 (unsigned long long)r->cnps);
     fprintf(out, "link util       max %.1f%%  mean %.1f%%\n", 100 * r->link_util_max,

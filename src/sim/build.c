@@ -118,6 +118,7 @@ int bn_sim_build(struct bn_sim *s, const struct bn_scenario *sc, struct bn_error
     if (rc != BN_OK)
         return rc;
     struct bn_nic_params np = {
+        .seed = sc->seed,
         .sr_window = sc->nic.sr_window, .sr_reorder_threshold = sc->nic.sr_reorder_threshold,
         .spray_entropy = strcmp(sc->nic.entropy, "per_packet") == 0,
         .encap = encap, .tp = tp, .cc = cc, .mtu = sc->nic.mtu_bytes,

@@ -7,6 +7,14 @@
 
 #include "sim/sim.h"
 
+/* "SOURCE: dcqcn parameters: why", without reading the buffer being written. */
+static int prefix_error(struct bn_error *err, const char *source, const char *module)
+{
+    char why[sizeof err->msg];
+    snprintf(why, sizeof why, "%s", err->msg);
+    return bn_fail(err, BN_EINPUT, "%s: %s parameters: %s", source, module, why);
+}
+
 static void dcqcn_overrides(const struct bn_scenario_dcqcn *d, struct bn_dcqcn_params *p)
 {
     if (d->g > 0)
@@ -37,7 +45,7 @@ static int setup_dcqcn(struct bn_sim *s, double line_gbps, struct bn_nic_params 
     s->dcqcn = paper ? bn_dcqcn_params_paper(line_gbps) : bn_dcqcn_params_nvidia(line_gbps);
     dcqcn_overrides(&sc->dcqcn, &s->dcqcn);
     if (bn_dcqcn_params_check(&s->dcqcn, err) != BN_OK)
-        return bn_fail(err, BN_EINPUT, "%s: dcqcn parameters: %s", sc->source, err->msg);
+        return prefix_error(err, sc->source, "dcqcn");
     np->cc_params = &s->dcqcn;
     np->cnp_interval = bn_time_from_us(paper ? 50.0 : 4.0); /* FACTS 2.1 / 2.3 */
     return BN_OK;
@@ -55,7 +63,7 @@ static int setup_ibcc(struct bn_sim *s, double line_gbps, struct bn_nic_params *
     if (sc->ibcc.ccti_limit > 0)
         s->ibcc.ccti_limit = (uint16_t)sc->ibcc.ccti_limit;
     if (bn_ibcc_params_check(&s->ibcc, err) != BN_OK)
-        return bn_fail(err, BN_EINPUT, "%s: ibcc parameters: %s", sc->source, err->msg);
+        return prefix_error(err, sc->source, "ibcc");
     np->cc_params = &s->ibcc;
     np->cnp_interval = 0;
     return BN_OK;
@@ -70,6 +78,11 @@ int bn_sim_build_cc(struct bn_sim *s, struct bn_nic_params *np, struct bn_error 
         rc = setup_dcqcn(s, line_gbps, np, err);
     else if (strcmp(np->cc->name, "ib_cc") == 0)
         rc = setup_ibcc(s, line_gbps, np, err);
+    else if (strcmp(np->cc->name, "nscc") == 0) {
+        s->nscc = (struct bn_nscc_params){sc->nscc.max_cwnd_bytes,
+                                          bn_time_from_us(sc->nscc.target_delay_us), sc->nscc.beta};
+        np->cc_params = &s->nscc;
+    }
     if (rc == BN_OK && sc->nic.cnp_interval_us > 0)
         np->cnp_interval = bn_time_from_us(sc->nic.cnp_interval_us);
     return rc;

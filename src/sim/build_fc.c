@@ -42,7 +42,10 @@ static int setup_pfc_port(struct bn_sim *s, uint32_t p, uint32_t max_wire, struc
     double gbps = tp->rate_gbps;
     uint64_t head = sc->pfc.headroom_bytes ? sc->pfc.headroom_bytes
                                            : bn_pfc_headroom_bytes(gbps, tp->length_m, sc->nic.mtu_bytes);
-    uint64_t inflight = bn_pfc_inflight_bytes(gbps, fc->prop_ps, max_wire, 0);
+    /* a frame counts against this port only after propagation, FEC and this
+     * switch's forwarding latency: all of that is in flight at a pause */
+    uint64_t inflight =
+        bn_pfc_inflight_bytes(gbps, s->fab.ports[s->fab.ports[p].peer].lat_ps, max_wire, 0);
     if (head < inflight)
         return bn_fail(err, BN_EINPUT,
                        "%s: key 'pfc.headroom_bytes': %llu bytes cannot hold the %llu bytes in "

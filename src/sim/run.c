@@ -89,11 +89,13 @@ static int dispatch(struct bn_sim *s, const struct bn_event *ev, struct bn_error
         return BN_OK;
     }
     case BN_EV_ARRIVE:
-    case BN_EV_ARRIVE_TAIL:
         if (f->ports[ev->obj].flags & BN_PORT_AT_HOST)
             bn_nic_receive(&s->nics, f->ports[ev->obj].node, ev->arg);
         else
-            bn_switch_receive(f, &s->sw, ev->obj, ev->arg, ev->kind == BN_EV_ARRIVE_TAIL);
+            bn_switch_receive(f, &s->sw, ev->obj, ev->arg);
+        return BN_OK;
+    case BN_EV_ARRIVE_TAIL:
+        bn_port_enqueue(f, ev->obj, ev->arg);
         return BN_OK;
     case BN_EV_RTO:
         bn_nic_rto_event(&s->nics, ev->obj);
@@ -110,7 +112,8 @@ static int dispatch(struct bn_sim *s, const struct bn_event *ev, struct bn_error
         return bn_sim_observe_sample(s, err);
     case BN_EV_FC_SIGNAL:
         f->fc->on_signal(f, ev->obj, ev->arg & 3u, ev->arg >> 2);
-        bn_port_want_wake(f, ev->obj);
+        if ((f->ports[ev->obj].flags & BN_PORT_AT_HOST) || !bn_pktq_empty(&f->ports[ev->obj].q))
+            bn_port_want_wake(f, ev->obj); /* only a port with work waits for credit or resume */
         return BN_OK;
     default:
         return bn_fail(err, BN_EINTERNAL, "unknown event kind %u", ev->kind);
@@ -156,6 +159,9 @@ static int event_loop(struct bn_sim *s, const struct bn_run_opts *opts, double t
             s->fab.now = stop;
             break;
         }
+        if (ev.time < s->fab.now)
+            return bn_fail(err, BN_EINTERNAL, "event at %lld ps scheduled in the past (now %lld ps)",
+                           (long long)ev.time, (long long)s->fab.now);
         s->fab.now = ev.time;
         prefetch_next(&s->fab);
         int rc = dispatch(s, &ev, err);
@@ -168,8 +174,16 @@ static int event_loop(struct bn_sim *s, const struct bn_run_opts *opts, double t
         if (s->fab.oom)
             return bn_fail(err, BN_ENOMEM, "out of memory for packets or events at t=%.3f us",
                            bn_time_to_us(s->fab.now));
-        if ((++s->events & 0x3ffff) == 0 && opts && opts->progress)
-            report_progress(s, opts, t0);
+        if ((++s->events & 0x3ffff) == 0) {
+            if (opts && opts->progress)
+                report_progress(s, opts, t0);
+            /* A fabric that has delivered nothing for a simulated second
+             * is stuck (a lost wake-up, a closed window); say so. */
+            if (s->fab.now - s->fab.last_delivery > BN_PS_PER_S)
+                return bn_fail(err, BN_EINTERNAL,
+                               "no packet delivered since %.3f us (now %.3f us): the fabric is stuck",
+                               bn_time_to_us(s->fab.last_delivery), bn_time_to_us(s->fab.now));
+        }
         /* Every flow done and no frame left: what remains are timers
          * (retransmission, congestion control) that would only lapse. */
         if (s->flows_done == s->flows.n && s->fab.pool.in_use == 0)

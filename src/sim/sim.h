@@ -49,6 +49,7 @@ struct bn_sim {
     struct bn_series series;    /* observe.c; handed to the results */
     struct bn_dcqcn_params dcqcn;   /* congestion-control parameters (build_cc.c) */
     struct bn_ibcc_params ibcc;
+    struct bn_nscc_params nscc;
     uint32_t series_cap;
 };
 

@@ -24,6 +24,8 @@ enum bn_ar_metric { BN_AR_QUEUE = 0, BN_AR_LOAD = 1 };
 
 struct bn_lb_ops;
 
+#define BN_LB_RR_CURSORS 8
+
 /* A flowlet table slot: where a flow's packets went, and when last. */
 struct bn_flowlet {
     bn_time_t last;
@@ -35,7 +37,7 @@ struct bn_lb_switch_state {
     const struct bn_lb_ops *ops;  /* this switch's policy (per tier) */
     uint64_t salt;                /* hash seed */
     struct bn_rng rng;            /* random choices and tie-breaks */
-    uint32_t rr;                  /* round-robin cursor */
+    uint32_t rr[BN_LB_RR_CURSORS]; /* round-robin cursors, by next-hop set */
     uint32_t flowlets;            /* first slot of its flowlet table */
 };
 

@@ -19,7 +19,10 @@ static uint32_t rr_pick(struct bn_lb_ctx *ctx, struct bn_lb_switch_state *sw,
 {
     (void)ctx;
     (void)pk;
-    return ports[sw->rr++ % nports];
+    /* a cursor per next-hop set (by its place in the routing table), so
+     * flows to different leaves do not lock each other into one port */
+    uint32_t *rr = &sw->rr[((uintptr_t)ports / sizeof *ports) % BN_LB_RR_CURSORS];
+    return ports[(*rr)++ % nports];
 }
 
 const struct bn_lb_ops bn_lb_spray_random = {

@@ -20,7 +20,7 @@ int bn_switches_init(struct bn_switches *s, struct bn_fabric *f, const struct bn
         struct bn_lb_switch_state *st = &s->state[i];
         uint32_t node = r->first_switch + i;
         st->ops = cfg->tier_ops[t->nodes[node].tier];
-        st->salt = bn_mix64(seed ^ (BN_STREAM_SWITCH + (cfg->same_salt ? 0 : node)));
+        st->salt = bn_mix64(bn_mix64(seed) ^ bn_mix64(BN_STREAM_SWITCH + (cfg->same_salt ? 0 : node)));
         bn_rng_init(&st->rng, seed, BN_STREAM_SWITCH + node);
         st->flowlets = i * cfg->flowlet_slots;
         flowlets |= st->ops->uses_flowlets;
@@ -57,28 +57,23 @@ static uint32_t choose_egress(struct bn_switches *s, uint32_t node, struct bn_pa
     return out;
 }
 
-void bn_switch_receive(struct bn_fabric *f, struct bn_switches *s, uint32_t in_port,
-                       uint32_t pkt, bool tail_arrived)
+void bn_switch_receive(struct bn_fabric *f, struct bn_switches *s, uint32_t in_port, uint32_t pkt)
 {
     const struct bn_port *in = &f->ports[in_port];
     struct bn_packet *pk = &f->pool.pkts[pkt];
-    if (!tail_arrived && f->fc->lossless) {
+    if (f->fc->lossless) {
         pk->in_port = in_port;
         f->fc->on_arrive(f, in_port, pk->bytes + f->wire_overhead);
     }
-    /* Cut-through cannot outrun its input: onto a faster link the switch
-     * must hold the packet until its tail has arrived (store-and-forward).
-     * The policy decides once, at the tail, so a packet is counted once;
-     * the next hops towards one leaf share a rate in every bnet topology. */
-    if (!tail_arrived && (in->flags & BN_PORT_CUT_IN)) {
-        const struct bn_route_set *set = bn_routes_lookup(s->routes, in->node, s->host_leaf[pk->dst]);
-        uint32_t any = set->cnt ? s->routes->hops[set->off] : s->deliver_port[pk->dst];
-        if (f->ports[any].rate_bps > in->rate_bps) {
-            bn_time_t rest = bn_serialization_ps(pk->bytes + f->wire_overhead, in->rate_bps) -
-                             bn_serialization_ps(f->head_bytes, in->rate_bps);
-            bn_fabric_schedule(f, f->now + rest, BN_EV_ARRIVE_TAIL, in_port, pkt);
-            return;
-        }
+    /* The switch decides on the head. Cut-through cannot outrun its input,
+     * though: onto a faster link it holds the packet until its tail has
+     * arrived (store-and-forward) and only then queues it. */
+    uint32_t out = choose_egress(s, in->node, pk);
+    if ((in->flags & BN_PORT_CUT_IN) && f->ports[out].rate_bps > in->rate_bps) {
+        bn_time_t rest = bn_serialization_ps(pk->bytes + f->wire_overhead, in->rate_bps) -
+                         bn_serialization_ps(f->head_bytes, in->rate_bps);
+        bn_fabric_schedule(f, f->now + rest, BN_EV_ARRIVE_TAIL, out, pkt);
+        return;
     }
-    bn_port_enqueue(f, choose_egress(s, in->node, pk), pkt);
+    bn_port_enqueue(f, out, pkt);
 }

@@ -34,8 +34,8 @@ int bn_switches_init(struct bn_switches *s, struct bn_fabric *f, const struct bn
                      const struct bn_topo *t, const struct bn_lb_config *cfg, uint64_t seed);
 void bn_switches_free(struct bn_switches *s);
 
-/* BN_EV_ARRIVE / BN_EV_ARRIVE_TAIL at switch port `in_port`. */
-void bn_switch_receive(struct bn_fabric *f, struct bn_switches *s, uint32_t in_port,
-                       uint32_t pkt, bool tail_arrived);
+/* BN_EV_ARRIVE at switch port `in_port`. (BN_EV_ARRIVE_TAIL, for a packet
+ * held for its tail, names the chosen egress port: the engine queues it.) */
+void bn_switch_receive(struct bn_fabric *f, struct bn_switches *s, uint32_t in_port, uint32_t pkt);
 
 #endif

@@ -153,12 +153,36 @@ static void test_pfc_head_of_line_victim(void **state)
     assert_true(p_dcqcn < p_incast);
 }
 
+/* The default permutation on lossless links, in both forwarding modes and
+ * with both PFC threshold rules: it completes and drops nothing (a lost
+ * wake-up or an overflowed headroom would fail the run). */
+static void test_permutation_lossless(void **state)
+{
+    (void)state;
+    static const char *const modes[][4] = {
+        {"link.flow_control=pfc", "nic.encap=roce", "pfc.threshold=static", "switch.forwarding=cut_through"},
+        {"link.flow_control=pfc", "nic.encap=roce", "pfc.threshold=dynamic", "switch.forwarding=store_and_forward"},
+        {"link.flow_control=pfc", "nic.encap=roce", "pfc.threshold=dynamic", "switch.forwarding=cut_through"},
+        {"link.flow_control=credit", "nic.encap=ib", "pfc.threshold=static", "switch.forwarding=cut_through"},
+        {"link.flow_control=credit", "nic.encap=ib", "pfc.threshold=static", "switch.forwarding=store_and_forward"},
+    };
+    for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+        const char *sets[] = {modes[i][0], modes[i][1], modes[i][2], modes[i][3],
+                              "observe.sample_us=0", NULL};
+        struct bn_results r;
+        run_sets(sets, &r);
+        assert_int_equal(r.flows_completed, r.nflows);
+        bn_results_free(&r);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_dcqcn_fair_share),
         cmocka_unit_test(test_incast_lossless_modes),
         cmocka_unit_test(test_pfc_head_of_line_victim),
+        cmocka_unit_test(test_permutation_lossless),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,92 @@
+/*
+ * The NSCC-style window (cc_nscc.c) against its quadrant rule, computed by
+ * hand: with MTU 4096, target D = 10 us and beta 0.5,
+ *   unmarked, d = 4 us:   cwnd += 4096 * (10 - 4) / 10 = 2457.6
+ *   unmarked, d = 20 us:  cwnd += 4096^2 / cwnd
+ *   marked,   d = 4 us:   unchanged
+ *   marked,   d = 20 us:  cwnd -= cwnd * 0.5 * (20 - 10) / 20, once per round trip
+ * and the window stays within [MTU, max].
+ */
+#include "support.h"
+
+#include <math.h>
+
+#include "nic/nic.h"
+
+struct rig {
+    struct bn_fabric f;
+    struct bn_nics n;
+    struct bn_qp qp;
+    struct bn_nscc_params p;
+    const struct bn_cc_ops *cc;
+};
+
+static void rig_init(struct rig *r)
+{
+    memset(r, 0, sizeof *r);
+    r->p = (struct bn_nscc_params){.max_cwnd_bytes = 200000, .target_delay = 10000000, .beta = 0.5};
+    r->n.fab = &r->f;
+    r->n.mtu = 4096;
+    r->n.line_rate_bps = 100000000000ULL;
+    r->n.cc_params = &r->p;
+    r->cc = bn_cc_find("nscc");
+    assert_non_null(r->cc);
+    r->cc->init(&r->n, &r->qp);
+}
+
+static double cwnd(struct rig *r) { return r->cc->window(&r->n, &r->qp); }
+
+static void ack(struct rig *r, bool ece, double rtt_us)
+{
+    r->cc->on_ack(&r->n, &r->qp, ece, (bn_time_t)(rtt_us * 1e6));
+}
+
+static void test_quadrants(void **state)
+{
+    (void)state;
+    struct rig r;
+    rig_init(&r);
+    assert_true(cwnd(&r) == 200000); /* starts at the largest window */
+    r.f.now = 1000000000;
+    ack(&r, true, 20); /* marked and late: one cut */
+    double w = 200000 - 200000 * 0.5 * (20.0 - 10) / 20;
+    assert_true(fabs(cwnd(&r) - w) < 1e-6);
+    ack(&r, true, 20); /* again within the same round trip: no second cut */
+    assert_true(fabs(cwnd(&r) - w) < 1e-6);
+    ack(&r, true, 4); /* marked but early: hold */
+    assert_true(fabs(cwnd(&r) - w) < 1e-6);
+    ack(&r, false, 4); /* unmarked, early: proportional increase */
+    w += 4096 * (10.0 - 4) / 10;
+    assert_true(fabs(cwnd(&r) - w) < 1e-6);
+    ack(&r, false, 20); /* unmarked, late: additive */
+    w += 4096.0 * 4096 / w;
+    assert_true(fabs(cwnd(&r) - w) < 1e-6);
+    r.f.now += 30000000; /* a round trip later a cut is allowed again */
+    ack(&r, true, 20);
+    w -= w * 0.5 * 0.5;
+    assert_true(fabs(cwnd(&r) - w) < 1e-6);
+}
+
+static void test_bounds(void **state)
+{
+    (void)state;
+    struct rig r;
+    rig_init(&r);
+    for (int i = 0; i < 1000; i++)
+        ack(&r, false, 1);
+    assert_true(cwnd(&r) == 200000); /* never above the maximum */
+    for (int i = 0; i < 1000; i++) {
+        r.f.now += 1000000000;
+        ack(&r, true, 1000);
+    }
+    assert_true(cwnd(&r) == 4096); /* never below one MTU */
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_quadrants),
+        cmocka_unit_test(test_bounds),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

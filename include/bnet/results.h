@@ -104,6 +104,7 @@ struct bn_results {
     uint64_t bytes_injected, bytes_delivered, bytes_dropped, bytes_in_flight;
     uint64_t data_pkts_dropped, retransmits, timeouts, ecn_marks, out_of_order;
     uint64_t spurious_retransmits;        /* retransmitted packets the receiver already had */
+    uint64_t trimmed;                     /* data packets whose payload a switch cut */
     uint32_t reorder_depth_max;           /* PSNs ahead of the expected one, at arrival */
     double reorder_depth_p99;             /* over out-of-order arrivals */
     double link_util_max, link_util_mean; /* busy time / simulated time over all ports */

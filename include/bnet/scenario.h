@@ -71,6 +71,7 @@ struct bn_scenario_switch {
     char ar_metric[BN_NAME_MAX];      /* "queue" | "load" */
     double flowlet_gap_us;
     uint32_t flowlet_slots;
+    bool trim;               /* cut the payload of a data packet that does not fit */
     struct bn_scenario_ecn ecn;
 };
 

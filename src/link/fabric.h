@@ -51,7 +51,7 @@ struct bn_port {
 _Static_assert(sizeof(struct bn_port) == 64, "a port is one cache line");
 
 struct bn_port_stats {
-    uint64_t tx_pkts, tx_bytes, drops, drop_bytes, ecn_marks;
+    uint64_t tx_pkts, tx_bytes, drops, drop_bytes, ecn_marks, trims;
     bn_time_t busy_ps;
     struct bn_rng rng;      /* ECN marking draws */
 };
@@ -74,6 +74,8 @@ struct bn_fabric {
     bn_time_t now;
     uint16_t wire_overhead;
     uint16_t head_bytes;    /* wire bytes a cut-through switch waits for */
+    uint16_t trim_bytes;    /* trimming on: what is left of a trimmed frame (its headers); 0 = off */
+    uint64_t pkts_trimmed;
     struct bn_ecn_params ecn;
     /* conservation ledger */
     uint64_t pkts_injected, pkts_delivered, pkts_dropped;

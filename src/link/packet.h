@@ -24,6 +24,7 @@ enum bn_pkt_flag {
     BN_PKT_ECN_CAPABLE = 1u << 0, /* ECT: may be marked instead of... counted */
     BN_PKT_ECN_CE = 1u << 1,      /* congestion experienced */
     BN_PKT_LAST = 1u << 2,        /* last packet of its message */
+    BN_PKT_TRIMMED = 1u << 3,     /* a switch cut its payload (header forwarded) */
 };
 
 /* 32 bytes, so two share a cache line and none straddles one. The sender
@@ -86,6 +87,16 @@ static inline void bn_pktq_push(struct bn_pktq *q, struct bn_pool *p, uint32_t i
     else
         p->pkts[q->tail].next = i;
     q->tail = i;
+    q->bytes += p->pkts[i].bytes;
+}
+
+/* At the head: trimmed headers go ahead of data, as in a priority queue. */
+static inline void bn_pktq_push_front(struct bn_pktq *q, struct bn_pool *p, uint32_t i)
+{
+    p->pkts[i].next = q->head;
+    q->head = i;
+    if (q->tail == BN_PKT_NONE)
+        q->tail = i;
     q->bytes += p->pkts[i].bytes;
 }
 

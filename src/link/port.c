@@ -43,11 +43,41 @@ static bool ecn_should_mark(const struct bn_port *port, struct bn_port_stats *st
     return bn_rng_uniform(&st->rng) < p;
 }
 
+/*
+ * Packet trimming (NDP, Handley et al. SIGCOMM 2017; Ultra Ethernet): a data
+ * packet that does not fit loses its payload instead of being dropped; its
+ * header jumps the queue so the receiver learns of the loss within a round
+ * trip and asks for it again. The cut payload leaves the byte ledger as
+ * dropped bytes. True if the packet was trimmed and queued.
+ */
+static bool trim(struct bn_fabric *f, uint32_t p, uint32_t pkt)
+{
+    struct bn_port *port = &f->ports[p];
+    struct bn_packet *pk = &f->pool.pkts[pkt];
+    if (!f->trim_bytes || pk->type != BN_PKT_DATA || (pk->flags & BN_PKT_TRIMMED) ||
+        port->q.bytes + f->trim_bytes > port->buffer_bytes)
+        return false;
+    f->bytes_dropped += pk->bytes - f->trim_bytes;
+    pk->bytes = f->trim_bytes;
+    pk->flags |= BN_PKT_TRIMMED;
+    f->stats[p].trims++;
+    f->pkts_trimmed++;
+    if (bn_port_idle(f, port) && bn_pktq_empty(&port->q) && bn_port_fc_allows(f, p, pk->bytes))
+        bn_port_transmit(f, p, pkt);
+    else {
+        bn_pktq_push_front(&port->q, &f->pool, pkt);
+        bn_port_want_wake(f, p);
+    }
+    return true;
+}
+
 void bn_port_enqueue(struct bn_fabric *f, uint32_t p, uint32_t pkt)
 {
     struct bn_port *port = &f->ports[p];
     struct bn_packet *pk = &f->pool.pkts[pkt];
     if (!f->fc->lossless && port->q.bytes + pk->bytes > port->buffer_bytes) {
+        if (trim(f, p, pkt))
+            return;
         bn_fabric_drop(f, p, pkt);
         return;
     }

@@ -59,6 +59,11 @@ static void gbn_next_data(struct bn_nics *n, struct bn_qp *qp, struct bn_packet 
 static void gbn_on_data(struct bn_nics *n, uint32_t qpid, const struct bn_packet *pk)
 {
     struct bn_qp *qp = &n->qp[qpid];
+    if (pk->flags & BN_PKT_TRIMMED) { /* a cut payload is a loss, known at once */
+        if (pk->psn >= qp->rcv_nxt)
+            bn_nic_send_ctrl(n, qpid, BN_PKT_NAK, qp->rcv_nxt, 0);
+        return;
+    }
     if (pk->psn == qp->rcv_nxt) {
         qp->rcv_nxt++;
         qp->nak_sent = 0;

@@ -114,6 +114,10 @@ static void sr_on_data(struct bn_nics *n, uint32_t qpid, const struct bn_packet 
     struct bn_qp *qp = &n->qp[qpid];
     uint64_t *got = bitmap(n, qpid, RECEIVED);
     uint32_t psn = pk->psn;
+    if (pk->flags & BN_PKT_TRIMMED) { /* its payload was cut: ask for it now */
+        bn_nic_send_ctrl(n, qpid, BN_PKT_NAK, qp->rcv_nxt, psn);
+        return;
+    }
     if (psn < qp->rcv_nxt || (psn < qp->rcv_nxt + n->sr_window && get(got, n, psn))) {
         qp->duplicates++;
     } else if (psn < qp->rcv_nxt + n->sr_window) {
@@ -181,6 +185,17 @@ static void sr_on_ack(struct bn_nics *n, uint32_t qpid, const struct bn_packet *
     if (pk->psn > qp->snd_una)
         advance_una(n, qpid, qp, pk->psn);
     uint32_t p = pk->sack;
+    if (pk->type == BN_PKT_NAK) { /* a trimmed packet: resend it */
+        uint64_t *lost = bitmap(n, qpid, LOST), *sacked = bitmap(n, qpid, SACKED);
+        if (p >= qp->snd_una && p < qp->snd_max && !get(lost, n, p) && !get(sacked, n, p)) {
+            put(lost, n, p, true);
+            s->lost++;
+            if (p < s->rtx_scan)
+                s->rtx_scan = p;
+        }
+        bn_nic_activate(n, qpid);
+        return;
+    }
     if (p >= qp->snd_una && p < qp->snd_max) {
         uint64_t *lost = bitmap(n, qpid, LOST), *sacked = bitmap(n, qpid, SACKED);
         if (!get(sacked, n, p)) {

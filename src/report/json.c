@@ -101,6 +101,7 @@ static json_t *summary_json(const struct bn_results *r)
                         json_pack("{s:i, s:f}", "max", (json_int_t)r->reorder_depth_max, "p99",
                                   r->reorder_depth_p99));
     json_object_set_new(s, "spurious_retransmits", json_integer((json_int_t)r->spurious_retransmits));
+    json_object_set_new(s, "trimmed", json_integer((json_int_t)r->trimmed));
     json_object_set_new(s, "pause_frames", json_integer((json_int_t)r->pause_frames));
     json_object_set_new(s, "resume_frames", json_integer((json_int_t)r->resume_frames));
     json_object_set_new(s, "cnps", json_integer((json_int_t)r->cnps));

@@ -128,8 +128,11 @@ static void print_pauses(FILE *out, const struct bn_results *r)
 
 static void print_fabric(FILE *out, const struct bn_results *r)
 {
-    fprintf(out, "drops           %llu packets (%llu data)\n",
-            (unsigned long long)r->pkts_dropped, (unsigned long long)r->data_pkts_dropped);
+    fprintf(out, "drops           %llu packets (%llu data)", (unsigned long long)r->pkts_dropped,
+            (unsigned long long)r->data_pkts_dropped);
+    if (r->trimmed)
+        fprintf(out, ", %llu trimmed", (unsigned long long)r->trimmed);
+    fputc('\n', out);
     fprintf(out, "retransmits     %llu packets (%llu spurious), %llu timeouts\n",
             (unsigned long long)r->retransmits, (unsigned long long)r->spurious_retransmits,
             (unsigned long long)r->timeouts);

@@ -54,6 +54,7 @@ static const char default_yaml[] =
     "  ar_metric: queue              # adaptive: queue | load\n"
     "  flowlet_gap_us: 10\n"
     "  flowlet_slots: 4096\n"
+    "  trim: false                   # lossy: cut payload instead of dropping\n"
     "  ecn:\n"
     "    enabled: true\n"
     "    kmin_bytes: 100KiB          # marking starts (102400)\n"

@@ -160,6 +160,10 @@ static const struct bn_scn_key keys[] = {
     { .info.path = "switch.flowlet_slots", INT_KEY, .info.unit = "slots", .info.def = "4096",
       .info.doc = "Flowlet table entries per switch (flows share them by hash).",
       FIELD(sw.flowlet_slots), RANGE(1, 16777216) },
+    { .info.path = "switch.trim", BOOL_KEY, .info.unit = "", .info.def = "false",
+      .info.doc = "Lossy links: trim a data packet that does not fit to its header, forward that "
+                  "ahead of the queue, and let the receiver ask for it again (NDP, Ultra Ethernet).",
+      FIELD(sw.trim) },
     { .info.path = "switch.ecn.enabled", BOOL_KEY, .info.unit = "", .info.def = "true",
       .info.doc = "Mark ECN by egress queue depth (probability rising from kmin to kmax).",
       FIELD(sw.ecn.enabled) },

@@ -105,6 +105,7 @@ int bn_sim_build(struct bn_sim *s, const struct bn_scenario *sc, struct bn_error
     struct bn_fabric *f = &s->fab;
     f->wire_overhead = encap->wire_overhead;
     f->head_bytes = encap->head_bytes;
+    f->trim_bytes = sc->sw.trim ? bn_encap_frame(encap, 0, 0) : 0;
     f->ecn = (struct bn_ecn_params){sc->sw.ecn.enabled, sc->sw.ecn.kmin_bytes,
                                     sc->sw.ecn.kmax_bytes, sc->sw.ecn.pmax};
     if (bn_pool_init(&f->pool, 4096) != 0 || bn_evq_init(&f->evq, 4096) != 0)

@@ -221,6 +221,7 @@ int bn_sim_collect(struct bn_sim *s, struct bn_results *out, struct bn_error *er
     out->bytes_dropped = f->bytes_dropped;
     out->bytes_in_flight = f->bytes_injected - f->bytes_delivered - f->bytes_dropped;
     out->data_pkts_dropped = f->data_pkts_dropped;
+    out->trimmed = f->pkts_trimmed;
     out->packet_hops = f->packet_hops;
     out->simulated_us = bn_time_to_us(f->now);
     out->stopped_early = s->stopped_early;

@@ -20,7 +20,8 @@ int bn_nics_init(struct bn_nics *n, struct bn_fabric *f, const uint32_t *host_po
     n->sr_reorder_threshold = p->sr_reorder_threshold;
     n->spray_entropy = p->spray_entropy;
     n->seed = p->seed;
-    n->tp_priv_size = p->tp->priv_size ? p->tp->priv_size(n) : 0;
+    /* blocks stay 8-byte aligned, whatever a transport asks for */
+    n->tp_priv_size = p->tp->priv_size ? (p->tp->priv_size(n) + 7) & ~(size_t)7 : 0;
     n->reorder_hist_len = (p->sr_window ? p->sr_window : 1024) + 1;
     n->reorder_hist = calloc(n->reorder_hist_len, sizeof *n->reorder_hist);
     if (!n->reorder_hist)

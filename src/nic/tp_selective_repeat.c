@@ -20,11 +20,14 @@ struct sr_state {
     uint32_t rtx_scan;     /* lowest PSN that may be marked lost */
     uint32_t lost;         /* packets marked lost, not yet resent */
     uint32_t sacked;       /* packets selectively acknowledged above snd_una */
+    uint32_t spare;        /* keeps the bitmaps that follow 8-byte aligned */
     /* followed by three bitmaps of sr_window bits: sacked, lost (sender),
      * received (receiver), indexed by PSN modulo the window */
 };
 
 static size_t words(const struct bn_nics *n) { return (n->sr_window + 63) / 64; }
+
+_Static_assert(sizeof(struct sr_state) % sizeof(uint64_t) == 0, "bitmaps follow, aligned");
 
 static size_t sr_priv_size(const struct bn_nics *n)
 {

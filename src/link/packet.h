@@ -21,7 +21,7 @@ enum bn_pkt_type {
 };
 
 enum bn_pkt_flag {
-    BN_PKT_ECN_CAPABLE = 1u << 0, /* ECT: may be marked instead of... counted */
+    BN_PKT_ECN_CAPABLE = 1u << 0, /* ECT: switches may mark it CE */
     BN_PKT_ECN_CE = 1u << 1,      /* congestion experienced */
     BN_PKT_LAST = 1u << 2,        /* last packet of its message */
     BN_PKT_TRIMMED = 1u << 3,     /* a switch cut its payload (header forwarded) */

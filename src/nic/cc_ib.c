@@ -1,6 +1,6 @@
 /*
  * InfiniBand congestion control as a module (model in nic/ibcc.h): switches
- * mark FECN (the ECN marker, link/port.c, with the IB threshold), the
+ * mark FECN (the ECN marker of link/port.c, with switch.ecn.* as the threshold), the
  * receiver returns a BECN (a congestion-notification packet, nic.c), and the
  * sender's CCT index sets its injection rate and recovers on a timer.
  */

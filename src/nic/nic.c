@@ -447,3 +447,11 @@ void bn_nic_note_reorder(struct bn_nics *n, uint32_t depth)
 {
     n->reorder_hist[depth < n->reorder_hist_len ? depth : n->reorder_hist_len - 1]++;
 }
+
+uint32_t bn_nic_msg_holding(const struct bn_nics *n, const struct bn_qp *qp, uint32_t psn)
+{
+    uint32_t mi = qp->msg_head;
+    while (mi != BN_NONE && psn >= n->msg[mi].first_psn + n->msg[mi].npkts)
+        mi = n->msg[mi].next;
+    return mi;
+}

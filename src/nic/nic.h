@@ -4,7 +4,7 @@
  * MTU packets numbered by a packet sequence number (PSN, 32-bit here, no wrap
  * within a run). The NIC's single port is fed by pulling: when it is free it
  * sends queued ACK/NAKs first, then one data packet from the next active queue
- * pair, round-robin. Reliability is the transport's (transport.h); the NIC
+ * pair, round-robin. Reliability is the transport's (bn_transport_ops); the NIC
  * only moves packets and reports message completions upward.
  */
 #ifndef BN_NIC_NIC_H
@@ -47,7 +47,7 @@ struct bn_qp {
     uint32_t rcv_msg;    /* message holding rcv_nxt */
     uint32_t since_ack;
     uint32_t ooo_last;   /* PSN of the last out-of-order packet discarded */
-    /* congestion control (cc.h): the module sets rate_bps and cc_timer */
+    /* congestion control (bn_cc_ops): the module sets rate_bps and cc_timer */
     uint64_t rate_bps;   /* sending rate the NIC paces this queue pair to */
     bn_time_t next_send; /* earliest start of its next data packet */
     bn_time_t last_send; /* start of its last data packet, and that packet's wire bytes: */
@@ -215,8 +215,10 @@ static inline void *bn_nic_tp_priv(struct bn_nics *n, uint32_t qpid)
 /* Receiver statistics shared by transports. */
 void bn_nic_note_reorder(struct bn_nics *n, uint32_t depth);
 void bn_nic_arm_rto(struct bn_nics *n, uint32_t qpid);
-/* Payload bytes of `psn` and whether it opens/closes its message. */
+/* Payload bytes of `psn` within message `m`. */
 uint32_t bn_nic_psn_payload(const struct bn_nics *n, const struct bn_msg *m, uint32_t psn);
+/* The sender's outstanding message holding `psn` (BN_NONE if none). */
+uint32_t bn_nic_msg_holding(const struct bn_nics *n, const struct bn_qp *qp, uint32_t psn);
 void bn_nic_complete_rx_upto(struct bn_nics *n, uint32_t qpid);
 void bn_nic_complete_tx_upto(struct bn_nics *n, uint32_t qpid);
 

@@ -26,14 +26,6 @@ static uint32_t gbn_in_flight(const struct bn_nics *n, const struct bn_qp *qp)
     return qp->snd_nxt - qp->snd_una;
 }
 
-static uint32_t msg_holding(const struct bn_nics *n, const struct bn_qp *qp, uint32_t psn)
-{
-    uint32_t mi = qp->msg_head;
-    while (mi != BN_NONE && psn >= n->msg[mi].first_psn + n->msg[mi].npkts)
-        mi = n->msg[mi].next;
-    return mi;
-}
-
 static void gbn_next_data(struct bn_nics *n, struct bn_qp *qp, struct bn_packet *pk)
 {
     uint32_t psn = qp->snd_nxt++;
@@ -91,7 +83,7 @@ static void rewind_to(struct bn_nics *n, uint32_t qpid, uint32_t psn)
 {
     struct bn_qp *qp = &n->qp[qpid];
     qp->snd_nxt = psn;
-    qp->snd_msg = msg_holding(n, qp, psn);
+    qp->snd_msg = bn_nic_msg_holding(n, qp, psn);
     bn_nic_activate(n, qpid);
 }
 

@@ -69,14 +69,6 @@ static uint32_t sr_in_flight(const struct bn_nics *n, const struct bn_qp *qp)
     return qp->snd_max - qp->snd_una - s->sacked - s->lost;
 }
 
-static uint32_t msg_holding(const struct bn_nics *n, const struct bn_qp *qp, uint32_t psn)
-{
-    uint32_t mi = qp->msg_head;
-    while (mi != BN_NONE && psn >= n->msg[mi].first_psn + n->msg[mi].npkts)
-        mi = n->msg[mi].next;
-    return mi;
-}
-
 /* The lowest PSN marked lost. */
 static uint32_t take_lost(struct bn_nics *n, uint32_t qpid, struct bn_qp *qp)
 {
@@ -101,7 +93,7 @@ static void sr_next_data(struct bn_nics *n, struct bn_qp *qp, struct bn_packet *
         psn = qp->snd_max++;
         qp->snd_nxt = qp->snd_max;
     }
-    const struct bn_msg *m = &n->msg[msg_holding(n, qp, psn)];
+    const struct bn_msg *m = &n->msg[bn_nic_msg_holding(n, qp, psn)];
     uint32_t extra = (psn == m->first_psn && m->verb == BN_VERB_WRITE) ? n->encap->reth_bytes : 0;
     pk->psn = psn;
     pk->payload = (uint16_t)bn_nic_psn_payload(n, m, psn);

@@ -30,9 +30,10 @@ static int lookup_modules(const struct bn_scenario *sc, const struct bn_encap **
     return BN_OK;
 }
 
-static double ns_per_m(const struct bn_scenario *sc, uint8_t cable)
+bn_time_t bn_sim_prop_ps(const struct bn_scenario *sc, const struct bn_topo_port *tp)
 {
-    return cable == BN_CABLE_COPPER ? sc->link.copper_ns_per_m : sc->link.fiber_ns_per_m;
+    double ns_per_m = tp->cable == BN_CABLE_COPPER ? sc->link.copper_ns_per_m : sc->link.fiber_ns_per_m;
+    return bn_time_from_ns(tp->length_m * ns_per_m + sc->link.fec_ns);
 }
 
 static int build_ports(struct bn_sim *s, struct bn_error *err)
@@ -53,7 +54,7 @@ static int build_ports(struct bn_sim *s, struct bn_error *err)
         bool peer_sw = t->nodes[t->ports[tp->peer].node].kind == BN_NODE_SWITCH;
         bn_pktq_init(&port->q);
         port->rate_bps = (uint64_t)(tp->rate_gbps * 1e9 + 0.5);
-        port->lat_ps = bn_time_from_ns(tp->length_m * ns_per_m(sc, tp->cable) + sc->link.fec_ns) +
+        port->lat_ps = bn_sim_prop_ps(sc, tp) +
                        (peer_sw ? bn_time_from_ns(sc->sw.latency_ns) : 0);
         port->buffer_bytes = at_host ? UINT64_MAX : sc->sw.buffer_bytes;
         port->node = tp->node;

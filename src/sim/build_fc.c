@@ -120,8 +120,7 @@ int bn_sim_build_fc(struct bn_sim *s, uint32_t max_wire, struct bn_error *err)
         return bn_fail(err, BN_ENOMEM, "out of memory for flow-control state");
     for (uint32_t p = 0; p < f->nports; p++) {
         const struct bn_topo_port *tp = &s->topo.ports[p];
-        double ns_m = tp->cable == BN_CABLE_COPPER ? sc->link.copper_ns_per_m : sc->link.fiber_ns_per_m;
-        f->fcs[p].prop_ps = bn_time_from_ns(tp->length_m * ns_m + sc->link.fec_ns);
+        f->fcs[p].prop_ps = bn_sim_prop_ps(sc, tp);
     }
     return strcmp(f->fc->name, "credit") == 0 ? setup_credit(s, max_wire, err)
                                               : setup_pfc(s, max_wire, err);

@@ -65,6 +65,8 @@ int bn_sim_observe_init(struct bn_sim *s, struct bn_error *err);
 int bn_sim_observe_sample(struct bn_sim *s, struct bn_error *err);
 void bn_series_free(struct bn_series *sr);
 
+/* Propagation (cable length x delay per metre) plus FEC latency of a link. */
+bn_time_t bn_sim_prop_ps(const struct bn_scenario *sc, const struct bn_topo_port *tp);
 /* build_fc.c: flow-control module and lossless-mode state and checks. */
 int bn_sim_build_fc(struct bn_sim *s, uint32_t max_wire, struct bn_error *err);
 /* Describe the built topology (counts, diameter, bisection). */

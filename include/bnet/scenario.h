@@ -133,6 +133,7 @@ struct bn_scenario_observe {
 struct bn_scenario {
     char source[BN_PATH_MAX];    /* file the scenario came from ("<default>" if embedded) */
     uint64_t seed;
+    char fabric[BN_NAME_MAX];    /* technology preset applied first ("none") */
     struct bn_scenario_topology topology;
     struct bn_scenario_link link;
     struct bn_scenario_switch sw;    /* YAML key: "switch" */
@@ -161,6 +162,12 @@ int bn_scenario_set(struct bn_scenario *sc, const char *assignment,
 
 /* Cross-field checks after all loads and overrides (e.g. k even). */
 int bn_scenario_validate(const struct bn_scenario *sc, struct bn_error *err);
+
+/* Technology presets (`fabric:`): apply one's keys; list them. */
+int bn_scenario_apply_preset(struct bn_scenario *sc, const char *name, struct bn_error *err);
+size_t bn_scenario_preset_count(void);
+/* Its name; `buf` gets a description and its keys, one per line. */
+const char *bn_scenario_preset_describe(size_t i, char *buf, size_t len);
 
 /* The embedded default scenario, as YAML text. */
 const char *bn_scenario_default_yaml(void);

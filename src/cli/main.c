@@ -21,6 +21,7 @@ static const char *const usage_main =
     "  run [FILE.yaml]   run a scenario (default: the embedded one)\n"
     "  topo [FILE.yaml]  print the topology's figures without simulating\n"
     "  keys              list every scenario key with type, unit and default\n"
+    "  presets           list the technology presets (fabric: NAME) and their keys\n"
     "  help [COMMAND]    help for a command\n"
     "\n"
     "options (run, topo): --set KEY=VALUE (repeatable), --seed N, --json PATH|-\n"
@@ -72,6 +73,18 @@ static int help(const char *cmd)
     return 0;
 }
 
+static int cmd_presets(void)
+{
+    char buf[2048];
+    for (size_t i = 0; i < bn_scenario_preset_count(); i++) {
+        bn_scenario_preset_describe(i, buf, sizeof buf);
+        printf("%s\n", buf);
+    }
+    printf("\nUse one with 'fabric: NAME' in a scenario or --set fabric=NAME; any key it sets\n"
+           "can still be overridden. Values and sources: docs/presets.md.\n");
+    return 0;
+}
+
 static int cmd_keys(void)
 {
     printf("%-32s %-7s %-8s %-12s %s\n", "key", "type", "unit", "default", "meaning");
@@ -100,6 +113,12 @@ int main(int argc, char **argv)
         return bn_cli_run(argc, argv, 2, BN_CLI_RUN);
     if (strcmp(cmd, "topo") == 0)
         return bn_cli_run(argc, argv, 2, BN_CLI_TOPO);
+    if (strcmp(cmd, "presets") == 0) {
+        if (argc == 2)
+            return cmd_presets();
+        fprintf(stderr, "bnet: 'presets' takes no arguments (got '%s')\n", argv[2]);
+        return 2;
+    }
     if (strcmp(cmd, "keys") == 0)
     {
         if (argc == 2)

@@ -14,6 +14,7 @@ static const char default_yaml[] =
     "# see docs/scenario.md for every key. Override one with --set key=value.\n"
     "\n"
     "seed: 1                         # every random choice derives from this\n"
+    "fabric: none                    # technology preset (bnet presets); keys below override it\n"
     "\n"
     "topology:\n"
     "  kind: fat_tree                # fat_tree | leaf_spine | rail_optimized | file | ibnetdiscover\n"

@@ -34,6 +34,12 @@ static const struct bn_scn_key keys[] = {
                   "exact in any JSON reader).",
       FIELD(seed), RANGE(0, 9007199254740991.0) },
 
+    { .info.path = "fabric", ENUM_KEY, .info.unit = "", .info.def = "none",
+      .info.choices = "none|ib-ndr|ib-xdr|roce-400g|roce-800g|uec-800g|nvlink5",
+      .info.doc = "Technology preset: sets the keys of one fabric technology first; the "
+                  "scenario's other keys override them (bnet presets lists the values).",
+      FIELD(fabric) },
+
     { .info.path = "topology.kind", ENUM_KEY, .info.unit = "", .info.def = "fat_tree",
       .info.choices = "fat_tree|leaf_spine|rail_optimized|file|ibnetdiscover",
       .info.doc = "Network shape: three-tier fat-tree, two-tier leaf-spine, rail-optimized "

@@ -88,6 +88,9 @@ int bn_scenario_set(struct bn_scenario *sc, const char *assignment, struct bn_er
                      shown);
     else
         rc = apply(sc, shown, key, value, err);
+    /* --set fabric=NAME applies the preset's keys at this point */
+    if (rc == BN_OK && strcmp(key, "fabric") == 0)
+        rc = bn_scenario_apply_preset(sc, sc->fabric, err);
     free(key);
     free(value);
     return rc;

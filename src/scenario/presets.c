@@ -1,0 +1,95 @@
+/*
+ * Technology presets: `fabric: NAME` in a scenario (or --set fabric=NAME)
+ * sets a group of keys to one technology's values before the scenario's own
+ * keys apply, so any of them can still be overridden. Values and sources are
+ * tabulated in docs/presets.md; a preset that needs a module bnet does not
+ * have yet says so and refuses, rather than falling back silently.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "bnet/scenario.h"
+#include "scenario/keys.h"
+
+struct preset {
+    const char *name;
+    const char *about;
+    const char *missing;         /* non-NULL: the module it needs is not built yet */
+    const char *const sets[16];
+};
+
+static const struct preset presets[] = {
+    {.name = "ib-ndr",
+     .about = "InfiniBand NDR: 400 Gb/s, credits, IB congestion control, adaptive routing",
+     .sets = {"link.rate_gbps=400", "nic.encap=ib", "nic.mtu_bytes=4096",
+              "link.flow_control=credit", "nic.congestion_control=ib_cc",
+              "switch.load_balancing=adaptive", "nic.transport=selective_repeat",
+              "switch.latency_ns=130", "switch.forwarding=cut_through"}},
+    {.name = "ib-xdr",
+     .about = "InfiniBand XDR: 800 Gb/s, credits, IB congestion control, adaptive routing",
+     .sets = {"link.rate_gbps=800", "nic.encap=ib", "nic.mtu_bytes=4096",
+              "link.flow_control=credit", "nic.congestion_control=ib_cc",
+              "switch.load_balancing=adaptive", "nic.transport=selective_repeat",
+              "switch.latency_ns=130", "switch.forwarding=cut_through"}},
+    {.name = "roce-400g",
+     .about = "RoCEv2 400GbE: PFC, DCQCN (NVIDIA defaults), per-flow ECMP, go-back-N",
+     .sets = {"link.rate_gbps=400", "nic.encap=roce", "nic.mtu_bytes=4096",
+              "link.flow_control=pfc", "nic.congestion_control=dcqcn", "dcqcn.preset=nvidia",
+              "switch.load_balancing=ecmp", "nic.transport=go_back_n", "switch.latency_ns=400",
+              "switch.forwarding=cut_through"}},
+    {.name = "roce-800g",
+     .about = "RoCEv2 800GbE: PFC, DCQCN (NVIDIA defaults), per-flow ECMP, go-back-N",
+     .sets = {"link.rate_gbps=800", "nic.encap=roce", "nic.mtu_bytes=4096",
+              "link.flow_control=pfc", "nic.congestion_control=dcqcn", "dcqcn.preset=nvidia",
+              "switch.load_balancing=ecmp", "nic.transport=go_back_n", "switch.latency_ns=400",
+              "switch.forwarding=cut_through"}},
+    {.name = "uec-800g",
+     .about = "Ultra Ethernet 800G: packet spraying, selective repeat, NSCC-style window, trimming",
+     .sets = {"link.rate_gbps=800", "nic.encap=roce", "nic.mtu_bytes=4096",
+              "link.flow_control=lossy", "switch.trim=true", "nic.entropy=per_packet",
+              "switch.load_balancing=ecmp", "nic.transport=selective_repeat",
+              "nic.congestion_control=nscc", "nscc.max_cwnd_bytes=600000",
+              "switch.latency_ns=400", "switch.forwarding=cut_through"}},
+    {.name = "nvlink5",
+     .about = "NVLink 5 scale-up: 18 links x 100 GB/s = 1.8 TB/s per GPU",
+     .missing = "NVLink scale-up domains (GPUs joined by NVSwitch inside a server)"},
+};
+
+#define NPRESETS (sizeof presets / sizeof presets[0])
+
+size_t bn_scenario_preset_count(void) { return NPRESETS; }
+
+const char *bn_scenario_preset_describe(size_t i, char *buf, size_t len)
+{
+    const struct preset *p = &presets[i];
+    int at = snprintf(buf, len, "%-10s %s", p->name, p->about);
+    if (p->missing)
+        snprintf(buf + at, len - (size_t)at, "\n%-10s   not available yet: needs %s", "",
+                 p->missing);
+    for (size_t k = 0; !p->missing && k < 16 && p->sets[k] && (size_t)at < len; k++)
+        at += snprintf(buf + at, len - (size_t)at, "\n%-10s   %s", "", p->sets[k]);
+    return p->name;
+}
+
+int bn_scenario_apply_preset(struct bn_scenario *sc, const char *name, struct bn_error *err)
+{
+    if (strcmp(name, "none") == 0)
+        return BN_OK;
+    for (size_t i = 0; i < NPRESETS; i++) {
+        const struct preset *p = &presets[i];
+        if (strcmp(p->name, name) != 0)
+            continue;
+        if (p->missing)
+            return bn_fail(err, BN_EINPUT,
+                           "%s: key 'fabric': preset '%s' needs %s, which bnet does not model yet",
+                           sc->source, name, p->missing);
+        for (size_t k = 0; k < 16 && p->sets[k]; k++) {
+            int rc = bn_scenario_set(sc, p->sets[k], err);
+            if (rc != BN_OK)
+                return rc;
+        }
+        return BN_OK;
+    }
+    return bn_fail(err, BN_EINPUT, "%s: key 'fabric': unknown preset '%s' (see bnet presets)",
+                   sc->source, name);
+}

@@ -1,0 +1,85 @@
+/*
+ * Technology presets: `fabric: NAME` sets its keys under the scenario's own
+ * (a key the file gives wins whatever its place in the file), --set
+ * fabric=NAME applies them at that point, and a preset whose module bnet
+ * lacks (nvlink5) is refused with an error naming the key, never run as
+ * something else.
+ */
+#include "support.h"
+
+static int load(struct bn_scenario *sc, const char *yaml, struct bn_error *err)
+{
+    return bn_scenario_load_string(sc, yaml, "p.yaml", err);
+}
+
+static void test_preset_under_file_keys(void **state)
+{
+    (void)state;
+    struct bn_scenario sc;
+    struct bn_error err = {0};
+    /* the file's rate comes before its fabric line, and still wins */
+    assert_int_equal(load(&sc, "link:\n  rate_gbps: 200\nfabric: ib-ndr\n", &err), BN_OK);
+    assert_true(sc.link.rate_gbps == 200.0);
+    assert_string_equal(sc.nic.encap, "ib");
+    assert_string_equal(sc.link.flow_control, "credit");
+    assert_string_equal(sc.nic.congestion_control, "ib_cc");
+    assert_string_equal(sc.sw.load_balancing, "adaptive");
+    assert_true(sc.sw.latency_ns == 130.0);
+    assert_int_equal(load(&sc, "fabric: roce-800g\n", &err), BN_OK);
+    assert_true(sc.link.rate_gbps == 800.0);
+    assert_string_equal(sc.link.flow_control, "pfc");
+    assert_string_equal(sc.nic.congestion_control, "dcqcn");
+    assert_int_equal(load(&sc, "fabric: uec-800g\n", &err), BN_OK);
+    assert_true(sc.sw.trim);
+    assert_string_equal(sc.nic.entropy, "per_packet");
+    assert_string_equal(sc.nic.congestion_control, "nscc");
+}
+
+static void test_set_and_refusal(void **state)
+{
+    (void)state;
+    struct bn_scenario sc;
+    struct bn_error err = {0};
+    bn_scenario_defaults(&sc);
+    assert_int_equal(bn_scenario_set(&sc, "fabric=ib-xdr", &err), BN_OK);
+    assert_true(sc.link.rate_gbps == 800.0);
+    assert_int_equal(bn_scenario_set(&sc, "link.rate_gbps=400", &err), BN_OK);
+    assert_true(sc.link.rate_gbps == 400.0);
+    assert_int_equal(load(&sc, "\nfabric: nvlink5\n", &err), BN_EINPUT);
+    assert_non_null(strstr(err.msg, "key 'fabric'"));
+    assert_non_null(strstr(err.msg, "does not model yet"));
+    assert_int_equal(load(&sc, "fabric: infiniband\n", &err), BN_EINPUT);
+    assert_non_null(strstr(err.msg, "p.yaml:1: key 'fabric'"));
+}
+
+static void test_presets_run(void **state)
+{
+    (void)state;
+    static const char *const names[] = {"ib-ndr", "ib-xdr", "roce-400g", "roce-800g", "uec-800g"};
+    for (size_t i = 0; i < 5; i++) {
+        char f[64];
+        snprintf(f, sizeof f, "fabric=%s", names[i]);
+        const char *sets[] = {f, "topology.k=4", "workload.message_bytes=1MB", NULL};
+        struct bn_scenario sc;
+        test_scenario(&sc, sets);
+        struct bn_results r;
+        test_run(&sc, &r);
+        assert_ledger_balanced(&r);
+        /* every flow done at the preset's rate: a mean that only the preset's
+         * link rate allows (per-flow ECMP collisions keep RoCE's near 0.4) */
+        assert_int_equal(r.flows_completed, r.nflows);
+        assert_true(r.throughput_gbps.mean > 0.3 * sc.link.rate_gbps);
+        assert_true(r.throughput_gbps.max <= sc.link.rate_gbps);
+        bn_results_free(&r);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_preset_under_file_keys),
+        cmocka_unit_test(test_set_and_refusal),
+        cmocka_unit_test(test_presets_run),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -112,14 +112,9 @@ static int parse_line(struct bn_draft *d, char *text, uint32_t line, struct bn_e
 static int build(struct bn_topo *t, const struct bn_scenario *sc, struct bn_error *err)
 {
     char path[BN_PATH_MAX * 2];
-    if (sc->topology.file[0] == '\0')
-        return bn_fail(err, BN_EINPUT, "%s: key 'topology.file': must be set when "
-                       "topology.kind is %s", sc->source, sc->topology.kind);
-    bn_topo_resolve_path(sc, path, sizeof path);
-    FILE *f = fopen(path, "r");
+    FILE *f = bn_topo_open_file(sc, path, sizeof path, err);
     if (!f)
-        return bn_fail(err, BN_EINPUT, "%s: key 'topology.file': cannot open '%s': %s",
-                       sc->source, path, strerror(errno));
+        return err->status;
     struct bn_draft d;
     bn_draft_init(&d, path);
     char *buf = NULL;

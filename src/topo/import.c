@@ -1,4 +1,5 @@
 /* Draft graphs from topology files into bn_topo; see import.h. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -292,4 +293,19 @@ void bn_topo_resolve_path(const struct bn_scenario *sc, char *out, size_t cap)
         snprintf(out, cap, "%s", f);
     else
         snprintf(out, cap, "%.*s/%s", (int)(slash - sc->source), sc->source, f);
+}
+
+FILE *bn_topo_open_file(const struct bn_scenario *sc, char *path, size_t cap, struct bn_error *err)
+{
+    if (sc->topology.file[0] == '\0') {
+        bn_fail(err, BN_EINPUT, "%s: key 'topology.file': must be set when topology.kind is %s",
+                sc->source, sc->topology.kind);
+        return NULL;
+    }
+    bn_topo_resolve_path(sc, path, cap);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        bn_fail(err, BN_EINPUT, "%s: key 'topology.file': cannot open '%s': %s", sc->source, path,
+                strerror(errno));
+    return f;
 }

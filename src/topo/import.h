@@ -8,6 +8,8 @@
 #ifndef BN_TOPO_IMPORT_H
 #define BN_TOPO_IMPORT_H
 
+#include <stdio.h>
+
 #include "topo/topo.h"
 
 struct bn_draft_node {
@@ -50,5 +52,7 @@ int bn_draft_to_topo(struct bn_draft *d, struct bn_topo *t, struct bn_error *err
 
 /* topology.file resolved against the scenario file's folder. */
 void bn_topo_resolve_path(const struct bn_scenario *sc, char *out, size_t cap);
+/* Open topology.file (resolved like resolve_path); NULL with `err` filled on failure. */
+FILE *bn_topo_open_file(const struct bn_scenario *sc, char *path, size_t cap, struct bn_error *err);
 
 #endif

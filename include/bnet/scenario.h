@@ -28,6 +28,7 @@ struct bn_scenario_topology {
     uint32_t gpus_per_server;    /* rail_optimized: GPUs (= NICs = rails) per server */
     uint32_t servers_per_su;     /* rail_optimized: servers per scalable unit */
     uint32_t scalable_units;     /* rail_optimized: number of SUs */
+    uint64_t groups;             /* dragonfly_plus: groups; 0 = the most the radix allows */
     double oversubscription;     /* leaf tier: host-facing : uplink ports (1 = non-blocking) */
     double agg_oversubscription; /* fat_tree / rail_optimized 3-tier: agg (spine) tier */
     double gpu_tflops;           /* per host (GPU), for Gb/s per PFLOPS; 0 = not stated */

@@ -41,7 +41,7 @@ static const struct bn_scn_key keys[] = {
       FIELD(fabric) },
 
     { .info.path = "topology.kind", ENUM_KEY, .info.unit = "", .info.def = "fat_tree",
-      .info.choices = "fat_tree|leaf_spine|rail_optimized|file|ibnetdiscover",
+      .info.choices = "fat_tree|leaf_spine|rail_optimized|dragonfly_plus|file|ibnetdiscover",
       .info.doc = "Network shape: three-tier fat-tree, two-tier leaf-spine, rail-optimized "
                   "(DGX SuperPOD style), or read from topology.file (bnet's text format or "
                   "ibnetdiscover output). See docs/topologies.md.",
@@ -68,6 +68,9 @@ static const struct bn_scn_key keys[] = {
       .info.doc = "rail_optimized: number of scalable units; two tiers while the rail leaves "
                   "fit one spine's radix, else three (cores).",
       FIELD(topology.scalable_units), RANGE(1, 4096) },
+    { .info.path = "topology.groups", INT_KEY, .info.unit = "groups", .info.def = "0",
+      .info.doc = "dragonfly_plus: number of groups (2..(k/2)^2+1); 0 = the most the radix allows.",
+      FIELD(topology.groups), RANGE(0, 1000000) },
     { .info.path = "topology.file", STRING_KEY, .info.unit = "", .info.def = "",
       .info.doc = "file / ibnetdiscover: the topology file; relative to the scenario's folder.",
       FIELD(topology.file) },

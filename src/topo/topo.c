@@ -13,6 +13,7 @@ extern const struct bn_topo_builder_ops bn_topo_fat_tree;
 extern const struct bn_topo_builder_ops bn_topo_leaf_spine;
 extern const struct bn_topo_builder_ops bn_topo_rail_optimized;
 extern const struct bn_topo_builder_ops bn_topo_file;
+extern const struct bn_topo_builder_ops bn_topo_dragonfly_plus;
 extern const struct bn_topo_builder_ops bn_topo_ibnetdiscover;
 
 static const struct bn_topo_builder_ops *const builders[] = {
@@ -21,6 +22,7 @@ static const struct bn_topo_builder_ops *const builders[] = {
     &bn_topo_rail_optimized,
     &bn_topo_file,
     &bn_topo_ibnetdiscover,
+    &bn_topo_dragonfly_plus,
 };
 
 int bn_topo_build(struct bn_topo *t, const struct bn_scenario *sc, struct bn_error *err)

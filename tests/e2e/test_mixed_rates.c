@@ -1,0 +1,73 @@
+/*
+ * Cut-through onto a faster link, decided on the egress the switch actually
+ * picks: two spines, one on 400G links and one on 100G, 100G hosts. A
+ * one-packet message (RoCE SEND of 1000 B: 1082 wire bytes; the switch
+ * decides after 50 head bytes) arrives after exactly
+ *   via the 400G spine: ser100(1082) + lat at the leaf (it must wait for the
+ *     tail before going onto the faster link), then two cut-through hops at
+ *     400G, then ser100(1082) to the host;
+ *   via the 100G spine: cut-through all the way: three head times at 100G.
+ * Many flows with different entropies take both spines; each must match
+ * one formula to the picosecond.
+ */
+#include "support.h"
+
+#define HOST_PROP 8600    /* 2 m copper, ps */
+#define FAB_PROP 50000    /* 10 m fiber */
+#define SW 300000         /* switch.latency_ns = 300 */
+
+static int64_t ser(int64_t bytes, int64_t gbps) { return bytes * 8 * 1000 / gbps; }
+
+static void test_both_spines_exact(void **state)
+{
+    (void)state;
+    const char *topo = test_tmpfile(
+        "host h0\nhost h1\nhost h2\nhost h3\n"
+        "switch l0 tier 1\nswitch l1 tier 1\nswitch s0 tier 2\nswitch s1 tier 2\n"
+        "link h0 l0 100 2 copper\nlink h1 l0 100 2 copper\n"
+        "link h2 l1 100 2 copper\nlink h3 l1 100 2 copper\n"
+        "link l0 s0 400 10 fiber\nlink l1 s0 400 10 fiber\n"
+        "link l0 s1 100 10 fiber\nlink l1 s1 100 10 fiber\n");
+    char topo_path[64];
+    snprintf(topo_path, sizeof topo_path, "%s", topo);
+    char flows_text[4096] = "";
+    for (int i = 0; i < 40; i++) /* one packet each, spaced so they never meet */
+        snprintf(flows_text + strlen(flows_text), sizeof flows_text - strlen(flows_text),
+                 "0 2 1000 %d\n", i * 10);
+    const char *flows = test_tmpfile(flows_text);
+    char tf[128], ff[128];
+    snprintf(tf, sizeof tf, "topology.file=%s", topo_path);
+    snprintf(ff, sizeof ff, "workload.flow_file=%s", flows);
+    const char *sets[] = {"topology.kind=file", tf, "workload.kind=flow_list", ff,
+                          "workload.verb=send", NULL};
+    struct bn_scenario sc;
+    test_scenario(&sc, sets);
+    struct bn_results r;
+    test_run(&sc, &r);
+    remove(flows);
+    remove(topo_path);
+    int64_t fast = ser(1082, 100) + HOST_PROP + SW + 2 * (ser(50, 400) + FAB_PROP + SW) +
+                   ser(1082, 100) + HOST_PROP;
+    int64_t slow = ser(50, 100) + HOST_PROP + SW + 2 * (ser(50, 100) + FAB_PROP + SW) +
+                   ser(1082, 100) + HOST_PROP;
+    int n_fast = 0, n_slow = 0;
+    for (uint32_t i = 0; i < r.nflows; i++) {
+        int64_t ps = (int64_t)(r.flows[i].fct_us * 1e6 + 0.5);
+        if (ps == fast)
+            n_fast++;
+        else if (ps == slow)
+            n_slow++;
+        else
+            fail_msg("flow %u: %lld ps is neither %lld (400G spine) nor %lld (100G spine)", i,
+                     (long long)ps, (long long)fast, (long long)slow);
+    }
+    printf("%d flows via the 400G spine, %d via the 100G one\n", n_fast, n_slow);
+    assert_true(n_fast > 0 && n_slow > 0);
+    bn_results_free(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_both_spines_exact)};
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

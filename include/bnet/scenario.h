@@ -73,6 +73,7 @@ struct bn_scenario_switch {
     double flowlet_gap_us;
     uint32_t flowlet_slots;
     bool trim;               /* cut the payload of a data packet that does not fit */
+    char nonminimal[BN_NAME_MAX]; /* dragonfly_plus: "none" | "valiant" | "ugal" */
     struct bn_scenario_ecn ecn;
 };
 

@@ -25,6 +25,8 @@ enum bn_pkt_flag {
     BN_PKT_ECN_CE = 1u << 1,      /* congestion experienced */
     BN_PKT_LAST = 1u << 2,        /* last packet of its message */
     BN_PKT_TRIMMED = 1u << 3,     /* a switch cut its payload (header forwarded) */
+    BN_PKT_VALIANT = 1u << 4,     /* routed through an intermediate group (UGAL chose it) */
+    BN_PKT_VIA_DONE = 1u << 5,    /* it has reached its intermediate group: minimal from here */
 };
 
 /* 32 bytes, so two share a cache line and none straddles one. The sender

@@ -57,6 +57,7 @@ static const char default_yaml[] =
     "  flowlet_gap_us: 10\n"
     "  flowlet_slots: 4096\n"
     "  trim: false                   # lossy: cut payload instead of dropping\n"
+    "  nonminimal: none              # dragonfly_plus: none | valiant | ugal\n"
     "  ecn:\n"
     "    enabled: true\n"
     "    kmin_bytes: 100KiB          # marking starts (102400)\n"

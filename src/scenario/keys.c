@@ -173,6 +173,11 @@ static const struct bn_scn_key keys[] = {
       .info.doc = "Lossy links: trim a data packet that does not fit to its header, forward that "
                   "ahead of the queue, and let the receiver ask for it again (NDP, Ultra Ethernet).",
       FIELD(sw.trim) },
+    { .info.path = "switch.nonminimal", ENUM_KEY, .info.unit = "", .info.def = "none",
+      .info.choices = "none|valiant|ugal",
+      .info.doc = "dragonfly_plus: none (minimal routes), valiant (via a random intermediate "
+                  "group), ugal (the source leaf picks minimal or Valiant by queue x hops).",
+      FIELD(sw.nonminimal) },
     { .info.path = "switch.ecn.enabled", BOOL_KEY, .info.unit = "", .info.def = "true",
       .info.doc = "Mark ECN by egress queue depth (probability rising from kmin to kmax).",
       FIELD(sw.ecn.enabled) },

@@ -58,5 +58,10 @@ int bn_sim_build_lb(struct bn_sim *s, struct bn_error *err)
         rc = per_tier(sc, &cfg, err);
     if (rc == BN_OK && bn_switches_init(&s->sw, &s->fab, &s->routes, &s->topo, &cfg, sc->seed) != 0)
         rc = bn_fail(err, BN_ENOMEM, "out of memory for switch state");
+    uint8_t nm = strcmp(sc->sw.nonminimal, "valiant") == 0 ? BN_NM_VALIANT
+                 : strcmp(sc->sw.nonminimal, "ugal") == 0  ? BN_NM_UGAL
+                                                            : BN_NM_NONE;
+    if (rc == BN_OK && bn_groups_init(&s->sw.groups, &s->topo, nm) != 0)
+        rc = bn_fail(err, BN_ENOMEM, "out of memory for switch groups");
     return rc;
 }

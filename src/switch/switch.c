@@ -37,14 +37,18 @@ int bn_switches_init(struct bn_switches *s, struct bn_fabric *f, const struct bn
 void bn_switches_free(struct bn_switches *s)
 {
     free(s->state);
+    free(s->groups.sw_group);
     bn_big_free(s->ctx.flowlet);
     s->state = NULL;
     s->ctx.flowlet = NULL;
 }
 
-static uint32_t choose_egress(struct bn_switches *s, uint32_t node, struct bn_packet *pk)
+static uint32_t choose_egress(struct bn_switches *s, uint32_t node, struct bn_packet *pk,
+                              uint32_t in_port)
 {
-    const struct bn_route_set *set = bn_routes_lookup(s->routes, node, s->host_leaf[pk->dst]);
+    uint32_t leaf = s->groups.mode ? bn_nonminimal_leaf(s, node, pk, in_port)
+                                   : s->host_leaf[pk->dst];
+    const struct bn_route_set *set = bn_routes_lookup(s->routes, node, leaf);
     if (set->cnt == 0)
         return s->deliver_port[pk->dst];
     const uint32_t *ports = &s->routes->hops[set->off];
@@ -68,7 +72,7 @@ void bn_switch_receive(struct bn_fabric *f, struct bn_switches *s, uint32_t in_p
     /* The switch decides on the head. Cut-through cannot outrun its input,
      * though: onto a faster link it holds the packet until its tail has
      * arrived (store-and-forward) and only then queues it. */
-    uint32_t out = choose_egress(s, in->node, pk);
+    uint32_t out = choose_egress(s, in->node, pk, in_port);
     if ((in->flags & BN_PORT_CUT_IN) && f->ports[out].rate_bps > in->rate_bps) {
         bn_time_t rest = bn_serialization_ps(pk->bytes + f->wire_overhead, in->rate_bps) -
                          bn_serialization_ps(f->head_bytes, in->rate_bps);

@@ -22,8 +22,18 @@ struct bn_lb_config {
     uint32_t flowlet_slots;
 };
 
+enum bn_nonminimal { BN_NM_NONE = 0, BN_NM_VALIANT = 1, BN_NM_UGAL = 2 };
+
+/* Dragonfly+ groups, for non-minimal routing (nonminimal.c). */
+struct bn_groups {
+    uint8_t mode;               /* enum bn_nonminimal */
+    uint32_t ngroups, group_leaves;
+    uint32_t *sw_group;         /* per switch (node - first_switch) */
+};
+
 struct bn_switches {
     const struct bn_routes *routes;
+    struct bn_groups groups;
     struct bn_lb_ctx ctx;
     struct bn_lb_switch_state *state;   /* per switch (node - first_switch) */
     const uint32_t *host_leaf;          /* host -> leaf index */
@@ -33,6 +43,10 @@ struct bn_switches {
 int bn_switches_init(struct bn_switches *s, struct bn_fabric *f, const struct bn_routes *r,
                      const struct bn_topo *t, const struct bn_lb_config *cfg, uint64_t seed);
 void bn_switches_free(struct bn_switches *s);
+/* nonminimal.c: set up groups; the leaf a packet heads for at `node`. */
+int bn_groups_init(struct bn_groups *g, const struct bn_topo *t, uint8_t mode);
+uint32_t bn_nonminimal_leaf(struct bn_switches *s, uint32_t node, struct bn_packet *pk,
+                            uint32_t in_port);
 
 /* BN_EV_ARRIVE at switch port `in_port`. (BN_EV_ARRIVE_TAIL, for a packet
  * held for its tail, names the chosen egress port: the engine queues it.) */

@@ -9,8 +9,8 @@
  * Global port p of a group belongs to spine p / (k/2); group a reaches group
  * b > a through its port b-1 and b's port a. A minimal route between
  * groups is leaf-spine-spine-leaf: 5 links host to host through 4 switches;
- * the BFS routing tables find them. (Valiant and UGAL non-minimal routing
- * are not built yet.)
+ * the BFS routing tables find them; switch/nonminimal.c adds Valiant and
+ * UGAL on top.
  */
 #include "topo/topo.h"
 
@@ -32,10 +32,18 @@ static int build(struct bn_topo *t, const struct bn_scenario *sc, struct bn_erro
     t->tier_name[1] = "leaf";
     t->tier_name[2] = "spine";
     uint32_t leaf0 = hosts, spine0 = hosts + leaves;
-    for (uint32_t i = 0; i < leaves; i++)
+    t->ngroups = groups;
+    t->group_leaves = h;
+    for (uint32_t i = 0; i < leaves; i++) {
         bn_topo_set_switch(t, leaf0 + i, 1);
-    for (uint32_t i = 0; i < spines; i++)
+        t->nodes[leaf0 + i].group = i / h;
+    }
+    for (uint32_t i = 0; i < spines; i++) {
         bn_topo_set_switch(t, spine0 + i, 2);
+        t->nodes[spine0 + i].group = i / h;
+    }
+    for (uint32_t x = 0; x < hosts; x++)
+        t->nodes[x].group = x / (h * h);
     double host_rate = sc->link.rate_gbps, fab_rate = bn_topo_fabric_rate(sc);
     uint8_t host_cable = bn_topo_cable_kind(sc->link.host_cable);
     uint8_t fab_cable = bn_topo_cable_kind(sc->link.fabric_cable);

@@ -30,6 +30,7 @@ struct bn_topo_node {
     uint16_t nports;
     uint32_t first_port; /* ports first_port .. first_port+nports-1 */
     uint32_t leaf;       /* host: its leaf's leaf index; leaf switch: own index; else UINT32_MAX */
+    uint32_t group;      /* dragonfly_plus: the node's group; 0 elsewhere */
 };
 
 struct bn_topo_port {
@@ -50,6 +51,7 @@ struct bn_topo {
     uint32_t *leaf_node;                 /* leaf index -> node id */
     double bisection_gbps;               /* from the builder's construction */
     uint32_t radix;
+    uint32_t ngroups, group_leaves;  /* dragonfly_plus: groups and leaves per group (else 0) */
     const char *tier_name[BN_MAX_TIERS + 1]; /* set by the builder, e.g. "tor" */
     char **names;                        /* per node, from a topology file; NULL: generated */
     /* Links recorded by builders before ports are laid out by finish(). */

@@ -66,8 +66,60 @@ static void test_both_spines_exact(void **state)
     bn_results_free(&r);
 }
 
+/* Links on a path, from a one-packet message's latency on an idle uniform
+ * 100G fabric: cut-through at every switch, 2 m copper host links, 10 m
+ * fiber between switches. */
+static int links_of(int64_t ps)
+{
+    for (int n = 2; n <= 12; n++) {
+        int64_t t = (n - 1) * (ser(50, 100) + SW) + 2 * HOST_PROP + (n - 2) * FAB_PROP +
+                    ser(1082, 100);
+        if (ps == t)
+            return n;
+    }
+    return -1;
+}
+
+/* Dragonfly+ k=8 (17 groups): minimal routes between groups take 5 links;
+ * Valiant ones 5 (intermediate = source group) to 8 (via the intermediate
+ * group's leaf); every packet arrives, none by a longer path. */
+static void test_dragonfly_route_lengths(void **state)
+{
+    (void)state;
+    char text[8192] = "";
+    for (int i = 0; i < 64; i++) /* host 0 (group 0) to hosts of groups 1..16 */
+        snprintf(text + strlen(text), sizeof text - strlen(text), "0 %d 1000 %d\n",
+                 16 + (i * 61) % 256, i * 10);
+    const char *flows = test_tmpfile(text);
+    char ff[128];
+    snprintf(ff, sizeof ff, "workload.flow_file=%s", flows);
+    static const char *const modes[] = {"switch.nonminimal=none", "switch.nonminimal=valiant"};
+    for (int m = 0; m < 2; m++) {
+        const char *sets[] = {"topology.kind=dragonfly_plus", "topology.k=8",
+                              "workload.kind=flow_list", ff, "workload.verb=send", modes[m],
+                              "nic.entropy=per_packet", NULL};
+        struct bn_scenario sc;
+        test_scenario(&sc, sets);
+        struct bn_results r;
+        test_run(&sc, &r);
+        int count[13] = {0};
+        for (uint32_t i = 0; i < r.nflows; i++) {
+            int n = links_of((int64_t)(r.flows[i].fct_us * 1e6 + 0.5));
+            assert_true(n >= 5 && n <= (m ? 8 : 5));
+            count[n]++;
+        }
+        printf("%s: links 5:%d 6:%d 7:%d 8:%d\n", modes[m], count[5], count[6], count[7],
+               count[8]);
+        if (m)
+            assert_true(count[6] + count[7] + count[8] > 32);
+        bn_results_free(&r);
+    }
+    remove(flows);
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_both_spines_exact)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_both_spines_exact),
+                                       cmocka_unit_test(test_dragonfly_route_lengths)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

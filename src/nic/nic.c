@@ -412,27 +412,35 @@ uint32_t bn_nic_psn_payload(const struct bn_nics *n, const struct bn_msg *m, uin
     return (uint32_t)(left < n->mtu ? left : n->mtu);
 }
 
+/* Completion callbacks may post messages or create queue pairs, which can
+ * move n->qp and n->msg: the bookkeeping is done first and nothing is held
+ * across the call. */
 void bn_nic_complete_rx_upto(struct bn_nics *n, uint32_t qpid)
 {
-    struct bn_qp *qp = &n->qp[qpid];
-    while (qp->rcv_msg != BN_NONE) {
+    for (;;) {
+        struct bn_qp *qp = &n->qp[qpid];
+        if (qp->rcv_msg == BN_NONE)
+            return;
         const struct bn_msg *m = &n->msg[qp->rcv_msg];
         if (qp->rcv_nxt < m->first_psn + m->npkts)
-            break;
-        n->on_complete(n->ud, m->cookie, BN_COMPLETE_RX, n->fab->now);
+            return;
+        uint32_t cookie = m->cookie;
         qp->rcv_msg = m->next;
+        n->on_complete(n->ud, cookie, BN_COMPLETE_RX, n->fab->now);
     }
 }
 
 void bn_nic_complete_tx_upto(struct bn_nics *n, uint32_t qpid)
 {
-    struct bn_qp *qp = &n->qp[qpid];
-    while (qp->msg_head != BN_NONE) {
+    for (;;) {
+        struct bn_qp *qp = &n->qp[qpid];
         uint32_t mi = qp->msg_head;
+        if (mi == BN_NONE)
+            return;
         struct bn_msg *m = &n->msg[mi];
         if (qp->snd_una < m->first_psn + m->npkts)
-            break;
-        n->on_complete(n->ud, m->cookie, BN_COMPLETE_TX, n->fab->now);
+            return;
+        uint32_t cookie = m->cookie;
         qp->msg_head = m->next;
         if (qp->msg_head == BN_NONE)
             qp->msg_tail = BN_NONE;
@@ -440,6 +448,7 @@ void bn_nic_complete_tx_upto(struct bn_nics *n, uint32_t qpid)
             qp->snd_msg = m->next;
         m->next = n->msg_free;
         n->msg_free = mi;
+        n->on_complete(n->ud, cookie, BN_COMPLETE_TX, n->fab->now);
     }
 }
 

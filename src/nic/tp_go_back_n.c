@@ -60,6 +60,7 @@ static void gbn_on_data(struct bn_nics *n, uint32_t qpid, const struct bn_packet
         qp->rcv_nxt++;
         qp->nak_sent = 0;
         bn_nic_complete_rx_upto(n, qpid);
+        qp = &n->qp[qpid]; /* a completion callback may have moved it */
         if (++qp->since_ack >= n->ack_every || (pk->flags & BN_PKT_LAST)) {
             qp->since_ack = 0;
             bn_nic_send_ctrl(n, qpid, BN_PKT_ACK, qp->rcv_nxt, 0);
@@ -94,6 +95,7 @@ static void gbn_on_ack(struct bn_nics *n, uint32_t qpid, const struct bn_packet 
         qp->snd_una = pk->psn;
         qp->rto_deadline = n->fab->now + n->rto;
         bn_nic_complete_tx_upto(n, qpid);
+        qp = &n->qp[qpid]; /* a completion callback may have moved it */
         if (qp->snd_nxt < qp->snd_una)
             rewind_to(n, qpid, qp->snd_una);
     }

@@ -126,6 +126,7 @@ static void sr_on_data(struct bn_nics *n, uint32_t qpid, const struct bn_packet 
             qp->rcv_nxt++;
         }
         bn_nic_complete_rx_upto(n, qpid);
+        qp = &n->qp[qpid]; /* a completion callback may have moved it */
     } /* beyond the window: not kept; the sender will resend it */
     if (++qp->since_ack >= n->ack_every || psn != qp->rcv_nxt - 1 || (pk->flags & BN_PKT_LAST)) {
         qp->since_ack = 0;
@@ -151,6 +152,7 @@ static void advance_una(struct bn_nics *n, uint32_t qpid, struct bn_qp *qp, uint
     qp->snd_una = una;
     qp->rto_deadline = n->fab->now + n->rto;
     bn_nic_complete_tx_upto(n, qpid);
+    qp = &n->qp[qpid]; /* a completion callback may have moved it */
 }
 
 /* Holes far enough behind the highest selective ACK are losses. */
@@ -177,8 +179,11 @@ static void sr_on_ack(struct bn_nics *n, uint32_t qpid, const struct bn_packet *
 {
     struct bn_qp *qp = &n->qp[qpid];
     struct sr_state *s = st(n, qpid);
-    if (pk->psn > qp->snd_una)
+    if (pk->psn > qp->snd_una) {
         advance_una(n, qpid, qp, pk->psn);
+        qp = &n->qp[qpid]; /* completions may have moved the queue pairs */
+        s = st(n, qpid);
+    }
     uint32_t p = pk->sack;
     if (pk->type == BN_PKT_NAK) { /* a trimmed packet: resend it */
         uint64_t *lost = bitmap(n, qpid, LOST), *sacked = bitmap(n, qpid, SACKED);

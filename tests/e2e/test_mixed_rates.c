@@ -117,9 +117,69 @@ static void test_dragonfly_route_lengths(void **state)
     remove(flows);
 }
 
+/* Adaptive routing steers around a path a background flow saturates: on
+ * leaf l0, two background hosts send at line rate to l2, which hangs only
+ * off spine s0, so l0's uplink to s0 is overloaded; a test flow from l0 to
+ * l1 has two minimal paths (via s0 or s1). Adaptive routing must send
+ * almost none of it via s0 (its minority path carries < 5 %), where random
+ * spraying splits it about evenly. */
+static double minority_share(const char *policy, double *gbps)
+{
+    const char *topo = test_tmpfile(
+        "host h0\nhost h1\nhost h2\nhost h3\nhost h4\nhost h5\n"
+        "switch l0 tier 1\nswitch l1 tier 1\nswitch l2 tier 1\n"
+        "switch s0 tier 2\nswitch s1 tier 2\n"
+        "link h0 l0 100 2 copper\nlink h1 l0 100 2 copper\nlink h2 l0 100 2 copper\n"
+        "link h3 l1 100 2 copper\nlink h4 l2 100 2 copper\nlink h5 l2 100 2 copper\n"
+        "link l0 s0 100 10 fiber\nlink l0 s1 100 10 fiber\n"
+        "link l1 s0 100 10 fiber\nlink l1 s1 100 10 fiber\nlink l2 s0 100 10 fiber\n");
+    char topo_path[64];
+    snprintf(topo_path, sizeof topo_path, "%s", topo);
+    /* test flow first (followed), background from t=0, test from t=20 us */
+    const char *flows = test_tmpfile("0 3 2000000 20\n1 4 8000000 0\n2 5 8000000 0\n");
+    char tf[128], ff[128], lb[64];
+    snprintf(tf, sizeof tf, "topology.file=%s", topo_path);
+    snprintf(ff, sizeof ff, "workload.flow_file=%s", flows);
+    snprintf(lb, sizeof lb, "switch.load_balancing=%s", policy);
+    const char *sets[] = {"topology.kind=file", tf, "workload.kind=flow_list", ff, lb,
+                          "nic.transport=selective_repeat", NULL};
+    struct bn_scenario sc;
+    test_scenario(&sc, sets);
+    struct bn_results r;
+    test_run(&sc, &r);
+    remove(flows);
+    remove(topo_path);
+    assert_ledger_balanced(&r);
+    const struct bn_flow_result *f = &r.flows[0];
+    assert_int_equal(f->dst, 3);
+    double total = 0, least = 1e18;
+    for (uint32_t i = 0; i < f->paths; i++) {
+        total += f->path_packets[i];
+        least = f->path_packets[i] < least ? f->path_packets[i] : least;
+    }
+    double share = f->paths < 2 ? 0 : least / total;
+    *gbps = f->throughput_gbps;
+    printf("%-12s: test flow over %u paths, the lesser carries %.1f %%\n", policy, f->paths,
+           100 * share);
+    bn_results_free(&r);
+    return share;
+}
+
+static void test_adaptive_avoids_saturated_path(void **state)
+{
+    (void)state;
+    double ar_gbps, spray_gbps;
+    assert_true(minority_share("adaptive", &ar_gbps) < 0.05);
+    assert_true(minority_share("spray_random", &spray_gbps) > 0.35);
+    /* and the path it kept is the free one: close to the idle-path goodput */
+    printf("test flow: %.1f Gb/s adaptive, %.1f sprayed\n", ar_gbps, spray_gbps);
+    assert_true(ar_gbps > 0.9 * 98.04);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_both_spines_exact),
-                                       cmocka_unit_test(test_dragonfly_route_lengths)};
+                                       cmocka_unit_test(test_dragonfly_route_lengths),
+                                       cmocka_unit_test(test_adaptive_avoids_saturated_path)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

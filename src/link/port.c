@@ -88,7 +88,7 @@ void bn_port_enqueue(struct bn_fabric *f, uint32_t p, uint32_t pkt)
     }
     /* An idle port sends at once, unless a PFC frame must go first or its
      * peer has paused it. */
-    if (bn_pktq_empty(&port->q) && bn_port_idle(f, port) && !bn_port_send_control(f, p) &&
+    if (bn_pktq_empty(&port->q) && bn_port_idle(f, port) && !(f->fcs && bn_port_send_control(f, p)) &&
         bn_port_fc_allows(f, p, pk->bytes + f->wire_overhead)) {
         bn_port_transmit(f, p, pkt);
     } else {

@@ -59,27 +59,24 @@ int bn_sim_observe_init(struct bn_sim *s, struct bn_error *err)
     return BN_OK;
 }
 
+/* Make room for `rows` rows of `width` reals in *column; false if out of memory. */
+static bool widen(double **column, uint32_t rows, uint32_t width)
+{
+    double *c = realloc(*column, (size_t)rows * width * sizeof *c + 1);
+    if (c)
+        *column = c;
+    return c != NULL;
+}
+
 static int grow(struct bn_series *sr, uint32_t *cap)
 {
     if (sr->nsamples < *cap)
         return 0;
     uint32_t n = *cap ? *cap * 2 : 256;
-    double *t = realloc(sr->t_us, n * sizeof *t);
-    if (t)
-        sr->t_us = t;
-    double *r = realloc(sr->rate_gbps, (size_t)n * sr->nflows * sizeof *r + 1);
-    if (r)
-        sr->rate_gbps = r;
-    double *a = realloc(sr->alpha, (size_t)n * sr->nflows * sizeof *a + 1);
-    if (a)
-        sr->alpha = a;
-    double *d = realloc(sr->delivered_bytes, (size_t)n * sr->nflows * sizeof *d + 1);
-    if (d)
-        sr->delivered_bytes = d;
-    double *q = realloc(sr->queue_bytes, (size_t)n * sr->nqueues * sizeof *q + 1);
-    if (q)
-        sr->queue_bytes = q;
-    if (!t || !r || !a || !d || !q)
+    bool ok = widen(&sr->t_us, n, 1) && widen(&sr->rate_gbps, n, sr->nflows) &&
+              widen(&sr->alpha, n, sr->nflows) && widen(&sr->delivered_bytes, n, sr->nflows) &&
+              widen(&sr->queue_bytes, n, sr->nqueues);
+    if (!ok)
         return -1;
     *cap = n;
     return 0;

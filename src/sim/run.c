@@ -80,7 +80,7 @@ static int dispatch(struct bn_sim *s, const struct bn_event *ev, struct bn_error
         port->wake_pending = 0;
         if (!bn_port_idle(f, port)) /* a frame started at this very instant */
             bn_port_want_wake(f, ev->obj);
-        else if (bn_port_send_control(f, ev->obj))
+        else if (f->fcs && bn_port_send_control(f, ev->obj)) /* PFC frames only */
             bn_port_want_wake(f, ev->obj); /* data may be waiting behind it */
         else if (port->flags & BN_PORT_AT_HOST)
             bn_nic_kick(&s->nics, port->node);

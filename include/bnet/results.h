@@ -24,6 +24,9 @@ struct bn_topo_info {
     uint32_t diameter_switches;      /* switches on that path */
     double bisection_gbps;
     double host_rate_gbps, fabric_rate_gbps;
+    /* NVLink scale-up domains (scale_up.*): 0 domains = none. */
+    uint32_t scaleup_domains, scaleup_gpus_per_domain;
+    double scaleup_rate_gbps;
     /* Planner figures, filled by bn_plan_topology (`bnet topo`) only. */
     bool planned;
     struct bn_tier_info {

@@ -121,6 +121,33 @@ struct bn_scenario_workload {
     char flow_file[BN_PATH_MAX]; /* flow_list: path ("src dst bytes start_us" lines) */
 };
 
+/* NVLink/NVSwitch scale-up domains beside the backend fabric. */
+struct bn_scenario_scale_up {
+    double rate_gbps;            /* per GPU, each direction */
+    double latency_ns;           /* NVSwitch forwarding latency */
+    uint32_t domain_gpus;        /* GPUs per domain (hosts h / domain_gpus share one); 0 = none */
+};
+
+/* Collective sweeps (`bnet coll`), nccl-tests style. */
+struct bn_scenario_coll {
+    char op[BN_NAME_MAX];        /* "allreduce" ... */
+    char algo[BN_NAME_MAX];      /* "auto" | "ring" | "tree" | ... */
+    char datatype[BN_NAME_MAX];  /* "float" ... */
+    char redop[BN_NAME_MAX];     /* "sum" ... (no effect on traffic) */
+    uint64_t min_bytes, max_bytes;
+    uint64_t slice_bytes;        /* pipelining unit */
+    double step_latency_us;      /* software overhead before each transfer is posted */
+    uint32_t channels, step_factor, root, iters, warmup;
+};
+
+/* In-network reduction (CollNet with SHARP). */
+struct bn_scenario_sharp {
+    double rate_gbps;            /* aggregation throughput per switch; 0 = ports x line rate */
+    double latency_ns;           /* aggregation latency per switch */
+    uint32_t max_trees;          /* concurrent aggregation trees a switch holds */
+    bool enabled;                /* aggregation units in the switches */
+};
+
 struct bn_scenario_sim {
     double max_time_us;          /* stop simulated time here (0 = run to completion) */
 };
@@ -147,6 +174,9 @@ struct bn_scenario {
     struct bn_scenario_workload workload;
     struct bn_scenario_sim sim;
     struct bn_scenario_observe observe;
+    struct bn_scenario_scale_up scale_up;
+    struct bn_scenario_coll coll;
+    struct bn_scenario_sharp sharp;
 };
 
 /* Fill every field with its documented default. */
@@ -173,6 +203,8 @@ const char *bn_scenario_preset_describe(size_t i, char *buf, size_t len);
 
 /* The embedded default scenario, as YAML text. */
 const char *bn_scenario_default_yaml(void);
+/* The embedded default cluster of `bnet coll` (scenarios/cluster128.yaml). */
+const char *bn_scenario_cluster_yaml(void);
 
 /* Key registry, for `bnet keys` and documentation checks. */
 struct bn_scenario_key_info {

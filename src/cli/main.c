@@ -17,8 +17,9 @@ static const char *const usage_main =
     "Packet-level simulator of AI-cluster backend networks.\n"
     "\n"
     "commands:\n"
-    "  (none)            run the embedded default scenario (permutation, k=8 fat-tree)\n"
-    "  run [FILE.yaml]   run a scenario (default: the embedded one)\n"
+    "  (none)            bnet coll on the embedded 128-GPU cluster (AllReduce sweep)\n"
+    "  coll [FILE.yaml]  nccl-tests-style collective sweep (default: 128-GPU cluster)\n"
+    "  run [FILE.yaml]   run a traffic scenario (default: permutation, k=8 fat-tree)\n"
     "  topo [FILE.yaml]  print the topology's figures without simulating\n"
     "  keys              list every scenario key with type, unit and default\n"
     "  presets           list the technology presets (fabric: NAME) and their keys\n"
@@ -53,6 +54,21 @@ static const char *const usage_topo =
     "  --dot PATH       write the graph for Graphviz ('-' for stdout)\n"
     "Builders and file formats: docs/topologies.md.\n";
 
+static const char *const usage_coll =
+    "usage: bnet coll [FILE.yaml] [-b MIN] [-e MAX] [-f FACTOR] [-o REDOP] [-d TYPE]\n"
+    "                 [-n ITERS] [-w WARMUP] [-r ROOT] [--op OP] [--algo ALGO]\n"
+    "                 [--channels N] [--set KEY=VALUE]... [--seed N] [--json PATH|-]\n"
+    "\n"
+    "Sweep a collective over message sizes on the simulated cluster and print\n"
+    "nccl-tests' columns (size count type redop root time algbw busbw #wrong), then\n"
+    "the algorithm and channels of each row. Flags as nccl-tests: -b/-e sizes (K, M,\n"
+    "G = powers of 1024), -f step factor, -o sum|prod|max|min|avg, -d type, -n\n"
+    "iterations, -w warm-up, -r root. --op allreduce|reducescatter|allgather|\n"
+    "broadcast|reduce|alltoall|sendrecv; --algo auto|ring|tree|rhd|direct|hier|collnet\n"
+    "(auto: the tuner picks per size). Without FILE: 16 servers x 8 GPUs, 400 Gb/s\n"
+    "NICs, NVLink inside each server (scenarios/cluster128.yaml).\n"
+    "Algorithms and the tuner: docs/collectives.md.\n";
+
 static const char *const usage_keys =
     "usage: bnet keys\n\nList every scenario key: path, type, unit, default, meaning.\n";
 
@@ -66,6 +82,8 @@ static int help(const char *cmd)
         fputs(usage_topo, stdout);
     else if (strcmp(cmd, "keys") == 0)
         fputs(usage_keys, stdout);
+    else if (strcmp(cmd, "coll") == 0)
+        fputs(usage_coll, stdout);
     else {
         fprintf(stderr, "bnet: no help for unknown command '%s'\n", cmd);
         return 2;
@@ -99,7 +117,7 @@ static int cmd_keys(void)
 int main(int argc, char **argv)
 {
     if (argc < 2)
-        return bn_cli_run(argc, argv, 1, BN_CLI_RUN);
+        return bn_cli_run(argc, argv, 1, BN_CLI_COLL);
     const char *cmd = argv[1];
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0)
         return help(NULL);
@@ -113,6 +131,8 @@ int main(int argc, char **argv)
         return bn_cli_run(argc, argv, 2, BN_CLI_RUN);
     if (strcmp(cmd, "topo") == 0)
         return bn_cli_run(argc, argv, 2, BN_CLI_TOPO);
+    if (strcmp(cmd, "coll") == 0)
+        return bn_cli_run(argc, argv, 2, BN_CLI_COLL);
     if (strcmp(cmd, "presets") == 0) {
         if (argc == 2)
             return cmd_presets();
@@ -127,12 +147,12 @@ int main(int argc, char **argv)
         return 2;
     }
     if (cmd[0] == '-')
-        return bn_cli_run(argc, argv, 1, BN_CLI_RUN);
+        return bn_cli_run(argc, argv, 1, BN_CLI_COLL);
     fprintf(stderr, "bnet: unknown command '%s' (see bnet --help)\n", cmd);
     return 2;
 }
 
 const char *bn_cli_usage(enum bn_cli_mode mode)
 {
-    return mode == BN_CLI_TOPO ? usage_topo : usage_run;
+    return mode == BN_CLI_TOPO ? usage_topo : mode == BN_CLI_COLL ? usage_coll : usage_run;
 }

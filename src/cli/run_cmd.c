@@ -1,6 +1,6 @@
 /*
- * `bnet run` / `bnet topo`: options, scenario loading and output. Every
- * input problem is one line on stderr and exit status 2.
+ * `bnet run` / `bnet topo` / `bnet coll`: options, scenario loading and
+ * output. Every input problem is one line on stderr and exit status 2.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "bnet/bnet.h"
+#include "bnet/coll.h"
 #include "cli/cli.h"
 
 struct cli_opts {
@@ -20,6 +21,8 @@ struct cli_opts {
     const char *paths, *dot;  /* topo: --paths SRC,DST, --dot PATH */
     const char **sets;
     int nsets;
+    char (*made)[160];        /* coll: nccl-tests flags turned into KEY=VALUE */
+    int nmade;
     int reproducible, quiet;
 };
 
@@ -41,18 +44,74 @@ static int is_opt(const char *arg, const char *name)
     return strncmp(arg, name, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
 }
 
+/* nccl-tests' flags of `bnet coll` and the scenario key each sets. */
+static const struct {
+    const char *flag, *key;
+    bool size;                /* takes nccl-tests' K/M/G suffixes (powers of 1024) */
+} coll_flags[] = {
+    {"-b", "coll.min_bytes", true}, {"-e", "coll.max_bytes", true},
+    {"-f", "coll.step_factor", false}, {"-o", "coll.redop", false},
+    {"-d", "coll.datatype", false}, {"-n", "coll.iters", false},
+    {"-w", "coll.warmup", false}, {"-r", "coll.root", false},
+    {"--op", "coll.op", false}, {"--algo", "coll.algo", false},
+    {"--channels", "coll.channels", false},
+};
+
+/* A coll flag and its value (next argument) into "key=value"; 1 if argv[*i]
+ * is not one, 2 on an error (printed). */
+static int coll_flag(int argc, char **argv, int *i, struct cli_opts *o)
+{
+    for (size_t f = 0; f < sizeof coll_flags / sizeof coll_flags[0]; f++) {
+        if (strcmp(argv[*i], coll_flags[f].flag) != 0)
+            continue;
+        if (*i + 1 >= argc) {
+            fprintf(stderr, "bnet: option '%s' needs a value\n", coll_flags[f].flag);
+            return 2;
+        }
+        const char *v = argv[++*i];
+        size_t n = strlen(v);
+        char *out = o->made[o->nmade++];
+        const char *suffix = n ? strchr("KMG", v[n - 1]) : NULL;
+        if (coll_flags[f].size && suffix && n > 1 && v[n - 1] != '\0') {
+            char *end;
+            errno = 0;
+            unsigned long long x = strtoull(v, &end, 10);
+            int shift = (int)(suffix - "KMG" + 1) * 10;
+            if (errno || end != v + n - 1 || v[0] == '-' || x > (UINT64_MAX >> shift)) {
+                fprintf(stderr, "bnet: option '%s': '%s' is not a size (N, NK, NM or NG)\n",
+                        coll_flags[f].flag, v);
+                return 2;
+            }
+            snprintf(out, 160, "%s=%llu", coll_flags[f].key, x << shift);
+        } else {
+            snprintf(out, 160, "%s=%s", coll_flags[f].key, v);
+        }
+        o->sets[o->nsets++] = out;
+        return 0;
+    }
+    return 1;
+}
+
 static int parse_opts(int argc, char **argv, int first, enum bn_cli_mode mode,
                       struct cli_opts *o)
 {
     for (int i = first; i < argc; i++) {
         const char *a = argv[i];
+        if (mode == BN_CLI_COLL) {
+            int c = coll_flag(argc, argv, &i, o);
+            if (c != 1) {
+                if (c)
+                    return c;
+                continue;
+            }
+        }
         const char **slot = NULL;
         const char *name = NULL;
         if (is_opt(a, "--set"))
             name = "--set";
         else if (is_opt(a, "--json"))
             name = "--json", slot = &o->json;
-        else if (mode == BN_CLI_RUN && is_opt(a, "--seed"))
+        else if (mode != BN_CLI_TOPO && is_opt(a, "--seed"))
             name = "--seed", slot = &o->seed;
         else if (mode == BN_CLI_RUN && is_opt(a, "--csv"))
             name = "--csv", slot = &o->csv;
@@ -83,7 +142,7 @@ static int parse_opts(int argc, char **argv, int first, enum bn_cli_mode mode,
             return -1;
         } else if (a[0] == '-' && a[1] != '\0') {
             fprintf(stderr, "bnet: unknown option '%s' (see bnet help %s)\n", a,
-                    mode == BN_CLI_TOPO ? "topo" : "run");
+                    mode == BN_CLI_TOPO ? "topo" : mode == BN_CLI_COLL ? "coll" : "run");
             return 2;
         } else if (!o->file) {
             o->file = a;
@@ -95,10 +154,14 @@ static int parse_opts(int argc, char **argv, int first, enum bn_cli_mode mode,
     return 0;
 }
 
-static int load_scenario(const struct cli_opts *o, struct bn_scenario *sc, struct bn_error *err)
+static int load_scenario(const struct cli_opts *o, enum bn_cli_mode mode, struct bn_scenario *sc,
+                         struct bn_error *err)
 {
+    /* `bnet coll` without a file runs the embedded 128-GPU cluster */
+    const char *yaml = mode == BN_CLI_COLL ? bn_scenario_cluster_yaml() : bn_scenario_default_yaml();
+    const char *name = mode == BN_CLI_COLL ? "<cluster128>" : "<default>";
     int rc = o->file ? bn_scenario_load_file(sc, o->file, err)
-                     : bn_scenario_load_string(sc, bn_scenario_default_yaml(), "<default>", err);
+                     : bn_scenario_load_string(sc, yaml, name, err);
     for (int i = 0; rc == BN_OK && i < o->nsets; i++)
         rc = bn_scenario_set(sc, o->sets[i], err);
     if (rc == BN_OK && o->seed) {
@@ -158,6 +221,21 @@ static int do_run(const struct cli_opts *o, const struct bn_scenario *sc)
     return rc == BN_OK ? 0 : exit_status(&err);
 }
 
+static int do_coll(const struct cli_opts *o, const struct bn_scenario *sc)
+{
+    struct bn_error err = {0};
+    struct bn_coll_results res;
+    if (bn_coll_sweep(sc, &res, &err) != BN_OK)
+        return exit_status(&err);
+    int rc = BN_OK;
+    if (!(o->json && strcmp(o->json, "-") == 0))
+        bn_coll_print_table(stdout, &res);
+    if (o->json)
+        rc = bn_coll_write_json(&res, o->json, &err);
+    bn_coll_results_free(&res);
+    return rc == BN_OK ? 0 : exit_status(&err);
+}
+
 /* "SRC,DST": two host indices. */
 static int parse_paths(const char *v, struct bn_topo_query *q)
 {
@@ -204,22 +282,29 @@ int bn_cli_run(int argc, char **argv, int first, enum bn_cli_mode mode)
 {
     struct cli_opts o = {0};
     o.sets = calloc((size_t)argc + 1, sizeof *o.sets);
-    if (!o.sets)
+    o.made = calloc((size_t)argc + 1, sizeof *o.made);
+    if (!o.sets || !o.made) {
+        free(o.sets);
+        free(o.made);
         return 1;
+    }
     int rc = parse_opts(argc, argv, first, mode, &o);
     if (rc != 0) {
         free(o.sets);
+        free(o.made);
         return rc < 0 ? 0 : rc;
     }
     struct bn_scenario *sc = malloc(sizeof *sc);
     struct bn_error err = {0};
     if (!sc)
         rc = 1;
-    else if (load_scenario(&o, sc, &err) != BN_OK)
+    else if (load_scenario(&o, mode, sc, &err) != BN_OK)
         rc = exit_status(&err);
     else
-        rc = mode == BN_CLI_TOPO ? do_topo(&o, sc) : do_run(&o, sc);
+        rc = mode == BN_CLI_TOPO ? do_topo(&o, sc) : mode == BN_CLI_COLL ? do_coll(&o, sc)
+                                                                          : do_run(&o, sc);
     free(sc);
     free(o.sets);
+    free(o.made);
     return rc;
 }

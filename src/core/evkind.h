@@ -12,6 +12,7 @@ enum bn_event_kind {
     BN_EV_CC_TIMER,        /* obj = queue pair: congestion-control timer */
     BN_EV_FC_SIGNAL,       /* obj = port, arg = amount << 2 | enum bn_fc_signal */
     BN_EV_SAMPLE,          /* time-series sample */
+    BN_EV_APP,             /* obj, arg: the driver's own (collectives: post a transfer) */
 };
 
 #endif

@@ -30,14 +30,22 @@ int bn_nics_init(struct bn_nics *n, struct bn_fabric *f, const uint32_t *host_po
     n->ack_every = p->ack_every;
     n->rto = p->rto;
     n->msg_free = BN_NONE;
-    n->nnics = nhosts;
-    n->nic = calloc(nhosts + 1, sizeof *n->nic);
+    /* NICs 0..nhosts-1 are the backend NICs; with NVLink domains the
+     * GPUs' NVLink ports follow as NICs nhosts..2*nhosts-1. */
+    n->nhosts = nhosts;
+    n->domain_gpus = p->nvlink_port ? p->domain_gpus : 0;
+    n->agg_nic0 = p->nvlink_port ? 2 * nhosts : nhosts;
+    n->agg_node0 = p->agg_node0;
+    n->nnics = n->agg_nic0 + p->nagg;
+    n->nic = calloc(n->nnics + 1, sizeof *n->nic);
     if (!n->nic)
         return -1;
-    for (uint32_t h = 0; h < nhosts; h++) {
-        n->nic[h].port = host_port[h];
-        bn_pktq_init(&n->nic[h].ctrl);
-        n->nic[h].active_head = n->nic[h].active_tail = BN_NONE;
+    for (uint32_t i = 0; i < n->nnics; i++) {
+        n->nic[i].port = i < nhosts           ? host_port[i]
+                         : i < n->agg_nic0    ? p->nvlink_port[i - nhosts]
+                                              : p->agg_port[i - n->agg_nic0];
+        bn_pktq_init(&n->nic[i].ctrl);
+        n->nic[i].active_head = n->nic[i].active_tail = BN_NONE;
     }
     return 0;
 }
@@ -50,6 +58,14 @@ void bn_nics_free(struct bn_nics *n)
     free(n->tp_priv);
     free(n->reorder_hist);
     memset(n, 0, sizeof *n);
+}
+
+/* NVLink queue pairs run without congestion control: NVLink is credit-
+ * flow-controlled end to end, and DCQCN-style rate limits at the backend
+ * line rate would throttle it. */
+static inline const struct bn_cc_ops *qp_cc(const struct bn_nics *n, const struct bn_qp *qp)
+{
+    return qp->nvlink ? &bn_cc_none : n->cc;
 }
 
 uint32_t bn_qp_create(struct bn_nics *n, uint32_t src, uint32_t dst)
@@ -73,6 +89,10 @@ uint32_t bn_qp_create(struct bn_nics *n, uint32_t src, uint32_t dst)
     memset(qp, 0, sizeof *qp);
     qp->src = src;
     qp->dst = dst;
+    qp->nvlink = n->domain_gpus && src != dst && src < n->nhosts && dst < n->nhosts &&
+                 src / n->domain_gpus == dst / n->domain_gpus;
+    qp->snic = qp->nvlink ? n->nhosts + src : bn_nic_of_node(n, src);
+    qp->rnic = qp->nvlink ? n->nhosts + dst : bn_nic_of_node(n, dst);
     /* the "UDP source port": per queue pair, and different in every seed */
     qp->entropy = (uint32_t)bn_mix64(bn_mix64(n->seed) ^ ((uint64_t)src << 40) ^
                                      ((uint64_t)dst << 20) ^ id);
@@ -87,7 +107,7 @@ uint32_t bn_qp_create(struct bn_nics *n, uint32_t src, uint32_t dst)
         memset(bn_nic_tp_priv(n, id), 0, n->tp_priv_size);
     if (n->tp->init)
         n->tp->init(n, id);
-    n->cc->init(n, qp);
+    qp_cc(n, qp)->init(n, qp);
     bn_nic_cc_sync(n, id);
     return id;
 }
@@ -146,7 +166,7 @@ static bool enlist(struct bn_nics *n, uint32_t qpid)
     struct bn_qp *qp = &n->qp[qpid];
     if (qp->active || !n->tp->has_data(n, qp))
         return false;
-    struct bn_nic *nic = &n->nic[qp->src];
+    struct bn_nic *nic = &n->nic[qp->snic];
     qp->active = 1;
     qp->next_active = BN_NONE;
     if (nic->active_tail == BN_NONE)
@@ -160,7 +180,7 @@ static bool enlist(struct bn_nics *n, uint32_t qpid)
 void bn_nic_activate(struct bn_nics *n, uint32_t qpid)
 {
     if (enlist(n, qpid))
-        bn_nic_kick(n, n->qp[qpid].src);
+        bn_nic_kick(n, n->qp[qpid].snic);
 }
 
 /* Below line rate, the next packet of the queue pair may start only one
@@ -172,8 +192,9 @@ static void pace(struct bn_nics *n, struct bn_qp *qp, uint32_t frame_bytes)
     qp->last_wire = wire;
     if (qp->rate_bps < n->line_rate_bps)
         qp->next_send = n->fab->now + bn_serialization_ps(wire, qp->rate_bps);
-    if (n->cc->on_sent) {
-        n->cc->on_sent(n, qp, wire);
+    const struct bn_cc_ops *cc = qp_cc(n, qp);
+    if (cc->on_sent) {
+        cc->on_sent(n, qp, wire);
         bn_nic_cc_sync(n, (uint32_t)(qp - n->qp));
     }
 }
@@ -206,7 +227,8 @@ static uint32_t next_data_packet(struct bn_nics *n, struct bn_nic *nic)
         qp->active = 0;
         if (!n->tp->has_data(n, qp))
             continue;
-        if (n->cc->can_send && !n->cc->can_send(n, qp))
+        const struct bn_cc_ops *cc = qp_cc(n, qp);
+        if (cc->can_send && !cc->can_send(n, qp))
             continue; /* window full: an ACK will bring it back */
         if (qp->next_send <= n->fab->now)
             break;
@@ -233,9 +255,9 @@ static uint32_t next_data_packet(struct bn_nics *n, struct bn_nic *nic)
     return pkt;
 }
 
-void bn_nic_kick(struct bn_nics *n, uint32_t host)
+void bn_nic_kick(struct bn_nics *n, uint32_t nicid)
 {
-    struct bn_nic *nic = &n->nic[host];
+    struct bn_nic *nic = &n->nic[nicid];
     struct bn_fabric *f = n->fab;
     bool idle = bn_port_idle(f, &f->ports[nic->port]);
     /* Flow control is asked for the largest frame the NIC might send; when
@@ -270,8 +292,8 @@ void bn_nic_send_ctrl(struct bn_nics *n, uint32_t qpid, uint8_t type, uint32_t p
         n->qp[qpid].ce_echo = 0;
     }
     bn_fabric_count_injected(n->fab, pk);
-    bn_pktq_push(&n->nic[qp->dst].ctrl, &n->fab->pool, pkt);
-    bn_nic_kick(n, qp->dst);
+    bn_pktq_push(&n->nic[qp->rnic].ctrl, &n->fab->pool, pkt);
+    bn_nic_kick(n, qp->rnic);
 }
 
 /* Notification point: a CE-marked data packet arrived; tell the sender,
@@ -280,7 +302,7 @@ static void notify_congestion(struct bn_nics *n, uint32_t qpid)
 {
     struct bn_qp *qp = &n->qp[qpid];
     n->ecn_ce_received++;
-    if (!n->cc->notifies || n->fab->now - qp->last_cnp < n->cnp_interval)
+    if (!qp_cc(n, qp)->notifies || n->fab->now - qp->last_cnp < n->cnp_interval)
         return;
     qp->last_cnp = n->fab->now;
     qp->cnps_sent++;
@@ -298,33 +320,34 @@ static void window_ack(struct bn_nics *n, uint32_t qpid, const struct bn_packet 
         rtt = n->fab->now - qp->rtt_sent;
         qp->rtt_psn = BN_NONE;
     }
-    n->cc->on_ack(n, qp, pk->flags & BN_PKT_ECN_CE, rtt);
+    qp_cc(n, qp)->on_ack(n, qp, pk->flags & BN_PKT_ECN_CE, rtt);
     bn_nic_activate(n, qpid);
 }
 
-void bn_nic_receive(struct bn_nics *n, uint32_t host, uint32_t pkt)
+void bn_nic_receive(struct bn_nics *n, uint32_t nicid, uint32_t pkt)
 {
     /* Copy first: handlers create packets, and the pool may move. */
     struct bn_packet pk = n->fab->pool.pkts[pkt];
-    bn_fabric_deliver(n->fab, n->nic[host].port, pkt);
+    bn_fabric_deliver(n->fab, n->nic[nicid].port, pkt);
+    const struct bn_cc_ops *cc = qp_cc(n, &n->qp[pk.qp]);
     switch (pk.type) {
     case BN_PKT_DATA:
         if (n->on_arrival)
             n->on_arrival(n->ud, pk.qp, &pk);
         if (pk.flags & BN_PKT_ECN_CE) {
             notify_congestion(n, pk.qp);
-            n->qp[pk.qp].ce_echo = n->cc->on_ack != NULL;
+            n->qp[pk.qp].ce_echo = cc->on_ack != NULL;
         }
         n->tp->on_data(n, pk.qp, &pk);
         break;
     case BN_PKT_CNP:
         n->qp[pk.qp].cnps_received++;
-        n->cc->on_notify(n, &n->qp[pk.qp]);
+        cc->on_notify(n, &n->qp[pk.qp]);
         bn_nic_cc_sync(n, pk.qp);
         break;
     default:
         n->tp->on_ack(n, pk.qp, &pk);
-        if (n->cc->on_ack)
+        if (cc->on_ack)
             window_ack(n, pk.qp, &pk);
     }
 }
@@ -354,7 +377,7 @@ void bn_nic_cc_sync(struct bn_nics *n, uint32_t qpid)
          * never send from here (we may be inside bn_nic_kick). */
         qp->pace_at = BN_TIME_NEVER;
         if (enlist(n, qpid))
-            bn_port_want_wake(n->fab, n->nic[qp->src].port);
+            bn_port_want_wake(n->fab, n->nic[qp->snic].port);
     }
 }
 
@@ -368,7 +391,7 @@ void bn_nic_cc_timer_event(struct bn_nics *n, uint32_t qpid)
     if (qp->cc_timer == BN_TIME_NEVER || qp->snd_una >= qp->snd_end)
         return;
     if (n->fab->now >= qp->cc_timer)
-        n->cc->on_timer(n, qp);
+        qp_cc(n, qp)->on_timer(n, qp);
     bn_nic_cc_sync(n, qpid);
 }
 

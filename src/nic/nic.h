@@ -31,9 +31,11 @@ struct bn_msg {
 
 struct bn_qp {
     uint32_t src, dst;   /* hosts */
+    uint32_t snic, rnic; /* the sender's and receiver's NIC (backend or NVLink port) */
     uint32_t entropy;    /* flow identity for ECMP (stands for the UDP source port) */
     uint32_t next_active;
     uint8_t active, rto_pending, nak_sent;
+    uint8_t nvlink;      /* both ends in one NVLink domain: over NVLink, no congestion control */
     /* sender */
     uint32_t snd_nxt;    /* next PSN to send */
     uint32_t snd_una;    /* oldest PSN not yet acknowledged */
@@ -136,7 +138,9 @@ typedef void (*bn_completion_fn)(void *ud, uint32_t cookie, enum bn_completion_s
 struct bn_nics {
     struct bn_fabric *fab;
     struct bn_nic *nic;
-    uint32_t nnics;
+    uint32_t nnics, nhosts;
+    uint32_t domain_gpus;         /* NVLink domain size (0: none) */
+    uint32_t agg_nic0, agg_node0; /* SHARP units: NIC agg_nic0 + (node - agg_node0) */
     struct bn_qp *qp;
     uint32_t nqps, qp_cap;
     struct bn_msg *msg;
@@ -165,6 +169,10 @@ struct bn_nics {
 
 struct bn_nic_params {
     uint64_t seed;
+    const uint32_t *nvlink_port;  /* per host: its NVLink port (NULL: no NVLink domains) */
+    uint32_t domain_gpus;
+    const uint32_t *agg_port;     /* per SHARP aggregation unit: its port (nagg of them) */
+    uint32_t nagg, agg_node0;     /* units are nodes agg_node0 .. agg_node0 + nagg - 1 */
     uint32_t sr_window, sr_reorder_threshold;
     bool spray_entropy;
     const struct bn_encap *encap;
@@ -188,10 +196,24 @@ uint32_t bn_qp_create(struct bn_nics *n, uint32_t src, uint32_t dst);
 int bn_qp_post(struct bn_nics *n, uint32_t qpid, uint64_t bytes, enum bn_verb verb,
                uint32_t cookie);
 
+/* The NIC of an endpoint node (a host's backend NIC, or a SHARP unit's). */
+static inline uint32_t bn_nic_of_node(const struct bn_nics *n, uint32_t node)
+{
+    return node < n->nhosts ? node : n->agg_nic0 + (node - n->agg_node0);
+}
+/* The NIC owning endpoint port `port`: backend NIC = host id, NVLink port
+ * = nhosts + host, then the aggregation units'. */
+static inline uint32_t bn_nic_of_port(const struct bn_nics *n, uint32_t port)
+{
+    uint32_t h = n->fab->ports[port].node;
+    if (h >= n->nhosts)
+        return n->agg_nic0 + (h - n->agg_node0);
+    return n->nic[h].port == port ? h : n->nhosts + h;
+}
 /* The NIC's port is free: send the next packet, if any. */
-void bn_nic_kick(struct bn_nics *n, uint32_t host);
-/* A packet arrived at host `host`'s port. Consumes it. */
-void bn_nic_receive(struct bn_nics *n, uint32_t host, uint32_t pkt);
+void bn_nic_kick(struct bn_nics *n, uint32_t nic);
+/* A packet arrived at NIC `nic`'s port. Consumes it. */
+void bn_nic_receive(struct bn_nics *n, uint32_t nic, uint32_t pkt);
 /* BN_EV_RTO for a queue pair. */
 void bn_nic_rto_event(struct bn_nics *n, uint32_t qpid);
 /* BN_EV_QP_PACE: a paced queue pair may send again. */
@@ -224,5 +246,6 @@ void bn_nic_complete_tx_upto(struct bn_nics *n, uint32_t qpid);
 
 const struct bn_transport_ops *bn_transport_find(const char *name);
 const struct bn_cc_ops *bn_cc_find(const char *name);
+extern const struct bn_cc_ops bn_cc_none;
 
 #endif

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bnet/bnet.h"
+#include "bnet/coll.h"
 
 #define JSON_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10))
 
@@ -25,6 +26,17 @@ static json_t *topo_json_base(const struct bn_topo_info *t)
                      "diameter_switches", (json_int_t)t->diameter_switches,
                      "bisection_gbps", t->bisection_gbps, "host_rate_gbps", t->host_rate_gbps,
                      "fabric_rate_gbps", t->fabric_rate_gbps);
+}
+
+/* Present only with NVLink domains, so runs without them print as before. */
+static void scale_up_json(json_t *o, const struct bn_topo_info *t)
+{
+    if (t->scaleup_domains)
+        json_object_set_new(o, "scale_up",
+                            json_pack("{s:i, s:i, s:f}", "domains",
+                                      (json_int_t)t->scaleup_domains, "gpus_per_domain",
+                                      (json_int_t)t->scaleup_gpus_per_domain, "rate_gbps",
+                                      t->scaleup_rate_gbps));
 }
 
 /* The planner's figures (bn_plan_topology); see docs/results.md. */
@@ -69,6 +81,7 @@ static void plan_json(json_t *o, const struct bn_topo_info *t)
 static json_t *topo_json(const struct bn_topo_info *t)
 {
     json_t *o = topo_json_base(t);
+    scale_up_json(o, t);
     if (t->planned)
         plan_json(o, t);
     return o;
@@ -254,5 +267,37 @@ int bn_topo_info_write_json(const struct bn_topo_info *t, const char *path, stru
 {
     json_t *root = json_object();
     json_object_set_new(root, "topology", topo_json(t));
+    return dump(root, path, err);
+}
+
+/* `bnet coll --json`: the table's rows and what they were measured on;
+ * no wall-clock figures, so a seed gives byte-identical output. */
+int bn_coll_write_json(const struct bn_coll_results *r, const char *path, struct bn_error *err)
+{
+    json_t *rows = json_array();
+    for (uint32_t i = 0; i < r->nrows; i++) {
+        const struct bn_coll_row *w = &r->rows[i];
+        json_t *o = json_pack("{s:I, s:I, s:s, s:s, s:i, s:f, s:f, s:f, s:I, s:s, s:i, s:f}",
+                              "size", (json_int_t)w->size, "count", (json_int_t)w->count,
+                              "type", r->datatype, "redop", r->redop, "root", (int)r->root,
+                              "time_us", w->time_us, "algbw_gbs", w->algbw_gbs, "busbw_gbs",
+                              w->busbw_gbs, "wrong", (json_int_t)w->wrong, "algo", w->algo,
+                              "channels", (int)w->channels, "predicted_us", w->predicted_us);
+        json_object_set_new(o, "packet_hops", json_integer((json_int_t)w->packet_hops));
+        json_object_set_new(o, "events", json_integer((json_int_t)w->events));
+        json_object_set_new(o, "pkts_dropped", json_integer((json_int_t)w->pkts_dropped));
+        json_object_set_new(o, "retransmits", json_integer((json_int_t)w->retransmits));
+        json_array_append_new(rows, o);
+    }
+    json_t *root = json_object();
+    json_object_set_new(root, "bnet_version", json_string(BNET_VERSION));
+    json_object_set_new(
+        root, "collective",
+        json_pack("{s:s, s:s, s:s, s:i, s:i, s:i, s:f, s:f}", "op", r->op, "datatype", r->datatype,
+                  "redop", r->redop, "root", (int)r->root, "nranks", (int)r->nranks,
+                  "gpus_per_server", (int)r->gpus_per_server, "nic_gbps", r->nic_gbps,
+                  "nic_goodput_gbps", r->nic_goodput_gbps));
+    json_object_set_new(root, "topology", topo_json(&r->topo));
+    json_object_set_new(root, "rows", rows);
     return dump(root, path, err);
 }

@@ -57,6 +57,9 @@ void bn_topo_info_print(FILE *out, const struct bn_topo_info *t)
     fprintf(out, "%s\n", t->tiers ? ")" : "");
     fprintf(out, "links           %u (hosts %.0f Gb/s, fabric %.0f Gb/s)\n", t->links,
             t->host_rate_gbps, t->fabric_rate_gbps);
+    if (t->scaleup_domains)
+        fprintf(out, "scale-up        %u NVLink domains of %u GPUs, %.0f Gb/s per GPU each way\n",
+                t->scaleup_domains, t->scaleup_gpus_per_domain, t->scaleup_rate_gbps);
     fprintf(out, "diameter        %u hops (%u switches) host to host\n", t->diameter_hops,
             t->diameter_switches);
     /* the planner knows each host link's rate (files may mix them) */

@@ -59,7 +59,8 @@ static const struct bn_scn_key keys[] = {
       .info.doc = "Aggregation (spine) tier of three-tier fabrics: down ports per up port.",
       FIELD(topology.agg_oversubscription), RANGE(0.01, 1000) },
     { .info.path = "topology.gpus_per_server", INT_KEY, .info.unit = "GPUs", .info.def = "8",
-      .info.doc = "rail_optimized: GPUs per server, one NIC each, = rails (leaves per SU).",
+      .info.doc = "GPUs per server, one NIC each: hosts are GPUs, server = host / this "
+                  "(hierarchical collectives); rail_optimized: = rails (leaves per SU).",
       FIELD(topology.gpus_per_server), RANGE(1, 256) },
     { .info.path = "topology.servers_per_su", INT_KEY, .info.unit = "servers", .info.def = "32",
       .info.doc = "rail_optimized: servers per scalable unit (SU).",
@@ -323,6 +324,82 @@ static const struct bn_scn_key keys[] = {
     { .info.path = "sim.max_time_us", FLOAT_KEY, .info.unit = "us", .info.def = "0",
       .info.doc = "Stop at this simulated time; 0 runs until every flow completes.",
       FIELD(sim.max_time_us), RANGE(0, 1e12) },
+
+    { .info.path = "scale_up.domain_gpus", INT_KEY, .info.unit = "GPUs", .info.def = "0",
+      .info.doc = "GPUs per NVLink/NVSwitch domain: hosts h with equal h / domain_gpus share "
+                  "one, over a second port of their own beside the NIC; traffic between them "
+                  "takes it. 0 = no scale-up domain; 8 = one per 8-GPU server; 72 = NVL72.",
+      FIELD(scale_up.domain_gpus), RANGE(0, 1000000) },
+    { .info.path = "scale_up.rate_gbps", FLOAT_KEY, .info.unit = "Gb/s", .info.def = "3600",
+      .info.doc = "NVLink bandwidth per GPU, each direction (H100 NVLink 4: 900 GB/s both "
+                  "ways = 3600 Gb/s each way; B200 NVLink 5: 7200).",
+      FIELD(scale_up.rate_gbps), RANGE(0.001, 1e6) },
+    { .info.path = "scale_up.latency_ns", FLOAT_KEY, .info.unit = "ns", .info.def = "250",
+      .info.doc = "NVSwitch forwarding latency (added to the GPU-to-NVSwitch link).",
+      FIELD(scale_up.latency_ns), RANGE(0, 1e6) },
+
+    { .info.path = "coll.op", ENUM_KEY, .info.unit = "", .info.def = "allreduce",
+      .info.choices = "allreduce|reducescatter|allgather|broadcast|reduce|alltoall|sendrecv",
+      .info.doc = "Collective of `bnet coll` (nccl-tests -o picks the reduction, not this).",
+      FIELD(coll.op) },
+    { .info.path = "coll.algo", ENUM_KEY, .info.unit = "", .info.def = "auto",
+      .info.choices = "auto|ring|tree|rhd|direct|hier|collnet",
+      .info.doc = "Algorithm, like NCCL_ALGO: auto lets the tuner pick per size from its "
+                  "latency + bandwidth model; the others force one (docs/collectives.md).",
+      FIELD(coll.algo) },
+    { .info.path = "coll.channels", INT_KEY, .info.unit = "", .info.def = "2",
+      .info.doc = "Channels, like NCCL_MIN/MAX_NCHANNELS: parallel rings/trees, each on its "
+                  "own queue pairs (own ECMP entropy).",
+      FIELD(coll.channels), RANGE(1, 64) },
+    { .info.path = "coll.min_bytes", INT_KEY, .info.unit = "B", .info.def = "8",
+      .info.doc = "Smallest size of the sweep (nccl-tests -b).",
+      FIELD(coll.min_bytes), RANGE(1, 1e12) },
+    { .info.path = "coll.max_bytes", INT_KEY, .info.unit = "B", .info.def = "1073741824",
+      .info.doc = "Largest size of the sweep (nccl-tests -e).",
+      FIELD(coll.max_bytes), RANGE(1, 1e12) },
+    { .info.path = "coll.step_factor", INT_KEY, .info.unit = "", .info.def = "2",
+      .info.doc = "Each size is the previous times this (nccl-tests -f).",
+      FIELD(coll.step_factor), RANGE(2, 1024) },
+    { .info.path = "coll.datatype", ENUM_KEY, .info.unit = "", .info.def = "float",
+      .info.choices = "int8|uint8|half|bfloat16|float|double|int32|uint32|int64|uint64",
+      .info.doc = "Element type (nccl-tests -d); sizes are rounded down to whole elements.",
+      FIELD(coll.datatype) },
+    { .info.path = "coll.redop", ENUM_KEY, .info.unit = "", .info.def = "sum",
+      .info.choices = "sum|prod|max|min|avg",
+      .info.doc = "Reduction (nccl-tests -o); shown in the table, it does not change traffic.",
+      FIELD(coll.redop) },
+    { .info.path = "coll.root", INT_KEY, .info.unit = "", .info.def = "0",
+      .info.doc = "Root rank of broadcast and reduce (nccl-tests -r).",
+      FIELD(coll.root) },
+    { .info.path = "coll.slice_bytes", INT_KEY, .info.unit = "B", .info.def = "524288",
+      .info.doc = "Pipelining unit: a chunk moves in slices of at most this many bytes (NCCL "
+                  "Simple: 4 MiB buffer / 8 steps = 512 KiB).",
+      FIELD(coll.slice_bytes), RANGE(64, 1e12) },
+    { .info.path = "coll.step_latency_us", FLOAT_KEY, .info.unit = "us", .info.def = "1",
+      .info.doc = "Software overhead between a transfer becoming ready and its post (NCCL's "
+                  "tuning model: 1 us network overhead per step).",
+      FIELD(coll.step_latency_us), RANGE(0, 1e6) },
+    { .info.path = "coll.iters", INT_KEY, .info.unit = "", .info.def = "1",
+      .info.doc = "Timed iterations per size (nccl-tests -n); the time is their mean.",
+      FIELD(coll.iters), RANGE(1, 1000) },
+    { .info.path = "coll.warmup", INT_KEY, .info.unit = "", .info.def = "0",
+      .info.doc = "Untimed iterations before them (nccl-tests -w).",
+      FIELD(coll.warmup), RANGE(0, 1000) },
+
+    { .info.path = "sharp.enabled", BOOL_KEY, .info.unit = "", .info.def = "false",
+      .info.doc = "Aggregation units in the switches (SHARP), for coll.algo collnet.",
+      FIELD(sharp.enabled) },
+    { .info.path = "sharp.rate_gbps", FLOAT_KEY, .info.unit = "Gb/s", .info.def = "0",
+      .info.doc = "Aggregation throughput of one switch's unit; 0 = line rate on every port of "
+                  "the switch (the ASIC reduces at line rate).",
+      FIELD(sharp.rate_gbps), RANGE(0, 1e7) },
+    { .info.path = "sharp.latency_ns", FLOAT_KEY, .info.unit = "ns", .info.def = "500",
+      .info.doc = "Aggregation latency of a switch's unit.",
+      FIELD(sharp.latency_ns), RANGE(0, 1e6) },
+    { .info.path = "sharp.max_trees", INT_KEY, .info.unit = "", .info.def = "2",
+      .info.doc = "Concurrent aggregation trees a switch holds (NVIDIA: 2 streaming "
+                  "aggregation flows per switch); CollNet uses at most this many channels.",
+      FIELD(sharp.max_trees), RANGE(1, 64) },
 };
 
 #define NKEYS (sizeof keys / sizeof keys[0])

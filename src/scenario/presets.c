@@ -51,8 +51,10 @@ static const struct preset presets[] = {
               "nic.congestion_control=nscc", "nscc.max_cwnd_bytes=600000",
               "switch.latency_ns=400", "switch.forwarding=cut_through"}},
     {.name = "nvlink5",
-     .about = "NVLink 5 scale-up: 18 links x 100 GB/s = 1.8 TB/s per GPU",
-     .missing = "NVLink scale-up domains (GPUs joined by NVSwitch inside a server)"},
+     .about = "NVLink 5 scale-up (GB200 NVL72): 72 GPUs per NVLink domain, 18 links x 100 GB/s "
+              "= 1.8 TB/s per GPU both ways",
+     .sets = {"scale_up.domain_gpus=72", "scale_up.rate_gbps=7200", "scale_up.latency_ns=250",
+              "topology.gpus_per_server=4"}},
 };
 
 #define NPRESETS (sizeof presets / sizeof presets[0])

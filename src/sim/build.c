@@ -50,13 +50,23 @@ static int build_ports(struct bn_sim *s, struct bn_error *err)
     for (uint32_t p = 0; p < t->nports; p++) {
         const struct bn_topo_port *tp = &t->ports[p];
         struct bn_port *port = &f->ports[p];
-        bool at_host = t->nodes[tp->node].kind == BN_NODE_HOST;
-        bool peer_sw = t->nodes[t->ports[tp->peer].node].kind == BN_NODE_SWITCH;
+        uint8_t kind = t->nodes[tp->node].kind;
+        bool at_host = kind == BN_NODE_HOST || kind == BN_NODE_AGG; /* NIC-like endpoints */
+        uint8_t peer_kind = t->nodes[t->ports[tp->peer].node].kind;
+        bool peer_sw = peer_kind == BN_NODE_SWITCH || peer_kind == BN_NODE_SCALEUP;
+        /* into a switch: its forwarding latency; into an aggregation unit:
+         * the aggregation latency */
+        double fwd_ns = peer_kind == BN_NODE_SCALEUP ? sc->scale_up.latency_ns
+                        : peer_kind == BN_NODE_AGG  ? sc->sharp.latency_ns
+                                                    : sc->sw.latency_ns;
         bn_pktq_init(&port->q);
         port->rate_bps = (uint64_t)(tp->rate_gbps * 1e9 + 0.5);
         port->lat_ps = bn_sim_prop_ps(sc, tp) +
-                       (peer_sw ? bn_time_from_ns(sc->sw.latency_ns) : 0);
-        port->buffer_bytes = at_host ? UINT64_MAX : sc->sw.buffer_bytes;
+                       (peer_sw || peer_kind == BN_NODE_AGG ? bn_time_from_ns(fwd_ns) : 0);
+        /* NVLink's credit flow control never drops: an NVSwitch queue is
+         * not bounded by the backend switches' buffer (docs/model.md) */
+        bool nvswitch = kind == BN_NODE_SCALEUP;
+        port->buffer_bytes = at_host || nvswitch ? UINT64_MAX : sc->sw.buffer_bytes;
         port->node = tp->node;
         port->peer = tp->peer;
         port->flags = (uint8_t)((at_host ? BN_PORT_AT_HOST : 0) | (peer_sw ? BN_PORT_PEER_SWITCH : 0) |
@@ -72,15 +82,21 @@ static int build_host_maps(struct bn_sim *s, struct bn_error *err)
     s->host_leaf = calloc(t->nhosts + 1, sizeof *s->host_leaf);
     s->deliver_port = calloc(t->nhosts + 1, sizeof *s->deliver_port);
     s->host_port = calloc(t->nhosts + 1, sizeof *s->host_port);
-    if (!s->host_leaf || !s->deliver_port || !s->host_port)
+    s->scaleup_port = calloc(t->nhosts + 1, sizeof *s->scaleup_port);
+    s->host_nvlink = calloc(t->nhosts + 1, sizeof *s->host_nvlink);
+    if (!s->host_leaf || !s->deliver_port || !s->host_port || !s->scaleup_port || !s->host_nvlink)
         return bn_fail(err, BN_ENOMEM, "out of memory for host maps");
     for (uint32_t h = 0; h < t->nhosts; h++) {
         s->host_port[h] = t->nodes[h].first_port;
         s->deliver_port[h] = t->ports[s->host_port[h]].peer;
         s->host_leaf[h] = t->nodes[h].leaf;
+        s->host_nvlink[h] = t->nscaleup ? s->host_port[h] + 1 : BN_NONE;
+        s->scaleup_port[h] = t->nscaleup ? t->ports[s->host_nvlink[h]].peer : BN_NONE;
     }
     s->sw.host_leaf = s->host_leaf;
     s->sw.deliver_port = s->deliver_port;
+    s->sw.scaleup_first = t->nscaleup ? t->scaleup_first : UINT32_MAX;
+    s->sw.scaleup_port = s->scaleup_port;
     return BN_OK;
 }
 
@@ -131,6 +147,11 @@ int bn_sim_build(struct bn_sim *s, const struct bn_scenario *sc, struct bn_error
     rc = bn_sim_build_cc(s, &np, err);
     if (rc != BN_OK)
         return rc;
+    np.nvlink_port = s->topo.nscaleup ? s->host_nvlink : NULL;
+    np.domain_gpus = s->topo.domain_gpus;
+    rc = bn_sim_build_agg(s, &np, err);
+    if (rc != BN_OK)
+        return rc;
     if (bn_nics_init(&s->nics, f, s->host_port, s->topo.nhosts, &np) != 0)
         return bn_fail(err, BN_ENOMEM, "out of memory for NICs");
     return BN_OK;
@@ -152,6 +173,10 @@ void bn_sim_free(struct bn_sim *s)
     free(s->host_leaf);
     free(s->deliver_port);
     free(s->host_port);
+    free(s->scaleup_port);
+    free(s->host_nvlink);
+    free(s->agg_port);
+    free(s->agg_next);
     free(s->fstate);
     free(s->qp_flow);
     bn_series_free(&s->series);
@@ -167,7 +192,10 @@ void bn_sim_topo_info(const struct bn_sim *s, struct bn_topo_info *out)
     out->k = t->names ? 0 : s->sc->topology.k; /* a fabric from a file has no k */
     out->hosts = t->nhosts;
     out->switches = t->nswitches;
-    out->links = t->nports / 2;
+    out->links = t->nports / 2 - (t->nscaleup ? t->nhosts : 0) - t->nagg; /* backend links */
+    out->scaleup_domains = t->nscaleup;
+    out->scaleup_gpus_per_domain = t->domain_gpus;
+    out->scaleup_rate_gbps = t->nscaleup ? s->sc->scale_up.rate_gbps : 0;
     out->tiers = t->ntiers;
     for (uint32_t i = 1; i <= t->ntiers && i < 5; i++) {
         out->switches_per_tier[i] = t->switches_per_tier[i];

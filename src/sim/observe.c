@@ -100,7 +100,7 @@ int bn_sim_observe_sample(struct bn_sim *s, struct bn_error *err)
         if (fs->qp != BN_NONE && fs->tx_done == BN_TIME_NEVER) {
             const struct bn_qp *qp = &s->nics.qp[fs->qp];
             rate = (double)qp->rate_bps / 1e9;
-            alpha = s->nics.cc->alpha ? s->nics.cc->alpha(&s->nics, qp) : 0;
+            alpha = s->nics.cc->alpha && !qp->nvlink ? s->nics.cc->alpha(&s->nics, qp) : 0;
         }
         sr->delivered_bytes[(size_t)k * sr->nflows + i] = got;
         sr->rate_gbps[(size_t)k * sr->nflows + i] = rate;

@@ -36,8 +36,9 @@ static void fill_links(const struct bn_topo *t, struct bn_topo_info *out)
 {
     for (uint32_t p = 0; p < t->nports; p++) {
         const struct bn_topo_port *tp = &t->ports[p];
-        if (tp->peer < p)
-            continue;
+        if (tp->peer < p || !bn_topo_in_fabric(t, tp->node) ||
+            !bn_topo_in_fabric(t, t->ports[tp->peer].node))
+            continue; /* NVLink and aggregation units are not cabled fabric */
         bool host = t->nodes[tp->node].kind == BN_NODE_HOST ||
                     t->nodes[t->ports[tp->peer].node].kind == BN_NODE_HOST;
         bool copper = tp->cable == BN_CABLE_COPPER;

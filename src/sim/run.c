@@ -12,7 +12,7 @@
 
 #include "sim/sim.h"
 
-static double wall_now(void)
+double bn_wall_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -83,14 +83,14 @@ static int dispatch(struct bn_sim *s, const struct bn_event *ev, struct bn_error
         else if (f->fcs && bn_port_send_control(f, ev->obj)) /* PFC frames only */
             bn_port_want_wake(f, ev->obj); /* data may be waiting behind it */
         else if (port->flags & BN_PORT_AT_HOST)
-            bn_nic_kick(&s->nics, port->node);
+            bn_nic_kick(&s->nics, bn_nic_of_port(&s->nics, ev->obj));
         else
             bn_port_send_next(f, ev->obj);
         return BN_OK;
     }
     case BN_EV_ARRIVE:
         if (f->ports[ev->obj].flags & BN_PORT_AT_HOST)
-            bn_nic_receive(&s->nics, f->ports[ev->obj].node, ev->arg);
+            bn_nic_receive(&s->nics, bn_nic_of_port(&s->nics, ev->obj), ev->arg);
         else
             bn_switch_receive(f, &s->sw, ev->obj, ev->arg);
         return BN_OK;
@@ -110,6 +110,8 @@ static int dispatch(struct bn_sim *s, const struct bn_event *ev, struct bn_error
         return BN_OK;
     case BN_EV_SAMPLE:
         return bn_sim_observe_sample(s, err);
+    case BN_EV_APP:
+        return s->app_event(s->app, ev, err);
     case BN_EV_FC_SIGNAL:
         f->fc->on_signal(f, ev->obj, ev->arg & 3u, ev->arg >> 2);
         if ((f->ports[ev->obj].flags & BN_PORT_AT_HOST) || !bn_pktq_empty(&f->ports[ev->obj].q))
@@ -124,7 +126,7 @@ static void report_progress(const struct bn_sim *s, const struct bn_run_opts *op
 {
     struct bn_progress p = {
         .simulated_us = bn_time_to_us(s->fab.now),
-        .wall_s = wall_now() - t0,
+        .wall_s = bn_wall_now() - t0,
         .events = s->events,
         .packet_hops = s->fab.packet_hops,
         .flows_done = s->flows_done,
@@ -147,8 +149,12 @@ static inline void prefetch_next(const struct bn_fabric *f)
     }
 }
 
-static int event_loop(struct bn_sim *s, const struct bn_run_opts *opts, double t0,
-                      struct bn_error *err)
+static bool work_done(const struct bn_sim *s)
+{
+    return s->app ? s->app_done(s->app) : s->flows_done == s->flows.n;
+}
+
+int bn_sim_loop(struct bn_sim *s, const struct bn_run_opts *opts, double t0, struct bn_error *err)
 {
     bn_time_t stop = s->sc->sim.max_time_us > 0 ? bn_time_from_us(s->sc->sim.max_time_us)
                                                 : BN_TIME_NEVER;
@@ -184,15 +190,15 @@ static int event_loop(struct bn_sim *s, const struct bn_run_opts *opts, double t
                                "no packet delivered since %.3f us (now %.3f us): the fabric is stuck",
                                bn_time_to_us(s->fab.last_delivery), bn_time_to_us(s->fab.now));
         }
-        /* Every flow done and no frame left: what remains are timers
+        /* All work done and no frame left: what remains are timers
          * (retransmission, congestion control) that would only lapse. */
-        if (s->flows_done == s->flows.n && s->fab.pool.in_use == 0)
+        if (s->fab.pool.in_use == 0 && work_done(s))
             break;
     }
     return BN_OK;
 }
 
-static int check_ledger(const struct bn_sim *s, struct bn_error *err)
+int bn_sim_check_ledger(const struct bn_sim *s, struct bn_error *err)
 {
     const struct bn_fabric *f = &s->fab;
     uint64_t in_flight = f->pool.in_use;
@@ -213,7 +219,9 @@ static int check_ledger(const struct bn_sim *s, struct bn_error *err)
     if (in_flight != 0)
         return bn_fail(err, BN_EINTERNAL, "%llu packets left in the fabric after the run",
                        (unsigned long long)in_flight);
-    if (s->flows_done != s->flows.n)
+    if (s->app && !work_done(s))
+        return bn_fail(err, BN_EINTERNAL, "the collective did not complete, yet no event is left");
+    if (!work_done(s))
         return bn_fail(err, BN_EINTERNAL, "only %u of %u flows completed, yet no event is left",
                        s->flows_done, s->flows.n);
     return BN_OK;
@@ -223,7 +231,7 @@ int bn_run(const struct bn_scenario *sc, const struct bn_run_opts *opts, struct 
            struct bn_error *err)
 {
     memset(out, 0, sizeof *out);
-    double t0 = wall_now();
+    double t0 = bn_wall_now();
     struct bn_sim s;
     int rc = bn_sim_build(&s, sc, err);
     if (rc == BN_OK)
@@ -246,13 +254,13 @@ int bn_run(const struct bn_scenario *sc, const struct bn_run_opts *opts, struct 
         rc = bn_sim_observe_init(&s, err);
     }
     if (rc == BN_OK) {
-        double t_setup = wall_now();
+        double t_setup = bn_wall_now();
         out->setup_s = t_setup - t0;
-        rc = event_loop(&s, opts, t0, err);
-        out->wall_s = wall_now() - t_setup;
+        rc = bn_sim_loop(&s, opts, t0, err);
+        out->wall_s = bn_wall_now() - t_setup;
     }
     if (rc == BN_OK)
-        rc = check_ledger(&s, err);
+        rc = bn_sim_check_ledger(&s, err);
     if (rc == BN_OK) {
         out->events = s.events;
         rc = bn_sim_collect(&s, out, err);

@@ -46,6 +46,11 @@ void bn_switches_free(struct bn_switches *s)
 static uint32_t choose_egress(struct bn_switches *s, uint32_t node, struct bn_packet *pk,
                               uint32_t in_port)
 {
+    if (node >= s->scaleup_first)
+        return s->scaleup_port[pk->dst];
+    if (pk->dst >= s->agg_first)
+        return s->agg_next[(size_t)(pk->dst - s->agg_first) * s->routes->nswitches +
+                           (node - s->routes->first_switch)];
     uint32_t leaf = s->groups.mode ? bn_nonminimal_leaf(s, node, pk, in_port)
                                    : s->host_leaf[pk->dst];
     const struct bn_route_set *set = bn_routes_lookup(s->routes, node, leaf);

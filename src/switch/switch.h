@@ -38,6 +38,14 @@ struct bn_switches {
     struct bn_lb_switch_state *state;   /* per switch (node - first_switch) */
     const uint32_t *host_leaf;          /* host -> leaf index */
     const uint32_t *deliver_port;       /* host -> the leaf port facing it */
+    /* NVSwitches (nodes from scaleup_first on; UINT32_MAX: none) forward
+     * on the destination alone: host -> the NVSwitch port facing it. */
+    uint32_t scaleup_first;
+    const uint32_t *scaleup_port;
+    /* SHARP units (nodes from agg_first on; UINT32_MAX: none) are reached
+     * over fixed next hops: [unit * nswitches + switch] -> port. */
+    uint32_t agg_first;
+    const uint32_t *agg_next;
 };
 
 int bn_switches_init(struct bn_switches *s, struct bn_fabric *f, const struct bn_routes *r,

@@ -14,12 +14,18 @@ void bn_topo_tier_stats(const struct bn_topo *t, struct bn_topo_tier_stats s[BN_
     memset(s, 0, sizeof(struct bn_topo_tier_stats) * (BN_MAX_TIERS + 1));
     for (uint32_t n = 0; n < t->nnodes; n++) {
         const struct bn_topo_node *nd = &t->nodes[n];
+        if (!bn_topo_in_fabric(t, n))
+            continue; /* NVLink and aggregation units are not tiers of the fabric */
         struct bn_topo_tier_stats *ts = &s[nd->tier];
         ts->nodes++;
-        if (nd->nports > ts->ports_max)
-            ts->ports_max = nd->nports;
+        uint32_t used = 0;
         for (uint32_t p = nd->first_port; p < nd->first_port + nd->nports; p++) {
-            uint8_t peer_tier = t->nodes[t->ports[t->ports[p].peer].node].tier;
+            uint32_t peer_node = t->ports[t->ports[p].peer].node;
+            if (!bn_topo_in_fabric(t, peer_node))
+                continue;
+            const struct bn_topo_node *peer = &t->nodes[peer_node];
+            used++;
+            uint8_t peer_tier = peer->tier;
             if (peer_tier < nd->tier) {
                 ts->down_links++;
                 ts->down_gbps += t->ports[p].rate_gbps;
@@ -30,6 +36,8 @@ void bn_topo_tier_stats(const struct bn_topo *t, struct bn_topo_tier_stats s[BN_
                 ts->peer_links++;
             }
         }
+        if (used > ts->ports_max)
+            ts->ports_max = used;
     }
     for (uint32_t i = 0; i <= BN_MAX_TIERS; i++)
         s[i].peer_links /= 2; /* seen from both ends */
@@ -51,6 +59,8 @@ void bn_topo_link_rates(const struct bn_topo *t, double *host_gbps, double *fabr
     *host_gbps = *fabric_gbps = 0;
     for (uint32_t p = 0; p < t->nports; p++) {
         const struct bn_topo_port *tp = &t->ports[p];
+        if (!bn_topo_in_fabric(t, tp->node) || !bn_topo_in_fabric(t, t->ports[tp->peer].node))
+            continue;
         bool host = t->nodes[tp->node].kind == BN_NODE_HOST ||
                     t->nodes[t->ports[tp->peer].node].kind == BN_NODE_HOST;
         double *r = host ? host_gbps : fabric_gbps;

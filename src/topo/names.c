@@ -14,7 +14,7 @@ static uint32_t index_in_tier(const struct bn_topo *t, uint32_t node)
 {
     uint32_t idx = 0;
     for (uint32_t n = t->nhosts; n < node; n++)
-        idx += t->nodes[n].tier == t->nodes[node].tier;
+        idx += t->nodes[n].kind == BN_NODE_SWITCH && t->nodes[n].tier == t->nodes[node].tier;
     return idx;
 }
 
@@ -27,6 +27,16 @@ void bn_topo_node_name(const struct bn_topo *t, uint32_t node, char *buf, size_t
     }
     if (nd->kind == BN_NODE_HOST) {
         snprintf(buf, len, "host%u", node);
+        return;
+    }
+    if (nd->kind == BN_NODE_SCALEUP) {
+        snprintf(buf, len, "nvswitch%u", node - t->scaleup_first);
+        return;
+    }
+    if (nd->kind == BN_NODE_AGG) { /* named after its switch: "tor3.agg" */
+        bn_topo_node_name(t, t->nhosts + (node - t->agg_first), buf, len);
+        size_t at = strlen(buf);
+        snprintf(buf + at, len > at ? len - at : 0, ".agg");
         return;
     }
     const char *tier = t->tier_name[nd->tier] ? t->tier_name[nd->tier] : "switch";

@@ -36,7 +36,11 @@ int bn_topo_build(struct bn_topo *t, const struct bn_scenario *sc, struct bn_err
                 bn_topo_free(t);
                 return rc;
             }
-            rc = bn_topo_finish(t, err);
+            rc = bn_topo_add_scale_up(t, sc, err);
+            if (rc == BN_OK)
+                rc = bn_topo_add_aggregation(t, sc, err);
+            if (rc == BN_OK)
+                rc = bn_topo_finish(t, err);
             /* Builders that do not derive it from their construction get
              * the tier-by-tier Clos figure. */
             if (rc == BN_OK && t->bisection_gbps == 0)
@@ -144,8 +148,13 @@ int bn_topo_finish(struct bn_topo *t, struct bn_error *err)
     }
     for (uint32_t h = 0; h < t->nhosts; h++) {
         const struct bn_topo_node *hn = &t->nodes[h];
-        if (hn->nports != 1)
-            return bn_fail(err, BN_EINTERNAL, "topology: host %u has %u ports (want 1)", h, hn->nports);
+        uint32_t want = t->nscaleup ? 2 : 1;
+        if (hn->nports != want)
+            return bn_fail(err, BN_EINTERNAL, "topology: host %u has %u ports (want %u)", h,
+                           hn->nports, want);
+        if (want == 2 && t->nodes[t->ports[t->ports[hn->first_port + 1].peer].node].kind !=
+                             BN_NODE_SCALEUP)
+            return bn_fail(err, BN_EINTERNAL, "topology: host %u's second port is not NVLink", h);
         uint32_t sw = t->ports[t->ports[hn->first_port].peer].node;
         if (t->nodes[sw].tier != 1)
             return bn_fail(err, BN_EINTERNAL, "topology: host %u is not attached to a leaf", h);

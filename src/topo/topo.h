@@ -5,8 +5,10 @@
  * state (queues, counters) lives elsewhere in arrays indexed by the same ids.
  *
  * Numbering: hosts are nodes 0..hosts-1 (host id == node id), switches follow.
- * Every host has exactly one port, to its leaf (ToR) switch. Tier 1 switches
- * are "leaves"; each gets a dense leaf index used by the routing tables.
+ * Every host has one port to its leaf (ToR) switch, its first; with NVLink
+ * domains (scale_up.c) a second to its domain's NVSwitch, whose nodes come
+ * after the backend switches. Tier 1 switches are "leaves"; each gets a
+ * dense leaf index used by the routing tables.
  */
 #ifndef BN_TOPO_TOPO_H
 #define BN_TOPO_TOPO_H
@@ -21,7 +23,10 @@
 
 #define BN_MAX_TIERS 4
 
-enum bn_node_kind { BN_NODE_HOST = 0, BN_NODE_SWITCH = 1 };
+/* A scale-up switch (NVSwitch) joins the GPUs of one NVLink domain through
+ * a second port of each; it is not part of the routed backend fabric. */
+/* An aggregation unit (SHARP, aggregation.c) is an endpoint inside a switch. */
+enum bn_node_kind { BN_NODE_HOST = 0, BN_NODE_SWITCH = 1, BN_NODE_SCALEUP = 2, BN_NODE_AGG = 3 };
 enum bn_cable { BN_CABLE_COPPER = 0, BN_CABLE_FIBER = 1 };
 
 struct bn_topo_node {
@@ -52,6 +57,9 @@ struct bn_topo {
     double bisection_gbps;               /* from the builder's construction */
     uint32_t radix;
     uint32_t ngroups, group_leaves;  /* dragonfly_plus: groups and leaves per group (else 0) */
+    uint32_t nscaleup, scaleup_first; /* NVLink domains: their NVSwitch nodes (else 0) */
+    uint32_t domain_gpus;            /* hosts per NVLink domain (0: none) */
+    uint32_t nagg, agg_first;        /* SHARP: one aggregation unit per switch, switch order */
     const char *tier_name[BN_MAX_TIERS + 1]; /* set by the builder, e.g. "tor" */
     char **names;                        /* per node, from a topology file; NULL: generated */
     /* Links recorded by builders before ports are laid out by finish(). */
@@ -85,6 +93,22 @@ void bn_topo_connect(struct bn_topo *t, uint32_t a, uint32_t b, double rate_gbps
                      double length_m, uint8_t cable);
 /* Lay out ports, assign leaf indices, check every host has one port. */
 int bn_topo_finish(struct bn_topo *t, struct bn_error *err);
+
+/* scale_up.c: add scenario's NVLink domains (before finish). */
+int bn_topo_add_scale_up(struct bn_topo *t, const struct bn_scenario *sc, struct bn_error *err);
+/* aggregation.c: add one SHARP aggregation unit per switch (before finish). */
+int bn_topo_add_aggregation(struct bn_topo *t, const struct bn_scenario *sc, struct bn_error *err);
+/* Whether node n is part of the backend fabric graph (host or switch). */
+static inline bool bn_topo_in_fabric(const struct bn_topo *t, uint32_t n)
+{
+    return t->nodes[n].kind <= BN_NODE_SWITCH;
+}
+
+/* The NVLink domain of host h, or UINT32_MAX without one. */
+static inline uint32_t bn_topo_domain(const struct bn_topo *t, uint32_t h)
+{
+    return t->domain_gpus ? h / t->domain_gpus : UINT32_MAX;
+}
 
 /* names.c: "host12", "tor3", ports "tor3/1"; find_port gives UINT32_MAX if
  * no port has that name. */

@@ -1,0 +1,53 @@
+/*
+ * Collective sweeps (`bnet coll`): one row per message size, in the columns
+ * of NVIDIA's nccl-tests, measured on the packet-level fabric.
+ */
+#ifndef BNET_COLL_H
+#define BNET_COLL_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "bnet/error.h"
+#include "bnet/results.h"
+#include "bnet/scenario.h"
+
+struct bn_coll_row {
+    uint64_t size;              /* nccl-tests `size` (bytes) */
+    uint64_t count;             /* nccl-tests `count` (elements) */
+    double time_us;             /* mean over coll.iters iterations */
+    double algbw_gbs, busbw_gbs; /* GB/s, 1 GB = 1e9 B */
+    uint64_t wrong;             /* elements not as the collective demands */
+    char algo[16];              /* the algorithm that ran (tuner's choice under auto) */
+    uint32_t channels;
+    double predicted_us;        /* the tuner's estimate for that algorithm */
+    uint64_t packet_hops, events;
+    uint64_t pkts_dropped, retransmits;
+    double wall_s;              /* simulation wall time of the row */
+};
+
+struct bn_coll_results {
+    char op[BN_NAME_MAX], datatype[BN_NAME_MAX], redop[BN_NAME_MAX];
+    uint32_t type_bytes;
+    int32_t root;               /* -1 where the collective has none, as nccl-tests prints */
+    uint32_t nranks, gpus_per_server;
+    double nic_gbps;            /* backend line rate per GPU */
+    double nic_goodput_gbps;    /* line rate x payload / wire bytes of a full packet */
+    struct bn_topo_info topo;
+    struct bn_coll_row *rows;
+    uint32_t nrows;
+    double wall_s;
+    uint64_t peak_rss_bytes;
+};
+
+/* Run the sweep the scenario's coll.* keys describe. */
+int bn_coll_sweep(const struct bn_scenario *sc, struct bn_coll_results *out,
+                  struct bn_error *err);
+void bn_coll_results_free(struct bn_coll_results *r);
+
+/* Reports (report/coll_table.c, report/json.c). */
+void bn_coll_print_table(FILE *out, const struct bn_coll_results *r);
+/* JSON to `path` ("-": stdout). */
+int bn_coll_write_json(const struct bn_coll_results *r, const char *path, struct bn_error *err);
+
+#endif

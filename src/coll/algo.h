@@ -1,0 +1,42 @@
+/*
+ * Shared by the collective algorithms (coll/algo_*.c) and their registry:
+ * the ops tables, and the few helpers every algorithm needs to cut the
+ * logical array the same way (channel parts, chunks, slices) and to add a
+ * transfer together with what it waits for. Internal to src/coll.
+ */
+#ifndef BN_COLL_ALGO_H
+#define BN_COLL_ALGO_H
+
+#include "coll/sched.h"
+
+extern const struct bn_coll_algo_ops bn_coll_algo_ring;
+extern const struct bn_coll_algo_ops bn_coll_algo_tree;
+extern const struct bn_coll_algo_ops bn_coll_algo_rhd;
+extern const struct bn_coll_algo_ops bn_coll_algo_direct;
+extern const struct bn_coll_algo_ops bn_coll_algo_hier;
+extern const struct bn_coll_algo_ops bn_coll_algo_collnet;
+
+/* How many parts `elems` elements are cut into for `ways` channels or
+ * trees: fewer than asked when there are fewer elements, never zero-length. */
+uint64_t bn_coll_nparts(uint64_t elems, uint64_t ways);
+
+/* Range i of [lo,hi) cut into `parts` near-equal ranges (sizes differ by at
+ * most one element; the first ones are the bigger). */
+void bn_coll_split(uint64_t lo, uint64_t hi, uint64_t parts, uint64_t i, uint64_t *a,
+                   uint64_t *b);
+
+/* Cut [lo,hi) into ceil(len / slice elements) near-equal pieces, each at most
+ * slice_bytes: ids *first .. *first + *count - 1 (none if lo == hi). */
+int bn_coll_slices(struct bn_sched *s, uint64_t lo, uint64_t hi, uint32_t *first,
+                   uint32_t *count, struct bn_error *err);
+
+/* A transfer that starts once every transfer in deps[0..ndeps) is delivered
+ * (UINT32_MAX entries mean "nothing to wait for" and are skipped). */
+int bn_coll_xfer_after(struct bn_sched *s, uint32_t src, uint32_t dst, uint32_t piece,
+                       enum bn_xfer_op op, uint32_t channel, const uint32_t *deps,
+                       uint32_t ndeps, uint32_t *id, struct bn_error *err);
+
+/* The error every build() returns for params its supports() refuses. */
+int bn_coll_unsupported(const struct bn_sched *s, const char *algo, struct bn_error *err);
+
+#endif

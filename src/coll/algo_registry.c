@@ -1,0 +1,31 @@
+/*
+ * Collective algorithms selectable by name (coll.algo). The order is the
+ * listing order and the order the tuner tries them in.
+ */
+#include <string.h>
+
+#include "coll/algo.h"
+
+static const struct bn_coll_algo_ops *const algos[] = {
+    &bn_coll_algo_ring,
+    &bn_coll_algo_tree,
+    &bn_coll_algo_rhd,
+    &bn_coll_algo_direct,
+    &bn_coll_algo_hier,
+    &bn_coll_algo_collnet,
+};
+
+#define NALGOS (sizeof algos / sizeof algos[0])
+
+const struct bn_coll_algo_ops *bn_coll_algo_find(const char *name)
+{
+    for (size_t i = 0; name && i < NALGOS; i++)
+        if (strcmp(algos[i]->name, name) == 0)
+            return algos[i];
+    return NULL;
+}
+
+const struct bn_coll_algo_ops *bn_coll_algo_at(uint32_t i)
+{
+    return i < NALGOS ? algos[i] : NULL;
+}

@@ -1,0 +1,115 @@
+/*
+ * Ring, as NCCL runs it (NCCL's ring kernels; nccl-tests doc/PERFORMANCE.md
+ * for the 2(n-1) steps): ranks form the cycle r -> r+1 mod n, and every
+ * chunk of data travels along it hop by hop. AllReduce is a reduce-scatter
+ * (n-1 REDUCE hops: at step s rank r sends chunk r-s on) followed by an
+ * allgather (n-1 COPY hops), 2(n-1) steps in all, so each rank sends
+ * 2(n-1)/n of the buffer. ReduceScatter and AllGather are either half, on
+ * the collective's own blocks; Broadcast is a chain from the root and Reduce
+ * a chain into it.
+ *
+ * Each chunk is cut into slices and every slice's hops depend only on that
+ * slice's previous hop, which is what pipelines the ring. Channels take
+ * disjoint parts of the array and use the same ring order (one NIC per GPU:
+ * NCCL would give each NIC its own ring).
+ */
+#include "coll/algo.h"
+
+static bool ring_supports(const struct bn_coll_params *p)
+{
+    if (p->nranks < 1)
+        return false;
+    switch (p->kind) {
+    case BN_COLL_ALLREDUCE:
+    case BN_COLL_REDUCESCATTER:
+    case BN_COLL_ALLGATHER:
+    case BN_COLL_BROADCAST:
+    case BN_COLL_REDUCE:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* One chain per slice of [lo,hi): from rank `start`, `nred` REDUCE hops then
+ * `ncopy` COPY hops around the ring, each hop after the previous one. */
+static int chain(struct bn_sched *s, uint64_t lo, uint64_t hi, uint32_t start, uint32_t nred,
+                 uint32_t ncopy, uint32_t channel, struct bn_error *err)
+{
+    uint32_t n = s->p.nranks, first, count;
+    int rc = bn_coll_slices(s, lo, hi, &first, &count, err);
+    for (uint32_t q = first; rc == BN_OK && q < first + count; q++) {
+        uint32_t prev = UINT32_MAX, at = start % n;
+        for (uint32_t h = 0; rc == BN_OK && h < nred + ncopy; h++) {
+            enum bn_xfer_op op = h < nred ? BN_XFER_REDUCE : BN_XFER_COPY;
+            rc = bn_coll_xfer_after(s, at, (at + 1) % n, q, op, channel, &prev, 1, &prev, err);
+            at = (at + 1) % n;
+        }
+    }
+    return rc;
+}
+
+/* AllReduce, Broadcast, Reduce: channel parts of the whole array. */
+static int build_whole(struct bn_sched *s, struct bn_error *err)
+{
+    uint32_t n = s->p.nranks, root = s->p.root;
+    uint64_t parts = bn_coll_nparts(s->elems, s->p.channels);
+    int rc = BN_OK;
+    for (uint64_t c = 0; rc == BN_OK && c < parts; c++) {
+        uint64_t a, b;
+        bn_coll_split(0, s->elems, parts, c, &a, &b);
+        if (s->p.kind == BN_COLL_BROADCAST) {
+            rc = chain(s, a, b, root, 0, n - 1, (uint32_t)c, err);
+        } else if (s->p.kind == BN_COLL_REDUCE) {
+            rc = chain(s, a, b, root + 1, n - 1, 0, (uint32_t)c, err); /* ends at root */
+        } else {
+            /* Chunk k starts at rank k; the reduce-scatter completes it at k-1,
+             * which starts the allgather. */
+            for (uint32_t k = 0; rc == BN_OK && k < n; k++) {
+                uint64_t ca, cb;
+                bn_coll_split(a, b, n, k, &ca, &cb);
+                rc = chain(s, ca, cb, k, n - 1, n - 1, (uint32_t)c, err);
+            }
+        }
+    }
+    return rc;
+}
+
+/* ReduceScatter, AllGather: the chunks are the collective's blocks, each
+ * cut into channel parts. */
+static int build_blocks(struct bn_sched *s, struct bn_error *err)
+{
+    uint32_t n = s->p.nranks;
+    uint64_t bsz = bn_coll_block_elems(&s->p);
+    uint64_t parts = bn_coll_nparts(bsz, s->p.channels);
+    bool rs = s->p.kind == BN_COLL_REDUCESCATTER;
+    int rc = BN_OK;
+    for (uint64_t c = 0; rc == BN_OK && c < parts; c++) {
+        for (uint32_t k = 0; rc == BN_OK && k < n; k++) {
+            uint64_t a, b;
+            bn_coll_split(k * bsz, (k + 1) * bsz, parts, c, &a, &b);
+            /* RS: start one past k so the n-1 hops end at rank k, which owns
+             * block k. AG: block k starts where it lives, at rank k. */
+            if (rs)
+                rc = chain(s, a, b, k + 1, n - 1, 0, (uint32_t)c, err);
+            else
+                rc = chain(s, a, b, k, 0, n - 1, (uint32_t)c, err);
+        }
+    }
+    return rc;
+}
+
+static int ring_build(struct bn_sched *s, struct bn_error *err)
+{
+    if (!ring_supports(&s->p))
+        return bn_coll_unsupported(s, "ring", err);
+    if (s->p.kind == BN_COLL_REDUCESCATTER || s->p.kind == BN_COLL_ALLGATHER)
+        return build_blocks(s, err);
+    return build_whole(s, err);
+}
+
+const struct bn_coll_algo_ops bn_coll_algo_ring = {
+    .name = "ring",
+    .supports = ring_supports,
+    .build = ring_build,
+};

@@ -1,0 +1,71 @@
+/*
+ * Cutting helpers shared by the collective algorithms (see algo.h). Every
+ * algorithm splits data the way NCCL does: first across channels, then into
+ * the chunks its pattern moves, then into slices no bigger than the
+ * pipelining unit, so that the piece is what flows and what dependencies
+ * are kept per.
+ */
+#include <inttypes.h>
+#include <stddef.h>
+
+#include "coll/algo.h"
+
+uint64_t bn_coll_nparts(uint64_t elems, uint64_t ways)
+{
+    return elems < ways ? elems : ways;
+}
+
+void bn_coll_split(uint64_t lo, uint64_t hi, uint64_t parts, uint64_t i, uint64_t *a,
+                   uint64_t *b)
+{
+    /* Written without len * i so huge arrays cannot overflow. */
+    uint64_t len = hi - lo, base = len / parts, extra = len % parts;
+    *a = lo + base * i + (i < extra ? i : extra);
+    *b = *a + base + (i < extra ? 1 : 0);
+}
+
+int bn_coll_slices(struct bn_sched *s, uint64_t lo, uint64_t hi, uint32_t *first,
+                   uint32_t *count, struct bn_error *err)
+{
+    *first = s->npieces;
+    *count = 0;
+    if (lo >= hi)
+        return BN_OK;
+    uint64_t len = hi - lo;
+    uint64_t per = s->p.slice_bytes / s->p.type_bytes; /* >= 1: bn_sched_init checks */
+    uint64_t n = (len + per - 1) / per;
+    if (n > UINT32_MAX - s->npieces)
+        return bn_fail(err, BN_EINPUT,
+                       "coll: %" PRIu64 " slices of %" PRIu64 " bytes are too many pieces;"
+                       " raise the slice size", n, s->p.slice_bytes);
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t a, b;
+        bn_coll_split(lo, hi, n, i, &a, &b);
+        int rc = bn_sched_piece(s, a, b, NULL, err);
+        if (rc != BN_OK)
+            return rc;
+    }
+    *count = (uint32_t)n;
+    return BN_OK;
+}
+
+int bn_coll_xfer_after(struct bn_sched *s, uint32_t src, uint32_t dst, uint32_t piece,
+                       enum bn_xfer_op op, uint32_t channel, const uint32_t *deps,
+                       uint32_t ndeps, uint32_t *id, struct bn_error *err)
+{
+    uint32_t x;
+    int rc = bn_sched_xfer(s, src, dst, piece, op, channel, &x, err);
+    for (uint32_t i = 0; rc == BN_OK && i < ndeps; i++)
+        if (deps[i] != UINT32_MAX)
+            rc = bn_sched_dep(s, deps[i], x, err);
+    if (rc == BN_OK && id)
+        *id = x;
+    return rc;
+}
+
+int bn_coll_unsupported(const struct bn_sched *s, const char *algo, struct bn_error *err)
+{
+    return bn_fail(err, BN_EINPUT,
+                   "coll: algorithm %s cannot lower %s over %" PRIu32 " ranks with these"
+                   " parameters", algo, bn_coll_kind_name(s->p.kind), s->p.nranks);
+}

@@ -1,0 +1,269 @@
+/*
+ * Building a collective schedule (see sched.h): pieces, slots, transfers and
+ * the dependency graph, in flat arrays that grow by doubling. Slots are found
+ * by an open-addressing hash on (endpoint, piece) so an algorithm can name a
+ * slot by where and what it is without keeping its own maps; the successor
+ * lists are compressed (CSR) once the graph is complete, because the
+ * executors walk them on every delivery.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coll/sched.h"
+
+/* Make room for one more element in *arr (count used, *cap allocated). */
+static int grow(void **arr, uint32_t *cap, uint32_t count, size_t size, const char *what,
+                struct bn_error *err)
+{
+    if (count < *cap)
+        return BN_OK;
+    if (*cap == UINT32_MAX)
+        return bn_fail(err, BN_EINPUT, "coll: schedule has too many %s (more than %" PRIu32 ")",
+                       what, UINT32_MAX);
+    uint32_t ncap = *cap < 16 ? 16 : (*cap > UINT32_MAX / 2 ? UINT32_MAX : *cap * 2);
+    void *p = realloc(*arr, (size_t)ncap * size);
+    if (!p)
+        return bn_fail(err, BN_ENOMEM, "coll: out of memory for %" PRIu32 " %s", ncap, what);
+    *arr = p;
+    *cap = ncap;
+    return BN_OK;
+}
+
+static int check_params(const struct bn_coll_params *p, struct bn_error *err)
+{
+    if (p->kind >= BN_COLL_NKINDS)
+        return bn_fail(err, BN_EINPUT, "coll: unknown collective kind %d", (int)p->kind);
+    if (p->nranks < 1)
+        return bn_fail(err, BN_EINPUT, "coll: nranks must be >= 1 (got 0)");
+    if (p->type_bytes < 1)
+        return bn_fail(err, BN_EINPUT, "coll: type size must be >= 1 byte");
+    if (p->bytes % p->type_bytes)
+        return bn_fail(err, BN_EINPUT,
+                       "coll: size %" PRIu64 " bytes is not a multiple of the type size %" PRIu32,
+                       p->bytes, p->type_bytes);
+    if (p->channels < 1)
+        return bn_fail(err, BN_EINPUT, "coll: channels must be >= 1 (got 0)");
+    if (p->slice_bytes < p->type_bytes)
+        return bn_fail(err, BN_EINPUT,
+                       "coll: slice of %" PRIu64 " bytes is smaller than one element (%" PRIu32
+                       " bytes)", p->slice_bytes, p->type_bytes);
+    if (p->root >= p->nranks)
+        return bn_fail(err, BN_EINPUT, "coll: root %" PRIu32 " is not a rank (nranks %" PRIu32 ")",
+                       p->root, p->nranks);
+    /* The collectives cut into n blocks need a whole number of elements per block. */
+    bool blocked = p->kind == BN_COLL_REDUCESCATTER || p->kind == BN_COLL_ALLGATHER ||
+                   p->kind == BN_COLL_ALLTOALL;
+    uint64_t unit = (uint64_t)p->nranks * p->type_bytes;
+    if (blocked && p->bytes % unit)
+        return bn_fail(err, BN_EINPUT,
+                       "coll: %s size %" PRIu64 " bytes is not a multiple of nranks x type size"
+                       " (%" PRIu64 ")", bn_coll_kind_name(p->kind), p->bytes, unit);
+    if (p->nagg > 0 && (!p->agg_parent || !p->rank_agg))
+        return bn_fail(err, BN_EINPUT, "coll: %" PRIu32 " aggregation units but no unit tree",
+                       p->nagg);
+    if (p->nagg > UINT32_MAX - p->nranks)
+        return bn_fail(err, BN_EINPUT, "coll: too many endpoints");
+    return BN_OK;
+}
+
+int bn_sched_init(struct bn_sched *s, const struct bn_coll_params *p, struct bn_error *err)
+{
+    memset(s, 0, sizeof *s);
+    int rc = check_params(p, err);
+    if (rc != BN_OK)
+        return rc;
+    s->p = *p;
+    if (p->nagg == 0) {
+        s->p.agg_parent = NULL;
+        s->p.rank_agg = NULL;
+    }
+    s->nendpoints = p->nranks + p->nagg;
+    s->words = (p->nranks + 63) / 64;
+    s->elems = bn_coll_elems(p);
+    return BN_OK;
+}
+
+void bn_sched_free(struct bn_sched *s)
+{
+    free(s->pieces);
+    free(s->slots);
+    free(s->slot_hash);
+    free(s->xfers);
+    free(s->edges);
+    free(s->succ_off);
+    free(s->succ);
+    memset(s, 0, sizeof *s);
+}
+
+int bn_sched_piece(struct bn_sched *s, uint64_t lo, uint64_t hi, uint32_t *id,
+                   struct bn_error *err)
+{
+    if (lo >= hi || hi > s->elems)
+        return bn_fail(err, BN_EINPUT,
+                       "coll: piece [%" PRIu64 ", %" PRIu64 ") is empty or outside the %" PRIu64
+                       " elements", lo, hi, s->elems);
+    int rc = grow((void **)&s->pieces, &s->pieces_cap, s->npieces, sizeof *s->pieces, "pieces",
+                  err);
+    if (rc != BN_OK)
+        return rc;
+    s->pieces[s->npieces] = (struct bn_piece){.lo = lo, .hi = hi};
+    if (id)
+        *id = s->npieces;
+    s->npieces++;
+    return BN_OK;
+}
+
+static uint32_t hash_index(const struct bn_sched *s, uint32_t endpoint, uint32_t piece)
+{
+    uint64_t h = ((uint64_t)endpoint << 32 | piece) * UINT64_C(0x9E3779B97F4A7C15);
+    h ^= h >> 29;
+    return (uint32_t)h & (s->hash_cap - 1);
+}
+
+uint32_t bn_sched_find_slot(const struct bn_sched *s, uint32_t endpoint, uint32_t piece)
+{
+    if (s->hash_cap == 0)
+        return UINT32_MAX;
+    for (uint32_t i = hash_index(s, endpoint, piece);; i = (i + 1) & (s->hash_cap - 1)) {
+        uint64_t e = s->slot_hash[i];
+        if (e == 0)
+            return UINT32_MAX;
+        const struct bn_slot *sl = &s->slots[e - 1];
+        if (sl->endpoint == endpoint && sl->piece == piece)
+            return (uint32_t)(e - 1);
+    }
+}
+
+static void hash_put(struct bn_sched *s, uint32_t slot)
+{
+    uint32_t i = hash_index(s, s->slots[slot].endpoint, s->slots[slot].piece);
+    while (s->slot_hash[i])
+        i = (i + 1) & (s->hash_cap - 1);
+    s->slot_hash[i] = (uint64_t)slot + 1;
+}
+
+/* Keep the table at most half full so probes stay short. */
+static int hash_reserve(struct bn_sched *s, struct bn_error *err)
+{
+    if (((uint64_t)s->nslots + 1) * 2 <= s->hash_cap)
+        return BN_OK;
+    if (s->hash_cap >= (UINT32_C(1) << 31))
+        return bn_fail(err, BN_EINPUT, "coll: schedule has too many slots");
+    uint32_t ncap = s->hash_cap ? s->hash_cap * 2 : 64;
+    uint64_t *t = calloc(ncap, sizeof *t);
+    if (!t)
+        return bn_fail(err, BN_ENOMEM, "coll: out of memory for a slot table of %" PRIu32, ncap);
+    free(s->slot_hash);
+    s->slot_hash = t;
+    s->hash_cap = ncap;
+    for (uint32_t i = 0; i < s->nslots; i++)
+        hash_put(s, i);
+    return BN_OK;
+}
+
+static int slot_of(struct bn_sched *s, uint32_t endpoint, uint32_t piece, uint32_t *out,
+                   struct bn_error *err)
+{
+    uint32_t id = bn_sched_find_slot(s, endpoint, piece);
+    if (id != UINT32_MAX) {
+        *out = id;
+        return BN_OK;
+    }
+    int rc = hash_reserve(s, err);
+    if (rc == BN_OK)
+        rc = grow((void **)&s->slots, &s->slots_cap, s->nslots, sizeof *s->slots, "slots", err);
+    if (rc != BN_OK)
+        return rc;
+    id = s->nslots++;
+    s->slots[id] = (struct bn_slot){.endpoint = endpoint, .piece = piece};
+    hash_put(s, id);
+    *out = id;
+    return BN_OK;
+}
+
+int bn_sched_xfer(struct bn_sched *s, uint32_t src, uint32_t dst, uint32_t piece,
+                  enum bn_xfer_op op, uint32_t channel, uint32_t *id, struct bn_error *err)
+{
+    if (s->succ_off)
+        return bn_fail(err, BN_EINPUT, "coll: transfer added after the schedule was finished");
+    if (src >= s->nendpoints || dst >= s->nendpoints || src == dst)
+        return bn_fail(err, BN_EINPUT,
+                       "coll: transfer %" PRIu32 " -> %" PRIu32 " is not between two distinct"
+                       " endpoints (%" PRIu32 " exist)", src, dst, s->nendpoints);
+    if (piece >= s->npieces)
+        return bn_fail(err, BN_EINPUT, "coll: transfer of unknown piece %" PRIu32, piece);
+    if (channel >= s->p.channels)
+        return bn_fail(err, BN_EINPUT, "coll: transfer on channel %" PRIu32 " of %" PRIu32,
+                       channel, s->p.channels);
+    if (op != BN_XFER_COPY && op != BN_XFER_REDUCE)
+        return bn_fail(err, BN_EINPUT, "coll: unknown transfer op %d", (int)op);
+    struct bn_xfer x = {.channel = channel, .op = (uint8_t)op};
+    int rc = slot_of(s, src, piece, &x.src_slot, err);
+    if (rc == BN_OK)
+        rc = slot_of(s, dst, piece, &x.dst_slot, err);
+    if (rc == BN_OK)
+        rc = grow((void **)&s->xfers, &s->xfers_cap, s->nxfers, sizeof *s->xfers, "transfers", err);
+    if (rc != BN_OK)
+        return rc;
+    const struct bn_piece *pc = &s->pieces[piece];
+    x.bytes = (pc->hi - pc->lo) * s->p.type_bytes;
+    s->xfers[s->nxfers] = x;
+    if (id)
+        *id = s->nxfers;
+    s->nxfers++;
+    return BN_OK;
+}
+
+int bn_sched_dep(struct bn_sched *s, uint32_t before, uint32_t after, struct bn_error *err)
+{
+    if (s->succ_off)
+        return bn_fail(err, BN_EINPUT, "coll: dependency added after the schedule was finished");
+    if (before >= s->nxfers || after >= s->nxfers || before == after)
+        return bn_fail(err, BN_EINPUT,
+                       "coll: dependency %" PRIu32 " -> %" PRIu32 " is not between two distinct"
+                       " transfers (%" PRIu32 " exist)", before, after, s->nxfers);
+    int rc = grow((void **)&s->edges, &s->edges_cap, s->nedges, sizeof *s->edges, "dependencies",
+                  err);
+    if (rc != BN_OK)
+        return rc;
+    s->edges[s->nedges][0] = before;
+    s->edges[s->nedges][1] = after;
+    s->nedges++;
+    return BN_OK;
+}
+
+int bn_sched_finish(struct bn_sched *s, struct bn_error *err)
+{
+    if (s->succ_off)
+        return BN_OK;
+    uint32_t *off = calloc((size_t)s->nxfers + 1, sizeof *off);
+    uint32_t *succ = malloc(((size_t)s->nedges + 1) * sizeof *succ);
+    if (!off || !succ) {
+        free(off);
+        free(succ);
+        return bn_fail(err, BN_ENOMEM, "coll: out of memory for %" PRIu32 " dependencies",
+                       s->nedges);
+    }
+    for (uint32_t i = 0; i < s->nxfers; i++)
+        s->xfers[i].ndeps = 0;
+    /* Counting sort by `before`, stable, so successors keep the order they were declared in. */
+    for (uint32_t e = 0; e < s->nedges; e++) {
+        off[s->edges[e][0] + 1]++;
+        s->xfers[s->edges[e][1]].ndeps++;
+    }
+    for (uint32_t i = 0; i < s->nxfers; i++)
+        off[i + 1] += off[i];
+    for (uint32_t e = 0; e < s->nedges; e++)
+        succ[off[s->edges[e][0]]++] = s->edges[e][1];
+    /* The fill advanced each start to the next one's; shift back. */
+    for (uint32_t i = s->nxfers; i > 0; i--)
+        off[i] = off[i - 1];
+    off[0] = 0;
+    free(s->edges);
+    s->edges = NULL;
+    s->edges_cap = 0;
+    s->succ_off = off;
+    s->succ = succ;
+    return BN_OK;
+}

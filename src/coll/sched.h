@@ -1,0 +1,199 @@
+/*
+ * Collective schedules: a collective (AllReduce, AllGather ...) is lowered by
+ * an algorithm (ring, tree ...) into point-to-point *transfers* between
+ * endpoints, with dependencies between them. The schedule is plain data: the
+ * network executor (sim/coll_run.c) posts each transfer as an RDMA WRITE once
+ * the transfers it depends on have been delivered; the symbolic executor
+ * (bn_sched_verify) runs the same graph without a network. A real runtime
+ * could execute it on buffers.
+ *
+ * Data model, so correctness is checked rather than assumed. The collective's
+ * data is a logical array of elements (its layout per collective is fixed by
+ * bn_sched_semantics, not by the algorithm). The algorithm cuts that array
+ * into *pieces* (element ranges). A *slot* is one endpoint's copy of one
+ * piece; it holds the set of ranks whose contributions it contains, as a
+ * bitset of nranks bits. A transfer moves the content of a slot at its source
+ * to a slot at its destination and either REDUCEs it in (the two sets must be
+ * disjoint, else a contribution would count twice) or COPYs over it. At the
+ * end every rank's output pieces must hold exactly the set the collective's
+ * semantics demand; each element of a piece that does not is one #wrong.
+ *
+ * Endpoints 0..nranks-1 are the ranks (GPUs); endpoints from nranks on are
+ * aggregation units in switches (CollNet/SHARP), which hold slots but have no
+ * output of their own.
+ */
+#ifndef BN_COLL_SCHED_H
+#define BN_COLL_SCHED_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "bnet/error.h"
+
+enum bn_coll_kind {
+    BN_COLL_ALLREDUCE = 0,
+    BN_COLL_REDUCESCATTER,
+    BN_COLL_ALLGATHER,
+    BN_COLL_BROADCAST,
+    BN_COLL_REDUCE,
+    BN_COLL_ALLTOALL,
+    BN_COLL_SENDRECV,
+    BN_COLL_NKINDS
+};
+
+enum bn_xfer_op { BN_XFER_COPY = 0, BN_XFER_REDUCE = 1 };
+
+/* What to lower: the collective and how the cluster is arranged. */
+struct bn_coll_params {
+    enum bn_coll_kind kind;
+    uint32_t nranks;
+    /* nccl-tests' `size`: bytes of the collective as nccl-tests counts them
+     * (AllReduce/Broadcast/Reduce/SendRecv: the buffer; ReduceScatter: the
+     * whole input, n blocks; AllGather: the whole output, n blocks;
+     * AllToAll: one rank's whole send buffer, n blocks). */
+    uint64_t bytes;
+    uint32_t type_bytes;       /* element size; bytes is a multiple of it */
+    uint32_t root;             /* Broadcast, Reduce */
+    uint32_t channels;         /* parallel rings/trees, each on its own queue pairs */
+    uint64_t slice_bytes;      /* pipelining unit: pieces are at most this big */
+    uint32_t gpus_per_server;  /* ranks r with equal r / gpus_per_server share a server */
+    /* CollNet: aggregation units (endpoints nranks..nranks+nagg-1) arranged
+     * as a tree over the switch hierarchy: agg_parent[a] is a's parent unit
+     * (UINT32_MAX for the root), rank_agg[r] the unit rank r reports to. */
+    uint32_t nagg;
+    const uint32_t *agg_parent;
+    const uint32_t *rank_agg;
+    uint32_t agg_max_trees;    /* concurrent aggregation trees a unit holds */
+};
+
+struct bn_piece {
+    uint64_t lo, hi;           /* element range [lo, hi) of the logical array */
+};
+
+struct bn_slot {
+    uint32_t endpoint, piece;
+};
+
+struct bn_xfer {
+    uint32_t src_slot, dst_slot;
+    uint64_t bytes;            /* piece elements x type_bytes */
+    uint32_t channel;          /* transfers of one (src, dst, channel) share a queue pair */
+    uint32_t ndeps;            /* transfers that must be delivered before this one starts */
+    uint8_t op;                /* enum bn_xfer_op */
+};
+
+struct bn_sched {
+    struct bn_coll_params p;
+    uint32_t nendpoints;       /* nranks + nagg */
+    uint32_t words;            /* 64-bit words per slot bitset */
+    uint64_t elems;            /* elements of the logical array */
+    struct bn_piece *pieces;
+    uint32_t npieces, pieces_cap;
+    struct bn_slot *slots;
+    uint32_t nslots, slots_cap;
+    uint64_t *slot_hash;       /* open addressing on (endpoint, piece): entry = slot + 1, 0 empty */
+    uint32_t hash_cap;
+    struct bn_xfer *xfers;
+    uint32_t nxfers, xfers_cap;
+    uint32_t (*edges)[2];      /* (before, after) pairs until finish() */
+    uint32_t nedges, edges_cap;
+    uint32_t *succ_off, *succ; /* after finish(): successors of xfer i are succ[succ_off[i] .. succ_off[i+1]) */
+};
+
+/* Element-level meaning of a collective (independent of the algorithm). */
+uint64_t bn_coll_elems(const struct bn_coll_params *p);          /* logical array length */
+/* The contributions rank/endpoint `ep` holds for piece range [lo,hi) before
+ * the collective starts, into `set` (words words); false if the range
+ * straddles blocks that differ (algorithms must cut at block boundaries). */
+bool bn_coll_initial(const struct bn_sched *s, uint32_t ep, uint64_t lo, uint64_t hi,
+                     uint64_t *set);
+/* What rank `r` must hold for [lo,hi) at the end; false: no requirement. */
+bool bn_coll_wanted(const struct bn_sched *s, uint32_t r, uint64_t lo, uint64_t hi,
+                    uint64_t *set);
+/* Elements of a block: the unit the collective's answers change at (RS/AG/
+ * AllToAll: E/n, SendRecv: E per rank, otherwise the whole array). */
+uint64_t bn_coll_block_elems(const struct bn_coll_params *p);
+/* How many elements rank `r` must hold at the end (its output's size). */
+uint64_t bn_coll_wanted_elems(const struct bn_sched *s, uint32_t r);
+
+/* Building (used by algorithms). All return BN_OK or BN_ENOMEM/BN_EINPUT. */
+int bn_sched_init(struct bn_sched *s, const struct bn_coll_params *p, struct bn_error *err);
+void bn_sched_free(struct bn_sched *s);
+/* Append piece [lo, hi); *id its index. */
+int bn_sched_piece(struct bn_sched *s, uint64_t lo, uint64_t hi, uint32_t *id,
+                   struct bn_error *err);
+/* A transfer of piece `piece` from endpoint src to dst; *id its index.
+ * Slots are created on first use. */
+int bn_sched_xfer(struct bn_sched *s, uint32_t src, uint32_t dst, uint32_t piece,
+                  enum bn_xfer_op op, uint32_t channel, uint32_t *id, struct bn_error *err);
+/* `after` starts only once `before` has been delivered. */
+int bn_sched_dep(struct bn_sched *s, uint32_t before, uint32_t after, struct bn_error *err);
+/* Build the successor lists; no more building after this. */
+int bn_sched_finish(struct bn_sched *s, struct bn_error *err);
+/* The slot of (endpoint, piece), or UINT32_MAX if no transfer touches it. */
+uint32_t bn_sched_find_slot(const struct bn_sched *s, uint32_t endpoint, uint32_t piece);
+
+/*
+ * Running a schedule: the state both executors share. start() fills the
+ * slots with their initial content; deliver() applies a delivered transfer
+ * (checking a reduce adds no contribution twice and that the source slot has
+ * not changed since the transfer was posted, which would be a race in the
+ * schedule) and returns its successors that became ready. wrong() counts the
+ * elements of the ranks' outputs that are not what the collective demands.
+ */
+struct bn_sched_run {
+    const struct bn_sched *s;
+    uint64_t *content;         /* nslots x words */
+    uint32_t *version;         /* per slot: bumped on every change */
+    uint32_t *posted_version;  /* per xfer: the source's version when posted */
+    uint32_t *waiting;         /* per xfer: dependencies not yet delivered */
+    uint32_t delivered;
+    uint64_t conflicts;        /* elements reduced twice or read while changing */
+    uint32_t *by_lo;           /* piece ids sorted by lo: wrong() checks coverage with it */
+};
+
+int bn_sched_run_start(struct bn_sched_run *r, const struct bn_sched *s, struct bn_error *err);
+void bn_sched_run_free(struct bn_sched_run *r);
+/* Transfers with no dependencies, in index order, into out (n = nxfers max);
+ * returns how many. */
+uint32_t bn_sched_run_initial(const struct bn_sched_run *r, uint32_t *out);
+void bn_sched_run_posted(struct bn_sched_run *r, uint32_t xfer);
+/* Apply xfer; its successors that are now ready go to out (returns count). */
+uint32_t bn_sched_run_deliver(struct bn_sched_run *r, uint32_t xfer, uint32_t *out);
+/* Wrong output elements (plus conflicts counted on the way); UINT64_MAX if
+ * it cannot allocate its scratch. */
+uint64_t bn_sched_run_wrong(const struct bn_sched_run *r);
+
+/* Symbolic execution in dependency (FIFO) order: the #wrong of the schedule,
+ * or BN_EINPUT if some transfers can never start (a dependency cycle). */
+int bn_sched_verify(const struct bn_sched *s, uint64_t *wrong, struct bn_error *err);
+
+/* Pairs of accesses to one slot that no chain of dependencies orders: a
+ * read against a write, or a COPY against another write (two REDUCEs
+ * commute). Zero means the result cannot depend on the order the network
+ * delivers in, which one FIFO run cannot show. Chains are followed through
+ * the piece's own transfers only, so a schedule ordering a piece through
+ * other pieces' transfers gets races reported that are not there. BN_EINPUT
+ * on a dependency cycle. */
+int bn_sched_races(const struct bn_sched *s, uint64_t *races, struct bn_error *err);
+
+/* Algorithms: one file each behind this table (coll/algo_*.c). */
+struct bn_coll_algo_ops {
+    const char *name;          /* as in coll.algo: "ring", "tree" ... */
+    /* Whether it can lower this collective for these params (e.g. tree only
+     * for reductions/broadcast, collnet only with aggregation units). */
+    bool (*supports)(const struct bn_coll_params *p);
+    /* Fill s (already bn_sched_init'ed) with pieces, transfers and deps. */
+    int (*build)(struct bn_sched *s, struct bn_error *err);
+};
+
+const struct bn_coll_algo_ops *bn_coll_algo_find(const char *name);
+/* Registry order, for listing and for the tuner; NULL past the end. */
+const struct bn_coll_algo_ops *bn_coll_algo_at(uint32_t i);
+
+const char *bn_coll_kind_name(enum bn_coll_kind k);   /* "allreduce" ... */
+int bn_coll_kind_find(const char *name, enum bn_coll_kind *out);
+/* nccl-tests' bus-bandwidth factor for n ranks. */
+double bn_coll_busbw_factor(enum bn_coll_kind k, uint32_t n);
+
+#endif

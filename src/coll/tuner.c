@@ -1,0 +1,148 @@
+/*
+ * Alpha-beta models of each algorithm, the way NCCL's tuning model reasons
+ * (FACTS.md 4.2: time = latency x steps + bytes / bandwidth): Ring
+ * AllReduce takes 2(n-1) steps and moves 2(n-1)/n of the buffer through
+ * every rank; a double binary tree takes 2 log2(n) steps but moves about 2S
+ * through an interior rank and pays a pipeline fill of one slice per level;
+ * Rabenseifner 2 log2(p) steps (plus a fold when n is not a power of two);
+ * the hierarchical algorithm runs the ring model twice on NVLink and once
+ * per rail on the NICs with a G-th of the data; CollNet sends S up and S
+ * down once per rank. A hop inside one NVLink domain costs NVLink's alpha
+ * and bandwidth, any other the backend's. The model ranks the candidates;
+ * the simulation, not the model, gives the row's time.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "coll/tuner.h"
+
+struct hop {
+    double alpha_us, gbps;
+};
+
+/* Alpha and bandwidth of the slowest link of a pattern spanning all ranks:
+ * NVLink only if they all share one domain. */
+static struct hop span(const struct bn_coll_params *p, const struct bn_coll_cost *c)
+{
+    if (c->domain_gpus && c->nv_gbps > 0 && p->nranks <= c->domain_gpus)
+        return (struct hop){c->nv_alpha_us, c->nv_gbps};
+    return (struct hop){c->net_alpha_us, c->nic_gbps};
+}
+
+static double us_for(double bytes, double gbps) { return bytes * 8.0 / (gbps * 1e3); }
+
+static double slice_of(const struct bn_coll_params *p, double bytes)
+{
+    return bytes < (double)p->slice_bytes ? bytes : (double)p->slice_bytes;
+}
+
+static double ring(const struct bn_coll_params *p, const struct bn_coll_cost *c)
+{
+    double n = p->nranks, s = (double)p->bytes;
+    struct hop h = span(p, c);
+    switch (p->kind) {
+    case BN_COLL_ALLREDUCE:
+        return 2 * (n - 1) * h.alpha_us + us_for(2 * (n - 1) / n * s, h.gbps);
+    case BN_COLL_REDUCESCATTER:
+    case BN_COLL_ALLGATHER:
+        return (n - 1) * h.alpha_us + us_for((n - 1) / n * s, h.gbps);
+    default: /* broadcast, reduce: a pipelined chain */
+        return (n - 1) * h.alpha_us + us_for(s + (n - 2) * slice_of(p, s), h.gbps);
+    }
+}
+
+static double tree_depth(uint32_t n) { return ceil(log2((double)n + 1.0)) - 1.0; }
+
+static double tree(const struct bn_coll_params *p, const struct bn_coll_cost *c)
+{
+    double s = (double)p->bytes, d = tree_depth(p->nranks);
+    struct hop h = span(p, c);
+    if (p->kind == BN_COLL_ALLREDUCE) /* up and down, each tree half the data */
+        return 2 * d * (h.alpha_us + us_for(slice_of(p, s / 2), h.gbps)) + us_for(2 * s, h.gbps);
+    return d * (h.alpha_us + us_for(slice_of(p, s), h.gbps)) + us_for(2 * s, h.gbps);
+}
+
+static double rhd(const struct bn_coll_params *p, const struct bn_coll_cost *c)
+{
+    double s = (double)p->bytes;
+    double pw = pow(2.0, floor(log2((double)p->nranks)));
+    struct hop h = span(p, c);
+    double t = 2 * log2(pw) * h.alpha_us + us_for(2 * (pw - 1) / pw * s, h.gbps);
+    if (pw < p->nranks) /* fold in, and hand the result back */
+        t += 2 * (h.alpha_us + us_for(s, h.gbps));
+    return t;
+}
+
+/* Everyone to everyone at once: the NICs carry the traffic that leaves the
+ * domain, NVLink the rest, in parallel. */
+static double direct(const struct bn_coll_params *p, const struct bn_coll_cost *c)
+{
+    double n = p->nranks, s = (double)p->bytes;
+    if (p->kind == BN_COLL_SENDRECV) {
+        struct hop h = n <= c->domain_gpus && c->nv_gbps > 0
+                           ? (struct hop){c->nv_alpha_us, c->nv_gbps}
+                           : (struct hop){c->net_alpha_us, c->nic_gbps};
+        return h.alpha_us + us_for(s, h.gbps);
+    }
+    double g = c->domain_gpus && c->nv_gbps > 0 ? fmin(c->domain_gpus, n) : 1;
+    double out_net = (n - g) / n * s, out_nv = (g - 1) / n * s;
+    double t = fmax(us_for(out_net, c->nic_gbps), c->nv_gbps > 0 ? us_for(out_nv, c->nv_gbps) : 0);
+    return (n > g ? c->net_alpha_us : c->nv_alpha_us) + t;
+}
+
+static double hier(const struct bn_coll_params *p, const struct bn_coll_cost *c)
+{
+    double g = p->gpus_per_server, ns = p->nranks / g, s = (double)p->bytes;
+    bool nv = c->domain_gpus >= p->gpus_per_server && c->nv_gbps > 0;
+    struct hop in = nv ? (struct hop){c->nv_alpha_us, c->nv_gbps}
+                       : (struct hop){c->net_alpha_us, c->nic_gbps};
+    return 2 * (g - 1) * in.alpha_us + us_for(2 * (g - 1) / g * s, in.gbps) +
+           2 * (ns - 1) * c->net_alpha_us + us_for(2 * (ns - 1) / ns * s / g, c->nic_gbps);
+}
+
+static double collnet(const struct bn_coll_params *p, const struct bn_coll_cost *c)
+{
+    double s = (double)p->bytes;
+    return 2 * (c->agg_levels + 1) * c->agg_alpha_us +
+           2 * c->agg_levels * us_for(slice_of(p, s), c->nic_gbps) + us_for(s, c->nic_gbps);
+}
+
+bool bn_coll_predict(const struct bn_coll_algo_ops *algo, const struct bn_coll_params *p,
+                     const struct bn_coll_cost *c, double *us)
+{
+    static const struct {
+        const char *name;
+        double (*model)(const struct bn_coll_params *, const struct bn_coll_cost *);
+    } models[] = {{"ring", ring}, {"tree", tree}, {"rhd", rhd},
+                  {"direct", direct}, {"hier", hier}, {"collnet", collnet}};
+    if (!algo->supports(p))
+        return false;
+    for (size_t i = 0; i < sizeof models / sizeof models[0]; i++) {
+        if (strcmp(models[i].name, algo->name) == 0) {
+            *us = models[i].model(p, c);
+            return true;
+        }
+    }
+    return false; /* an algorithm without a model is never auto-picked */
+}
+
+const struct bn_coll_algo_ops *bn_coll_tune(const struct bn_coll_params *p,
+                                            const struct bn_coll_cost *c, double *us)
+{
+    const struct bn_coll_algo_ops *best = NULL;
+    for (uint32_t i = 0; bn_coll_algo_at(i); i++) {
+        double t;
+        /* Rabenseifner's exchanges at distance 2^k cross the whole fabric at
+         * every step; their ECMP collisions, which an alpha-beta model
+         * cannot see, cost it 30 % and more in simulation (docs/
+         * collectives.md). NCCL's tuner does not offer it either: forced
+         * only. */
+        if (strcmp(bn_coll_algo_at(i)->name, "rhd") == 0)
+            continue;
+        if (bn_coll_predict(bn_coll_algo_at(i), p, c, &t) && (!best || t < *us)) {
+            best = bn_coll_algo_at(i);
+            *us = t;
+        }
+    }
+    return best;
+}

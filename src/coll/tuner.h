@@ -1,0 +1,28 @@
+/*
+ * The tuner: like NCCL's (src/graph/tuning.cc), it predicts each algorithm's
+ * time from a latency term per step and a bandwidth term per byte, both
+ * read off the topology, and picks the fastest per message size.
+ */
+#ifndef BN_COLL_TUNER_H
+#define BN_COLL_TUNER_H
+
+#include "coll/sched.h"
+
+struct bn_coll_cost {
+    double net_alpha_us;     /* one transfer across the backend fabric, end to end */
+    double nv_alpha_us;      /* one transfer inside an NVLink domain */
+    double nic_gbps;         /* backend goodput per GPU (payload bits) */
+    double nv_gbps;          /* NVLink goodput per GPU; 0 without NVLink domains */
+    uint32_t domain_gpus;    /* GPUs per NVLink domain (0: none) */
+    uint32_t agg_levels;     /* CollNet: aggregation tree height (0: no SHARP) */
+    double agg_alpha_us;     /* CollNet: one level up or down, aggregation included */
+};
+
+/* Predicted time of `algo` (NULL if it cannot run this collective). */
+bool bn_coll_predict(const struct bn_coll_algo_ops *algo, const struct bn_coll_params *p,
+                     const struct bn_coll_cost *c, double *us);
+/* The fastest algorithm the registry has for p, and its prediction. */
+const struct bn_coll_algo_ops *bn_coll_tune(const struct bn_coll_params *p,
+                                            const struct bn_coll_cost *c, double *us);
+
+#endif

@@ -1,0 +1,207 @@
+/*
+ * The network executor of collective schedules: each transfer of a
+ * bn_sched becomes an RDMA WRITE on the queue pair of its (source,
+ * destination, channel), posted coll.step_latency_us after the transfers it
+ * depends on have been delivered (the receiver's completion), as NCCL's
+ * proxy posts a step once its buffer slot is ready. Every delivery updates
+ * the slots' contribution sets (coll/sched.h), so the row's #wrong comes
+ * from what the fabric actually delivered, in the order it delivered it.
+ *
+ * One fresh fabric per message size (rows are independent and each is
+ * deterministic); coll.warmup + coll.iters iterations run back to back on
+ * it, and the row's time is the mean of the timed ones.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "sim/sim.h"
+
+struct exec {
+    struct bn_sim *s;
+    const struct bn_sched *sched;
+    struct bn_sched_run run;
+    const uint32_t *ep_host;     /* endpoint -> host */
+    uint32_t *ready;             /* scratch: transfers that became ready */
+    uint64_t *qp_key;            /* open addressing: (src, dst, channel) + 1 */
+    uint32_t *qp_val, qp_cap;
+    bn_time_t step_ps;
+    uint32_t iter, iters_total, warmup;
+    bn_time_t iter_start;
+    double timed_ps;
+    uint64_t wrong;
+    bool finished;
+    struct bn_error *err;        /* first failure inside a callback */
+    int rc;
+};
+
+static uint64_t qp_hash(uint64_t k)
+{
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdULL;
+    k ^= k >> 33;
+    return k;
+}
+
+/* The queue pair of (src host, dst host, channel), created on first use. */
+static uint32_t qp_for(struct exec *x, uint32_t src, uint32_t dst, uint32_t ch)
+{
+    uint64_t key = (((uint64_t)src << 40) | ((uint64_t)dst << 16) | ch) + 1;
+    uint32_t mask = x->qp_cap - 1, i = (uint32_t)qp_hash(key) & mask;
+    while (x->qp_key[i] && x->qp_key[i] != key)
+        i = (i + 1) & mask;
+    if (!x->qp_key[i]) {
+        uint32_t qp = bn_qp_create(&x->s->nics, src, dst);
+        if (qp == BN_NONE)
+            return BN_NONE;
+        x->qp_key[i] = key;
+        x->qp_val[i] = qp;
+    }
+    return x->qp_val[i];
+}
+
+static void fail_in_callback(struct exec *x, int rc, const char *what)
+{
+    if (x->rc == BN_OK)
+        x->rc = bn_fail(x->err, rc, "collective: %s", what);
+}
+
+static void post(struct exec *x, uint32_t xi)
+{
+    const struct bn_xfer *t = &x->sched->xfers[xi];
+    uint32_t src = x->ep_host[x->sched->slots[t->src_slot].endpoint];
+    uint32_t dst = x->ep_host[x->sched->slots[t->dst_slot].endpoint];
+    uint32_t qp = qp_for(x, src, dst, t->channel);
+    bn_sched_run_posted(&x->run, xi);
+    int rc = qp == BN_NONE ? -1 : bn_qp_post(&x->s->nics, qp, t->bytes, BN_VERB_WRITE, xi);
+    if (rc == -2)
+        fail_in_callback(x, BN_EINPUT, "a transfer exceeds the 2^32 packets of a queue pair");
+    else if (rc != 0)
+        fail_in_callback(x, BN_ENOMEM, "out of memory posting a transfer");
+}
+
+/* Ready transfers wait out the software step latency, then post. */
+static void release(struct exec *x, const uint32_t *xs, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        if (x->step_ps == 0)
+            post(x, xs[i]);
+        else
+            bn_fabric_schedule(&x->s->fab, x->s->fab.now + x->step_ps, BN_EV_APP, xs[i], 0);
+    }
+}
+
+static int start_iteration(struct exec *x)
+{
+    bn_sched_run_free(&x->run);
+    int rc = bn_sched_run_start(&x->run, x->sched, x->err);
+    if (rc != BN_OK)
+        return rc;
+    x->iter_start = x->s->fab.now;
+    release(x, x->ready, bn_sched_run_initial(&x->run, x->ready));
+    return BN_OK;
+}
+
+static void end_iteration(struct exec *x)
+{
+    x->wrong += bn_sched_run_wrong(&x->run);
+    if (x->iter >= x->warmup)
+        x->timed_ps += (double)(x->s->fab.now - x->iter_start);
+    if (++x->iter == x->iters_total) {
+        x->finished = true;
+        return;
+    }
+    int rc = start_iteration(x);
+    if (rc != BN_OK && x->rc == BN_OK)
+        x->rc = rc;
+}
+
+static void on_complete(void *ud, uint32_t cookie, enum bn_completion_side side, bn_time_t when)
+{
+    struct exec *x = ud;
+    (void)when;
+    if (side != BN_COMPLETE_RX)
+        return;
+    release(x, x->ready, bn_sched_run_deliver(&x->run, cookie, x->ready));
+    if (x->run.delivered == x->sched->nxfers)
+        end_iteration(x);
+}
+
+static bool app_done(void *ud)
+{
+    const struct exec *x = ud;
+    return x->finished || x->rc != BN_OK;
+}
+
+static int app_event(void *ud, const struct bn_event *ev, struct bn_error *err)
+{
+    struct exec *x = ud;
+    (void)err;
+    post(x, ev->obj);
+    return x->rc;
+}
+
+static void fill_row(const struct exec *x, struct bn_coll_row *row)
+{
+    const struct bn_sim *s = x->s;
+    row->time_us = x->timed_ps / (double)(x->iters_total - x->warmup) / 1e6;
+    row->wrong = x->wrong;
+    row->packet_hops = s->fab.packet_hops;
+    row->events = s->events;
+    row->pkts_dropped = s->fab.pkts_dropped;
+    for (uint32_t q = 0; q < s->nics.nqps; q++)
+        row->retransmits += s->nics.qp[q].retransmits;
+}
+
+int bn_coll_execute(struct bn_sim *s, const struct bn_sched *sched, const uint32_t *ep_host,
+                    const struct bn_scenario *sc, struct bn_coll_row *row, struct bn_error *err)
+{
+    struct exec x = {
+        .s = s, .sched = sched, .ep_host = ep_host, .err = err, .rc = BN_OK,
+        .step_ps = bn_time_from_us(sc->coll.step_latency_us),
+        .warmup = sc->coll.warmup, .iters_total = sc->coll.warmup + sc->coll.iters,
+    };
+    x.qp_cap = 64;
+    while (x.qp_cap < 4 * (uint64_t)sched->nxfers && x.qp_cap < (1u << 30))
+        x.qp_cap *= 2;
+    x.qp_key = calloc(x.qp_cap, sizeof *x.qp_key);
+    x.qp_val = calloc(x.qp_cap, sizeof *x.qp_val);
+    x.ready = malloc(((size_t)sched->nxfers + 1) * sizeof *x.ready);
+    int rc = x.qp_key && x.qp_val && x.ready ? BN_OK
+             : bn_fail(err, BN_ENOMEM, "out of memory for %u transfers", sched->nxfers);
+    s->nics.on_complete = on_complete;
+    s->nics.on_arrival = NULL;
+    s->nics.ud = &x;
+    s->app = &x;
+    s->app_done = app_done;
+    s->app_event = app_event;
+    double t0 = bn_wall_now();
+    /* a schedule with nothing to move (one rank) completes at once */
+    while (rc == BN_OK && sched->nxfers == 0 && !x.finished) {
+        rc = start_iteration(&x);
+        if (rc == BN_OK)
+            end_iteration(&x);
+    }
+    if (rc == BN_OK && !x.finished)
+        rc = start_iteration(&x);
+    if (rc == BN_OK)
+        rc = bn_sim_loop(s, NULL, t0, err);
+    if (rc == BN_OK && x.rc != BN_OK)
+        rc = x.rc;
+    if (rc == BN_OK)
+        rc = bn_sim_check_ledger(s, err);
+    if (rc == BN_OK && s->stopped_early)
+        rc = bn_fail(err, BN_EINPUT, "%s: key 'sim.max_time_us': the collective of %llu bytes "
+                     "did not finish within %g us", sc->source, (unsigned long long)sched->p.bytes,
+                     sc->sim.max_time_us);
+    if (rc == BN_OK) {
+        fill_row(&x, row);
+        row->wall_s = bn_wall_now() - t0;
+    }
+    s->app = NULL;
+    bn_sched_run_free(&x.run);
+    free(x.qp_key);
+    free(x.qp_val);
+    free(x.ready);
+    return rc;
+}

@@ -1,0 +1,313 @@
+/*
+ * `bnet coll`: the nccl-tests sweep on the simulated cluster. Every host is
+ * a GPU rank. For each size from coll.min_bytes to coll.max_bytes (times
+ * coll.step_factor) the algorithm is forced (coll.algo) or chosen by the
+ * tuner from alpha-beta figures read off the built fabric, lowered to a
+ * schedule, and run on a fresh fabric; the row reports nccl-tests' columns.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "coll/tuner.h"
+#include "sim/sim.h"
+
+static uint32_t type_bytes(const char *t)
+{
+    if (strcmp(t, "int8") == 0 || strcmp(t, "uint8") == 0)
+        return 1;
+    if (strcmp(t, "half") == 0 || strcmp(t, "bfloat16") == 0)
+        return 2;
+    if (strcmp(t, "double") == 0 || strcmp(t, "int64") == 0 || strcmp(t, "uint64") == 0)
+        return 8;
+    return 4;
+}
+
+static bool cut_in_blocks(enum bn_coll_kind k)
+{
+    return k == BN_COLL_REDUCESCATTER || k == BN_COLL_ALLGATHER || k == BN_COLL_ALLTOALL;
+}
+
+/* Goodput of a link: payload bits of a full packet over its wire bits. */
+static double goodput(const struct bn_sim *s, double gbps)
+{
+    const struct bn_encap *e = s->nics.encap;
+    uint32_t mtu = s->sc->nic.mtu_bytes;
+    return gbps * mtu / (double)(bn_encap_frame(e, e->reth_bytes, mtu) + e->wire_overhead);
+}
+
+static double mtu_us(const struct bn_sim *s, double gbps)
+{
+    const struct bn_encap *e = s->nics.encap;
+    uint32_t mtu = s->sc->nic.mtu_bytes;
+    return (bn_encap_frame(e, e->reth_bytes, mtu) + e->wire_overhead) * 8.0 / (gbps * 1e3);
+}
+
+/* The tuner's inputs, from the fabric as built. */
+static void cost_of(const struct bn_sim *s, struct bn_coll_cost *c)
+{
+    const struct bn_scenario *sc = s->sc;
+    struct bn_topo_info ti;
+    bn_sim_topo_info(s, &ti);
+    double nic = sc->link.rate_gbps, sw_us = sc->sw.latency_ns / 1e3;
+    double host_prop = (sc->link.host_cable_m * sc->link.copper_ns_per_m + sc->link.fec_ns) / 1e3;
+    double fab_prop = (sc->link.fabric_cable_m * sc->link.fiber_ns_per_m + sc->link.fec_ns) / 1e3;
+    *c = (struct bn_coll_cost){
+        .net_alpha_us = sc->coll.step_latency_us + ti.diameter_switches * sw_us + 2 * host_prop +
+                        (ti.diameter_hops - 2) * fab_prop + mtu_us(s, nic),
+        .nic_gbps = goodput(s, nic),
+        .domain_gpus = s->topo.domain_gpus,
+    };
+    if (s->topo.nscaleup) {
+        double nv = sc->scale_up.rate_gbps;
+        c->nv_gbps = goodput(s, nv);
+        c->nv_alpha_us = sc->coll.step_latency_us + sc->scale_up.latency_ns / 1e3 +
+                         2 * host_prop + mtu_us(s, nv);
+    }
+}
+
+static int pick_algo(const struct bn_scenario *sc, const struct bn_coll_params *p,
+                     const struct bn_coll_cost *c, const struct bn_coll_algo_ops **algo,
+                     double *pred, struct bn_error *err)
+{
+    if (strcmp(sc->coll.algo, "auto") == 0) {
+        *algo = bn_coll_tune(p, c, pred);
+        if (!*algo)
+            return bn_fail(err, BN_EINPUT, "%s: key 'coll.op': no algorithm can run %s on %u ranks",
+                           sc->source, sc->coll.op, p->nranks);
+        return BN_OK;
+    }
+    *algo = bn_coll_algo_find(sc->coll.algo);
+    if (!*algo || !(*algo)->supports(p))
+        return bn_fail(err, BN_EINPUT, "%s: key 'coll.algo': %s cannot run %s on %u ranks%s "
+                       "(docs/collectives.md lists what each algorithm runs)", sc->source,
+                       sc->coll.algo, sc->coll.op, p->nranks,
+                       strcmp(sc->coll.algo, "collnet") == 0 && !sc->sharp.enabled
+                           ? " without sharp.enabled" : "");
+    if (!bn_coll_predict(*algo, p, c, pred))
+        *pred = 0;
+    return BN_OK;
+}
+
+/* CollNet's reduction tree over the switches' SHARP units: a root on the
+ * top tier (the first such switch), every GPU's leaf joined to it along
+ * its pinned route towards the root's unit (build_agg.c), so the union of
+ * those routes is a tree. Endpoints nranks.. are the units on it. */
+struct agg_tree {
+    uint32_t *unit_of_switch;   /* per switch: its endpoint, or UINT32_MAX */
+    uint32_t *parent, *rank_agg;
+    uint32_t n, levels;
+};
+
+static uint32_t tree_unit(const struct bn_sim *s, struct agg_tree *tr, uint32_t sw,
+                          uint32_t *ep_host, uint32_t nranks)
+{
+    uint32_t i = sw - s->topo.nhosts;
+    if (tr->unit_of_switch[i] == UINT32_MAX) {
+        tr->unit_of_switch[i] = tr->n;
+        tr->parent[tr->n] = UINT32_MAX;
+        ep_host[nranks + tr->n] = s->topo.agg_first + i;
+        tr->n++;
+    }
+    return tr->unit_of_switch[i];
+}
+
+static int build_tree(const struct bn_sim *s, struct bn_coll_params *p, struct agg_tree *tr,
+                      uint32_t *ep_host)
+{
+    const struct bn_topo *t = &s->topo;
+    uint32_t root = t->nhosts, m = t->nswitches;
+    for (uint32_t x = t->nhosts; x < t->nhosts + m; x++)
+        if (t->nodes[x].tier > t->nodes[root].tier)
+            root = x;
+    uint32_t root_unit = t->agg_first + (root - t->nhosts);
+    for (uint32_t r = 0; r < p->nranks; r++) {
+        uint32_t sw = t->ports[t->ports[t->nodes[r].first_port].peer].node, depth = 0;
+        tr->rank_agg[r] = tree_unit(s, tr, sw, ep_host, p->nranks);
+        while (sw != root) {
+            uint32_t child = tree_unit(s, tr, sw, ep_host, p->nranks);
+            uint32_t port = s->agg_next[(size_t)(root_unit - t->agg_first) * m + (sw - t->nhosts)];
+            if (port == UINT32_MAX)
+                return -1; /* the root is unreachable from this leaf */
+            sw = t->ports[t->ports[port].peer].node;
+            tr->parent[child] = tree_unit(s, tr, sw, ep_host, p->nranks);
+            depth++;
+        }
+        if (depth > tr->levels)
+            tr->levels = depth;
+    }
+    return 0;
+}
+
+/* Where each endpoint of the schedule lives: rank r on GPU host r, the
+ * SHARP units (with sharp.enabled) on their switches. */
+static int endpoints(const struct bn_sim *s, struct bn_coll_params *p, struct agg_tree *tr,
+                     uint32_t **ep_host, struct bn_error *err)
+{
+    const struct bn_topo *t = &s->topo;
+    *ep_host = malloc(((size_t)p->nranks + t->nagg + 1) * sizeof **ep_host);
+    if (!*ep_host)
+        return bn_fail(err, BN_ENOMEM, "out of memory");
+    for (uint32_t r = 0; r < p->nranks; r++)
+        (*ep_host)[r] = r;
+    if (!t->nagg)
+        return BN_OK;
+    tr->unit_of_switch = malloc((size_t)t->nswitches * sizeof *tr->unit_of_switch);
+    tr->parent = malloc(((size_t)t->nagg + 1) * sizeof *tr->parent);
+    tr->rank_agg = malloc(((size_t)p->nranks + 1) * sizeof *tr->rank_agg);
+    if (!tr->unit_of_switch || !tr->parent || !tr->rank_agg)
+        return bn_fail(err, BN_ENOMEM, "out of memory");
+    memset(tr->unit_of_switch, 0xff, (size_t)t->nswitches * sizeof *tr->unit_of_switch);
+    if (build_tree(s, p, tr, *ep_host) != 0)
+        return bn_fail(err, BN_EINPUT, "%s: key 'sharp.enabled': the fabric's top tier cannot "
+                       "be reached from every leaf; no aggregation tree", s->sc->source);
+    p->nagg = tr->n;
+    p->agg_parent = tr->parent;
+    p->rank_agg = tr->rank_agg;
+    return BN_OK;
+}
+
+static void free_tree(struct agg_tree *tr)
+{
+    free(tr->unit_of_switch);
+    free(tr->parent);
+    free(tr->rank_agg);
+}
+
+/* One row: build the fabric, lower the collective, run it. */
+static int run_size(const struct bn_scenario *sc, uint64_t size, struct bn_coll_row *row,
+                    struct bn_error *err)
+{
+    struct bn_sim *s = calloc(1, sizeof *s);
+    if (!s)
+        return bn_fail(err, BN_ENOMEM, "out of memory");
+    int rc = bn_sim_build(s, sc, err);
+    struct bn_sched sched = {0};
+    struct agg_tree tree = {0};
+    uint32_t *ep_host = NULL;
+    if (rc == BN_OK) {
+        struct bn_coll_params p = {
+            .nranks = s->topo.nhosts, .bytes = size, .type_bytes = type_bytes(sc->coll.datatype),
+            .root = sc->coll.root, .channels = sc->coll.channels,
+            .slice_bytes = sc->coll.slice_bytes, .gpus_per_server = sc->topology.gpus_per_server,
+            .agg_max_trees = sc->sharp.max_trees,
+        };
+        bn_coll_kind_find(sc->coll.op, &p.kind);
+        struct bn_coll_cost cost;
+        cost_of(s, &cost);
+        const struct bn_coll_algo_ops *algo = NULL;
+        rc = endpoints(s, &p, &tree, &ep_host, err);
+        if (tree.n) { /* one level of the tree: into a unit, through its switch */
+            cost.agg_levels = tree.levels;
+            cost.agg_alpha_us = cost.net_alpha_us - sc->coll.step_latency_us +
+                                (sc->sharp.latency_ns - sc->sw.latency_ns) / 1e3;
+        }
+        if (rc == BN_OK)
+            rc = pick_algo(sc, &p, &cost, &algo, &row->predicted_us, err);
+        if (rc == BN_OK)
+            rc = bn_sched_init(&sched, &p, err);
+        if (rc == BN_OK)
+            rc = algo->build(&sched, err);
+        if (rc == BN_OK)
+            rc = bn_sched_finish(&sched, err);
+        if (rc == BN_OK) {
+            snprintf(row->algo, sizeof row->algo, "%s", algo->name);
+            row->channels = p.channels;
+            rc = bn_coll_execute(s, &sched, ep_host, sc, row, err);
+        }
+    }
+    bn_sched_free(&sched);
+    free_tree(&tree);
+    free(ep_host);
+    bn_sim_free(s);
+    free(s);
+    return rc;
+}
+
+int bn_coll_sweep(const struct bn_scenario *sc, struct bn_coll_results *out, struct bn_error *err)
+{
+    memset(out, 0, sizeof *out);
+    double t0 = bn_wall_now();
+    enum bn_coll_kind kind;
+    if (bn_coll_kind_find(sc->coll.op, &kind) != BN_OK)
+        return bn_fail(err, BN_EINPUT, "%s: key 'coll.op': unknown collective '%s'", sc->source,
+                       sc->coll.op);
+    if (sc->coll.min_bytes > sc->coll.max_bytes)
+        return bn_fail(err, BN_EINPUT, "%s: key 'coll.min_bytes': %llu is above coll.max_bytes "
+                       "%llu", sc->source, (unsigned long long)sc->coll.min_bytes,
+                       (unsigned long long)sc->coll.max_bytes);
+    snprintf(out->op, sizeof out->op, "%s", sc->coll.op);
+    snprintf(out->datatype, sizeof out->datatype, "%s", sc->coll.datatype);
+    snprintf(out->redop, sizeof out->redop, "%s", sc->coll.redop);
+    out->type_bytes = type_bytes(sc->coll.datatype);
+    bool rooted = kind == BN_COLL_BROADCAST || kind == BN_COLL_REDUCE;
+    out->root = rooted ? (int32_t)sc->coll.root : -1;
+    out->gpus_per_server = sc->topology.gpus_per_server;
+    out->nic_gbps = sc->link.rate_gbps;
+    const struct bn_encap *e = bn_encap_find(sc->nic.encap);
+    if (!e)
+        return bn_fail(err, BN_EINPUT, "%s: key 'nic.encap': unknown encapsulation '%s'",
+                       sc->source, sc->nic.encap);
+    uint32_t mtu = sc->nic.mtu_bytes;
+    out->nic_goodput_gbps = sc->link.rate_gbps * mtu /
+                            (double)(bn_encap_frame(e, e->reth_bytes, mtu) + e->wire_overhead);
+    int rc = bn_describe_topology(sc, &out->topo, err);
+    if (rc != BN_OK)
+        return rc;
+    out->nranks = out->topo.hosts;
+    uint32_t n = 0, cap = 0;
+    uint64_t last = 0;
+    /* whole elements, and whole blocks where the buffer is cut per rank */
+    uint64_t unit = out->type_bytes * (cut_in_blocks(kind) ? (uint64_t)out->nranks : 1);
+    for (uint64_t size = sc->coll.min_bytes; size <= sc->coll.max_bytes && rc == BN_OK;) {
+        uint64_t bytes = size / unit * unit;
+        if (bytes > 0 && bytes != last) {
+            if (n == cap) {
+                cap = cap ? 2 * cap : 32;
+                struct bn_coll_row *r = realloc(out->rows, cap * sizeof *r);
+                if (!r) {
+                    rc = bn_fail(err, BN_ENOMEM, "out of memory");
+                    break;
+                }
+                out->rows = r;
+            }
+            struct bn_coll_row *row = &out->rows[n];
+            memset(row, 0, sizeof *row);
+            row->size = bytes;
+            rc = run_size(sc, bytes, row, err);
+            if (rc != BN_OK)
+                break;
+            out->nrows = ++n;
+            last = bytes;
+        }
+        if (size > sc->coll.max_bytes / sc->coll.step_factor)
+            break;
+        size *= sc->coll.step_factor;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        struct bn_coll_row *row = &out->rows[i];
+        uint64_t elems = row->size / out->type_bytes;
+        row->count = cut_in_blocks(kind) ? elems / out->nranks : elems;
+        row->algbw_gbs = row->time_us > 0 ? row->size / (row->time_us * 1e3) : 0;
+        row->busbw_gbs = row->algbw_gbs * bn_coll_busbw_factor(kind, out->nranks);
+    }
+    if (rc == BN_OK && n == 0)
+        rc = bn_fail(err, BN_EINPUT, "%s: key 'coll.max_bytes': no size from %llu to %llu holds "
+                     "a whole element%s", sc->source, (unsigned long long)sc->coll.min_bytes,
+                     (unsigned long long)sc->coll.max_bytes,
+                     cut_in_blocks(kind) ? " per rank" : "");
+    out->wall_s = bn_wall_now() - t0;
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) == 0)
+        out->peak_rss_bytes = (uint64_t)ru.ru_maxrss * 1024;
+    if (rc != BN_OK)
+        bn_coll_results_free(out);
+    return rc;
+}
+
+void bn_coll_results_free(struct bn_coll_results *r)
+{
+    free(r->rows);
+    r->rows = NULL;
+    r->nrows = 0;
+}

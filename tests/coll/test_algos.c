@@ -1,0 +1,634 @@
+/*
+ * Every collective algorithm (coll/algo_*.c) against the collective's
+ * semantics, by symbolic execution: #wrong must be 0 for every collective an
+ * algorithm claims to support, over 1..33 ranks (odd and prime included),
+ * sizes below one element per rank up to a few per rank, element sizes 1, 2,
+ * 4 and 8 bytes, 1..3 channels and slices that do and do not divide the
+ * chunks. Then the numbers theory fixes exactly: bytes each rank sends
+ * (ring AllReduce 2(n-1)/n S, ring RS/AG and pairwise AllToAll (n-1)/n S,
+ * CollNet S up and S down, tree at most 2S), the 2(n-1) steps of a ring
+ * AllReduce and log-depth of recursive halving/doubling; and a ring made
+ * wrong on purpose must be caught.
+ *
+ * One FIFO run shows one delivery order; a network picks others. So every
+ * schedule must also be free of races (bn_sched_races: conflicting accesses
+ * to a slot that no dependency orders), and, the other way round, none of
+ * its dependencies may be superfluous: dropping any single one must be
+ * caught, by the FIFO run or as a race.
+ */
+#include "support.h"
+#include "coll/sched.h"
+
+#define MAXN 33
+
+static const char *desc(const char *algo, const struct bn_coll_params *p)
+{
+    static char buf[256];
+    snprintf(buf, sizeof buf,
+             "%s %s n=%u bytes=%llu type=%u root=%u channels=%u slice=%llu g=%u nagg=%u",
+             algo, bn_coll_kind_name(p->kind), p->nranks, (unsigned long long)p->bytes,
+             p->type_bytes, p->root, p->channels, (unsigned long long)p->slice_bytes,
+             p->gpus_per_server, p->nagg);
+    return buf;
+}
+
+static void build_ok(const char *algo, const struct bn_coll_params *p, struct bn_sched *s)
+{
+    const struct bn_coll_algo_ops *ops = bn_coll_algo_find(algo);
+    assert_non_null(ops);
+    struct bn_error err = {0};
+    if (bn_sched_init(s, p, &err) != BN_OK || ops->build(s, &err) != BN_OK ||
+        bn_sched_finish(s, &err) != BN_OK)
+        fail_msg("%s: %s", desc(algo, p), err.msg);
+}
+
+static uint64_t wrong_of(const struct bn_sched *s, const char *algo)
+{
+    struct bn_error err = {0};
+    uint64_t wrong = UINT64_MAX;
+    if (bn_sched_verify(s, &wrong, &err) != BN_OK)
+        fail_msg("%s: %s", desc(algo, &s->p), err.msg);
+    return wrong;
+}
+
+/* Unordered conflicting accesses: zero means any delivery order gives the
+ * FIFO run's result. */
+static uint64_t races_of(const struct bn_sched *s, const char *algo)
+{
+    struct bn_error err = {0};
+    uint64_t races = UINT64_MAX;
+    if (bn_sched_races(s, &races, &err) != BN_OK)
+        fail_msg("%s: %s", desc(algo, &s->p), err.msg);
+    return races;
+}
+
+/* Build, check the shape of every piece and transfer, and run it. */
+static void check(const char *algo, const struct bn_coll_params *p)
+{
+    struct bn_sched s;
+    build_ok(algo, p, &s);
+    for (uint32_t i = 0; i < s.npieces; i++) {
+        uint64_t len = s.pieces[i].hi - s.pieces[i].lo;
+        if (len == 0 || len * p->type_bytes > p->slice_bytes)
+            fail_msg("%s: piece %u has %llu elements", desc(algo, p), i, (unsigned long long)len);
+    }
+    for (uint32_t i = 0; i < s.nxfers; i++) {
+        const struct bn_xfer *x = &s.xfers[i];
+        const struct bn_piece *pc = &s.pieces[s.slots[x->src_slot].piece];
+        assert_true(x->channel < p->channels);
+        assert_int_equal(x->bytes, (pc->hi - pc->lo) * p->type_bytes);
+        assert_int_equal(s.slots[x->src_slot].piece, s.slots[x->dst_slot].piece);
+    }
+    if (p->nranks == 1 && p->nagg == 0)
+        assert_int_equal(s.nxfers, 0);
+    uint64_t wrong = wrong_of(&s, algo);
+    if (wrong != 0)
+        fail_msg("%s: #wrong %llu", desc(algo, p), (unsigned long long)wrong);
+    uint64_t races = races_of(&s, algo);
+    if (races != 0)
+        fail_msg("%s: %llu racing pairs", desc(algo, p), (unsigned long long)races);
+    bn_sched_free(&s);
+}
+
+/* Case i of a sweep point: element size, channels, size and slice rotate
+ * at different rates so that every combination of neighbours turns up. */
+static struct bn_coll_params make_case(enum bn_coll_kind k, uint32_t n, uint32_t i)
+{
+    static const uint32_t tbs[] = {1, 2, 4, 8};
+    static const uint64_t slice_elems[] = {1, 2, 3, 7};
+    uint32_t tb = tbs[i % 4], zi = (i + n) % 4;
+    struct bn_coll_params p = {.kind = k, .nranks = n, .type_bytes = tb,
+                               .channels = 1 + (i + n / 2) % 3, .root = (i * 7 + 3) % n};
+    uint64_t elems;
+    if (k == BN_COLL_REDUCESCATTER || k == BN_COLL_ALLGATHER || k == BN_COLL_ALLTOALL) {
+        static const uint64_t blk[] = {1, 2, 5, 3};
+        elems = blk[zi] * n; /* per rank for AllToAll, whole array otherwise */
+    } else {
+        uint64_t sizes[] = {1, n > 1 ? n - 1 : 1, 3 * (uint64_t)n + 2, 61};
+        elems = sizes[zi];
+    }
+    if (i == 7)
+        elems = 0; /* nccl-tests' size 0 */
+    p.bytes = elems * tb;
+    /* Half a type extra: slices that are not a whole number of elements. */
+    p.slice_bytes = slice_elems[(i / 2 + n) % 4] * tb + (i % 3 == 0 ? tb / 2 : 0);
+    return p;
+}
+
+/* Aggregation trees for CollNet: one unit per 4 ranks under one root; with
+ * `mid`, pairs of leaf units under middle units; with `direct`, the last
+ * rank reports to the root itself. */
+struct units {
+    uint32_t parent[MAXN + 16], rank_agg[MAXN];
+    uint32_t nagg;
+};
+
+static void make_units(struct units *u, uint32_t n, bool mid, bool direct)
+{
+    uint32_t leaves = (n + 3) / 4, mids = mid ? (leaves + 1) / 2 : 0;
+    uint32_t root = leaves + mids;
+    u->nagg = root + 1;
+    for (uint32_t a = 0; a < leaves; a++)
+        u->parent[a] = mid ? leaves + a / 2 : root;
+    for (uint32_t a = 0; a < mids; a++)
+        u->parent[leaves + a] = root;
+    u->parent[root] = UINT32_MAX;
+    for (uint32_t r = 0; r < n; r++)
+        u->rank_agg[r] = r / 4;
+    if (direct && n > 1)
+        u->rank_agg[n - 1] = root; /* leaves its unit empty if it was alone there */
+}
+
+/* All collectives x 1..MAXN ranks x 8 cases; `g` and units for hier/collnet. */
+static uint32_t sweep(const char *algo, uint32_t g, bool units)
+{
+    const struct bn_coll_algo_ops *ops = bn_coll_algo_find(algo);
+    assert_non_null(ops);
+    uint32_t checked = 0;
+    for (int k = 0; k < BN_COLL_NKINDS; k++)
+        for (uint32_t n = 1; n <= MAXN; n++)
+            for (uint32_t i = 0; i < 8; i++) {
+                struct bn_coll_params p = make_case((enum bn_coll_kind)k, n, i);
+                struct units u;
+                p.gpus_per_server = g;
+                if (units) {
+                    make_units(&u, n, i % 2, i % 3 == 1);
+                    p.nagg = u.nagg;
+                    p.agg_parent = u.parent;
+                    p.rank_agg = u.rank_agg;
+                    p.agg_max_trees = 1 + i % 2;
+                }
+                if (!ops->supports(&p))
+                    continue;
+                check(algo, &p);
+                checked++;
+            }
+    return checked;
+}
+
+static bool supports(const char *algo, enum bn_coll_kind k, uint32_t n, uint32_t g)
+{
+    struct bn_coll_params p = make_case(k, n, 0);
+    p.gpus_per_server = g;
+    return bn_coll_algo_find(algo)->supports(&p);
+}
+
+static void test_ring(void **state)
+{
+    (void)state;
+    assert_int_equal(sweep("ring", 1, false), 5 * MAXN * 8);
+}
+
+static void test_tree(void **state)
+{
+    (void)state;
+    assert_int_equal(sweep("tree", 1, false), 3 * MAXN * 8);
+}
+
+static void test_rhd(void **state)
+{
+    (void)state;
+    /* AllReduce everywhere; RS and AG for 1, 2, 4, 8, 16, 32 ranks */
+    assert_int_equal(sweep("rhd", 1, false), (MAXN + 2 * 6) * 8);
+}
+
+static void test_direct(void **state)
+{
+    (void)state;
+    /* AllToAll, SendRecv, AllGather, ReduceScatter */
+    assert_int_equal(sweep("direct", 1, false), 4 * MAXN * 8);
+}
+
+static void test_hier(void **state)
+{
+    (void)state;
+    /* n a multiple of g with at least two servers: g=2: 4..32 even (15),
+     * g=4: 8..32 (7), g=8: 16, 24, 32 (3) */
+    assert_int_equal(sweep("hier", 2, false), 15 * 8);
+    assert_int_equal(sweep("hier", 4, false), 7 * 8);
+    assert_int_equal(sweep("hier", 8, false), 3 * 8);
+}
+
+static void test_collnet(void **state)
+{
+    (void)state;
+    assert_int_equal(sweep("collnet", 1, true), MAXN * 8);
+}
+
+/* supports() is strict: what each algorithm claims, and build() refuses the rest. */
+static void test_supports(void **state)
+{
+    (void)state;
+    /*                                AR RS AG Bc Re A2A SR */
+    static const bool ring[BN_COLL_NKINDS] = {1, 1, 1, 1, 1, 0, 0};
+    static const bool tree[BN_COLL_NKINDS] = {1, 0, 0, 1, 1, 0, 0};
+    static const bool direct[BN_COLL_NKINDS] = {0, 1, 1, 0, 0, 1, 1};
+    for (int k = 0; k < BN_COLL_NKINDS; k++) {
+        assert_true(supports("ring", k, 7, 1) == ring[k]);
+        assert_true(supports("tree", k, 7, 1) == tree[k]);
+        assert_true(supports("direct", k, 7, 1) == direct[k]);
+        assert_true(supports("hier", k, 8, 4) == (k == BN_COLL_ALLREDUCE));
+        assert_false(supports("collnet", k, 8, 1)); /* no aggregation units */
+    }
+    assert_true(supports("rhd", BN_COLL_ALLREDUCE, 7, 1));
+    assert_false(supports("rhd", BN_COLL_REDUCESCATTER, 12, 1));
+    assert_true(supports("rhd", BN_COLL_ALLGATHER, 16, 1));
+    assert_false(supports("rhd", BN_COLL_BROADCAST, 16, 1));
+    assert_false(supports("hier", BN_COLL_ALLREDUCE, 4, 4));  /* one server */
+    assert_false(supports("hier", BN_COLL_ALLREDUCE, 10, 4)); /* a partial server */
+    assert_false(supports("hier", BN_COLL_ALLREDUCE, 8, 1));  /* one GPU per server */
+
+    /* CollNet needs one well-formed unit tree and room for a tree. */
+    struct units u;
+    make_units(&u, 8, true, false);
+    struct bn_coll_params p = make_case(BN_COLL_ALLREDUCE, 8, 0);
+    p.nagg = u.nagg;
+    p.agg_parent = u.parent;
+    p.rank_agg = u.rank_agg;
+    p.agg_max_trees = 2;
+    const struct bn_coll_algo_ops *cn = bn_coll_algo_find("collnet");
+    assert_true(cn->supports(&p));
+    p.agg_max_trees = 0;
+    assert_false(cn->supports(&p));
+    p.agg_max_trees = 2;
+    u.parent[u.nagg - 1] = 0; /* the root under a leaf: a loop */
+    assert_false(cn->supports(&p));
+    u.parent[u.nagg - 1] = UINT32_MAX;
+    u.parent[0] = UINT32_MAX; /* two roots: ranks 0-3 never meet the others */
+    assert_false(cn->supports(&p));
+    make_units(&u, 8, false, false);
+    u.rank_agg[5] = u.nagg; /* no such unit */
+    assert_false(cn->supports(&p));
+
+    /* build() of an unsupported collective is an input error, not a crash. */
+    p = make_case(BN_COLL_ALLTOALL, 4, 0);
+    struct bn_sched s;
+    struct bn_error err = {0};
+    assert_int_equal(bn_sched_init(&s, &p, &err), BN_OK);
+    assert_int_equal(bn_coll_algo_find("ring")->build(&s, &err), BN_EINPUT);
+    assert_non_null(strstr(err.msg, "ring"));
+    bn_sched_free(&s);
+}
+
+static void test_registry(void **state)
+{
+    (void)state;
+    const char *order[] = {"ring", "tree", "rhd", "direct", "hier", "collnet"};
+    for (uint32_t i = 0; i < 6; i++) {
+        assert_non_null(bn_coll_algo_at(i));
+        assert_string_equal(bn_coll_algo_at(i)->name, order[i]);
+        assert_ptr_equal(bn_coll_algo_find(order[i]), bn_coll_algo_at(i));
+    }
+    assert_null(bn_coll_algo_at(6));
+    assert_null(bn_coll_algo_find("nccl"));
+}
+
+static uint64_t sent_by(const struct bn_sched *s, uint32_t ep)
+{
+    uint64_t b = 0;
+    for (uint32_t i = 0; i < s->nxfers; i++)
+        if (s->slots[s->xfers[i].src_slot].endpoint == ep)
+            b += s->xfers[i].bytes;
+    return b;
+}
+
+static uint64_t received_by(const struct bn_sched *s, uint32_t ep)
+{
+    uint64_t b = 0;
+    for (uint32_t i = 0; i < s->nxfers; i++)
+        if (s->slots[s->xfers[i].dst_slot].endpoint == ep)
+            b += s->xfers[i].bytes;
+    return b;
+}
+
+/* Longest chain of dependent transfers (the schedule's steps). */
+static uint32_t depth(const struct bn_sched *s)
+{
+    uint32_t *level = calloc(s->nxfers + 1, sizeof *level);
+    uint32_t *wait = calloc(s->nxfers + 1, sizeof *wait);
+    uint32_t *queue = calloc(s->nxfers + 1, sizeof *queue);
+    uint32_t tail = 0, best = 0;
+    for (uint32_t i = 0; i < s->nxfers; i++) {
+        wait[i] = s->xfers[i].ndeps;
+        if (wait[i] == 0) {
+            queue[tail++] = i;
+            level[i] = 1;
+        }
+    }
+    for (uint32_t h = 0; h < tail; h++) {
+        uint32_t x = queue[h];
+        best = level[x] > best ? level[x] : best;
+        for (uint32_t k = s->succ_off[x]; k < s->succ_off[x + 1]; k++) {
+            uint32_t y = s->succ[k];
+            if (level[x] + 1 > level[y])
+                level[y] = level[x] + 1;
+            if (--wait[y] == 0)
+                queue[tail++] = y;
+        }
+    }
+    assert_int_equal(tail, s->nxfers);
+    free(level);
+    free(wait);
+    free(queue);
+    return best;
+}
+
+static struct bn_coll_params big(enum bn_coll_kind k, uint32_t n, uint64_t elems)
+{
+    return (struct bn_coll_params){.kind = k, .nranks = n, .bytes = elems * 4, .type_bytes = 4,
+                                   .channels = 2, .slice_bytes = 1 << 16};
+}
+
+static const uint32_t sizes_n[] = {2, 3, 5, 7, 8, 13, 16, 31, 33};
+#define NSIZES (sizeof sizes_n / sizeof sizes_n[0])
+
+/* Ring AllReduce: 2(n-1)/n x S from every rank, up to the rounding of
+ * chunks to whole elements (at most 2 elements per channel part); 2(n-1)
+ * steps; 2(n-1) transfers per piece. */
+static void test_ring_volume_and_steps(void **state)
+{
+    (void)state;
+    for (size_t t = 0; t < NSIZES; t++) {
+        uint32_t n = sizes_n[t];
+        struct bn_coll_params p = big(BN_COLL_ALLREDUCE, n, 1000 * (uint64_t)n + 7);
+        struct bn_sched s;
+        build_ok("ring", &p, &s);
+        double ideal = 2.0 * (n - 1) / n * (double)p.bytes;
+        for (uint32_t r = 0; r < n; r++) {
+            double got = (double)sent_by(&s, r);
+            if (got < ideal - 2 * 2 * 4 || got > ideal + 2 * 2 * 4)
+                fail_msg("ring n=%u rank %u sends %.0f, theory %.1f", n, r, got, ideal);
+        }
+        assert_int_equal(depth(&s), 2 * (n - 1));
+        assert_int_equal(s.nxfers, s.npieces * 2 * (n - 1));
+        bn_sched_free(&s);
+
+        /* RS and AG: exactly (n-1)/n x S each, n-1 steps. */
+        const enum bn_coll_kind half[] = {BN_COLL_REDUCESCATTER, BN_COLL_ALLGATHER};
+        for (int h = 0; h < 2; h++) {
+            p = big(half[h], n, 999 * (uint64_t)n);
+            build_ok("ring", &p, &s);
+            for (uint32_t r = 0; r < n; r++)
+                assert_int_equal(sent_by(&s, r) * n, (n - 1) * p.bytes);
+            assert_int_equal(depth(&s), n - 1);
+            bn_sched_free(&s);
+        }
+    }
+}
+
+/* Tree AllReduce: a rank is interior in at most one of the two trees (for
+ * odd n, one rank in both), so it sends at most its half up plus two halves
+ * down, 2S, and at least one half up; the depth is up and down the taller
+ * tree. */
+static void test_tree_volume(void **state)
+{
+    (void)state;
+    for (size_t t = 0; t < NSIZES; t++) {
+        uint32_t n = sizes_n[t];
+        struct bn_coll_params p = big(BN_COLL_ALLREDUCE, n, 1000 * (uint64_t)n + 7);
+        struct bn_sched s;
+        build_ok("tree", &p, &s);
+        uint64_t slack = 2 * p.channels * p.type_bytes;
+        for (uint32_t r = 0; r < n; r++) {
+            uint64_t got = sent_by(&s, r);
+            if (got > 2 * p.bytes + slack || got + slack < p.bytes / 2)
+                fail_msg("tree n=%u rank %u sends %llu of %llu", n, r, (unsigned long long)got,
+                         (unsigned long long)p.bytes);
+        }
+        /* log2: a binary tree of n nodes built on bit patterns is ~log2(n) tall */
+        uint32_t lg = 0;
+        while ((1u << lg) < n)
+            lg++;
+        assert_true(depth(&s) <= 2 * (lg + 1));
+        bn_sched_free(&s);
+    }
+}
+
+/* Pairwise AllToAll: (n-1)/n x S from and to every rank, all at once. */
+static void test_direct_volume(void **state)
+{
+    (void)state;
+    for (size_t t = 0; t < NSIZES; t++) {
+        uint32_t n = sizes_n[t];
+        struct bn_coll_params p = big(BN_COLL_ALLTOALL, n, 100 * (uint64_t)n);
+        struct bn_sched s;
+        build_ok("direct", &p, &s);
+        for (uint32_t r = 0; r < n; r++) {
+            assert_int_equal(sent_by(&s, r) * n, (n - 1) * p.bytes);
+            assert_int_equal(received_by(&s, r) * n, (n - 1) * p.bytes);
+        }
+        assert_int_equal(depth(&s), 1);
+        assert_int_equal(s.nedges, 0);
+        bn_sched_free(&s);
+    }
+}
+
+/* Rabenseifner: like ring, 2(n-1)/n x S per rank for a power of two, in
+ * 2 log2(n) steps; with extra ranks, 2 more steps (fold and result) and an
+ * extra rank sends exactly S. */
+static void test_rhd_volume_and_steps(void **state)
+{
+    (void)state;
+    for (uint32_t lg = 1; lg <= 5; lg++) {
+        uint32_t n = 1u << lg;
+        struct bn_coll_params p = big(BN_COLL_ALLREDUCE, n, 2 * 64 * (uint64_t)n);
+        struct bn_sched s;
+        build_ok("rhd", &p, &s);
+        for (uint32_t r = 0; r < n; r++)
+            assert_int_equal(sent_by(&s, r) * n, 2 * (n - 1) * p.bytes);
+        assert_int_equal(depth(&s), 2 * lg);
+        bn_sched_free(&s);
+        p = big(BN_COLL_ALLREDUCE, n + 1 + n / 3, 2 * 64 * (uint64_t)n);
+        build_ok("rhd", &p, &s);
+        assert_int_equal(depth(&s), 2 * lg + 2);
+        assert_int_equal(sent_by(&s, n), p.bytes);
+        bn_sched_free(&s);
+    }
+}
+
+/* Hierarchical: intra RS + intra AG (g-1)/g S each, plus the rail's ring
+ * AllReduce of S/g: 2(m-1)/m x S/g. Sizes divide exactly. */
+static void test_hier_volume(void **state)
+{
+    (void)state;
+    const uint32_t gs[] = {2, 4, 8};
+    for (int i = 0; i < 3; i++)
+        for (uint32_t m = 2; m <= 4; m++) {
+            uint32_t g = gs[i], n = g * m;
+            struct bn_coll_params p = big(BN_COLL_ALLREDUCE, n, 2 * 10 * (uint64_t)g * m);
+            p.gpus_per_server = g;
+            struct bn_sched s;
+            build_ok("hier", &p, &s);
+            for (uint32_t r = 0; r < n; r++)
+                assert_int_equal(sent_by(&s, r) * g * m,
+                                 p.bytes * (2 * (g - 1) * m + 2 * (m - 1)));
+            assert_int_equal(depth(&s), 2 * (g - 1) + 2 * (m - 1));
+            bn_sched_free(&s);
+        }
+}
+
+/* CollNet: every rank sends S and receives S; min(channels, agg_max_trees)
+ * trees; up and down the unit tree. */
+static void test_collnet_volume(void **state)
+{
+    (void)state;
+    struct units u;
+    for (uint32_t n = 2; n <= MAXN; n += 7) {
+        make_units(&u, n, true, false);
+        for (uint32_t ch = 1; ch <= 3; ch++) {
+            struct bn_coll_params p = big(BN_COLL_ALLREDUCE, n, 3000);
+            p.channels = ch;
+            p.nagg = u.nagg;
+            p.agg_parent = u.parent;
+            p.rank_agg = u.rank_agg;
+            p.agg_max_trees = 2;
+            struct bn_sched s;
+            build_ok("collnet", &p, &s);
+            uint32_t maxch = 0;
+            for (uint32_t i = 0; i < s.nxfers; i++)
+                maxch = s.xfers[i].channel > maxch ? s.xfers[i].channel : maxch;
+            assert_int_equal(maxch + 1, ch < 2 ? ch : 2);
+            for (uint32_t r = 0; r < n; r++) {
+                assert_int_equal(sent_by(&s, r), p.bytes);
+                assert_int_equal(received_by(&s, r), p.bytes);
+            }
+            /* rank -> leaf unit -> middle unit -> root and back */
+            assert_int_equal(depth(&s), 6);
+            bn_sched_free(&s);
+        }
+    }
+}
+
+/* Each dependency of small schedules dropped in turn must show. */
+static void all_deps_needed(const char *algo, const struct bn_coll_params *p)
+{
+    struct bn_sched s;
+    struct bn_error err = {0};
+    build_ok(algo, p, &s);
+    uint32_t nedges = s.nedges;
+    assert_true(nedges > 0);
+    bn_sched_free(&s);
+    for (uint32_t e = 0; e < nedges; e++) {
+        const struct bn_coll_algo_ops *ops = bn_coll_algo_find(algo);
+        assert_int_equal(bn_sched_init(&s, p, &err), BN_OK);
+        assert_int_equal(ops->build(&s, &err), BN_OK);
+        s.edges[e][0] = s.edges[s.nedges - 1][0];
+        s.edges[e][1] = s.edges[s.nedges - 1][1];
+        s.nedges--;
+        assert_int_equal(bn_sched_finish(&s, &err), BN_OK);
+        if (wrong_of(&s, algo) == 0 && races_of(&s, algo) == 0)
+            fail_msg("%s: dependency %u is not needed", desc(algo, p), e);
+        bn_sched_free(&s);
+    }
+}
+
+static void test_every_dependency_needed(void **state)
+{
+    (void)state;
+    struct units u;
+    for (uint32_t n = 5; n <= 8; n++) {
+        for (int k = 0; k < BN_COLL_NKINDS; k++) {
+            struct bn_coll_params p = {.kind = k, .nranks = n, .bytes = 16 * n, .type_bytes = 4,
+                                       .channels = 2, .slice_bytes = 8, .root = 2,
+                                       .gpus_per_server = n % 2 ? 1 : 2};
+            const char *withdeps[] = {"ring", "tree", "rhd", "hier"};
+            for (int a = 0; a < 4; a++)
+                if (bn_coll_algo_find(withdeps[a])->supports(&p))
+                    all_deps_needed(withdeps[a], &p);
+            if (k != BN_COLL_ALLREDUCE)
+                continue;
+            make_units(&u, n, n % 2, true);
+            p.nagg = u.nagg;
+            p.agg_parent = u.parent;
+            p.rank_agg = u.rank_agg;
+            p.agg_max_trees = 2;
+            all_deps_needed("collnet", &p);
+        }
+    }
+}
+
+/* A ring AllReduce made wrong after it was built. */
+static void test_broken_ring(void **state)
+{
+    (void)state;
+    struct bn_coll_params p = big(BN_COLL_ALLREDUCE, 6, 6 * 40);
+    p.slice_bytes = 40;
+    struct bn_sched s;
+    build_ok("ring", &p, &s);
+    assert_int_equal(wrong_of(&s, "ring"), 0);
+
+    /* (a) one REDUCE turned into a COPY: a contribution is dropped */
+    uint32_t x = 0;
+    while (s.xfers[x].op != BN_XFER_REDUCE)
+        x++;
+    s.xfers[x].op = BN_XFER_COPY;
+    assert_true(wrong_of(&s, "ring") > 0);
+    s.xfers[x].op = BN_XFER_REDUCE;
+
+    /* (a') the last allgather hop of piece 0 (3 -> 4) delivered to rank 0,
+     * which has the sum already: rank 4 is left with its partial sum. */
+    x = 2 * (6 - 1) - 1;
+    assert_int_equal(s.xfers[x].op, BN_XFER_COPY);
+    assert_int_equal(s.slots[s.xfers[x].dst_slot].endpoint, 4);
+    uint32_t saved = s.xfers[x].dst_slot;
+    const struct bn_slot *dst = &s.slots[saved];
+    uint32_t other = bn_sched_find_slot(&s, (dst->endpoint + 2) % 6, dst->piece);
+    assert_int_not_equal(other, UINT32_MAX);
+    s.xfers[x].dst_slot = other;
+    assert_true(wrong_of(&s, "ring") > 0);
+    s.xfers[x].dst_slot = saved;
+    assert_int_equal(wrong_of(&s, "ring"), 0);
+
+    /* (c) a race: post step 1 of a piece before step 0 is delivered, as a
+     * schedule missing that dependency would; step 0 then writes the very
+     * slot step 1 is reading. */
+    uint32_t early = UINT32_MAX;
+    for (uint32_t i = 0; i < s.nxfers && early == UINT32_MAX; i++)
+        if (s.xfers[i].ndeps == 1)
+            early = i;
+    assert_int_not_equal(early, UINT32_MAX);
+    struct bn_sched_run r;
+    struct bn_error err = {0};
+    assert_int_equal(bn_sched_run_start(&r, &s, &err), BN_OK);
+    uint32_t *queue = malloc((s.nxfers + 1) * sizeof *queue);
+    uint32_t tail = bn_sched_run_initial(&r, queue);
+    for (uint32_t i = 0; i < tail; i++)
+        bn_sched_run_posted(&r, queue[i]);
+    bn_sched_run_posted(&r, early);
+    for (uint32_t h = 0; h < tail; h++) {
+        uint32_t n = bn_sched_run_deliver(&r, queue[h], queue + tail);
+        for (uint32_t i = 0; i < n; i++)
+            if (queue[tail + i] != early) /* already posted, too early */
+                bn_sched_run_posted(&r, queue[tail + i]);
+        tail += n;
+    }
+    assert_int_equal(r.delivered, s.nxfers);
+    assert_int_equal(r.conflicts, s.pieces[0].hi - s.pieces[0].lo);
+    assert_true(bn_sched_run_wrong(&r) > 0);
+    free(queue);
+    bn_sched_run_free(&r);
+    bn_sched_free(&s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_registry),
+        cmocka_unit_test(test_supports),
+        cmocka_unit_test(test_ring),
+        cmocka_unit_test(test_tree),
+        cmocka_unit_test(test_rhd),
+        cmocka_unit_test(test_direct),
+        cmocka_unit_test(test_hier),
+        cmocka_unit_test(test_collnet),
+        cmocka_unit_test(test_ring_volume_and_steps),
+        cmocka_unit_test(test_tree_volume),
+        cmocka_unit_test(test_direct_volume),
+        cmocka_unit_test(test_rhd_volume_and_steps),
+        cmocka_unit_test(test_hier_volume),
+        cmocka_unit_test(test_collnet_volume),
+        cmocka_unit_test(test_every_dependency_needed),
+        cmocka_unit_test(test_broken_ring),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -613,5 +613,35 @@ valid_json "$OUT" || why+=("stdout is not valid JSON")
 grep -q '"hosts": 128' "$OUT" || why+=("no \"hosts\": 128")
 report "topo --json -: valid JSON" "${#why[@]}" "${why[@]}" -- topo --json -
 
+# ---------------------------------------------------------------- bnet coll
+
+SMALL=(--set topology.kind=fat_tree --set topology.k=4 --set scale_up.domain_gpus=4
+       --set topology.gpus_per_server=4)
+expect_error "coll: a flag without its value" "option '-b' needs a value" -- coll -b
+expect_error "coll: a size that is not one" "key 'coll.max_bytes'" "'12X'" -- coll -e 12X
+expect_error "coll: an unknown algorithm" "key 'coll.algo'" "'fastest'" -- coll --algo fastest
+expect_error "coll: an unknown collective" "key 'coll.op'" -- coll --op allreducee
+expect_error "coll: an algorithm that cannot run the collective" "key 'coll.algo'" \
+    "hier cannot run alltoall" -- coll "${SMALL[@]}" --op alltoall --algo hier
+expect_error "coll: collnet without SHARP" "key 'coll.algo'" "without sharp.enabled" \
+    -- coll "${SMALL[@]}" --algo collnet
+expect_error "coll: min above max" "key 'coll.min_bytes'" -- coll -b 1M -e 1K
+expect_error "coll: no whole element" "key 'coll.max_bytes'" -- coll -b 1 -e 3 -d double
+expect_ok "bnet help coll" "usage: bnet coll" "-b" "--algo" -- help coll
+expect_ok "coll prints nccl-tests columns" "size" "count" "type" "redop" "root" "time" \
+    "algbw" "busbw" "#wrong" "(elements)" "(GB/s)" "float" "sum" \
+    -- coll "${SMALL[@]}" -b 8 -e 64K -f 8
+expect_ok "coll flags as nccl-tests" "    65536 " "     8192 " "double" "max" "    3 " \
+    -- coll "${SMALL[@]}" --op broadcast -b 64K -e 64K -d double -o max -r 3 -n 2 -w 1
+
+run coll "${SMALL[@]}" -b 1K -e 4K --json -
+why=()
+check_no_crash
+[ "$rc" -eq 0 ] || why+=("exit status $rc, expected 0")
+valid_json "$OUT" || why+=("stdout is not valid JSON")
+grep -q '"busbw_gbs"' "$OUT" || why+=("no busbw_gbs")
+grep -q '"nranks": 16' "$OUT" || why+=("no \"nranks\": 16")
+report "coll --json -: valid JSON" "${#why[@]}" "${why[@]}" -- coll "${SMALL[@]}" --json -
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

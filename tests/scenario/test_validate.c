@@ -159,6 +159,29 @@ static void test_default_file_matches_embedded(void **state)
     free(text);
 }
 
+/* The cluster `bnet` and `bnet coll` run without a file: 16 servers x 8
+ * GPUs, 400 Gb/s NICs, an AllReduce sweep from 8 B to 1 GiB. */
+static void test_cluster_file_matches_embedded(void **state)
+{
+    (void)state;
+    char *text = read_all("scenarios/cluster128.yaml");
+    assert_string_equal(text, bn_scenario_cluster_yaml());
+    free(text);
+    struct bn_scenario sc;
+    bn_scenario_defaults(&sc);
+    if (bn_scenario_load_string(&sc, text = (char *)bn_scenario_cluster_yaml(), "<c>", &err) != BN_OK ||
+        bn_scenario_validate(&sc, &err) != BN_OK)
+        fail_msg("%s", err.msg);
+    assert_int_equal(sc.topology.gpus_per_server * sc.topology.servers_per_su *
+                         sc.topology.scalable_units, 128);
+    assert_int_equal(sc.topology.servers_per_su * sc.topology.scalable_units, 16);
+    assert_true(sc.link.rate_gbps == 400.0);
+    assert_int_equal(sc.scale_up.domain_gpus, 8);
+    assert_string_equal(sc.coll.op, "allreduce");
+    assert_int_equal(sc.coll.min_bytes, 8);
+    assert_int_equal(sc.coll.max_bytes, 1073741824);
+}
+
 static void load_example(struct bn_scenario *sc, const char *path)
 {
     if (bn_scenario_load_file(sc, path, &err) != BN_OK || bn_scenario_validate(sc, &err) != BN_OK)
@@ -251,6 +274,7 @@ int main(void)
         cmocka_unit_test(test_default_yaml_is_defaults),
         cmocka_unit_test(test_default_yaml_mentions_every_key),
         cmocka_unit_test(test_default_file_matches_embedded),
+        cmocka_unit_test(test_cluster_file_matches_embedded),
         cmocka_unit_test(test_examples),
         cmocka_unit_test(test_registry),
         cmocka_unit_test(test_registry_covers_struct),

@@ -65,6 +65,29 @@ static void test_rates_and_contention(void **state)
     bn_results_free(&r);
 }
 
+/* A domain may span servers (GB200 NVL72: 18 trays of 4 GPUs): GPUs of
+ * different servers in one domain talk over NVLink, not their NICs. */
+static void test_domain_spans_servers(void **state)
+{
+    (void)state;
+    const char *path = test_tmpfile("0 13 10000000 0\n");
+    char ff[128];
+    snprintf(ff, sizeof ff, "workload.flow_file=%s", path);
+    const char *sets[] = {"topology.k=4", "topology.gpus_per_server=4", "fabric=nvlink5",
+                          "workload.kind=flow_list", ff, NULL};
+    struct bn_scenario sc;
+    test_scenario(&sc, sets);
+    assert_int_equal(sc.scale_up.domain_gpus, 72);
+    struct bn_results r;
+    test_run(&sc, &r);
+    remove(path);
+    assert_ledger_balanced(&r);
+    assert_int_equal(r.topo.scaleup_domains, 1); /* 16 GPUs, all in one */
+    assert_true(r.flows[0].throughput_gbps > 10 * sc.link.rate_gbps);
+    assert_true(r.flows[0].throughput_gbps <= 7200);
+    bn_results_free(&r);
+}
+
 static void test_planner_counts(void **state)
 {
     (void)state;
@@ -88,6 +111,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_one_packet_latency),
         cmocka_unit_test(test_rates_and_contention),
+        cmocka_unit_test(test_domain_spans_servers),
         cmocka_unit_test(test_planner_counts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -17,6 +17,7 @@
 #include <math.h>
 
 #include "bnet/coll.h"
+#include "sim/sim.h"
 
 static void sweep(const char *const *sets, struct bn_coll_results *r)
 {
@@ -167,6 +168,48 @@ static void test_every_algorithm_correct_on_the_fabric(void **state)
     assert_true(ran >= 12);
 }
 
+/* The fabric's executor counts what it delivered: a ring whose one REDUCE
+ * became a COPY (one contribution lost) ends with #wrong > 0. */
+static void test_broken_schedule_on_the_fabric(void **state)
+{
+    (void)state;
+    const char *sets[] = {IB16, NULL};
+    struct bn_scenario sc;
+    test_scenario(&sc, sets);
+    struct bn_error err = {0};
+    uint64_t wrong[2];
+    for (int broken = 0; broken < 2; broken++) {
+        struct bn_sim *s = calloc(1, sizeof *s);
+        assert_int_equal(bn_sim_build(s, &sc, &err), BN_OK);
+        struct bn_coll_params p = {.kind = BN_COLL_ALLREDUCE, .nranks = 16, .bytes = 1 << 20,
+                                   .type_bytes = 4, .channels = 2, .slice_bytes = 65536,
+                                   .gpus_per_server = 8};
+        struct bn_sched sched;
+        assert_int_equal(bn_sched_init(&sched, &p, &err), BN_OK);
+        assert_int_equal(bn_coll_algo_find("ring")->build(&sched, &err), BN_OK);
+        assert_int_equal(bn_sched_finish(&sched, &err), BN_OK);
+        if (broken) {
+            for (uint32_t x = 0; x < sched.nxfers; x++)
+                if (sched.xfers[x].op == BN_XFER_REDUCE) {
+                    sched.xfers[x].op = BN_XFER_COPY;
+                    break;
+                }
+        }
+        uint32_t ep_host[16];
+        for (uint32_t r = 0; r < 16; r++)
+            ep_host[r] = r;
+        struct bn_coll_row row = {0};
+        assert_int_equal(bn_coll_execute(s, &sched, ep_host, &sc, &row, &err), BN_OK);
+        assert_true(row.time_us > 0);
+        wrong[broken] = row.wrong;
+        bn_sched_free(&sched);
+        bn_sim_free(s);
+        free(s);
+    }
+    assert_int_equal(wrong[0], 0);
+    assert_true(wrong[1] > 0);
+}
+
 static void test_json_deterministic(void **state)
 {
     (void)state;
@@ -203,6 +246,7 @@ int main(void)
         cmocka_unit_test(test_collnet_sharp_beats_ring),
         cmocka_unit_test(test_hierarchical_beats_flat_ring),
         cmocka_unit_test(test_every_algorithm_correct_on_the_fabric),
+        cmocka_unit_test(test_broken_schedule_on_the_fabric),
         cmocka_unit_test(test_json_deterministic),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,10 +1,11 @@
 /*
  * Event-queue benchmark (the "hold" model: pop the earliest event, push one
- * a random delay later, keeping N events queued) for the d-ary heap shapes
+ * a random delay later, keeping N events queued) for the queue shapes
  * bnet could use. Delays mimic a packet simulation: mostly serialization
  * times (0.08-0.4 us), some link+switch latencies (~0.4-1 us), a few timers
- * (100 us). The library's queue (src/core/evq.c, 4-ary) is measured next
- * to binary and 8-ary heaps built here with the same (time, seq) order.
+ * (100 us). The library's queue (src/core/evq.c: a timing wheel in front of
+ * a 4-ary heap) is measured next to binary, 4-ary and 8-ary heaps built
+ * here with the same (time, seq) order.
  * Usage: evq_bench [N ...]   prints Mops/s per queue shape and size.
  */
 #include <stdio.h>
@@ -138,7 +139,7 @@ int main(int argc, char **argv)
             sizes[nsizes++] = strtoull(argv[i], NULL, 10);
     }
     printf("%-10s %14s %14s %14s %14s   (million hold operations per second)\n", "queued",
-           "binary", "4-ary(lib)", "4-ary", "8-ary");
+           "binary", "wheel(lib)", "4-ary", "8-ary");
     for (int i = 0; i < nsizes; i++) {
         uint64_t c[4] = {0};
         double b2 = bench_dheap(2, sizes[i], &c[0]);

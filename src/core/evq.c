@@ -1,8 +1,12 @@
-/* 4-ary min-heap event queue; see evq.h for why this shape. */
+/* Timing wheel + 4-ary heap event queue; see evq.h for why this shape. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/bigmem.h"
 #include "core/evq.h"
+
+#define NIL UINT32_MAX
+#define MASK (BN_EVQ_SLOTS - 1)
 
 /* Sequence numbers wrap; compare them as a signed distance. */
 static inline bool earlier(const struct bn_event *a, const struct bn_event *b)
@@ -12,51 +16,67 @@ static inline bool earlier(const struct bn_event *a, const struct bn_event *b)
     return (int32_t)(a->seq - b->seq) < 0;
 }
 
+static inline int64_t slot_of(bn_time_t t) { return t >> BN_EVQ_SHIFT; }
+
 int bn_evq_init(struct bn_evq *q, size_t initial_cap)
 {
-    q->cap = initial_cap ? initial_cap : 1024;
-    q->len = 0;
-    q->next_seq = 0;
-    q->heap = bn_big_alloc(q->cap * sizeof *q->heap);
-    return q->heap ? 0 : -1;
+    memset(q, 0, sizeof *q);
+    size_t cap = initial_cap ? initial_cap : 1024;
+    q->run_cap = 256;
+    q->heap_cap = 256;
+    q->node_cap = (uint32_t)cap;
+    q->run = malloc(q->run_cap * sizeof *q->run);
+    q->heap = malloc(q->heap_cap * sizeof *q->heap);
+    q->node = bn_big_alloc((size_t)q->node_cap * sizeof *q->node);
+    q->slot_head = malloc(BN_EVQ_SLOTS * sizeof *q->slot_head);
+    q->nonempty = calloc(BN_EVQ_SLOTS / 64, sizeof *q->nonempty);
+    if (!q->run || !q->heap || !q->node || !q->slot_head || !q->nonempty)
+        return -1;
+    memset(q->slot_head, 0xff, BN_EVQ_SLOTS * sizeof *q->slot_head);
+    for (uint32_t i = 0; i < q->node_cap; i++)
+        q->node[i].next = i + 1 < q->node_cap ? i + 1 : NIL;
+    q->node_free = 0;
+    return 0;
 }
 
 void bn_evq_free(struct bn_evq *q)
 {
-    bn_big_free(q->heap);
-    q->heap = NULL;
-    q->len = q->cap = 0;
+    free(q->run);
+    free(q->heap);
+    bn_big_free(q->node);
+    free(q->slot_head);
+    free(q->nonempty);
+    memset(q, 0, sizeof *q);
 }
 
-int bn_evq_push(struct bn_evq *q, bn_time_t time, uint16_t kind, uint32_t obj, uint32_t arg)
+/* ---- the far future: 4-ary heap ---- */
+
+static int heap_push(struct bn_evq *q, const struct bn_event *ev)
 {
-    if (q->len == q->cap) {
-        struct bn_event *h = bn_big_realloc(q->heap, q->cap * sizeof *h, 2 * q->cap * sizeof *h);
+    if (q->heap_len == q->heap_cap) {
+        struct bn_event *h = realloc(q->heap, 2 * q->heap_cap * sizeof *h);
         if (!h)
             return -1;
         q->heap = h;
-        q->cap *= 2;
+        q->heap_cap *= 2;
     }
-    struct bn_event ev = {.time = time, .seq = q->next_seq++, .kind = kind, .obj = obj, .arg = arg};
-    size_t i = q->len++;
+    size_t i = q->heap_len++;
     while (i > 0) {
         size_t parent = (i - 1) / 4;
-        if (!earlier(&ev, &q->heap[parent]))
+        if (!earlier(ev, &q->heap[parent]))
             break;
         q->heap[i] = q->heap[parent];
         i = parent;
     }
-    q->heap[i] = ev;
+    q->heap[i] = *ev;
     return 0;
 }
 
-bool bn_evq_pop(struct bn_evq *q, struct bn_event *out)
+static void heap_pop(struct bn_evq *q, struct bn_event *out)
 {
-    if (q->len == 0)
-        return false;
     *out = q->heap[0];
-    struct bn_event last = q->heap[--q->len];
-    size_t n = q->len, i = 0;
+    struct bn_event last = q->heap[--q->heap_len];
+    size_t n = q->heap_len, i = 0;
     for (;;) {
         size_t c = 4 * i + 1;
         if (c >= n)
@@ -72,5 +92,175 @@ bool bn_evq_pop(struct bn_evq *q, struct bn_event *out)
     }
     if (n > 0)
         q->heap[i] = last;
+}
+
+/* ---- the slot being served ---- */
+
+static int run_reserve(struct bn_evq *q, size_t n)
+{
+    if (n <= q->run_cap)
+        return 0;
+    size_t cap = q->run_cap;
+    while (cap < n)
+        cap *= 2;
+    struct bn_event *r = realloc(q->run, cap * sizeof *r);
+    if (!r)
+        return -1;
+    q->run = r;
+    q->run_cap = cap;
+    return 0;
+}
+
+/* An event for the slot being served goes in order after the cursor. */
+static int run_insert(struct bn_evq *q, const struct bn_event *ev)
+{
+    if (q->run_pos == q->run_len)
+        q->run_pos = q->run_len = 0;
+    if (run_reserve(q, q->run_len + 1) != 0)
+        return -1;
+    size_t lo = q->run_pos, hi = q->run_len;
+    while (lo < hi) { /* first entry later than ev */
+        size_t mid = (lo + hi) / 2;
+        if (earlier(ev, &q->run[mid]))
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    memmove(&q->run[lo + 1], &q->run[lo], (q->run_len - lo) * sizeof *q->run);
+    q->run[lo] = *ev;
+    q->run_len++;
+    return 0;
+}
+
+static int cmp_events(const void *a, const void *b)
+{
+    return earlier(a, b) ? -1 : earlier(b, a) ? 1 : 0;
+}
+
+static void sort_run(struct bn_evq *q)
+{
+    struct bn_event *r = q->run;
+    size_t n = q->run_len;
+    if (n > 32) {
+        qsort(r, n, sizeof *r, cmp_events);
+        return;
+    }
+    for (size_t i = 1; i < n; i++) { /* small slots: insertion sort */
+        struct bn_event e = r[i];
+        size_t j = i;
+        while (j > 0 && earlier(&e, &r[j - 1])) {
+            r[j] = r[j - 1];
+            j--;
+        }
+        r[j] = e;
+    }
+}
+
+/* ---- the wheel ---- */
+
+static int wheel_push(struct bn_evq *q, const struct bn_event *ev)
+{
+    if (q->node_free == NIL) {
+        uint32_t old = q->node_cap, cap = 2 * old;
+        struct bn_evq_node *n = bn_big_realloc(q->node, (size_t)old * sizeof *n,
+                                               (size_t)cap * sizeof *n);
+        if (!n)
+            return -1;
+        q->node = n;
+        q->node_cap = cap;
+        for (uint32_t i = old; i < cap; i++)
+            n[i].next = i + 1 < cap ? i + 1 : NIL;
+        q->node_free = old;
+    }
+    uint32_t id = q->node_free, s = (uint32_t)(slot_of(ev->time) & MASK);
+    q->node_free = q->node[id].next;
+    q->node[id].ev = *ev;
+    q->node[id].next = q->slot_head[s];
+    q->slot_head[s] = id;
+    q->nonempty[s / 64] |= 1ull << (s % 64);
+    return 0;
+}
+
+/* The first slot after cur with events, as a distance 1 .. SLOTS-1; 0 if
+ * the wheel is empty. */
+static int64_t next_busy(const struct bn_evq *q)
+{
+    const uint32_t words = BN_EVQ_SLOTS / 64;
+    uint32_t start = (uint32_t)((q->cur + 1) & MASK), w0 = start / 64;
+    for (uint32_t i = 0; i <= words; i++) {
+        uint32_t w = (w0 + i) % words;
+        uint64_t word = q->nonempty[w];
+        if (i == 0)
+            word &= ~0ull << (start % 64);          /* from start on */
+        else if (i == words)
+            word &= (1ull << (start % 64)) - 1;     /* wrapped: before start */
+        if (word) {
+            uint32_t s = w * 64 + (uint32_t)__builtin_ctzll(word);
+            return (int64_t)((s - (uint32_t)(q->cur & MASK)) & MASK);
+        }
+    }
+    return 0;
+}
+
+/* Move slot cur's list (and heap events now inside the window) into place:
+ * the window is cur .. cur + SLOTS - 1. */
+static int enter_slot(struct bn_evq *q)
+{
+    while (q->heap_len && slot_of(q->heap[0].time) < q->cur + (int64_t)BN_EVQ_SLOTS) {
+        struct bn_event ev;
+        heap_pop(q, &ev);
+        if (slot_of(ev.time) <= q->cur) {
+            if (run_reserve(q, q->run_len + 1) != 0)
+                return -1;
+            q->run[q->run_len++] = ev;
+        } else if (wheel_push(q, &ev) != 0) {
+            return -1;
+        }
+    }
+    uint32_t s = (uint32_t)(q->cur & MASK);
+    for (uint32_t id = q->slot_head[s]; id != NIL;) {
+        if (run_reserve(q, q->run_len + 1) != 0)
+            return -1;
+        q->run[q->run_len++] = q->node[id].ev;
+        uint32_t next = q->node[id].next;
+        q->node[id].next = q->node_free;
+        q->node_free = id;
+        id = next;
+    }
+    q->slot_head[s] = NIL;
+    q->nonempty[s / 64] &= ~(1ull << (s % 64));
+    sort_run(q);
+    return 0;
+}
+
+int bn_evq_push(struct bn_evq *q, bn_time_t time, uint16_t kind, uint32_t obj, uint32_t arg)
+{
+    struct bn_event ev = {.time = time, .seq = q->next_seq++, .kind = kind, .obj = obj, .arg = arg};
+    int64_t s = slot_of(time);
+    int rc = s <= q->cur ? run_insert(q, &ev)
+             : s < q->cur + (int64_t)BN_EVQ_SLOTS ? wheel_push(q, &ev)
+                                                  : heap_push(q, &ev);
+    if (rc == 0)
+        q->len++;
+    return rc;
+}
+
+bool bn_evq_pop(struct bn_evq *q, struct bn_event *out)
+{
+    while (q->run_pos == q->run_len) {
+        if (q->len == 0)
+            return false;
+        q->run_pos = q->run_len = 0;
+        /* every heap event lies beyond every wheel slot (it went to the
+         * heap because it was past the window), so the wheel comes first */
+        int64_t d = next_busy(q);
+        q->cur = d ? q->cur + d : slot_of(q->heap[0].time);
+        if (enter_slot(q) != 0) {
+            q->failed = true; /* out of memory: the caller must check */
+            return false;
+        }
+    }
+    *out = q->run[q->run_pos++];
+    q->len--;
     return true;
 }

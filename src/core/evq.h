@@ -1,15 +1,23 @@
 /*
- * The event queue: a 4-ary implicit min-heap in one flat array of 24-byte
- * events, ordered by (time, insertion sequence) so that simultaneous events
- * run in the order they were scheduled, deterministically.
+ * The event queue, ordered by (time, insertion sequence) so that
+ * simultaneous events run in the order they were scheduled,
+ * deterministically.
  *
- * Why a 4-ary heap: bench/evq_bench.c measures it against a binary heap and a
- * sorted-bucket calendar queue under the hold model with the delay mix of a
- * packet simulation; docs/performance.md has the figures. Four children share
- * one cache line, halving the tree depth of a binary heap.
+ * Shape: a timing wheel for the near future in front of a 4-ary heap for
+ * the far future (the idea of calendar queues, Brown 1988, and of the
+ * timer wheels in operating-system kernels). Almost every event a packet
+ * simulation schedules lands within a few microseconds (a frame's
+ * serialization, a link's propagation, a credit's return), so the wheel
+ * holds slots of 2^8 ps (0.256 ns) over a window of 16384 slots (4.2 µs):
+ * a push there is an O(1) link into its slot's list, and the slot being
+ * served is sorted once, in cache, when time reaches it. Only events
+ * further out (timers, pacing gaps) go to the heap, and move to the wheel
+ * when its window reaches them. At 8192 hosts a binary or 4-ary heap of the
+ * ~65 k pending events costs a cache miss per level on every pop; the wheel
+ * costs about one (bench/evq_bench.c, docs/performance.md).
  *
  * Events carry no pointers: `kind` selects the handler and `obj`/`arg` are
- * integer ids into the simulator's flat arrays. The array grows by doubling,
+ * integer ids into the simulator's flat arrays. Storage grows by doubling,
  * so the steady state allocates nothing.
  */
 #ifndef BN_CORE_EVQ_H
@@ -30,23 +38,49 @@ struct bn_event {
     uint32_t arg;
 };
 
+#define BN_EVQ_SLOTS 16384u    /* wheel size, a power of two */
+#define BN_EVQ_SHIFT 8         /* slot width 2^8 ps */
+
+struct bn_evq_node {
+    struct bn_event ev;
+    uint32_t next;
+};
+
 struct bn_evq {
+    /* the slot being served, sorted: run[run_pos .. run_len) */
+    struct bn_event *run;
+    size_t run_pos, run_len, run_cap;
+    int64_t cur;                  /* its slot number (time >> BN_EVQ_SHIFT) */
+    /* the wheel: slots cur+1 .. cur+BN_EVQ_SLOTS-1, lists of nodes */
+    uint32_t *slot_head;
+    uint64_t *nonempty;           /* one bit per slot */
+    struct bn_evq_node *node;
+    uint32_t node_cap, node_free;
+    /* the far future: a 4-ary heap */
     struct bn_event *heap;
-    size_t len, cap;
+    size_t heap_len, heap_cap;
+    size_t len;
     uint32_t next_seq;
+    bool failed;                  /* a pop ran out of memory (it returned false) */
 };
 
 int bn_evq_init(struct bn_evq *q, size_t initial_cap);
 void bn_evq_free(struct bn_evq *q);
-/* Returns 0, or -1 if growing the heap failed. */
+/* Returns 0, or -1 if growing storage failed. */
 int bn_evq_push(struct bn_evq *q, bn_time_t time, uint16_t kind, uint32_t obj, uint32_t arg);
 /* Remove the earliest event into *out; false if empty. */
 bool bn_evq_pop(struct bn_evq *q, struct bn_event *out);
 static inline size_t bn_evq_len(const struct bn_evq *q) { return q->len; }
-/* The earliest event, or NULL; valid until the next push or pop. */
+/* The event `ahead` places after the next one if it is already at hand
+ * (in the slot being served), else NULL: a hint for prefetching, valid
+ * until the next push or pop. */
+static inline const struct bn_event *bn_evq_peek_ahead(const struct bn_evq *q, size_t ahead)
+{
+    return q->run_pos + ahead < q->run_len ? &q->run[q->run_pos + ahead] : NULL;
+}
 static inline const struct bn_event *bn_evq_peek(const struct bn_evq *q)
 {
-    return q->len ? &q->heap[0] : NULL;
+    return bn_evq_peek_ahead(q, 0);
 }
 
 #endif

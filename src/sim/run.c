@@ -135,17 +135,19 @@ static void report_progress(const struct bn_sim *s, const struct bn_run_opts *op
     opts->progress(opts->progress_ud, &p);
 }
 
-/* Start loading the next event's port and packet while this one runs: the
- * flat arrays outgrow the caches on large fabrics, and the next event is
- * already known. */
-static inline void prefetch_next(const struct bn_fabric *f)
+/* Start loading the port and packet of an event a few places ahead while
+ * this one runs: the flat arrays outgrow the caches on large fabrics, and
+ * the events of the current time slot are already known, in order. */
+static inline void prefetch_ahead(const struct bn_fabric *f)
 {
-    const struct bn_event *next = bn_evq_peek(&f->evq);
+    const struct bn_event *next = bn_evq_peek_ahead(&f->evq, 3);
     if (!next)
-        return;
-    if (next->kind == BN_EV_ARRIVE) {
+        next = bn_evq_peek(&f->evq);
+    if (next && next->kind == BN_EV_ARRIVE) {
         __builtin_prefetch(&f->ports[next->obj]);
         __builtin_prefetch(&f->pool.pkts[next->arg]);
+    } else if (next && next->kind == BN_EV_PORT_FREE) {
+        __builtin_prefetch(&f->ports[next->obj]);
     }
 }
 
@@ -169,7 +171,7 @@ int bn_sim_loop(struct bn_sim *s, const struct bn_run_opts *opts, double t0, str
             return bn_fail(err, BN_EINTERNAL, "event at %lld ps scheduled in the past (now %lld ps)",
                            (long long)ev.time, (long long)s->fab.now);
         s->fab.now = ev.time;
-        prefetch_next(&s->fab);
+        prefetch_ahead(&s->fab);
         int rc = dispatch(s, &ev, err);
         if (rc != BN_OK)
             return rc;
@@ -195,6 +197,9 @@ int bn_sim_loop(struct bn_sim *s, const struct bn_run_opts *opts, double t0, str
         if (s->fab.pool.in_use == 0 && work_done(s))
             break;
     }
+    if (s->fab.evq.failed)
+        return bn_fail(err, BN_ENOMEM, "out of memory for events at t=%.3f us",
+                       bn_time_to_us(s->fab.now));
     return BN_OK;
 }
 

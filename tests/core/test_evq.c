@@ -69,11 +69,58 @@ static void test_hold_model_monotone(void **state)
     bn_evq_free(&q);
 }
 
+/* Pushes interleaved with pops, as a simulation does (never before the last
+ * popped time), with delays on every scale the queue treats differently:
+ * zero (the slot being served), within the wheel's window, and far beyond
+ * it (the heap), checked pop by pop against a plain reference queue. */
+static void test_interleaved_against_reference(void **state)
+{
+    (void)state;
+    for (uint64_t seed = 1; seed <= 8; seed++) {
+        struct bn_rng rng;
+        bn_rng_init(&rng, seed, 0);
+        struct bn_evq q;
+        assert_int_equal(bn_evq_init(&q, 2), 0);
+        enum { CAP = 4096 };
+        struct ref *pend = malloc(CAP * sizeof *pend);
+        uint32_t npend = 0, seq = 0;
+        int64_t now = 0;
+        struct bn_event ev;
+        for (int step = 0; step < 60000; step++) {
+            bool push = npend == 0 || (npend < CAP - 1 && bn_rng_below(&rng, 100) < 52);
+            if (push) {
+                uint64_t kind = bn_rng_below(&rng, 10);
+                int64_t d = kind < 2   ? 0
+                            : kind < 6 ? (int64_t)bn_rng_below(&rng, 3000)
+                            : kind < 9 ? (int64_t)bn_rng_below(&rng, 6000000)
+                                       : (int64_t)bn_rng_below(&rng, 2000000000);
+                pend[npend++] = (struct ref){now + d, seq};
+                assert_int_equal(bn_evq_push(&q, now + d, 1, seq, 0), 0);
+                seq++;
+            } else {
+                uint32_t best = 0;
+                for (uint32_t i = 1; i < npend; i++)
+                    if (cmp_ref(&pend[i], &pend[best]) < 0)
+                        best = i;
+                assert_true(bn_evq_pop(&q, &ev));
+                assert_int_equal(ev.time, pend[best].t);
+                assert_int_equal(ev.obj, pend[best].seq);
+                now = ev.time;
+                pend[best] = pend[--npend];
+            }
+            assert_int_equal(bn_evq_len(&q), npend);
+        }
+        free(pend);
+        bn_evq_free(&q);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sorted_stable),
         cmocka_unit_test(test_hold_model_monotone),
+        cmocka_unit_test(test_interleaved_against_reference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

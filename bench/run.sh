@@ -1,38 +1,83 @@
 #!/usr/bin/env bash
-# Packet-level speed benchmark: permutation traffic on k-ary fat-trees
-# (100 Gb/s, 2 MB flows, MTU 4096), timed with /usr/bin/time, figures read
-# from bnet's JSON with jq. Usage: bench/run.sh [K ...]   (default: 8 16)
-# Each run is repeated REPS times (default 3); the fastest is reported, as
+# Packet-level speed benchmark, a fixed suite (docs/performance.md):
+#   perm-ecmp-N    permutation, N hosts (k-ary fat-tree), 100 Gb/s, 2 MB flows,
+#                  MTU 4096, per-flow ECMP, go-back-N, lossy 1 MiB buffers
+#   perm-spray-N   the same with per-packet spraying and selective repeat
+#   ring-1024      Ring AllReduce of 64 MiB over 1024 GPUs (k=16 fat-tree,
+#                  InfiniBand credits, 100 Gb/s), one row of bnet coll
+#   incast-pfc     255 senders -> 1 receiver, 1 MB each, PFC + DCQCN, k=16
+# Timed with /usr/bin/time (wall, peak RSS); figures read from bnet's JSON with
+# jq. Each case runs REPS times (default 1); the fastest is reported, as
 # machine noise only ever slows a run down.
+# Usage: bench/run.sh [quick|full|CASE...]   quick (default): 128 and 1024 hosts
+# only; full: every case (8192 hosts take minutes each).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/need-packages.sh time jq
 scripts/setup.sh build >/dev/null
-ks=("$@")
-((${#ks[@]})) || ks=(8 16)
-reps=${REPS:-3}
+reps=${REPS:-1}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-printf '%-6s %-6s %12s %10s %8s %12s %10s %10s %12s\n' k hosts packet-hops wall_s setup_s \
-  "Mhops/s" "ns/hop" "peak_MB" "mean_Gb/s"
-for k in "${ks[@]}"; do
-  best=""
-  for ((r = 0; r < reps; r++)); do
-    /usr/bin/time -f '%M' -o "$out/rss" build/bnet run --quiet --set topology.k="$k" \
-      --set workload.kind=permutation --set workload.message_bytes=2000000 \
-      --set nic.mtu_bytes=4096 --set link.rate_gbps=100 --json "$out/r.json"
-    wall=$(jq '.sim.wall_s' "$out/r.json")
-    if [ -z "$best" ] || awk "BEGIN{exit !($wall < $best)}"; then
-      best=$wall
-      cp "$out/r.json" "$out/best.json"
-      cp "$out/rss" "$out/best.rss"
-    fi
-  done
-  jq -r --arg k "$k" --arg rss "$(tail -1 "$out/best.rss")" '
-    [$k, .topology.hosts, .sim.packet_hops, .sim.wall_s, .sim.setup_s,
-     (.sim.packet_hops / .sim.wall_s / 1e6), (.sim.wall_s * 1e9 / .sim.packet_hops),
-     (($rss | tonumber) / 1024), .summary.throughput_gbps.mean] | @tsv' "$out/best.json" |
-    awk -F'\t' '{printf "%-6s %-6s %12s %10.3f %8.3f %12.2f %10.1f %10.1f %12.2f\n",
-                 $1, $2, $3, $4, $5, $6, $7, $8, $9}'
+quick=(perm-ecmp-128 perm-spray-128 perm-ecmp-1024 perm-spray-1024 ring-1024 incast-pfc)
+full=(perm-ecmp-128 perm-spray-128 perm-ecmp-1024 perm-spray-1024 perm-ecmp-8192
+      perm-spray-8192 ring-1024 incast-pfc)
+case "${1:-quick}" in
+quick) cases=("${quick[@]}") ;;
+full) cases=("${full[@]}") ;;
+*) cases=("$@") ;;
+esac
+
+perm=(--set workload.kind=permutation --set workload.message_bytes=2000000
+      --set nic.mtu_bytes=4096 --set link.rate_gbps=100)
+spray=(--set nic.entropy=per_packet --set nic.transport=selective_repeat)
+k_of() { case $1 in 128) echo 8 ;; 1024) echo 16 ;; 8192) echo 32 ;; esac; }
+
+# run_case NAME: the command line, then its JSON in $out/r.json, its wall
+# seconds and peak KB in $out/time.
+run_case() {
+    local name=$1 args=()
+    case $name in
+    perm-ecmp-*) args=(run --quiet --set topology.k="$(k_of "${name##*-}")" "${perm[@]}") ;;
+    perm-spray-*) args=(run --quiet --set topology.k="$(k_of "${name##*-}")" "${perm[@]}" "${spray[@]}") ;;
+    ring-1024) args=(coll scenarios/default.yaml --set topology.k=16 --set fabric=ib-ndr
+                     --set link.rate_gbps=100 --set nic.congestion_control=none
+                     --algo ring -b 64M -e 64M) ;;
+    incast-pfc) args=(run --quiet --set topology.k=16 --set workload.kind=incast
+                      --set workload.incast_senders=255 --set workload.message_bytes=1000000
+                      --set link.flow_control=pfc --set nic.congestion_control=dcqcn) ;;
+    *) echo "bench/run.sh: unknown case '$name'" >&2; exit 2 ;;
+    esac
+    /usr/bin/time -f '%e %M' -o "$out/time" build/bnet "${args[@]}" --json "$out/r.json" >/dev/null
+}
+
+# One line of figures from the JSON of a run (bnet run) or a sweep (bnet coll).
+figures() {
+    local wall=$1 kb=$2
+    jq -r --argjson wall "$wall" --argjson kb "$kb" '
+      if .rows then
+        {hosts: .collective.nranks, hops: .rows[0].packet_hops, events: .rows[0].events,
+         setup: 0, result: "busbw \(.rows[0].busbw_gbs * 100 | round / 100) GB/s #wrong \(.rows[0].wrong)"}
+      else
+        {hosts: .topology.hosts, hops: .sim.packet_hops, events: .sim.events, setup: .sim.setup_s,
+         result: "mean \(.summary.throughput_gbps.mean * 100 | round / 100) Gb/s, \(.summary.flows_completed) flows"}
+      end |
+      [.hosts, .hops, .events, $wall, .setup, (.hops / $wall / 1e6), (.events / $wall / 1e6),
+       ($wall * 1e9 / .hops), ($kb / 1024), ($kb / .hosts), .result] | @tsv' "$out/r.json"
+}
+
+printf '%-16s %6s %11s %11s %8s %7s %8s %8s %7s %8s %8s  %s\n' case hosts packet-hops events \
+  wall_s setup_s Mhops/s Mev/s ns/hop peak_MB KB/host "simulated result"
+for c in "${cases[@]}"; do
+    best="" line=""
+    for ((r = 0; r < reps; r++)); do
+        run_case "$c"
+        read -r wall kb <"$out/time"
+        if [ -z "$best" ] || awk "BEGIN{exit !($wall < $best)}"; then
+            best=$wall
+            line=$(figures "$wall" "$kb")
+        fi
+    done
+    printf '%s\n' "$line" | awk -F'\t' -v c="$c" '{printf "%-16s %6s %11s %11s %8.2f %7.3f %8.2f %8.2f %7.0f %8.1f %8.1f  %s\n",
+        c, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11}'
 done

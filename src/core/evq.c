@@ -132,27 +132,28 @@ static int run_insert(struct bn_evq *q, const struct bn_event *ev)
     return 0;
 }
 
-static int cmp_events(const void *a, const void *b)
-{
-    return earlier(a, b) ? -1 : earlier(b, a) ? 1 : 0;
-}
-
+/* Sort the slot's events in place, without allocating: binary insertion
+ * (slots hold a handful of events; a burst of simultaneous ones, such as
+ * every flow starting at t = 0, arrives already in sequence order, which
+ * insertion sort takes in one pass). */
 static void sort_run(struct bn_evq *q)
 {
     struct bn_event *r = q->run;
     size_t n = q->run_len;
-    if (n > 32) {
-        qsort(r, n, sizeof *r, cmp_events);
-        return;
-    }
-    for (size_t i = 1; i < n; i++) { /* small slots: insertion sort */
+    for (size_t i = 1; i < n; i++) {
+        if (!earlier(&r[i], &r[i - 1]))
+            continue;
         struct bn_event e = r[i];
-        size_t j = i;
-        while (j > 0 && earlier(&e, &r[j - 1])) {
-            r[j] = r[j - 1];
-            j--;
+        size_t lo = 0, hi = i - 1; /* r[hi] is later than e */
+        while (lo < hi) {
+            size_t mid = (lo + hi) / 2;
+            if (earlier(&e, &r[mid]))
+                hi = mid;
+            else
+                lo = mid + 1;
         }
-        r[j] = e;
+        memmove(&r[lo + 1], &r[lo], (i - lo) * sizeof *r);
+        r[lo] = e;
     }
 }
 
@@ -217,16 +218,22 @@ static int enter_slot(struct bn_evq *q)
             return -1;
         }
     }
-    uint32_t s = (uint32_t)(q->cur & MASK);
+    uint32_t s = (uint32_t)(q->cur & MASK), n = 0;
+    for (uint32_t id = q->slot_head[s]; id != NIL; id = q->node[id].next)
+        n++;
+    if (run_reserve(q, q->run_len + n) != 0)
+        return -1;
+    /* the list is newest first: lay it out oldest first, which is sequence
+     * order, so equal times need no moves */
+    struct bn_event *at = q->run + q->run_len + n;
     for (uint32_t id = q->slot_head[s]; id != NIL;) {
-        if (run_reserve(q, q->run_len + 1) != 0)
-            return -1;
-        q->run[q->run_len++] = q->node[id].ev;
+        *--at = q->node[id].ev;
         uint32_t next = q->node[id].next;
         q->node[id].next = q->node_free;
         q->node_free = id;
         id = next;
     }
+    q->run_len += n;
     q->slot_head[s] = NIL;
     q->nonempty[s / 64] &= ~(1ull << (s % 64));
     sort_run(q);

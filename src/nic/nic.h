@@ -206,6 +206,8 @@ static inline uint32_t bn_nic_of_node(const struct bn_nics *n, uint32_t node)
 static inline uint32_t bn_nic_of_port(const struct bn_nics *n, uint32_t port)
 {
     uint32_t h = n->fab->ports[port].node;
+    if (n->nnics == n->nhosts)
+        return h; /* hosts only: no NVLink port or SHARP unit to tell apart */
     if (h >= n->nhosts)
         return n->agg_nic0 + (h - n->agg_node0);
     return n->nic[h].port == port ? h : n->nhosts + h;

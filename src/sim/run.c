@@ -135,20 +135,34 @@ static void report_progress(const struct bn_sim *s, const struct bn_run_opts *op
     opts->progress(opts->progress_ud, &p);
 }
 
-/* Start loading the port and packet of an event a few places ahead while
- * this one runs: the flat arrays outgrow the caches on large fabrics, and
- * the events of the current time slot are already known, in order. */
-static inline void prefetch_ahead(const struct bn_fabric *f)
+/* Start loading what the coming events will touch while this one runs:
+ * the flat arrays outgrow the caches on large fabrics, and the events of the
+ * current time slot are already known, in order. Six events ahead: the
+ * port and the packet; the next event, whose port and packet are by then
+ * at hand: its switch's routing-table entry for the packet's destination. */
+#ifndef PREFETCH_AHEAD
+#define PREFETCH_AHEAD 6
+#endif
+static inline void prefetch_ahead(const struct bn_sim *s)
 {
-    const struct bn_event *next = bn_evq_peek_ahead(&f->evq, 3);
-    if (!next)
-        next = bn_evq_peek(&f->evq);
-    if (next && next->kind == BN_EV_ARRIVE) {
-        __builtin_prefetch(&f->ports[next->obj]);
-        __builtin_prefetch(&f->pool.pkts[next->arg]);
-    } else if (next && next->kind == BN_EV_PORT_FREE) {
-        __builtin_prefetch(&f->ports[next->obj]);
+    const struct bn_fabric *f = &s->fab;
+    const struct bn_event *later = bn_evq_peek_ahead(&f->evq, PREFETCH_AHEAD);
+    if (later && later->kind == BN_EV_ARRIVE) {
+        __builtin_prefetch(&f->ports[later->obj]);
+        __builtin_prefetch(&f->pool.pkts[later->arg]);
+    } else if (later && later->kind == BN_EV_PORT_FREE) {
+        __builtin_prefetch(&f->ports[later->obj]);
     }
+    const struct bn_event *next = bn_evq_peek(&f->evq);
+    if (!next || next->kind != BN_EV_ARRIVE)
+        return;
+    const struct bn_port *port = &f->ports[next->obj];
+    uint32_t node = port->node, dst = f->pool.pkts[next->arg].dst;
+    const struct bn_routes *r = &s->routes;
+    if (!(port->flags & BN_PORT_AT_HOST) && node - r->first_switch < r->nswitches &&
+        dst < s->topo.nhosts && !s->sw.groups.mode)
+        __builtin_prefetch(&r->table[(size_t)(node - r->first_switch) * r->nleaves +
+                                     s->host_leaf[dst]]);
 }
 
 static bool work_done(const struct bn_sim *s)
@@ -171,7 +185,7 @@ int bn_sim_loop(struct bn_sim *s, const struct bn_run_opts *opts, double t0, str
             return bn_fail(err, BN_EINTERNAL, "event at %lld ps scheduled in the past (now %lld ps)",
                            (long long)ev.time, (long long)s->fab.now);
         s->fab.now = ev.time;
-        prefetch_ahead(&s->fab);
+        prefetch_ahead(s);
         int rc = dispatch(s, &ev, err);
         if (rc != BN_OK)
             return rc;

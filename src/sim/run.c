@@ -139,7 +139,8 @@ static void report_progress(const struct bn_sim *s, const struct bn_run_opts *op
  * the flat arrays outgrow the caches on large fabrics, and the events of the
  * current time slot are already known, in order. Six events ahead: the
  * port and the packet; the next event, whose port and packet are by then
- * at hand: its switch's routing-table entry for the packet's destination. */
+ * at hand: an arrival's routing-table entry for the packet's destination,
+ * or the frame a freed port will send next. */
 #ifndef PREFETCH_AHEAD
 #define PREFETCH_AHEAD 6
 #endif
@@ -154,6 +155,12 @@ static inline void prefetch_ahead(const struct bn_sim *s)
         __builtin_prefetch(&f->ports[later->obj]);
     }
     const struct bn_event *next = bn_evq_peek(&f->evq);
+    if (next && next->kind == BN_EV_PORT_FREE) { /* the frame it will send */
+        uint32_t head = f->ports[next->obj].q.head;
+        if (head != BN_PKT_NONE)
+            __builtin_prefetch(&f->pool.pkts[head]);
+        return;
+    }
     if (!next || next->kind != BN_EV_ARRIVE)
         return;
     const struct bn_port *port = &f->ports[next->obj];

@@ -18,24 +18,31 @@ static inline bool earlier(const struct bn_event *a, const struct bn_event *b)
 
 static inline int64_t slot_of(bn_time_t t) { return t >> BN_EVQ_SHIFT; }
 
+static void link_free_blocks(struct bn_evq *q, uint32_t from, uint32_t to)
+{
+    for (uint32_t i = from; i < to; i++)
+        q->block[i].next = i + 1 < to ? i + 1 : q->block_free;
+    q->block_free = from;
+}
+
 int bn_evq_init(struct bn_evq *q, size_t initial_cap)
 {
     memset(q, 0, sizeof *q);
     size_t cap = initial_cap ? initial_cap : 1024;
     q->run_cap = 256;
     q->heap_cap = 256;
-    q->node_cap = (uint32_t)cap;
+    q->block_cap = (uint32_t)(cap / BN_EVQ_BLOCK + 64);
     q->run = malloc(q->run_cap * sizeof *q->run);
     q->heap = malloc(q->heap_cap * sizeof *q->heap);
-    q->node = bn_big_alloc((size_t)q->node_cap * sizeof *q->node);
+    q->block = bn_big_alloc((size_t)q->block_cap * sizeof *q->block);
     q->slot_head = malloc(BN_EVQ_SLOTS * sizeof *q->slot_head);
+    q->slot_tail = malloc(BN_EVQ_SLOTS * sizeof *q->slot_tail);
     q->nonempty = calloc(BN_EVQ_SLOTS / 64, sizeof *q->nonempty);
-    if (!q->run || !q->heap || !q->node || !q->slot_head || !q->nonempty)
+    if (!q->run || !q->heap || !q->block || !q->slot_head || !q->slot_tail || !q->nonempty)
         return -1;
     memset(q->slot_head, 0xff, BN_EVQ_SLOTS * sizeof *q->slot_head);
-    for (uint32_t i = 0; i < q->node_cap; i++)
-        q->node[i].next = i + 1 < q->node_cap ? i + 1 : NIL;
-    q->node_free = 0;
+    q->block_free = NIL;
+    link_free_blocks(q, 0, q->block_cap);
     return 0;
 }
 
@@ -43,8 +50,9 @@ void bn_evq_free(struct bn_evq *q)
 {
     free(q->run);
     free(q->heap);
-    bn_big_free(q->node);
+    bn_big_free(q->block);
     free(q->slot_head);
+    free(q->slot_tail);
     free(q->nonempty);
     memset(q, 0, sizeof *q);
 }
@@ -161,24 +169,34 @@ static void sort_run(struct bn_evq *q)
 
 static int wheel_push(struct bn_evq *q, const struct bn_event *ev)
 {
-    if (q->node_free == NIL) {
-        uint32_t old = q->node_cap, cap = 2 * old;
-        struct bn_evq_node *n = bn_big_realloc(q->node, (size_t)old * sizeof *n,
-                                               (size_t)cap * sizeof *n);
-        if (!n)
-            return -1;
-        q->node = n;
-        q->node_cap = cap;
-        for (uint32_t i = old; i < cap; i++)
-            n[i].next = i + 1 < cap ? i + 1 : NIL;
-        q->node_free = old;
+    uint32_t s = (uint32_t)(slot_of(ev->time) & MASK), b = q->slot_head[s];
+    if (b != NIL)
+        b = q->slot_tail[s];
+    if (b == NIL || q->block[b].n == BN_EVQ_BLOCK) {
+        if (q->block_free == NIL) {
+            uint32_t old = q->block_cap, cap = 2 * old;
+            struct bn_evq_block *n = bn_big_realloc(q->block, (size_t)old * sizeof *n,
+                                                    (size_t)cap * sizeof *n);
+            if (!n)
+                return -1;
+            q->block = n;
+            q->block_cap = cap;
+            link_free_blocks(q, old, cap);
+        }
+        uint32_t nb = q->block_free;
+        q->block_free = q->block[nb].next;
+        q->block[nb].next = NIL;
+        q->block[nb].n = 0;
+        if (b == NIL) {
+            q->slot_head[s] = nb;
+            q->nonempty[s / 64] |= 1ull << (s % 64);
+        } else {
+            q->block[b].next = nb;
+        }
+        q->slot_tail[s] = nb;
+        b = nb;
     }
-    uint32_t id = q->node_free, s = (uint32_t)(slot_of(ev->time) & MASK);
-    q->node_free = q->node[id].next;
-    q->node[id].ev = *ev;
-    q->node[id].next = q->slot_head[s];
-    q->slot_head[s] = id;
-    q->nonempty[s / 64] |= 1ull << (s % 64);
+    q->block[b].ev[q->block[b].n++] = *ev;
     return 0;
 }
 
@@ -218,22 +236,20 @@ static int enter_slot(struct bn_evq *q)
             return -1;
         }
     }
-    uint32_t s = (uint32_t)(q->cur & MASK), n = 0;
-    for (uint32_t id = q->slot_head[s]; id != NIL; id = q->node[id].next)
-        n++;
-    if (run_reserve(q, q->run_len + n) != 0)
-        return -1;
-    /* the list is newest first: lay it out oldest first, which is sequence
-     * order, so equal times need no moves */
-    struct bn_event *at = q->run + q->run_len + n;
-    for (uint32_t id = q->slot_head[s]; id != NIL;) {
-        *--at = q->node[id].ev;
-        uint32_t next = q->node[id].next;
-        q->node[id].next = q->node_free;
-        q->node_free = id;
-        id = next;
+    uint32_t s = (uint32_t)(q->cur & MASK);
+    for (uint32_t b = q->slot_head[s]; b != NIL;) {
+        struct bn_evq_block *blk = &q->block[b];
+        if (blk->next != NIL)
+            __builtin_prefetch(&q->block[blk->next]);
+        if (run_reserve(q, q->run_len + blk->n) != 0)
+            return -1;
+        memcpy(q->run + q->run_len, blk->ev, blk->n * sizeof *blk->ev);
+        q->run_len += blk->n;
+        uint32_t next = blk->next;
+        blk->next = q->block_free;
+        q->block_free = b;
+        b = next;
     }
-    q->run_len += n;
     q->slot_head[s] = NIL;
     q->nonempty[s / 64] &= ~(1ull << (s % 64));
     sort_run(q);

@@ -9,8 +9,9 @@
  * simulation schedules lands within a few microseconds (a frame's
  * serialization, a link's propagation, a credit's return), so the wheel
  * holds slots of 2^8 ps (0.256 ns) over a window of 16384 slots (4.2 µs):
- * a push there is an O(1) link into its slot's list, and the slot being
- * served is sorted once, in cache, when time reaches it. Only events
+ * a push there is an O(1) append to its slot's block chain, and the slot
+ * being served is sorted once, in cache, when time reaches it (its events
+ * arrive in sequence order, so only different times move). Only events
  * further out (timers, pacing gaps) go to the heap, and move to the wheel
  * when its window reaches them. At 8192 hosts a binary or 4-ary heap of the
  * ~65 k pending events costs a cache miss per level on every pop; the wheel
@@ -41,9 +42,14 @@ struct bn_event {
 #define BN_EVQ_SLOTS 16384u    /* wheel size, a power of two */
 #define BN_EVQ_SHIFT 8         /* slot width 2^8 ps */
 
-struct bn_evq_node {
-    struct bn_event ev;
-    uint32_t next;
+/* A slot's events live in blocks of BN_EVQ_BLOCK, in push order (hence
+ * sequence order), so entering a slot reads a few cache lines in a row
+ * instead of chasing one pointer per event. */
+#define BN_EVQ_BLOCK 10
+struct bn_evq_block {
+    struct bn_event ev[BN_EVQ_BLOCK];
+    uint32_t next;                /* the slot's next block, or the free list's */
+    uint32_t n;
 };
 
 struct bn_evq {
@@ -51,11 +57,11 @@ struct bn_evq {
     struct bn_event *run;
     size_t run_pos, run_len, run_cap;
     int64_t cur;                  /* its slot number (time >> BN_EVQ_SHIFT) */
-    /* the wheel: slots cur+1 .. cur+BN_EVQ_SLOTS-1, lists of nodes */
-    uint32_t *slot_head;
+    /* the wheel: slots cur+1 .. cur+BN_EVQ_SLOTS-1, chains of blocks */
+    uint32_t *slot_head, *slot_tail;
     uint64_t *nonempty;           /* one bit per slot */
-    struct bn_evq_node *node;
-    uint32_t node_cap, node_free;
+    struct bn_evq_block *block;
+    uint32_t block_cap, block_free;
     /* the far future: a 4-ary heap */
     struct bn_event *heap;
     size_t heap_len, heap_cap;

@@ -40,13 +40,23 @@ struct bn_coll_results {
     uint64_t peak_rss_bytes;
 };
 
+/* Called after each row (may be NULL): `r` holds the rows so far, the
+ * header fields and the topology. */
+typedef void (*bn_coll_row_fn)(void *ud, const struct bn_coll_results *r, uint32_t row);
+
 /* Run the sweep the scenario's coll.* keys describe. */
 int bn_coll_sweep(const struct bn_scenario *sc, struct bn_coll_results *out,
                   struct bn_error *err);
+int bn_coll_sweep_rows(const struct bn_scenario *sc, bn_coll_row_fn on_row, void *ud,
+                       struct bn_coll_results *out, struct bn_error *err);
 void bn_coll_results_free(struct bn_coll_results *r);
 
-/* Reports (report/coll_table.c, report/json.c). */
+/* Reports (report/coll_table.c, report/json.c). The table whole, or piece
+ * by piece as rows arrive. */
 void bn_coll_print_table(FILE *out, const struct bn_coll_results *r);
+void bn_coll_print_header(FILE *out, const struct bn_coll_results *r);
+void bn_coll_print_row(FILE *out, const struct bn_coll_results *r, uint32_t row);
+void bn_coll_print_footer(FILE *out, const struct bn_coll_results *r);
 /* JSON to `path` ("-": stdout). */
 int bn_coll_write_json(const struct bn_coll_results *r, const char *path, struct bn_error *err);
 

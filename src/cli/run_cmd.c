@@ -221,15 +221,27 @@ static int do_run(const struct cli_opts *o, const struct bn_scenario *sc)
     return rc == BN_OK ? 0 : exit_status(&err);
 }
 
+/* Rows go out as they are measured, as nccl-tests prints them: a sweep to
+ * 1 GiB takes minutes. */
+static void print_row(void *ud, const struct bn_coll_results *r, uint32_t row)
+{
+    (void)ud;
+    if (row == 0)
+        bn_coll_print_header(stdout, r);
+    bn_coll_print_row(stdout, r, row);
+    fflush(stdout);
+}
+
 static int do_coll(const struct cli_opts *o, const struct bn_scenario *sc)
 {
     struct bn_error err = {0};
     struct bn_coll_results res;
-    if (bn_coll_sweep(sc, &res, &err) != BN_OK)
+    bool table = !(o->json && strcmp(o->json, "-") == 0);
+    if (bn_coll_sweep_rows(sc, table ? print_row : NULL, NULL, &res, &err) != BN_OK)
         return exit_status(&err);
     int rc = BN_OK;
-    if (!(o->json && strcmp(o->json, "-") == 0))
-        bn_coll_print_table(stdout, &res);
+    if (table)
+        bn_coll_print_footer(stdout, &res);
     if (o->json)
         rc = bn_coll_write_json(&res, o->json, &err);
     bn_coll_results_free(&res);

@@ -10,7 +10,7 @@
 
 #include "bnet/coll.h"
 
-void bn_coll_print_table(FILE *out, const struct bn_coll_results *r)
+void bn_coll_print_header(FILE *out, const struct bn_coll_results *r)
 {
     fprintf(out, "# bnet coll: %s, %u ranks (%u GPUs per server), %s fabric %s, %g Gb/s NICs\n",
             r->op, r->nranks, r->gpus_per_server, r->topo.kind,
@@ -20,19 +20,34 @@ void bn_coll_print_table(FILE *out, const struct bn_coll_results *r)
             "redop", "root", "time", "algbw", "busbw", "#wrong", "algo", "ch");
     fprintf(out, "# %10s %12s %8s %6s %6s %10s %8s %8s %7s\n", "(B)", "(elements)", "", "", "",
             "(us)", "(GB/s)", "(GB/s)", "");
+}
+
+void bn_coll_print_row(FILE *out, const struct bn_coll_results *r, uint32_t row)
+{
+    const struct bn_coll_row *w = &r->rows[row];
+    fprintf(out, "  %10llu %12llu %8s %6s %6d %10.2f %8.2f %8.2f %7llu  %-8s %3u\n",
+            (unsigned long long)w->size, (unsigned long long)w->count, r->datatype, r->redop,
+            r->root, w->time_us, w->algbw_gbs, w->busbw_gbs, (unsigned long long)w->wrong,
+            w->algo, w->channels);
+}
+
+void bn_coll_print_footer(FILE *out, const struct bn_coll_results *r)
+{
     double sum = 0;
-    for (uint32_t i = 0; i < r->nrows; i++) {
-        const struct bn_coll_row *w = &r->rows[i];
-        fprintf(out, "  %10llu %12llu %8s %6s %6d %10.2f %8.2f %8.2f %7llu  %-8s %3u\n",
-                (unsigned long long)w->size, (unsigned long long)w->count, r->datatype, r->redop,
-                r->root, w->time_us, w->algbw_gbs, w->busbw_gbs, (unsigned long long)w->wrong,
-                w->algo, w->channels);
-        sum += w->busbw_gbs;
-    }
+    for (uint32_t i = 0; i < r->nrows; i++)
+        sum += r->rows[i].busbw_gbs;
     fprintf(out, "# Out of bounds values : 0 OK\n");
     fprintf(out, "# Avg bus bandwidth    : %g\n", r->nrows ? sum / r->nrows : 0.0);
     fprintf(out, "# NIC goodput bound    : %.2f GB/s per GPU (%g Gb/s line rate)\n",
             r->nic_goodput_gbps / 8.0, r->nic_gbps);
     fprintf(out, "# simulated in %.2f s wall, peak memory %.1f MB\n", r->wall_s,
             r->peak_rss_bytes / 1e6);
+}
+
+void bn_coll_print_table(FILE *out, const struct bn_coll_results *r)
+{
+    bn_coll_print_header(out, r);
+    for (uint32_t i = 0; i < r->nrows; i++)
+        bn_coll_print_row(out, r, i);
+    bn_coll_print_footer(out, r);
 }

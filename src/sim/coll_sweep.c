@@ -226,6 +226,21 @@ static int run_size(const struct bn_scenario *sc, uint64_t size, struct bn_coll_
 
 int bn_coll_sweep(const struct bn_scenario *sc, struct bn_coll_results *out, struct bn_error *err)
 {
+    return bn_coll_sweep_rows(sc, NULL, NULL, out, err);
+}
+
+/* nccl-tests' count and bandwidths of a finished row. */
+static void finish_row(struct bn_coll_results *out, enum bn_coll_kind kind, struct bn_coll_row *row)
+{
+    uint64_t elems = row->size / out->type_bytes;
+    row->count = cut_in_blocks(kind) ? elems / out->nranks : elems;
+    row->algbw_gbs = row->time_us > 0 ? row->size / (row->time_us * 1e3) : 0;
+    row->busbw_gbs = row->algbw_gbs * bn_coll_busbw_factor(kind, out->nranks);
+}
+
+int bn_coll_sweep_rows(const struct bn_scenario *sc, bn_coll_row_fn on_row, void *ud,
+                       struct bn_coll_results *out, struct bn_error *err)
+{
     memset(out, 0, sizeof *out);
     double t0 = bn_wall_now();
     enum bn_coll_kind kind;
@@ -277,19 +292,15 @@ int bn_coll_sweep(const struct bn_scenario *sc, struct bn_coll_results *out, str
             rc = run_size(sc, bytes, row, err);
             if (rc != BN_OK)
                 break;
+            finish_row(out, kind, row);
             out->nrows = ++n;
             last = bytes;
+            if (on_row)
+                on_row(ud, out, n - 1);
         }
         if (size > sc->coll.max_bytes / sc->coll.step_factor)
             break;
         size *= sc->coll.step_factor;
-    }
-    for (uint32_t i = 0; i < n; i++) {
-        struct bn_coll_row *row = &out->rows[i];
-        uint64_t elems = row->size / out->type_bytes;
-        row->count = cut_in_blocks(kind) ? elems / out->nranks : elems;
-        row->algbw_gbs = row->time_us > 0 ? row->size / (row->time_us * 1e3) : 0;
-        row->busbw_gbs = row->algbw_gbs * bn_coll_busbw_factor(kind, out->nranks);
     }
     if (rc == BN_OK && n == 0)
         rc = bn_fail(err, BN_EINPUT, "%s: key 'coll.max_bytes': no size from %llu to %llu holds "

@@ -130,7 +130,7 @@ static void expand(const struct bn_sched *s, struct answer a, uint64_t *set)
 bool bn_coll_initial(const struct bn_sched *s, uint32_t ep, uint64_t lo, uint64_t hi,
                      uint64_t *set)
 {
-    struct answer a;
+    struct answer a = {0};
     if (ep >= s->nendpoints || !range_answer(s, ep, lo, hi, true, &a))
         return false;
     expand(s, a, set);
@@ -140,7 +140,7 @@ bool bn_coll_initial(const struct bn_sched *s, uint32_t ep, uint64_t lo, uint64_
 bool bn_coll_wanted(const struct bn_sched *s, uint32_t r, uint64_t lo, uint64_t hi,
                     uint64_t *set)
 {
-    struct answer a;
+    struct answer a = {0};
     if (r >= s->p.nranks || !range_answer(s, r, lo, hi, false, &a) || a.kind == ANS_NONE)
         return false;
     expand(s, a, set);

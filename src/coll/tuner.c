@@ -67,6 +67,8 @@ static double rhd(const struct bn_coll_params *p, const struct bn_coll_cost *c)
     double s = (double)p->bytes;
     double pw = pow(2.0, floor(log2((double)p->nranks)));
     struct hop h = span(p, c);
+    if (p->kind != BN_COLL_ALLREDUCE) /* halving or doubling alone (n = 2^k) */
+        return log2(pw) * h.alpha_us + us_for((pw - 1) / pw * s, h.gbps);
     double t = 2 * log2(pw) * h.alpha_us + us_for(2 * (pw - 1) / pw * s, h.gbps);
     if (pw < p->nranks) /* fold in, and hand the result back */
         t += 2 * (h.alpha_us + us_for(s, h.gbps));

@@ -226,23 +226,26 @@ static int64_t next_busy(const struct bn_evq *q)
 static int enter_slot(struct bn_evq *q)
 {
     while (q->heap_len && slot_of(q->heap[0].time) < q->cur + (int64_t)BN_EVQ_SLOTS) {
+        /* make room first, so a failure loses nothing */
+        if (run_reserve(q, q->run_len + 1) != 0)
+            return -1;
         struct bn_event ev;
         heap_pop(q, &ev);
-        if (slot_of(ev.time) <= q->cur) {
-            if (run_reserve(q, q->run_len + 1) != 0)
-                return -1;
+        if (slot_of(ev.time) <= q->cur)
             q->run[q->run_len++] = ev;
-        } else if (wheel_push(q, &ev) != 0) {
+        else if (wheel_push(q, &ev) != 0) {
+            heap_push(q, &ev); /* back where it was: the heap just had room for it */
             return -1;
         }
     }
     uint32_t s = (uint32_t)(q->cur & MASK);
+    size_t n = 0;
+    for (uint32_t b = q->slot_head[s]; b != NIL; b = q->block[b].next)
+        n += q->block[b].n;
+    if (run_reserve(q, q->run_len + n) != 0) /* before any block is given back */
+        return -1;
     for (uint32_t b = q->slot_head[s]; b != NIL;) {
         struct bn_evq_block *blk = &q->block[b];
-        if (blk->next != NIL)
-            __builtin_prefetch(&q->block[blk->next]);
-        if (run_reserve(q, q->run_len + blk->n) != 0)
-            return -1;
         memcpy(q->run + q->run_len, blk->ev, blk->n * sizeof *blk->ev);
         q->run_len += blk->n;
         uint32_t next = blk->next;
@@ -270,6 +273,8 @@ int bn_evq_push(struct bn_evq *q, bn_time_t time, uint16_t kind, uint32_t obj, u
 
 bool bn_evq_pop(struct bn_evq *q, struct bn_event *out)
 {
+    if (q->failed) /* after running out of memory the order is not kept */
+        return false;
     while (q->run_pos == q->run_len) {
         if (q->len == 0)
             return false;

@@ -78,6 +78,8 @@ static int setup_shared_buffers(struct bn_sim *s, uint32_t max_wire, struct bn_e
     dt->resume_gap = max_wire;
     for (uint32_t n = t->nhosts; n < t->nnodes; n++) {
         const struct bn_topo_node *nd = &t->nodes[n];
+        if (nd->kind != BN_NODE_SWITCH)
+            continue; /* NVSwitches and SHARP units never pause (below) */
         uint64_t total = s->sc->sw.buffer_bytes * nd->nports, reserved = 0;
         for (uint32_t p = nd->first_port; p < nd->first_port + nd->nports; p++)
             reserved += s->fab.fcs[p].headroom;
@@ -90,8 +92,14 @@ static int setup_pfc(struct bn_sim *s, uint32_t max_wire, struct bn_error *err)
 {
     for (uint32_t p = 0; p < s->fab.nports; p++) {
         struct bn_port_fc *fc = &s->fab.fcs[p];
-        if (s->fab.ports[p].flags & BN_PORT_AT_HOST) {
-            fc->xoff = fc->xon = UINT64_MAX / 2; /* NICs take frames at line rate */
+        /* NICs take frames at line rate; an NVSwitch's queues are unbounded
+         * (NVLink never drops) and a switch takes its SHARP unit's results
+         * internally: none of them ever pauses its sender */
+        const struct bn_topo_port *tp = &s->topo.ports[p];
+        if ((s->fab.ports[p].flags & BN_PORT_AT_HOST) ||
+            s->topo.nodes[tp->node].kind == BN_NODE_SCALEUP ||
+            s->topo.nodes[s->topo.ports[tp->peer].node].kind == BN_NODE_AGG) {
+            fc->xoff = fc->xon = UINT64_MAX / 2;
             continue;
         }
         int rc = setup_pfc_port(s, p, max_wire, err);

@@ -74,8 +74,9 @@ static void post(struct exec *x, uint32_t xi)
     uint32_t qp = qp_for(x, src, dst, t->channel);
     bn_sched_run_posted(&x->run, xi);
     int rc = qp == BN_NONE ? -1 : bn_qp_post(&x->s->nics, qp, t->bytes, BN_VERB_WRITE, xi);
-    if (rc == -2)
-        fail_in_callback(x, BN_EINPUT, "a transfer exceeds the 2^32 packets of a queue pair");
+    if (rc == -2) /* PSNs are not reused across iterations on a queue pair */
+        fail_in_callback(x, BN_EINPUT, "a queue pair's 2^32 packet sequence numbers are used "
+                         "up (fewer coll.iters + coll.warmup, or a larger nic.mtu_bytes)");
     else if (rc != 0)
         fail_in_callback(x, BN_ENOMEM, "out of memory posting a transfer");
 }
@@ -104,7 +105,12 @@ static int start_iteration(struct exec *x)
 
 static void end_iteration(struct exec *x)
 {
-    x->wrong += bn_sched_run_wrong(&x->run);
+    uint64_t wrong = bn_sched_run_wrong(&x->run);
+    if (wrong == UINT64_MAX) { /* it could not allocate its scratch */
+        fail_in_callback(x, BN_ENOMEM, "out of memory checking the result");
+        return;
+    }
+    x->wrong += wrong;
     if (x->iter >= x->warmup)
         x->timed_ps += (double)(x->s->fab.now - x->iter_start);
     if (++x->iter == x->iters_total) {

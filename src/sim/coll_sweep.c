@@ -212,7 +212,10 @@ static int run_size(const struct bn_scenario *sc, uint64_t size, struct bn_coll_
             rc = bn_sched_finish(&sched, err);
         if (rc == BN_OK) {
             snprintf(row->algo, sizeof row->algo, "%s", algo->name);
-            row->channels = p.channels;
+            /* what ran: CollNet caps its trees at sharp.max_trees */
+            for (uint32_t x = 0; x < sched.nxfers; x++)
+                if (sched.xfers[x].channel + 1 > row->channels)
+                    row->channels = sched.xfers[x].channel + 1;
             rc = bn_coll_execute(s, &sched, ep_host, sc, row, err);
         }
     }

@@ -153,20 +153,26 @@ static int port_results(const struct bn_sim *s, struct bn_results *out, struct b
     const struct bn_fabric *f = &s->fab;
     bool all = strcmp(s->sc->observe.ports, "all") == 0;
     double sum = 0, max = 0;
-    uint32_t n = 0;
+    uint32_t n = 0, nfabric = 0;
     for (uint32_t p = 0; p < f->nports; p++) {
         out->ecn_marks += f->stats[p].ecn_marks;
         if (f->fcs) {
             out->pause_frames += f->fcs[p].pause_sent;
             out->resume_frames += f->fcs[p].resume_sent;
         }
+        n += noteworthy(f, all, p);
+        /* the backend's links: NVLink and SHARP units' internal links apart */
+        const struct bn_topo_port *tp = &s->topo.ports[p];
+        if (!bn_topo_in_fabric(&s->topo, tp->node) ||
+            !bn_topo_in_fabric(&s->topo, s->topo.ports[tp->peer].node))
+            continue;
         double u = utilization(f, p);
         sum += u;
         max = u > max ? u : max;
-        n += noteworthy(f, all, p);
+        nfabric++;
     }
     out->link_util_max = max;
-    out->link_util_mean = f->nports ? sum / f->nports : 0;
+    out->link_util_mean = nfabric ? sum / nfabric : 0;
     out->ports = calloc(n + 1, sizeof *out->ports);
     if (!out->ports)
         return bn_fail(err, BN_ENOMEM, "out of memory for port results");

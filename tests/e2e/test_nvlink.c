@@ -88,6 +88,28 @@ static void test_domain_spans_servers(void **state)
     bn_results_free(&r);
 }
 
+/* NVLink and SHARP units under lossless backends: they build (their ports
+ * never pause) and lose nothing. */
+static void test_lossless_backends(void **state)
+{
+    (void)state;
+    const char *pfc[] = {"topology.k=4", "link.rate_gbps=400", "link.flow_control=pfc",
+                         "nic.encap=roce", "pfc.threshold=dynamic", "scale_up.domain_gpus=4",
+                         "sharp.enabled=true", "workload.message_bytes=1MB", NULL};
+    const char *credit[] = {"topology.k=4", "fabric=ib-ndr", "scale_up.domain_gpus=4",
+                            "sharp.enabled=true", "workload.message_bytes=1MB", NULL};
+    const char *const *cases[] = {pfc, credit};
+    for (int i = 0; i < 2; i++) {
+        struct bn_scenario sc;
+        test_scenario(&sc, cases[i]);
+        struct bn_results r;
+        test_run(&sc, &r);
+        assert_ledger_balanced(&r);
+        assert_int_equal(r.pkts_dropped, 0);
+        bn_results_free(&r);
+    }
+}
+
 static void test_planner_counts(void **state)
 {
     (void)state;
@@ -112,6 +134,7 @@ int main(void)
         cmocka_unit_test(test_one_packet_latency),
         cmocka_unit_test(test_rates_and_contention),
         cmocka_unit_test(test_domain_spans_servers),
+        cmocka_unit_test(test_lossless_backends),
         cmocka_unit_test(test_planner_counts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -40,11 +40,13 @@ static void queue_frame(struct bn_fabric *f, uint32_t p, uint8_t sig)
 }
 
 /* The XOFF threshold of ingress port `in` now, and whether the dynamic
- * (shared-buffer) rule applies to it; NIC ports keep their static values. */
+ * (shared-buffer) rule applies to it; ports that never pause (NICs,
+ * NVSwitches, a switch's SHARP unit: xoff set out of reach) keep that. */
 static bool dynamic_xoff(const struct bn_fabric *f, uint32_t in, uint64_t *xoff)
 {
     const struct bn_pfc_shared *dt = &f->pfc_dt;
-    if (!dt->shared || (f->ports[in].flags & BN_PORT_AT_HOST))
+    if (!dt->shared || (f->ports[in].flags & BN_PORT_AT_HOST) ||
+        f->fcs[in].xoff >= UINT64_MAX / 2)
         return false;
     uint32_t node = f->ports[in].node;
     uint64_t free = dt->shared[node] > dt->used[node] ? dt->shared[node] - dt->used[node] : 0;

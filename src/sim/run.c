@@ -168,8 +168,7 @@ static inline void prefetch_ahead(const struct bn_sim *s)
     const struct bn_routes *r = &s->routes;
     if (!(port->flags & BN_PORT_AT_HOST) && node - r->first_switch < r->nswitches &&
         dst < s->topo.nhosts && !s->sw.groups.mode)
-        __builtin_prefetch(&r->table[(size_t)(node - r->first_switch) * r->nleaves +
-                                     s->host_leaf[dst]]);
+        __builtin_prefetch(&r->table[r->row_of[node - r->first_switch] + s->host_leaf[dst]]);
 }
 
 static bool work_done(const struct bn_sim *s)

@@ -91,9 +91,10 @@ static int fill_one(struct bn_routes *r, const struct bn_topo *t, const uint32_t
     uint32_t first = t->nhosts, node = first + sw, d = dist_l[sw];
     uint16_t *e = &r->table[(size_t)sw * r->nleaves + l];
     struct bn_route_set set = {0, 0};
-    if (d == 0)
-        return set_index(r, sw, set, e) == 0 ? BN_OK
-                                              : bn_fail(err, BN_ENOMEM, "routing tables: too many sets");
+    if (d == 0) { /* this switch is leaf l: the lookup delivers; see dedupe_rows */
+        r->own_leaf[sw] = l;
+        return BN_OK;
+    }
     if (d == UNREACHED) {
         char a[64], b[64];
         bn_topo_node_name(t, node, a, sizeof a);
@@ -119,6 +120,45 @@ static int fill_one(struct bn_routes *r, const struct bn_topo *t, const uint32_t
     return BN_OK;
 }
 
+static uint64_t row_hash(const uint16_t *row, uint32_t n)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (uint32_t i = 0; i < n; i++)
+        h = (h ^ row[i]) * 1099511628211ULL;
+    return h;
+}
+
+/* Store each distinct row once. A leaf's own entry is never read; it takes
+ * its neighbour's value so that, e.g., every ToR of a fat-tree (all leaves
+ * but its own reached through its one set of uplinks) has the same row. */
+static int dedupe_rows(struct bn_routes *r, struct bn_error *err)
+{
+    uint32_t n = r->nleaves, m = r->nswitches, cap = 64;
+    while (cap < 2 * m)
+        cap *= 2;
+    uint32_t *slot = malloc(cap * sizeof *slot);
+    if (!slot)
+        return bn_fail(err, BN_ENOMEM, "out of memory building routing tables");
+    memset(slot, 0xff, cap * sizeof *slot);
+    r->nrows = 0;
+    for (uint32_t sw = 0; sw < m; sw++) {
+        uint16_t *row = &r->table[(size_t)sw * n];
+        if (r->own_leaf[sw] != UINT32_MAX && n > 1)
+            row[r->own_leaf[sw]] = row[r->own_leaf[sw] == 0 ? 1 : r->own_leaf[sw] - 1];
+        uint32_t i = (uint32_t)row_hash(row, n) & (cap - 1);
+        while (slot[i] != UINT32_MAX &&
+               memcmp(&r->table[(size_t)slot[i] * n], row, n * sizeof *row) != 0)
+            i = (i + 1) & (cap - 1);
+        if (slot[i] == UINT32_MAX) { /* new: move it down to the next free row */
+            memmove(&r->table[(size_t)r->nrows * n], row, n * sizeof *row);
+            slot[i] = r->nrows++;
+        }
+        r->row_of[sw] = slot[i] * n;
+    }
+    free(slot);
+    return BN_OK;
+}
+
 int bn_routes_build(struct bn_routes *r, const struct bn_topo *t, struct bn_error *err)
 {
     memset(r, 0, sizeof *r);
@@ -127,13 +167,18 @@ int bn_routes_build(struct bn_routes *r, const struct bn_topo *t, struct bn_erro
     r->nswitches = t->nswitches;
     r->table = bn_big_calloc((size_t)t->nswitches * t->nleaves + 1, sizeof *r->table);
     r->set_base = calloc(t->nswitches + 1, sizeof *r->set_base);
+    r->row_of = calloc(t->nswitches + 1, sizeof *r->row_of);
+    r->own_leaf = malloc((t->nswitches + 1) * sizeof *r->own_leaf);
+    if (r->own_leaf)
+        memset(r->own_leaf, 0xff, (t->nswitches + 1) * sizeof *r->own_leaf);
     struct bfs_scratch s = {
         .dist = calloc(t->nswitches + 1, sizeof(uint32_t)),
         .queue = calloc(t->nswitches + 1, sizeof(uint32_t)),
         .cand = calloc(t->nports + 1, sizeof(uint32_t)),
     };
     int rc = BN_OK;
-    if (!r->table || !r->set_base || !s.dist || !s.queue || !s.cand) {
+    if (!r->table || !r->set_base || !r->row_of || !r->own_leaf || !s.dist || !s.queue ||
+        !s.cand) {
         rc = bn_fail(err, BN_ENOMEM, "out of memory building routing tables");
         goto out;
     }
@@ -162,6 +207,8 @@ int bn_routes_build(struct bn_routes *r, const struct bn_topo *t, struct bn_erro
                           &last, err);
     }
     free(dist_all);
+    if (rc == BN_OK)
+        rc = dedupe_rows(r, err);
 out:
     free(s.dist);
     free(s.queue);
@@ -175,6 +222,8 @@ void bn_routes_free(struct bn_routes *r)
 {
     bn_big_free(r->table);
     free(r->set_base);
+    free(r->row_of);
+    free(r->own_leaf);
     free(r->sets);
     free(r->hops);
     memset(r, 0, sizeof *r);

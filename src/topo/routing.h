@@ -7,7 +7,12 @@
  *
  * Layout, for cache economy on large fabrics: the (switch, leaf) table holds
  * a 16-bit index into that switch's few distinct sets (a fat-tree switch has
- * at most k+1), and each set names a run of ports in one flat array.
+ * at most k), and each set names a run of ports in one flat array. A
+ * switch's sets are numbered in order of first use, so switches in the same
+ * place of a regular fabric have identical rows; identical rows are stored
+ * once (a k=32 fat-tree's 1280 rows of 512 leaves shrink to a few dozen,
+ * 1.3 MB to tens of KB, which stay in cache). A leaf's own row entry is not
+ * used: the lookup answers "deliver" for it first.
  */
 #ifndef BN_TOPO_ROUTING_H
 #define BN_TOPO_ROUTING_H
@@ -23,7 +28,11 @@ struct bn_route_set {
 
 struct bn_routes {
     uint32_t nleaves, first_switch, nswitches;
-    uint16_t *table;             /* [(node - first_switch) * nleaves + leaf] -> set index */
+    uint16_t *table;             /* [row_of[node - first_switch] + leaf] -> set index */
+    uint32_t *row_of;            /* per switch: where its row starts in `table` */
+    uint32_t *own_leaf;          /* per switch: its leaf index, UINT32_MAX if not a leaf */
+    uint32_t nrows;              /* distinct rows stored */
+    struct bn_route_set deliver; /* cnt 0: the destination leaf is this switch */
     uint32_t *set_base;          /* per switch: its first set in `sets` */
     struct bn_route_set *sets;
     uint32_t nsets, sets_cap;
@@ -39,7 +48,9 @@ static inline const struct bn_route_set *bn_routes_lookup(const struct bn_routes
                                                           uint32_t node, uint32_t leaf)
 {
     uint32_t sw = node - r->first_switch;
-    return &r->sets[r->set_base[sw] + r->table[(size_t)sw * r->nleaves + leaf]];
+    if (leaf == r->own_leaf[sw])
+        return &r->deliver;
+    return &r->sets[r->set_base[sw] + r->table[r->row_of[sw] + leaf]];
 }
 
 /* Links on the longest minimal host-to-host path. */

@@ -13,7 +13,6 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 
 #include "sim/sim.h"
 

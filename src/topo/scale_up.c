@@ -11,8 +11,6 @@
  * Hosts are GPUs numbered server by server, so domain d holds hosts
  * d*G .. d*G+G-1 (the last domain may be smaller).
  */
-#include <stdlib.h>
-
 #include "topo/topo.h"
 
 int bn_topo_add_scale_up(struct bn_topo *t, const struct bn_scenario *sc, struct bn_error *err)
@@ -21,28 +19,11 @@ int bn_topo_add_scale_up(struct bn_topo *t, const struct bn_scenario *sc, struct
     if (g == 0)
         return BN_OK;
     uint32_t d = (t->nhosts + g - 1) / g;
-    uint32_t nn = t->nnodes + d, ne = t->nedges + t->nhosts;
-    struct bn_topo_node *nodes = realloc(t->nodes, (size_t)nn * sizeof *nodes);
-    if (nodes)
-        t->nodes = nodes;
-    struct bn_topo_edge *edges = realloc(t->edges, (size_t)ne * sizeof *edges);
-    if (edges)
-        t->edges = edges;
-    char **names = t->names ? realloc(t->names, (size_t)nn * sizeof *names) : NULL;
-    if (names)
-        t->names = names;
-    if (!nodes || !edges || (t->names && !names))
-        return bn_fail(err, BN_ENOMEM, "out of memory adding %u NVLink domains", d);
-    t->edges_cap = ne;
-    t->scaleup_first = t->nnodes;
+    int rc = bn_topo_append_nodes(t, d, BN_NODE_SCALEUP, t->nhosts, &t->scaleup_first, err);
+    if (rc != BN_OK)
+        return rc;
     t->nscaleup = d;
     t->domain_gpus = g;
-    for (uint32_t i = t->nnodes; i < nn; i++) {
-        t->nodes[i] = (struct bn_topo_node){.kind = BN_NODE_SCALEUP, .leaf = UINT32_MAX};
-        if (t->names)
-            t->names[i] = NULL;
-    }
-    t->nnodes = nn;
     for (uint32_t h = 0; h < t->nhosts; h++)
         bn_topo_connect(t, h, t->scaleup_first + h / g, sc->scale_up.rate_gbps,
                         sc->link.host_cable_m, BN_CABLE_COPPER);

@@ -85,6 +85,32 @@ int bn_topo_alloc(struct bn_topo *t, uint32_t nhosts, uint32_t nswitches, uint32
     return BN_OK;
 }
 
+int bn_topo_append_nodes(struct bn_topo *t, uint32_t count, uint8_t kind, uint32_t extra_links,
+                         uint32_t *first, struct bn_error *err)
+{
+    uint32_t nn = t->nnodes + count, ne = t->nedges + extra_links;
+    struct bn_topo_node *nodes = realloc(t->nodes, (size_t)nn * sizeof *nodes);
+    if (nodes)
+        t->nodes = nodes;
+    struct bn_topo_edge *edges = realloc(t->edges, (size_t)ne * sizeof *edges);
+    if (edges)
+        t->edges = edges;
+    char **names = t->names ? realloc(t->names, (size_t)nn * sizeof *names) : NULL;
+    if (names)
+        t->names = names;
+    if (!nodes || !edges || (t->names && !names))
+        return bn_fail(err, BN_ENOMEM, "out of memory adding %u nodes to the topology", count);
+    t->edges_cap = ne;
+    for (uint32_t i = t->nnodes; i < nn; i++) {
+        t->nodes[i] = (struct bn_topo_node){.kind = kind, .leaf = UINT32_MAX};
+        if (t->names)
+            t->names[i] = NULL; /* named by names.c */
+    }
+    *first = t->nnodes;
+    t->nnodes = nn;
+    return BN_OK;
+}
+
 void bn_topo_set_switch(struct bn_topo *t, uint32_t node, uint8_t tier)
 {
     t->nodes[node].kind = BN_NODE_SWITCH;

@@ -94,6 +94,10 @@ void bn_topo_connect(struct bn_topo *t, uint32_t a, uint32_t b, double rate_gbps
 /* Lay out ports, assign leaf indices, check every host has one port. */
 int bn_topo_finish(struct bn_topo *t, struct bn_error *err);
 
+/* Append `count` nodes of `kind` after all others (before finish), with
+ * room for `extra_links` more links; *first is the first new node. */
+int bn_topo_append_nodes(struct bn_topo *t, uint32_t count, uint8_t kind, uint32_t extra_links,
+                         uint32_t *first, struct bn_error *err);
 /* scale_up.c: add scenario's NVLink domains (before finish). */
 int bn_topo_add_scale_up(struct bn_topo *t, const struct bn_scenario *sc, struct bn_error *err);
 /* aggregation.c: add one SHARP aggregation unit per switch (before finish). */

@@ -169,7 +169,10 @@ static void sort_run(struct bn_evq *q)
 
 static int wheel_push(struct bn_evq *q, const struct bn_event *ev)
 {
-    uint32_t s = (uint32_t)(slot_of(ev->time) & MASK), b = q->slot_head[s];
+    int64_t abs = slot_of(ev->time);
+    if (q->peek_known && abs < q->peek_slot)
+        q->peek_slot = abs;
+    uint32_t s = (uint32_t)(abs & MASK), b = q->slot_head[s];
     if (b != NIL)
         b = q->slot_tail[s];
     if (b == NIL || q->block[b].n == BN_EVQ_BLOCK) {
@@ -281,7 +284,8 @@ bool bn_evq_pop(struct bn_evq *q, struct bn_event *out)
         q->run_pos = q->run_len = 0;
         /* every heap event lies beyond every wheel slot (it went to the
          * heap because it was past the window), so the wheel comes first */
-        int64_t d = next_busy(q);
+        int64_t d = q->peek_known ? q->peek_slot - q->cur : next_busy(q);
+        q->peek_known = false;
         q->cur = d ? q->cur + d : slot_of(q->heap[0].time);
         if (enter_slot(q) != 0) {
             q->failed = true; /* out of memory: the caller must check */
@@ -291,4 +295,21 @@ bool bn_evq_pop(struct bn_evq *q, struct bn_event *out)
     *out = q->run[q->run_pos++];
     q->len--;
     return true;
+}
+
+const struct bn_event *bn_evq_peek_beyond(struct bn_evq *q, size_t ahead)
+{
+    if (!q->peek_known) {
+        int64_t d = next_busy(q);
+        if (d == 0)
+            return NULL; /* the wheel is empty: the heap's events are far off */
+        q->peek_slot = q->cur + d;
+        q->peek_known = true;
+    }
+    uint32_t b = q->slot_head[q->peek_slot & MASK];
+    while (b != NIL && ahead >= q->block[b].n) {
+        ahead -= q->block[b].n;
+        b = q->block[b].next;
+    }
+    return b != NIL ? &q->block[b].ev[ahead] : NULL;
 }

@@ -67,6 +67,10 @@ struct bn_evq {
     size_t heap_len, heap_cap;
     size_t len;
     uint32_t next_seq;
+    /* prefetch hints past the slot being served: the next busy slot, when
+     * known (kept up to date by pushes into the wheel before it) */
+    int64_t peek_slot;
+    bool peek_known;
     bool failed;                  /* a pop ran out of memory (it returned false) */
 };
 
@@ -77,14 +81,18 @@ int bn_evq_push(struct bn_evq *q, bn_time_t time, uint16_t kind, uint32_t obj, u
 /* Remove the earliest event into *out; false if empty. */
 bool bn_evq_pop(struct bn_evq *q, struct bn_event *out);
 static inline size_t bn_evq_len(const struct bn_evq *q) { return q->len; }
-/* The event `ahead` places after the next one if it is already at hand
- * (in the slot being served), else NULL: a hint for prefetching, valid
- * until the next push or pop. */
-static inline const struct bn_event *bn_evq_peek_ahead(const struct bn_evq *q, size_t ahead)
+const struct bn_event *bn_evq_peek_beyond(struct bn_evq *q, size_t ahead);
+/* About the event `ahead` places after the next one, or NULL: a hint for
+ * prefetching, valid until the next push or pop. Within the slot being
+ * served it is exact; past it, it is an event of the next busy slot (in
+ * push order, not yet sorted), so prefetching does not stall at every slot
+ * boundary. */
+static inline const struct bn_event *bn_evq_peek_ahead(struct bn_evq *q, size_t ahead)
 {
-    return q->run_pos + ahead < q->run_len ? &q->run[q->run_pos + ahead] : NULL;
+    size_t i = q->run_pos + ahead;
+    return i < q->run_len ? &q->run[i] : bn_evq_peek_beyond(q, i - q->run_len);
 }
-static inline const struct bn_event *bn_evq_peek(const struct bn_evq *q)
+static inline const struct bn_event *bn_evq_peek(struct bn_evq *q)
 {
     return bn_evq_peek_ahead(q, 0);
 }

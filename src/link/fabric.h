@@ -51,8 +51,9 @@ struct bn_port {
 _Static_assert(sizeof(struct bn_port) == 64, "a port is one cache line");
 
 struct bn_port_stats {
-    uint64_t tx_pkts, tx_bytes, drops, drop_bytes, ecn_marks, trims;
-    bn_time_t busy_ps;
+    uint64_t tx_pkts, tx_bytes;
+    bn_time_t busy_ps;      /* the three every hop adds to first, on one line */
+    uint64_t drops, drop_bytes, ecn_marks, trims;
     struct bn_rng rng;      /* ECN marking draws */
 };
 

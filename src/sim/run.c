@@ -136,37 +136,40 @@ static void report_progress(const struct bn_sim *s, const struct bn_run_opts *op
 }
 
 /* Start loading what the coming events will touch while this one runs:
- * the flat arrays outgrow the caches on large fabrics, and the events of the
- * current time slot are already known, in order. Six events ahead: the
- * port and the packet; the next event, whose port and packet are by then
- * at hand: an arrival's routing-table entry for the packet's destination,
- * or the frame a freed port will send next. */
-enum { PREFETCH_AHEAD = 6 }; /* of 1, 3, 6, 8, 10, 16 tried: 6-10 alike within noise */
-static inline void prefetch_ahead(const struct bn_sim *s)
+ * the flat arrays outgrow the caches on large fabrics, and the coming
+ * events are known, in order (bn_evq_peek_ahead). A pipeline in two
+ * stages: six events ahead, the event's port and packet; two ahead, when
+ * those are at hand, what they lead to: the egress port (and its counters)
+ * a switch will forward an arriving packet to, when that can be told in
+ * advance (bn_switch_predict_egress), or the frame a freed port will send. */
+enum { PREFETCH_FAR = 6, PREFETCH_NEAR = 2 }; /* far: of 1, 3, 6, 8, 10, 16 tried, 6-10 alike */
+static inline void prefetch_ahead(struct bn_sim *s)
 {
-    const struct bn_fabric *f = &s->fab;
-    const struct bn_event *later = bn_evq_peek_ahead(&f->evq, PREFETCH_AHEAD);
-    if (later && later->kind == BN_EV_ARRIVE) {
-        __builtin_prefetch(&f->ports[later->obj]);
-        __builtin_prefetch(&f->pool.pkts[later->arg]);
-    } else if (later && later->kind == BN_EV_PORT_FREE) {
-        __builtin_prefetch(&f->ports[later->obj]);
+    struct bn_fabric *f = &s->fab;
+    const struct bn_event *far = bn_evq_peek_ahead(&f->evq, PREFETCH_FAR);
+    if (far && far->kind == BN_EV_ARRIVE) {
+        __builtin_prefetch(&f->ports[far->obj]);
+        __builtin_prefetch(&f->pool.pkts[far->arg]);
+    } else if (far && far->kind == BN_EV_PORT_FREE) {
+        __builtin_prefetch(&f->ports[far->obj]);
     }
-    const struct bn_event *next = bn_evq_peek(&f->evq);
-    if (next && next->kind == BN_EV_PORT_FREE) { /* the frame it will send */
-        uint32_t head = f->ports[next->obj].q.head;
+    const struct bn_event *near = bn_evq_peek_ahead(&f->evq, PREFETCH_NEAR);
+    if (!near)
+        return;
+    const struct bn_port *port = &f->ports[near->obj];
+    uint32_t out = UINT32_MAX;
+    if (near->kind == BN_EV_PORT_FREE) {
+        uint32_t head = port->q.head;
         if (head != BN_PKT_NONE)
             __builtin_prefetch(&f->pool.pkts[head]);
-        return;
+        out = near->obj;
+    } else if (near->kind == BN_EV_ARRIVE && !(port->flags & BN_PORT_AT_HOST)) {
+        out = bn_switch_predict_egress(&s->sw, port->node, &f->pool.pkts[near->arg]);
+        if (out != UINT32_MAX)
+            __builtin_prefetch(&f->ports[out]);
     }
-    if (!next || next->kind != BN_EV_ARRIVE)
-        return;
-    const struct bn_port *port = &f->ports[next->obj];
-    uint32_t node = port->node, dst = f->pool.pkts[next->arg].dst;
-    const struct bn_routes *r = &s->routes;
-    if (!(port->flags & BN_PORT_AT_HOST) && node - r->first_switch < r->nswitches &&
-        dst < s->topo.nhosts && !s->sw.groups.mode)
-        __builtin_prefetch(&r->table[r->row_of[node - r->first_switch] + s->host_leaf[dst]]);
+    if (out != UINT32_MAX)
+        __builtin_prefetch(&f->stats[out], 1);
 }
 
 static bool work_done(const struct bn_sim *s)

@@ -54,6 +54,8 @@ struct bn_lb_ctx {
 struct bn_lb_ops {
     const char *name;
     bool uses_flowlets;           /* needs the flowlet tables */
+    bool pure;                    /* pick changes no state: it may be asked in advance
+                                   * (to prefetch the port it will return) */
     uint32_t (*pick)(struct bn_lb_ctx *ctx, struct bn_lb_switch_state *sw, const uint32_t *ports,
                      uint32_t nports, const struct bn_packet *pk);
 };

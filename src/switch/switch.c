@@ -66,6 +66,21 @@ static uint32_t choose_egress(struct bn_switches *s, uint32_t node, struct bn_pa
     return out;
 }
 
+uint32_t bn_switch_predict_egress(struct bn_switches *s, uint32_t node, const struct bn_packet *pk)
+{
+    if (node >= s->scaleup_first || pk->dst >= s->agg_first || s->groups.mode ||
+        node - s->routes->first_switch >= s->routes->nswitches)
+        return UINT32_MAX;
+    const struct bn_route_set *set = bn_routes_lookup(s->routes, node, s->host_leaf[pk->dst]);
+    if (set->cnt == 0)
+        return s->deliver_port[pk->dst];
+    const uint32_t *ports = &s->routes->hops[set->off];
+    struct bn_lb_switch_state *st = &s->state[node - s->routes->first_switch];
+    if (set->cnt == 1 || !st->ops->pure)
+        return set->cnt == 1 ? ports[0] : UINT32_MAX;
+    return st->ops->pick(&s->ctx, st, ports, set->cnt, pk);
+}
+
 void bn_switch_receive(struct bn_fabric *f, struct bn_switches *s, uint32_t in_port, uint32_t pkt)
 {
     const struct bn_port *in = &f->ports[in_port];

@@ -53,7 +53,8 @@ static int path_results(const struct bn_sim *s, struct bn_results *out, struct b
         out->flows[i].path_packets = calloc(h->n + 1, sizeof(uint32_t));
         if (!out->flows[i].path_packets)
             return bn_fail(err, BN_ENOMEM, "out of memory for path counts");
-        memcpy(out->flows[i].path_packets, h->count, h->n * sizeof(uint32_t));
+        for (uint32_t k = 0; k < h->n; k++)
+            out->flows[i].path_packets[k] = h->path[k].count;
     }
     return BN_OK;
 }

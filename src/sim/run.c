@@ -36,19 +36,19 @@ static void on_arrival(void *ud, uint32_t qpid, const struct bn_packet *pk)
 {
     struct bn_sim *s = ud;
     struct bn_path_hist *h = &s->fstate[s->qp_flow[qpid]].paths;
-    if (h->n && h->id[h->last] == pk->path) {
-        h->count[h->last]++;
+    if (h->n && h->path[h->last].id == pk->path) {
+        h->path[h->last].count++;
         return;
     }
     for (uint32_t i = 0; i < h->n; i++)
-        if (h->id[i] == pk->path) {
-            h->count[i]++;
+        if (h->path[i].id == pk->path) {
+            h->path[i].count++;
             h->last = i;
             return;
         }
     if (h->n < BN_PATHS_MAX) {
-        h->id[h->n] = pk->path;
-        h->count[h->n] = 1;
+        h->path[h->n].id = pk->path;
+        h->path[h->n].count = 1;
         h->last = h->n++;
     }
 }
@@ -141,7 +141,18 @@ static void report_progress(const struct bn_sim *s, const struct bn_run_opts *op
  * stages: six events ahead, the event's port and packet; two ahead, when
  * those are at hand, what they lead to: the egress port (and its counters)
  * a switch will forward an arriving packet to, when that can be told in
- * advance (bn_switch_predict_egress), or the frame a freed port will send. */
+ * advance (bn_switch_predict_egress), or the frame a freed port will send;
+ * at a NIC, the queue pair a packet arrives for or the NIC will serve. */
+/* A queue pair's first two lines: its ids, sequence numbers and pacing. */
+static inline void prefetch_qp(const struct bn_nics *n, uint32_t qpid)
+{
+    if (qpid == BN_NONE)
+        return;
+    const char *qp = (const char *)&n->qp[qpid];
+    __builtin_prefetch(qp, 1);
+    __builtin_prefetch(qp + 64, 1);
+}
+
 enum { PREFETCH_FAR = 6, PREFETCH_NEAR = 2 }; /* far: of 1, 3, 6, 8, 10, 16 tried, 6-10 alike */
 static inline void prefetch_ahead(struct bn_sim *s)
 {
@@ -162,9 +173,18 @@ static inline void prefetch_ahead(struct bn_sim *s)
         uint32_t head = port->q.head;
         if (head != BN_PKT_NONE)
             __builtin_prefetch(&f->pool.pkts[head]);
+        else if (port->flags & BN_PORT_AT_HOST) /* the queue pair the NIC will serve */
+            prefetch_qp(&s->nics, s->nics.nic[bn_nic_of_port(&s->nics, near->obj)].active_head);
         out = near->obj;
-    } else if (near->kind == BN_EV_ARRIVE && !(port->flags & BN_PORT_AT_HOST)) {
-        out = bn_switch_predict_egress(&s->sw, port->node, &f->pool.pkts[near->arg]);
+    } else if (near->kind == BN_EV_ARRIVE) {
+        const struct bn_packet *pk = &f->pool.pkts[near->arg];
+        if (port->flags & BN_PORT_AT_HOST) { /* its queue pair, and its flow's path counts */
+            prefetch_qp(&s->nics, pk->qp);
+            if (s->nics.on_arrival == on_arrival && pk->type == BN_PKT_DATA)
+                __builtin_prefetch(&s->fstate[s->qp_flow[pk->qp]].paths, 1);
+            return;
+        }
+        out = bn_switch_predict_egress(&s->sw, port->node, pk);
         if (out != UINT32_MAX)
             __builtin_prefetch(&f->ports[out]);
     }

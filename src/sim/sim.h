@@ -23,9 +23,11 @@
 
 /* The paths a flow's packets took, by the hash switches stamp on them. */
 struct bn_path_hist {
-    uint16_t id[BN_PATHS_MAX];
-    uint32_t count[BN_PATHS_MAX];
-    uint32_t n, last;
+    uint32_t n, last;   /* read on every delivery: on the line of the first paths */
+    struct {
+        uint32_t count;
+        uint16_t id;
+    } path[BN_PATHS_MAX];
 };
 
 struct bn_flow_state {

@@ -8,13 +8,14 @@
 #include "core/bigmem.h"
 
 #define HUGE_PAGE (2u << 20)
+#define CACHE_LINE 64u
 
 void *bn_big_alloc(size_t bytes)
 {
-    if (bytes < HUGE_PAGE)
-        return malloc(bytes ? bytes : 1);
-    size_t rounded = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
     void *p = NULL;
+    if (bytes < HUGE_PAGE) /* a cache line apart at least: records of a line stay whole */
+        return posix_memalign(&p, CACHE_LINE, bytes ? bytes : 1) == 0 ? p : NULL;
+    size_t rounded = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
     if (posix_memalign(&p, HUGE_PAGE, rounded) != 0)
         return NULL;
 #ifdef MADV_HUGEPAGE
@@ -35,8 +36,6 @@ void *bn_big_calloc(size_t n, size_t size)
 
 void *bn_big_realloc(void *old, size_t old_bytes, size_t new_bytes)
 {
-    if (new_bytes < HUGE_PAGE && old_bytes < HUGE_PAGE)
-        return realloc(old, new_bytes);
     void *p = bn_big_alloc(new_bytes);
     if (!p)
         return NULL;

@@ -3,8 +3,10 @@
  * routing tables). Past a few MB these arrays are touched at random, one
  * cache line per access, and with 4 KiB pages most accesses also miss the
  * TLB; so arrays of 2 MiB or more are 2 MiB-aligned and offered to the
- * kernel's transparent huge pages (madvise). Behaves like malloc/realloc/free
- * otherwise; bn_big_realloc needs the old size because it copies.
+ * kernel's transparent huge pages (madvise); smaller ones are aligned to a
+ * cache line, so records sized and aligned to lines never straddle two.
+ * Behaves like malloc/realloc/free otherwise; bn_big_realloc needs the old
+ * size because it copies.
  */
 #ifndef BN_CORE_BIGMEM_H
 #define BN_CORE_BIGMEM_H

@@ -305,6 +305,10 @@ const struct bn_event *bn_evq_peek_beyond(struct bn_evq *q, size_t ahead)
             return NULL; /* the wheel is empty: the heap's events are far off */
         q->peek_slot = q->cur + d;
         q->peek_known = true;
+        /* the slot will be entered soon: start loading its first block */
+        uint32_t first = q->slot_head[q->peek_slot & MASK];
+        for (int line = 0; line < 4; line++)
+            __builtin_prefetch((const char *)&q->block[first] + 64 * line);
     }
     uint32_t b = q->slot_head[q->peek_slot & MASK];
     while (b != NIL && ahead >= q->block[b].n) {

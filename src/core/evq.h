@@ -47,10 +47,12 @@ struct bn_event {
  * instead of chasing one pointer per event. */
 #define BN_EVQ_BLOCK 10
 struct bn_evq_block {
-    struct bn_event ev[BN_EVQ_BLOCK];
     uint32_t next;                /* the slot's next block, or the free list's */
     uint32_t n;
-};
+    uint64_t pad_;                /* blocks are four whole cache lines */
+    struct bn_event ev[BN_EVQ_BLOCK];
+} __attribute__((aligned(64)));
+_Static_assert(sizeof(struct bn_evq_block) == 256, "an event block is four cache lines");
 
 struct bn_evq {
     /* the slot being served, sorted: run[run_pos .. run_len) */

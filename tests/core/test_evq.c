@@ -72,7 +72,10 @@ static void test_hold_model_monotone(void **state)
 /* Pushes interleaved with pops, as a simulation does (never before the last
  * popped time), with delays on every scale the queue treats differently:
  * zero (the slot being served), within the wheel's window, and far beyond
- * it (the heap), checked pop by pop against a plain reference queue. */
+ * it (the heap), checked pop by pop against a plain reference queue. The
+ * prefetch hints are asked for in between, as the engine does (they keep
+ * state the next pop uses): each must name an event still pending, and the
+ * next event exactly while it lies in the slot being served. */
 static void test_interleaved_against_reference(void **state)
 {
     (void)state;
@@ -81,12 +84,20 @@ static void test_interleaved_against_reference(void **state)
         bn_rng_init(&rng, seed, 0);
         struct bn_evq q;
         assert_int_equal(bn_evq_init(&q, 2), 0);
-        enum { CAP = 4096 };
+        enum { CAP = 4096, STEPS = 60000 };
         struct ref *pend = malloc(CAP * sizeof *pend);
+        int64_t *when = malloc(STEPS * sizeof *when); /* by seq: time if pending, else -1 */
         uint32_t npend = 0, seq = 0;
         int64_t now = 0;
         struct bn_event ev;
-        for (int step = 0; step < 60000; step++) {
+        for (int step = 0; step < STEPS; step++) {
+            size_t ahead = (size_t)bn_rng_below(&rng, 12);
+            const struct bn_event *hint = bn_evq_peek_ahead(&q, ahead);
+            if (hint) {
+                assert_true(hint->obj < seq);
+                assert_int_equal(when[hint->obj], hint->time);
+                assert_true(hint->time >= now);
+            }
             bool push = npend == 0 || (npend < CAP - 1 && bn_rng_below(&rng, 100) < 52);
             if (push) {
                 uint64_t kind = bn_rng_below(&rng, 10);
@@ -95,6 +106,7 @@ static void test_interleaved_against_reference(void **state)
                             : kind < 9 ? (int64_t)bn_rng_below(&rng, 6000000)
                                        : (int64_t)bn_rng_below(&rng, 2000000000);
                 pend[npend++] = (struct ref){now + d, seq};
+                when[seq] = now + d;
                 assert_int_equal(bn_evq_push(&q, now + d, 1, seq, 0), 0);
                 seq++;
             } else {
@@ -102,15 +114,21 @@ static void test_interleaved_against_reference(void **state)
                 for (uint32_t i = 1; i < npend; i++)
                     if (cmp_ref(&pend[i], &pend[best]) < 0)
                         best = i;
+                const struct bn_event *next = bn_evq_peek(&q);
+                bool exact = q.run_pos < q.run_len; /* in the slot being served */
                 assert_true(bn_evq_pop(&q, &ev));
                 assert_int_equal(ev.time, pend[best].t);
                 assert_int_equal(ev.obj, pend[best].seq);
+                if (exact)
+                    assert_int_equal(next->obj, ev.obj);
                 now = ev.time;
+                when[ev.obj] = -1;
                 pend[best] = pend[--npend];
             }
             assert_int_equal(bn_evq_len(&q), npend);
         }
         free(pend);
+        free(when);
         bn_evq_free(&q);
     }
 }

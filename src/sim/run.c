@@ -135,14 +135,6 @@ static void report_progress(const struct bn_sim *s, const struct bn_run_opts *op
     opts->progress(opts->progress_ud, &p);
 }
 
-/* Start loading what the coming events will touch while this one runs:
- * the flat arrays outgrow the caches on large fabrics, and the coming
- * events are known, in order (bn_evq_peek_ahead). A pipeline in two
- * stages: six events ahead, the event's port and packet; two ahead, when
- * those are at hand, what they lead to: the egress port (and its counters)
- * a switch will forward an arriving packet to, when that can be told in
- * advance (bn_switch_predict_egress), or the frame a freed port will send;
- * at a NIC, the queue pair a packet arrives for or the NIC will serve. */
 /* A queue pair's first two lines: its ids, sequence numbers and pacing. */
 static inline void prefetch_qp(const struct bn_nics *n, uint32_t qpid)
 {
@@ -153,7 +145,15 @@ static inline void prefetch_qp(const struct bn_nics *n, uint32_t qpid)
     __builtin_prefetch(qp + 64, 1);
 }
 
-enum { PREFETCH_FAR = 6, PREFETCH_NEAR = 2 }; /* far: of 1, 3, 6, 8, 10, 16 tried, 6-10 alike */
+/* Start loading what the coming events will touch while this one runs:
+ * the flat arrays outgrow the caches on large fabrics, and the coming
+ * events are known, in order (bn_evq_peek_ahead). A pipeline in two
+ * stages: six events ahead, the event's port and packet; two ahead, when
+ * those are at hand, what they lead to: the egress port (and its counters)
+ * a switch will forward an arriving packet to, when that can be told in
+ * advance (bn_switch_predict_egress), or the frame a freed port will send;
+ * at a NIC, the queue pair a packet arrives for or the NIC will serve. */
+enum { PREFETCH_FAR = 6, PREFETCH_NEAR = 2 }; /* of 4/2, 6/1, 6/3, 8/3, 10/4, 12/3: none better */
 static inline void prefetch_ahead(struct bn_sim *s)
 {
     struct bn_fabric *f = &s->fab;
@@ -177,7 +177,7 @@ static inline void prefetch_ahead(struct bn_sim *s)
             prefetch_qp(&s->nics, s->nics.nic[bn_nic_of_port(&s->nics, near->obj)].active_head);
         out = near->obj;
     } else if (near->kind == BN_EV_ARRIVE) {
-        const struct bn_packet *pk = &f->pool.pkts[near->arg];
+        struct bn_packet *pk = &f->pool.pkts[near->arg];
         if (port->flags & BN_PORT_AT_HOST) { /* its queue pair, and its flow's path counts */
             prefetch_qp(&s->nics, pk->qp);
             if (s->nics.on_arrival == on_arrival && pk->type == BN_PKT_DATA)

@@ -43,14 +43,20 @@ void bn_switches_free(struct bn_switches *s)
     s->ctx.flowlet = NULL;
 }
 
-static uint32_t choose_egress(struct bn_switches *s, uint32_t node, struct bn_packet *pk,
-                              uint32_t in_port)
+/* The egress port of `pk` at switch `node`. Deciding (`decide`) may draw
+ * at random, read queues, update a policy's state and stamps the packet's
+ * path; without it nothing changes, and where only deciding could tell
+ * (non-minimal routing, a policy that is not pure) the answer is UINT32_MAX. */
+static uint32_t route(struct bn_switches *s, uint32_t node, struct bn_packet *pk, uint32_t in_port,
+                      bool decide)
 {
     if (node >= s->scaleup_first)
         return s->scaleup_port[pk->dst];
     if (pk->dst >= s->agg_first)
         return s->agg_next[(size_t)(pk->dst - s->agg_first) * s->routes->nswitches +
                            (node - s->routes->first_switch)];
+    if (s->groups.mode && !decide)
+        return UINT32_MAX;
     uint32_t leaf = s->groups.mode ? bn_nonminimal_leaf(s, node, pk, in_port)
                                    : s->host_leaf[pk->dst];
     const struct bn_route_set *set = bn_routes_lookup(s->routes, node, leaf);
@@ -60,25 +66,17 @@ static uint32_t choose_egress(struct bn_switches *s, uint32_t node, struct bn_pa
     if (set->cnt == 1)
         return ports[0];
     struct bn_lb_switch_state *st = &s->state[node - s->routes->first_switch];
+    if (!decide && !st->ops->pure)
+        return UINT32_MAX;
     uint32_t out = st->ops->pick(&s->ctx, st, ports, set->cnt, pk);
-    if (pk->type == BN_PKT_DATA)
+    if (decide && pk->type == BN_PKT_DATA)
         pk->path = (uint16_t)(pk->path * 31u + out + 1u); /* which path, for the results */
     return out;
 }
 
-uint32_t bn_switch_predict_egress(struct bn_switches *s, uint32_t node, const struct bn_packet *pk)
+uint32_t bn_switch_predict_egress(struct bn_switches *s, uint32_t node, struct bn_packet *pk)
 {
-    if (node >= s->scaleup_first || pk->dst >= s->agg_first || s->groups.mode ||
-        node - s->routes->first_switch >= s->routes->nswitches)
-        return UINT32_MAX;
-    const struct bn_route_set *set = bn_routes_lookup(s->routes, node, s->host_leaf[pk->dst]);
-    if (set->cnt == 0)
-        return s->deliver_port[pk->dst];
-    const uint32_t *ports = &s->routes->hops[set->off];
-    struct bn_lb_switch_state *st = &s->state[node - s->routes->first_switch];
-    if (set->cnt == 1 || !st->ops->pure)
-        return set->cnt == 1 ? ports[0] : UINT32_MAX;
-    return st->ops->pick(&s->ctx, st, ports, set->cnt, pk);
+    return route(s, node, pk, UINT32_MAX, false);
 }
 
 void bn_switch_receive(struct bn_fabric *f, struct bn_switches *s, uint32_t in_port, uint32_t pkt)
@@ -92,7 +90,7 @@ void bn_switch_receive(struct bn_fabric *f, struct bn_switches *s, uint32_t in_p
     /* The switch decides on the head. Cut-through cannot outrun its input,
      * though: onto a faster link it holds the packet until its tail has
      * arrived (store-and-forward) and only then queues it. */
-    uint32_t out = choose_egress(s, in->node, pk, in_port);
+    uint32_t out = route(s, in->node, pk, in_port, true);
     if ((in->flags & BN_PORT_CUT_IN) && f->ports[out].rate_bps > in->rate_bps) {
         bn_time_t rest = bn_serialization_ps(pk->bytes + f->wire_overhead, in->rate_bps) -
                          bn_serialization_ps(f->head_bytes, in->rate_bps);

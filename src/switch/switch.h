@@ -58,8 +58,8 @@ uint32_t bn_nonminimal_leaf(struct bn_switches *s, uint32_t node, struct bn_pack
 
 /* The egress port a packet arriving at switch `node` will take, if that is
  * known without deciding (minimal routing, a single next hop or a pure
- * policy such as ECMP), else UINT32_MAX: a prefetch hint. */
-uint32_t bn_switch_predict_egress(struct bn_switches *s, uint32_t node, const struct bn_packet *pk);
+ * policy such as ECMP), else UINT32_MAX: a prefetch hint. Changes nothing. */
+uint32_t bn_switch_predict_egress(struct bn_switches *s, uint32_t node, struct bn_packet *pk);
 
 /* BN_EV_ARRIVE at switch port `in_port`. (BN_EV_ARRIVE_TAIL, for a packet
  * held for its tail, names the chosen egress port: the engine queues it.) */

@@ -70,6 +70,7 @@ figures() {
        ($busy * 1e9 / .hops), ($kb / 1024), ($kb / .hosts), .result] | @tsv' "$out/r.json"
 }
 
+declare -A ns_per_hop
 printf '%-16s %6s %11s %11s %8s %7s %8s %8s %7s %8s %8s  %s\n' case hosts packet-hops events \
   wall_s setup_s Mhops/s Mev/s ns/hop peak_MB KB/host "simulated result"
 for c in "${cases[@]}"; do
@@ -84,4 +85,14 @@ for c in "${cases[@]}"; do
     done
     printf '%s\n' "$line" | awk -F'\t' -v c="$c" '{printf "%-16s %6s %11s %11s %8.2f %7.3f %8.2f %8.2f %7.0f %8.1f %8.1f  %s\n",
         c, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11}'
+    ns_per_hop[$c]=$(printf '%s\n' "$line" | cut -f8)
+done
+
+# The issue's flatness figure: cost per packet-hop at 8192 hosts over 128.
+for lb in ecmp spray; do
+    big=${ns_per_hop[perm-$lb-8192]:-} small=${ns_per_hop[perm-$lb-128]:-}
+    if [ -n "$big" ] && [ -n "$small" ]; then
+        awk -v b="$big" -v s="$small" -v lb="$lb" \
+            'BEGIN{printf "cost per packet-hop, 8192 hosts / 128 hosts (%s): %.2fx\n", lb, b / s}'
+    fi
 done

@@ -30,6 +30,11 @@ void bn_coll_split(uint64_t lo, uint64_t hi, uint64_t parts, uint64_t i, uint64_
 int bn_coll_slices(struct bn_sched *s, uint64_t lo, uint64_t hi, uint32_t *first,
                    uint32_t *count, struct bn_error *err);
 
+/* Part i of [lo,hi) cut into `parts` (bn_coll_split), itself cut into
+ * slices (bn_coll_slices). */
+int bn_coll_part_slices(struct bn_sched *s, uint64_t lo, uint64_t hi, uint64_t parts, uint64_t i,
+                        uint32_t *first, uint32_t *count, struct bn_error *err);
+
 /* A transfer that starts once every transfer in deps[0..ndeps) is delivered
  * (UINT32_MAX entries mean "nothing to wait for" and are skipped). */
 int bn_coll_xfer_after(struct bn_sched *s, uint32_t src, uint32_t dst, uint32_t piece,

@@ -156,10 +156,8 @@ static int collnet_build(struct bn_sched *s, struct bn_error *err)
     uint32_t trees = s->p.channels < s->p.agg_max_trees ? s->p.channels : s->p.agg_max_trees;
     uint64_t parts = bn_coll_nparts(s->elems, trees);
     for (uint64_t t = 0; rc == BN_OK && t < parts; t++) {
-        uint64_t a, b;
         uint32_t first, count;
-        bn_coll_split(0, s->elems, parts, t, &a, &b);
-        rc = bn_coll_slices(s, a, b, &first, &count, err);
+        rc = bn_coll_part_slices(s, 0, s->elems, parts, t, &first, &count, err);
         for (uint32_t q = first; rc == BN_OK && q < first + count; q++)
             rc = collnet_slice(s, &u, q, (uint32_t)t, err);
     }

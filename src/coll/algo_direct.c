@@ -32,10 +32,8 @@ static int send_range(struct bn_sched *s, uint64_t lo, uint64_t hi, uint32_t src
     uint64_t parts = bn_coll_nparts(hi - lo, s->p.channels);
     int rc = BN_OK;
     for (uint64_t c = 0; rc == BN_OK && c < parts; c++) {
-        uint64_t a, b;
         uint32_t first, count;
-        bn_coll_split(lo, hi, parts, c, &a, &b);
-        rc = bn_coll_slices(s, a, b, &first, &count, err);
+        rc = bn_coll_part_slices(s, lo, hi, parts, c, &first, &count, err);
         for (uint32_t q = first; rc == BN_OK && src != dst && q < first + count; q++)
             rc = bn_sched_xfer(s, src, dst, q, BN_XFER_COPY, (uint32_t)c, NULL, err);
     }
@@ -53,10 +51,8 @@ static int star(struct bn_sched *s, uint64_t lo, uint64_t hi, uint32_t center, b
     uint64_t parts = bn_coll_nparts(hi - lo, s->p.channels);
     int rc = BN_OK;
     for (uint64_t c = 0; rc == BN_OK && c < parts; c++) {
-        uint64_t a, b;
         uint32_t first, count;
-        bn_coll_split(lo, hi, parts, c, &a, &b);
-        rc = bn_coll_slices(s, a, b, &first, &count, err);
+        rc = bn_coll_part_slices(s, lo, hi, parts, c, &first, &count, err);
         for (uint32_t k = 1; k < n; k++) {
             uint32_t peer = (center + k) % n;
             uint32_t src = inbound ? peer : center, dst = inbound ? center : peer;

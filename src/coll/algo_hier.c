@@ -91,10 +91,8 @@ static int hier_build(struct bn_sched *s, struct bn_error *err)
             uint64_t ia, ib;
             bn_coll_split(ca, cb, g, i, &ia, &ib);
             for (uint32_t j = 0; rc == BN_OK && j < m; j++) {
-                uint64_t a, b;
                 uint32_t first, count;
-                bn_coll_split(ia, ib, m, j, &a, &b);
-                rc = bn_coll_slices(s, a, b, &first, &count, err);
+                rc = bn_coll_part_slices(s, ia, ib, m, j, &first, &count, err);
                 for (uint32_t q = first; rc == BN_OK && q < first + count; q++)
                     rc = hier_piece(s, i, j, q, (uint32_t)c, last, fin, err);
             }

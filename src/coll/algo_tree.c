@@ -173,10 +173,8 @@ static int tree_build(struct bn_sched *s, struct bn_error *err)
     uint64_t ways = ar ? 2 * (uint64_t)s->p.channels : s->p.channels;
     uint64_t parts = bn_coll_nparts(s->elems, ways);
     for (uint64_t j = 0; rc == BN_OK && j < parts; j++) {
-        uint64_t a, b;
         uint32_t first, count;
-        bn_coll_split(0, s->elems, parts, j, &a, &b);
-        rc = bn_coll_slices(s, a, b, &first, &count, err);
+        rc = bn_coll_part_slices(s, 0, s->elems, parts, j, &first, &count, err);
         const struct tree *tr = ar ? &t[j % 2] : &t[0];
         uint32_t ch = (uint32_t)(ar ? j / 2 : j);
         bool up = s->p.kind != BN_COLL_BROADCAST, down = s->p.kind != BN_COLL_REDUCE;

@@ -49,6 +49,14 @@ int bn_coll_slices(struct bn_sched *s, uint64_t lo, uint64_t hi, uint32_t *first
     return BN_OK;
 }
 
+int bn_coll_part_slices(struct bn_sched *s, uint64_t lo, uint64_t hi, uint64_t parts, uint64_t i,
+                        uint32_t *first, uint32_t *count, struct bn_error *err)
+{
+    uint64_t a, b;
+    bn_coll_split(lo, hi, parts, i, &a, &b);
+    return bn_coll_slices(s, a, b, first, count, err);
+}
+
 int bn_coll_xfer_after(struct bn_sched *s, uint32_t src, uint32_t dst, uint32_t piece,
                        enum bn_xfer_op op, uint32_t channel, const uint32_t *deps,
                        uint32_t ndeps, uint32_t *id, struct bn_error *err)

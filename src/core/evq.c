@@ -262,6 +262,8 @@ static int enter_slot(struct bn_evq *q)
     return 0;
 }
 
+static bool look_past_run(struct bn_evq *q);
+
 int bn_evq_push(struct bn_evq *q, bn_time_t time, uint16_t kind, uint32_t obj, uint32_t arg)
 {
     struct bn_event ev = {.time = time, .seq = q->next_seq++, .kind = kind, .obj = obj, .arg = arg};
@@ -291,25 +293,37 @@ bool bn_evq_pop(struct bn_evq *q, struct bn_event *out)
             q->failed = true; /* out of memory: the caller must check */
             return false;
         }
+        /* a whole slot before its events are wanted (prefetch hints
+         * reach into it half a slot ahead on large fabrics) */
+        look_past_run(q);
     }
     *out = q->run[q->run_pos++];
     q->len--;
     return true;
 }
 
+/* Find the next busy slot and start loading its first block: it will be
+ * entered soon, and its events were written a simulated microsecond ago,
+ * long out of cache on a large fabric. False if the wheel is empty. */
+static bool look_past_run(struct bn_evq *q)
+{
+    if (q->peek_known)
+        return true;
+    int64_t d = next_busy(q);
+    if (d == 0)
+        return false;
+    q->peek_slot = q->cur + d;
+    q->peek_known = true;
+    uint32_t first = q->slot_head[q->peek_slot & MASK];
+    for (int line = 0; line < 4; line++)
+        __builtin_prefetch((const char *)&q->block[first] + 64 * line);
+    return true;
+}
+
 const struct bn_event *bn_evq_peek_beyond(struct bn_evq *q, size_t ahead)
 {
-    if (!q->peek_known) {
-        int64_t d = next_busy(q);
-        if (d == 0)
-            return NULL; /* the wheel is empty: the heap's events are far off */
-        q->peek_slot = q->cur + d;
-        q->peek_known = true;
-        /* the slot will be entered soon: start loading its first block */
-        uint32_t first = q->slot_head[q->peek_slot & MASK];
-        for (int line = 0; line < 4; line++)
-            __builtin_prefetch((const char *)&q->block[first] + 64 * line);
-    }
+    if (!look_past_run(q))
+        return NULL; /* the wheel is empty: the heap's events are far off */
     uint32_t b = q->slot_head[q->peek_slot & MASK];
     while (b != NIL && ahead >= q->block[b].n) {
         ahead -= q->block[b].n;

@@ -42,10 +42,10 @@ static uint32_t valiant_leaf(const struct bn_groups *g, const struct bn_packet *
 
 static uint64_t least_load(const struct bn_switches *s, uint32_t node, uint32_t leaf)
 {
-    const struct bn_route_set *set = bn_routes_lookup(s->routes, node, leaf);
+    struct bn_route_set set = bn_routes_lookup(s->routes, node, leaf);
     uint64_t best = UINT64_MAX;
-    for (uint32_t i = 0; i < set->cnt; i++) {
-        uint64_t q = s->ctx.f->ports[s->routes->hops[set->off + i]].q.bytes;
+    for (uint32_t i = 0; i < set.cnt; i++) {
+        uint64_t q = s->ctx.f->ports[s->routes->hops[set.off + i]].q.bytes;
         best = q < best ? q : best;
     }
     return best;

@@ -59,16 +59,16 @@ static uint32_t route(struct bn_switches *s, uint32_t node, struct bn_packet *pk
         return UINT32_MAX;
     uint32_t leaf = s->groups.mode ? bn_nonminimal_leaf(s, node, pk, in_port)
                                    : s->host_leaf[pk->dst];
-    const struct bn_route_set *set = bn_routes_lookup(s->routes, node, leaf);
-    if (set->cnt == 0)
+    struct bn_route_set set = bn_routes_lookup(s->routes, node, leaf);
+    if (set.cnt == 0)
         return s->deliver_port[pk->dst];
-    const uint32_t *ports = &s->routes->hops[set->off];
-    if (set->cnt == 1)
+    const uint32_t *ports = &s->routes->hops[set.off];
+    if (set.cnt == 1)
         return ports[0];
     struct bn_lb_switch_state *st = &s->state[node - s->routes->first_switch];
     if (!decide && !st->ops->pure)
         return UINT32_MAX;
-    uint32_t out = st->ops->pick(&s->ctx, st, ports, set->cnt, pk);
+    uint32_t out = st->ops->pick(&s->ctx, st, ports, set.cnt, pk);
     if (decide && pk->type == BN_PKT_DATA)
         pk->path = (uint16_t)(pk->path * 31u + out + 1u); /* which path, for the results */
     return out;

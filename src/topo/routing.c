@@ -60,39 +60,16 @@ static int intern_set(struct bn_routes *r, uint32_t sw_first_set_off, const uint
     return 0;
 }
 
-/* The index of `set` among switch sw's distinct sets, appended if new. */
-static int set_index(struct bn_routes *r, uint32_t sw, struct bn_route_set set, uint16_t *out)
-{
-    uint32_t i = r->set_base[sw];
-    while (i < r->nsets && (r->sets[i].off != set.off || r->sets[i].cnt != set.cnt))
-        i++;
-    if (i - r->set_base[sw] > UINT16_MAX)
-        return -1;
-    if (i == r->nsets) {
-        if (r->nsets == r->sets_cap) {
-            uint32_t cap = r->sets_cap ? r->sets_cap * 2 : 256;
-            struct bn_route_set *n = realloc(r->sets, (size_t)cap * sizeof *n);
-            if (!n)
-                return -1;
-            r->sets = n;
-            r->sets_cap = cap;
-        }
-        r->sets[r->nsets++] = set;
-    }
-    *out = (uint16_t)(i - r->set_base[sw]);
-    return 0;
-}
-
 /* Ports of switch `sw` one hop closer to leaf `l`, interned into the table. */
 static int fill_one(struct bn_routes *r, const struct bn_topo *t, const uint32_t *dist_l,
-                    uint32_t sw, uint32_t l, uint32_t *cand, uint32_t set_start,
-                    struct bn_route_set *last, struct bn_error *err)
+                    uint32_t sw, uint32_t l, uint32_t *cand, struct bn_route_set *last,
+                    struct bn_error *err)
 {
     uint32_t first = t->nhosts, node = first + sw, d = dist_l[sw];
-    uint16_t *e = &r->table[(size_t)sw * r->nleaves + l];
+    uint32_t set_start = r->sw[sw].hops_base;
     struct bn_route_set set = {0, 0};
     if (d == 0) { /* this switch is leaf l: the lookup delivers; see dedupe_rows */
-        r->own_leaf[sw] = l;
+        r->sw[sw].own_leaf = l;
         return BN_OK;
     }
     if (d == UNREACHED) {
@@ -115,12 +92,17 @@ static int fill_one(struct bn_routes *r, const struct bn_topo *t, const uint32_t
     else if (intern_set(r, set_start, cand, cnt, &set) != 0)
         return bn_fail(err, BN_ENOMEM, "out of memory building routing tables");
     *last = set;
-    if (set_index(r, sw, set, e) != 0)
-        return bn_fail(err, BN_ENOMEM, "routing tables: switch %u has too many next-hop sets", node);
+    if (set.cnt > BN_ROUTE_CNT_MAX || set.off - set_start > BN_ROUTE_OFF_MAX) {
+        char a[64];
+        bn_topo_node_name(t, node, a, sizeof a);
+        return bn_fail(err, BN_EINPUT, "topology: switch '%s' has more next-hop ports than routing "
+                       "tables hold (%u per set, %u in all)", a, BN_ROUTE_CNT_MAX, BN_ROUTE_OFF_MAX);
+    }
+    r->table[(size_t)sw * r->nleaves + l] = (set.off - set_start) << BN_ROUTE_CNT_BITS | set.cnt;
     return BN_OK;
 }
 
-static uint64_t row_hash(const uint16_t *row, uint32_t n)
+static uint64_t row_hash(const uint32_t *row, uint32_t n)
 {
     uint64_t h = 1469598103934665603ULL;
     for (uint32_t i = 0; i < n; i++)
@@ -142,9 +124,9 @@ static int dedupe_rows(struct bn_routes *r, struct bn_error *err)
     memset(slot, 0xff, cap * sizeof *slot);
     r->nrows = 0;
     for (uint32_t sw = 0; sw < m; sw++) {
-        uint16_t *row = &r->table[(size_t)sw * n];
-        if (r->own_leaf[sw] != UINT32_MAX && n > 1)
-            row[r->own_leaf[sw]] = row[r->own_leaf[sw] == 0 ? 1 : r->own_leaf[sw] - 1];
+        uint32_t *row = &r->table[(size_t)sw * n], own = r->sw[sw].own_leaf;
+        if (own != UINT32_MAX && n > 1)
+            row[own] = row[own == 0 ? 1 : own - 1];
         uint32_t i = (uint32_t)row_hash(row, n) & (cap - 1);
         while (slot[i] != UINT32_MAX &&
                memcmp(&r->table[(size_t)slot[i] * n], row, n * sizeof *row) != 0)
@@ -153,7 +135,7 @@ static int dedupe_rows(struct bn_routes *r, struct bn_error *err)
             memmove(&r->table[(size_t)r->nrows * n], row, n * sizeof *row);
             slot[i] = r->nrows++;
         }
-        r->row_of[sw] = slot[i] * n;
+        r->sw[sw].row = slot[i] * n;
     }
     free(slot);
     return BN_OK;
@@ -166,19 +148,16 @@ int bn_routes_build(struct bn_routes *r, const struct bn_topo *t, struct bn_erro
     r->first_switch = t->nhosts;
     r->nswitches = t->nswitches;
     r->table = bn_big_calloc((size_t)t->nswitches * t->nleaves + 1, sizeof *r->table);
-    r->set_base = calloc(t->nswitches + 1, sizeof *r->set_base);
-    r->row_of = calloc(t->nswitches + 1, sizeof *r->row_of);
-    r->own_leaf = malloc((t->nswitches + 1) * sizeof *r->own_leaf);
-    if (r->own_leaf)
-        memset(r->own_leaf, 0xff, (t->nswitches + 1) * sizeof *r->own_leaf);
+    r->sw = bn_big_calloc(t->nswitches + 1, sizeof *r->sw);
+    for (uint32_t sw = 0; r->sw && sw < t->nswitches; sw++)
+        r->sw[sw].own_leaf = UINT32_MAX;
     struct bfs_scratch s = {
         .dist = calloc(t->nswitches + 1, sizeof(uint32_t)),
         .queue = calloc(t->nswitches + 1, sizeof(uint32_t)),
         .cand = calloc(t->nports + 1, sizeof(uint32_t)),
     };
     int rc = BN_OK;
-    if (!r->table || !r->set_base || !r->row_of || !r->own_leaf || !s.dist || !s.queue ||
-        !s.cand) {
+    if (!r->table || !r->sw || !s.dist || !s.queue || !s.cand) {
         rc = bn_fail(err, BN_ENOMEM, "out of memory building routing tables");
         goto out;
     }
@@ -199,12 +178,10 @@ int bn_routes_build(struct bn_routes *r, const struct bn_topo *t, struct bn_erro
         }
     }
     for (uint32_t sw = 0; sw < t->nswitches && rc == BN_OK; sw++) {
-        uint32_t set_start = r->nhops;
         struct bn_route_set last = {0, UINT32_MAX};
-        r->set_base[sw] = r->nsets;
+        r->sw[sw].hops_base = r->nhops;
         for (uint32_t l = 0; l < t->nleaves && rc == BN_OK; l++)
-            rc = fill_one(r, t, &dist_all[(size_t)l * t->nswitches], sw, l, s.cand, set_start,
-                          &last, err);
+            rc = fill_one(r, t, &dist_all[(size_t)l * t->nswitches], sw, l, s.cand, &last, err);
     }
     free(dist_all);
     if (rc == BN_OK)
@@ -221,10 +198,7 @@ out:
 void bn_routes_free(struct bn_routes *r)
 {
     bn_big_free(r->table);
-    free(r->set_base);
-    free(r->row_of);
-    free(r->own_leaf);
-    free(r->sets);
+    bn_big_free(r->sw);
     free(r->hops);
     memset(r, 0, sizeof *r);
 }

@@ -5,14 +5,18 @@
  * hops, for the load balancer to choose among). Built by one BFS per leaf
  * over the switch graph, so any topology (not only regular ones) routes.
  *
- * Layout, for cache economy on large fabrics: the (switch, leaf) table holds
- * a 16-bit index into that switch's few distinct sets (a fat-tree switch has
- * at most k), and each set names a run of ports in one flat array. A
- * switch's sets are numbered in order of first use, so switches in the same
+ * Layout, for cache economy on large fabrics (a lookup is a chain of
+ * dependent loads, each a cache miss once the fabric outgrows the caches):
+ * a switch's distinct sets are runs of ports in one flat array, `hops`,
+ * its own region of it starting at hops_base; the (switch, leaf) table entry
+ * names a set directly, as its offset in that region and its size, packed in
+ * 32 bits. Sets are laid out in order of first use, so switches in the same
  * place of a regular fabric have identical rows; identical rows are stored
  * once (a k=32 fat-tree's 1280 rows of 512 leaves shrink to a few dozen,
- * 1.3 MB to tens of KB, which stay in cache). A leaf's own row entry is not
- * used: the lookup answers "deliver" for it first.
+ * 2.6 MB to tens of KB, which stay in cache). What a lookup reads about the
+ * switch itself (its row, region and own leaf) is one 16-byte record. A
+ * leaf's own row entry is not used: the lookup answers "deliver" for it
+ * first. So a lookup reads the switch record, one table entry and the set.
  */
 #ifndef BN_TOPO_ROUTING_H
 #define BN_TOPO_ROUTING_H
@@ -26,16 +30,24 @@ struct bn_route_set {
     uint32_t cnt;   /* 0: the destination leaf is this switch */
 };
 
+/* Per switch (node - first_switch). */
+struct bn_route_switch {
+    uint32_t row;       /* where its row starts in `table` */
+    uint32_t hops_base; /* where its region of `hops` starts */
+    uint32_t own_leaf;  /* its leaf index, UINT32_MAX if not a leaf */
+    uint32_t pad_;
+};
+
+/* A table entry: (offset in the switch's region) << BN_ROUTE_CNT_BITS | count. */
+#define BN_ROUTE_CNT_BITS 12u
+#define BN_ROUTE_CNT_MAX ((1u << BN_ROUTE_CNT_BITS) - 1u)
+#define BN_ROUTE_OFF_MAX (UINT32_MAX >> BN_ROUTE_CNT_BITS)
+
 struct bn_routes {
     uint32_t nleaves, first_switch, nswitches;
-    uint16_t *table;             /* [row_of[node - first_switch] + leaf] -> set index */
-    uint32_t *row_of;            /* per switch: where its row starts in `table` */
-    uint32_t *own_leaf;          /* per switch: its leaf index, UINT32_MAX if not a leaf */
+    uint32_t *table;             /* [sw[node - first_switch].row + leaf] -> entry */
+    struct bn_route_switch *sw;
     uint32_t nrows;              /* distinct rows stored */
-    struct bn_route_set deliver; /* cnt 0: the destination leaf is this switch */
-    uint32_t *set_base;          /* per switch: its first set in `sets` */
-    struct bn_route_set *sets;
-    uint32_t nsets, sets_cap;
     uint32_t *hops;              /* global port ids */
     uint32_t nhops, hops_cap;
     uint32_t max_leaf_dist;      /* switch-to-switch hops between the farthest leaves */
@@ -44,13 +56,16 @@ struct bn_routes {
 int bn_routes_build(struct bn_routes *r, const struct bn_topo *t, struct bn_error *err);
 void bn_routes_free(struct bn_routes *r);
 
-static inline const struct bn_route_set *bn_routes_lookup(const struct bn_routes *r,
-                                                          uint32_t node, uint32_t leaf)
+/* The next hops of switch `node` towards `leaf`: hops[off .. off + cnt);
+ * cnt 0 when the destination leaf is this switch. */
+static inline struct bn_route_set bn_routes_lookup(const struct bn_routes *r, uint32_t node,
+                                                   uint32_t leaf)
 {
-    uint32_t sw = node - r->first_switch;
-    if (leaf == r->own_leaf[sw])
-        return &r->deliver;
-    return &r->sets[r->set_base[sw] + r->table[r->row_of[sw] + leaf]];
+    const struct bn_route_switch *w = &r->sw[node - r->first_switch];
+    if (leaf == w->own_leaf)
+        return (struct bn_route_set){0, 0};
+    uint32_t e = r->table[w->row + leaf];
+    return (struct bn_route_set){w->hops_base + (e >> BN_ROUTE_CNT_BITS), e & BN_ROUTE_CNT_MAX};
 }
 
 /* Links on the longest minimal host-to-host path. */

@@ -295,20 +295,20 @@ bool bn_evq_pop(struct bn_evq *q, struct bn_event *out)
         }
         /* a whole slot before its events are wanted (prefetch hints
          * reach into it half a slot ahead on large fabrics) */
-        look_past_run(q);
+        if (!q->peek_known)
+            look_past_run(q);
     }
     *out = q->run[q->run_pos++];
     q->len--;
     return true;
 }
 
-/* Find the next busy slot and start loading its first block: it will be
- * entered soon, and its events were written a simulated microsecond ago,
- * long out of cache on a large fabric. False if the wheel is empty. */
+/* Find the next busy slot (not yet known) and start loading its first
+ * block: it will be entered soon, and its events were written a simulated
+ * microsecond ago, long out of cache on a large fabric. False if the wheel
+ * is empty. */
 static bool look_past_run(struct bn_evq *q)
 {
-    if (q->peek_known)
-        return true;
     int64_t d = next_busy(q);
     if (d == 0)
         return false;
@@ -322,7 +322,7 @@ static bool look_past_run(struct bn_evq *q)
 
 const struct bn_event *bn_evq_peek_beyond(struct bn_evq *q, size_t ahead)
 {
-    if (!look_past_run(q))
+    if (!q->peek_known && !look_past_run(q))
         return NULL; /* the wheel is empty: the heap's events are far off */
     uint32_t b = q->slot_head[q->peek_slot & MASK];
     while (b != NIL && ahead >= q->block[b].n) {

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #define BN_PKT_NONE UINT32_MAX
+#define BN_PKT_HOP_MAX 15u
 
 enum bn_pkt_type {
     BN_PKT_DATA = 0,
@@ -38,7 +39,8 @@ struct bn_packet {
     uint32_t dst;      /* destination host */
     uint32_t entropy;  /* flow identity hashed by ECMP */
     uint16_t bytes;    /* frame bytes on the wire, headers included, wire overhead not */
-    uint8_t type;      /* enum bn_pkt_type */
+    unsigned type : 4; /* enum bn_pkt_type */
+    unsigned hop : 4;  /* switches that have forwarded it (saturates): its place on its path */
     uint8_t flags;     /* enum bn_pkt_flag */
     union {
         struct {       /* data */

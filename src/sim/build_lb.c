@@ -63,5 +63,8 @@ int bn_sim_build_lb(struct bn_sim *s, struct bn_error *err)
                                                             : BN_NM_NONE;
     if (rc == BN_OK && bn_groups_init(&s->sw.groups, &s->topo, nm) != 0)
         rc = bn_fail(err, BN_ENOMEM, "out of memory for switch groups");
+    if (rc == BN_OK)
+        bn_switches_enable_memo(&s->sw, nm == BN_NM_NONE &&
+                                            strcmp(sc->nic.entropy, "per_packet") != 0);
     return rc;
 }

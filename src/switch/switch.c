@@ -1,5 +1,6 @@
 /* Switch forwarding; see switch.h. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/bigmem.h"
 #include "switch/switch.h"
@@ -39,17 +40,29 @@ void bn_switches_free(struct bn_switches *s)
     free(s->state);
     free(s->groups.sw_group);
     bn_big_free(s->ctx.flowlet);
+    bn_big_free(s->memo);
+    s->memo = NULL;
+    s->memo_cap = 0;
     s->state = NULL;
     s->ctx.flowlet = NULL;
 }
 
-/* The egress port of `pk` at switch `node`. Deciding (`decide`) may draw
- * at random, read queues, update a policy's state and stamps the packet's
- * path; without it nothing changes, and where only deciding could tell
- * (non-minimal routing, a policy that is not pure) the answer is UINT32_MAX. */
-static uint32_t route(struct bn_switches *s, uint32_t node, struct bn_packet *pk, uint32_t in_port,
-                      bool decide)
+void bn_switches_enable_memo(struct bn_switches *s, bool on)
 {
+    for (uint32_t i = 0; on && i < s->routes->nswitches; i++)
+        on = s->state[i].ops->pure;
+    s->memo_on = on;
+}
+
+/* The egress port of `pk` at switch `node`. Deciding (`decide`) may draw
+ * at random, read queues and update a policy's state; without it nothing
+ * changes, and where only deciding could tell (non-minimal routing, a
+ * policy that is not pure) the answer is UINT32_MAX. *multi: the choice
+ * was among several ports (the packet's path hash records those). */
+static uint32_t lookup(struct bn_switches *s, uint32_t node, struct bn_packet *pk, uint32_t in_port,
+                       bool decide, bool *multi)
+{
+    *multi = false;
     if (node >= s->scaleup_first)
         return s->scaleup_port[pk->dst];
     if (pk->dst >= s->agg_first)
@@ -68,9 +81,107 @@ static uint32_t route(struct bn_switches *s, uint32_t node, struct bn_packet *pk
     struct bn_lb_switch_state *st = &s->state[node - s->routes->first_switch];
     if (!decide && !st->ops->pure)
         return UINT32_MAX;
-    uint32_t out = st->ops->pick(&s->ctx, st, ports, set.cnt, pk);
-    if (decide && pk->type == BN_PKT_DATA)
-        pk->path = (uint16_t)(pk->path * 31u + out + 1u); /* which path, for the results */
+    *multi = true;
+    return st->ops->pick(&s->ctx, st, ports, set.cnt, pk);
+}
+
+/* Walk the path of a data packet at its first switch, asking each switch
+ * on it in advance. A path that is longer than a memo holds, or that some
+ * switch cannot answer in advance, is not memoized (n = 0). */
+static void memo_walk(struct bn_switches *s, uint32_t node, const struct bn_packet *pk,
+                      struct bn_path_memo *m)
+{
+    const struct bn_port *ports = s->ctx.f->ports;
+    struct bn_packet probe = *pk;
+    *m = (struct bn_path_memo){.dst = pk->dst, .entropy = pk->entropy};
+    for (uint32_t i = 0; i < BN_MEMO_HOPS; i++) {
+        bool multi;
+        uint32_t out = lookup(s, node, &probe, UINT32_MAX, false, &multi);
+        if (out == UINT32_MAX)
+            return;
+        m->out[i] = out;
+        m->multi |= (uint8_t)(multi << i);
+        const struct bn_port *next = &ports[ports[out].peer];
+        if (next->flags & BN_PORT_AT_HOST) {
+            m->n = (uint8_t)(i + 1);
+            return;
+        }
+        node = next->node;
+    }
+    m->multi = 0;
+}
+
+/* A queue pair's two directions (data; acknowledgements and notifications,
+ * which go back with their own entropy) share a cache line. */
+static inline uint32_t memo_index(const struct bn_packet *pk)
+{
+    return 2 * pk->qp + (pk->type != BN_PKT_DATA);
+}
+
+/* The memo that serves `pk` at its hop, or NULL. */
+static inline const struct bn_path_memo *memo_hit(const struct bn_switches *s,
+                                                  const struct bn_packet *pk)
+{
+    uint32_t i = memo_index(pk);
+    if (i >= s->memo_cap)
+        return NULL;
+    const struct bn_path_memo *m = &s->memo[i];
+    return m->dst == pk->dst && m->entropy == pk->entropy && pk->hop < m->n ? m : NULL;
+}
+
+/* A packet at its first switch that no memo serves: walk its path, once per
+ * flow and direction. Memos grow with the queue pairs (by doubling; without
+ * memory, routing goes on without them). */
+static __attribute__((noinline)) const struct bn_path_memo *
+memo_learn(struct bn_switches *s, uint32_t node, const struct bn_packet *pk)
+{
+    uint32_t i = memo_index(pk);
+    if (i >= s->memo_cap) {
+        uint32_t cap = s->memo_cap ? s->memo_cap : 1024;
+        while (cap <= i)
+            cap *= 2;
+        struct bn_path_memo *m = bn_big_realloc(s->memo, (size_t)s->memo_cap * sizeof *m,
+                                                (size_t)cap * sizeof *m);
+        if (!m) {
+            s->memo_on = false;
+            return NULL;
+        }
+        memset(m + s->memo_cap, 0, (size_t)(cap - s->memo_cap) * sizeof *m);
+        s->memo = m;
+        s->memo_cap = cap;
+    }
+    struct bn_path_memo *m = &s->memo[i];
+    if (m->dst == pk->dst && m->entropy == pk->entropy)
+        return NULL; /* walked before, in vain */
+    memo_walk(s, node, pk, m);
+    return m->n ? m : NULL;
+}
+
+/* Decide (or, without `decide`, predict) the egress port of `pk` at switch
+ * `node`; deciding counts the hop and stamps a data packet's path. */
+static inline uint32_t route(struct bn_switches *s, uint32_t node, struct bn_packet *pk,
+                             uint32_t in_port, bool decide)
+{
+    const struct bn_path_memo *m = NULL;
+    if (s->memo_on) {
+        m = memo_hit(s, pk);
+        if (!m && decide && pk->hop == 0)
+            m = memo_learn(s, node, pk);
+    }
+    bool multi;
+    uint32_t out;
+    if (m) {
+        out = m->out[pk->hop];
+        multi = (m->multi >> pk->hop) & 1u;
+    } else {
+        out = lookup(s, node, pk, in_port, decide, &multi);
+    }
+    if (decide) {
+        if (multi && pk->type == BN_PKT_DATA)
+            pk->path = (uint16_t)(pk->path * 31u + out + 1u); /* which path, for the results */
+        if (pk->hop < BN_PKT_HOP_MAX)
+            pk->hop++;
+    }
     return out;
 }
 

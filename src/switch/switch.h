@@ -31,8 +31,28 @@ struct bn_groups {
     uint32_t *sw_group;         /* per switch (node - first_switch) */
 };
 
+/* A flow's path, memoized: where minimal routing and pure policies (ECMP)
+ * decide, a data packet's egress at every switch is a function of its
+ * destination and entropy, which all of a flow's packets share (unless the
+ * sender sprays), so the first packet's walk serves the rest with one load
+ * instead of the lookup's chain. Kept per queue pair and direction,
+ * checked against the packet's destination and entropy. 32 bytes. */
+#define BN_MEMO_HOPS 5
+struct bn_path_memo {
+    uint32_t dst, entropy;        /* of the packets it serves */
+    uint8_t n;                    /* switches on the path; 0: none memoized */
+    uint8_t multi;                /* bit i: switch i chose among several (the path hash counts it) */
+    uint16_t pad_;
+    uint32_t out[BN_MEMO_HOPS];   /* egress port at the i-th switch */
+};
+_Static_assert(sizeof(struct bn_path_memo) == 32, "a path memo is half a cache line");
+
 struct bn_switches {
     const struct bn_routes *routes;
+    /* path memos, by queue pair and direction (bn_switches_enable_memo) */
+    bool memo_on;
+    uint32_t memo_cap;
+    struct bn_path_memo *memo;
     struct bn_groups groups;
     struct bn_lb_ctx ctx;
     struct bn_lb_switch_state *state;   /* per switch (node - first_switch) */
@@ -51,6 +71,9 @@ struct bn_switches {
 int bn_switches_init(struct bn_switches *s, struct bn_fabric *f, const struct bn_routes *r,
                      const struct bn_topo *t, const struct bn_lb_config *cfg, uint64_t seed);
 void bn_switches_free(struct bn_switches *s);
+/* Memoize flows' paths: only where every switch routes minimally with a
+ * pure policy and flows keep their entropy (no per-packet spraying). */
+void bn_switches_enable_memo(struct bn_switches *s, bool on);
 /* nonminimal.c: set up groups; the leaf a packet heads for at `node`. */
 int bn_groups_init(struct bn_groups *g, const struct bn_topo *t, uint8_t mode);
 uint32_t bn_nonminimal_leaf(struct bn_switches *s, uint32_t node, struct bn_packet *pk,

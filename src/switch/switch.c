@@ -190,6 +190,12 @@ uint32_t bn_switch_predict_egress(struct bn_switches *s, uint32_t node, struct b
     return route(s, node, pk, UINT32_MAX, false);
 }
 
+uint32_t bn_switch_route(struct bn_switches *s, uint32_t node, struct bn_packet *pk,
+                         uint32_t in_port)
+{
+    return route(s, node, pk, in_port, true);
+}
+
 void bn_switch_receive(struct bn_fabric *f, struct bn_switches *s, uint32_t in_port, uint32_t pkt)
 {
     const struct bn_port *in = &f->ports[in_port];
@@ -201,7 +207,7 @@ void bn_switch_receive(struct bn_fabric *f, struct bn_switches *s, uint32_t in_p
     /* The switch decides on the head. Cut-through cannot outrun its input,
      * though: onto a faster link it holds the packet until its tail has
      * arrived (store-and-forward) and only then queues it. */
-    uint32_t out = route(s, in->node, pk, in_port, true);
+    uint32_t out = bn_switch_route(s, in->node, pk, in_port);
     if ((in->flags & BN_PORT_CUT_IN) && f->ports[out].rate_bps > in->rate_bps) {
         bn_time_t rest = bn_serialization_ps(pk->bytes + f->wire_overhead, in->rate_bps) -
                          bn_serialization_ps(f->head_bytes, in->rate_bps);

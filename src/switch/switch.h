@@ -84,6 +84,12 @@ uint32_t bn_nonminimal_leaf(struct bn_switches *s, uint32_t node, struct bn_pack
  * policy such as ECMP), else UINT32_MAX: a prefetch hint. Changes nothing. */
 uint32_t bn_switch_predict_egress(struct bn_switches *s, uint32_t node, struct bn_packet *pk);
 
+/* The egress port switch `node` forwards `pk` (arrived by `in_port`) to:
+ * the load-balancing policy decides (and may update its state); the packet
+ * counts the hop and, if data, records the choice in its path hash. */
+uint32_t bn_switch_route(struct bn_switches *s, uint32_t node, struct bn_packet *pk,
+                         uint32_t in_port);
+
 /* BN_EV_ARRIVE at switch port `in_port`. (BN_EV_ARRIVE_TAIL, for a packet
  * held for its tail, names the chosen egress port: the engine queues it.) */
 void bn_switch_receive(struct bn_fabric *f, struct bn_switches *s, uint32_t in_port, uint32_t pkt);

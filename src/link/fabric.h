@@ -28,8 +28,13 @@
  * or lightly used port costs one event per packet-hop, not two.
  */
 /*
- * What every packet-hop reads and writes fits one cache line; counters and
- * the ECN random stream live apart in bn_port_stats (same index).
+ * What every packet-hop reads and writes fits one cache line, the two
+ * counters every frame adds to included; the rarer counters (drops, marks)
+ * and the ECN random stream live apart in bn_port_stats (same index). To fit,
+ * queue lengths, buffers and latencies are 32-bit: a port's queue holds at
+ * most 4 GiB - 1 (switch.buffer_bytes is bounded so; an unbounded queue that
+ * would pass it stops the run with an error) and a link's latency is at most
+ * 4.29 ms (the build checks).
  */
 enum bn_port_flag {
     BN_PORT_AT_HOST = 1u << 0,     /* this is a NIC's port */
@@ -38,12 +43,16 @@ enum bn_port_flag {
     BN_PORT_CUT_IN = 1u << 3,      /* packets arriving here were cut through upstream */
 };
 
+#define BN_PORT_UNBOUNDED UINT32_MAX /* buffer_bytes of a port that never drops */
+
 struct bn_port {
-    struct bn_pktq q;
     bn_time_t busy_until;
-    bn_time_t lat_ps;       /* propagation + FEC + the peer switch's forwarding latency */
     uint64_t rate_bps;
-    uint64_t buffer_bytes;  /* output queue limit */
+    bn_time_t busy_ps;      /* serialization time of the frames sent (utilization) */
+    uint64_t tx_bytes;      /* frame bytes sent */
+    struct bn_pktq q;
+    uint32_t lat_ps;        /* propagation + FEC + the peer switch's forwarding latency */
+    uint32_t buffer_bytes;  /* output queue limit (lossy), or BN_PORT_UNBOUNDED */
     uint32_t node, peer;
     uint8_t flags;          /* enum bn_port_flag */
     uint8_t wake_pending;   /* a BN_EV_PORT_FREE is scheduled */
@@ -51,8 +60,6 @@ struct bn_port {
 _Static_assert(sizeof(struct bn_port) == 64, "a port is one cache line");
 
 struct bn_port_stats {
-    uint64_t tx_pkts, tx_bytes;
-    bn_time_t busy_ps;      /* the three every hop adds to first, on one line */
     uint64_t drops, drop_bytes, ecn_marks, trims;
     struct bn_rng rng;      /* ECN marking draws */
 };
@@ -86,6 +93,7 @@ struct bn_fabric {
     uint64_t lossless_overflows; /* frames a lossless buffer could not have held */
     bool oom;               /* an event or packet could not be allocated */
     bool time_overflow;     /* an event fell beyond BN_TIME_LIMIT */
+    uint32_t queue_overflow; /* 1 + a port whose queue would have passed 4 GiB; 0: none */
 };
 
 static inline void bn_fabric_schedule(struct bn_fabric *f, bn_time_t t, uint16_t kind,

@@ -69,13 +69,17 @@ static inline void bn_pool_put(struct bn_pool *p, uint32_t i)
     p->in_use--;
 }
 
-/* Intrusive FIFO of packets. */
+/* Intrusive FIFO of packets. `bytes` is 32-bit (see bn_port); whoever
+ * pushes onto an unbounded queue checks it has room (bn_pktq_has_room). */
 struct bn_pktq {
-    uint32_t head, tail;
-    uint64_t bytes;
+    uint32_t head, tail, bytes;
 };
 
 static inline bool bn_pktq_empty(const struct bn_pktq *q) { return q->head == BN_PKT_NONE; }
+static inline bool bn_pktq_has_room(const struct bn_pktq *q, uint32_t bytes)
+{
+    return (uint64_t)q->bytes + bytes <= UINT32_MAX;
+}
 
 static inline void bn_pktq_init(struct bn_pktq *q)
 {

@@ -9,7 +9,6 @@
 void bn_port_transmit(struct bn_fabric *f, uint32_t p, uint32_t pkt)
 {
     struct bn_port *port = &f->ports[p];
-    struct bn_port_stats *st = &f->stats[p];
     const struct bn_packet *pk = &f->pool.pkts[pkt];
     uint32_t wire = pk->bytes + f->wire_overhead;
     bn_time_t ser = bn_serialization_ps(wire, port->rate_bps);
@@ -19,9 +18,8 @@ void bn_port_transmit(struct bn_fabric *f, uint32_t p, uint32_t pkt)
             f->fc->on_depart(f, pk->in_port, wire);
     }
     port->busy_until = f->now + ser;
-    st->busy_ps += ser;
-    st->tx_pkts++;
-    st->tx_bytes += pk->bytes;
+    port->busy_ps += ser;
+    port->tx_bytes += pk->bytes;
     f->packet_hops++;
 
     bn_time_t until_decision = ser;
@@ -55,7 +53,7 @@ static bool trim(struct bn_fabric *f, uint32_t p, uint32_t pkt)
     struct bn_port *port = &f->ports[p];
     struct bn_packet *pk = &f->pool.pkts[pkt];
     if (!f->trim_bytes || pk->type != BN_PKT_DATA || (pk->flags & BN_PKT_TRIMMED) ||
-        port->q.bytes + f->trim_bytes > port->buffer_bytes)
+        (uint64_t)port->q.bytes + f->trim_bytes > port->buffer_bytes)
         return false;
     f->bytes_dropped += pk->bytes - f->trim_bytes;
     pk->bytes = f->trim_bytes;
@@ -75,9 +73,14 @@ void bn_port_enqueue(struct bn_fabric *f, uint32_t p, uint32_t pkt)
 {
     struct bn_port *port = &f->ports[p];
     struct bn_packet *pk = &f->pool.pkts[pkt];
-    if (!f->fc->lossless && port->q.bytes + pk->bytes > port->buffer_bytes) {
+    if (!f->fc->lossless && (uint64_t)port->q.bytes + pk->bytes > port->buffer_bytes) {
         if (trim(f, p, pkt))
             return;
+        bn_fabric_drop(f, p, pkt);
+        return;
+    }
+    if (!bn_pktq_has_room(&port->q, pk->bytes)) { /* the run stops with an error */
+        f->queue_overflow = p + 1;
         bn_fabric_drop(f, p, pkt);
         return;
     }
@@ -147,7 +150,7 @@ bool bn_port_send_control(struct bn_fabric *f, uint32_t p)
         return false;
     bn_time_t ser = bn_serialization_ps(64u + f->wire_overhead, port->rate_bps);
     port->busy_until = f->now + ser;
-    f->stats[p].busy_ps += ser;
+    port->busy_ps += ser;
     bn_fabric_signal(f, f->now + ser + fc->prop_ps, port->peer, fc->pending, 0);
     if (fc->pending == BN_FC_XOFF)
         fc->pause_sent++;

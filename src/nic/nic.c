@@ -292,7 +292,13 @@ void bn_nic_send_ctrl(struct bn_nics *n, uint32_t qpid, uint8_t type, uint32_t p
         n->qp[qpid].ce_echo = 0;
     }
     bn_fabric_count_injected(n->fab, pk);
-    bn_pktq_push(&n->nic[qp->rnic].ctrl, &n->fab->pool, pkt);
+    struct bn_nic *nic = &n->nic[qp->rnic];
+    if (!bn_pktq_has_room(&nic->ctrl, pk->bytes)) { /* the run stops with an error */
+        n->fab->queue_overflow = nic->port + 1;
+        bn_fabric_drop(n->fab, nic->port, pkt);
+        return;
+    }
+    bn_pktq_push(&nic->ctrl, &n->fab->pool, pkt);
     bn_nic_kick(n, qp->rnic);
 }
 

@@ -141,8 +141,9 @@ static const struct bn_scn_key keys[] = {
 
     { .info.path = "switch.buffer_bytes", INT_KEY, .info.unit = "bytes", .info.def = "1048576",
       .info.doc = "Packet buffer per port: the egress drop-tail limit (lossy); the receive "
-                  "buffer per ingress port (credit); XOFF + headroom per ingress port (pfc).",
-      FIELD(sw.buffer_bytes), RANGE(1, 1099511627776.0) },
+                  "buffer per ingress port (credit); XOFF + headroom per ingress port (pfc). "
+                  "Below 4 GiB (ports keep 32-bit queue lengths).",
+      FIELD(sw.buffer_bytes), RANGE(1, 4294967294.0) },
     { .info.path = "switch.load_balancing", ENUM_KEY, .info.unit = "", .info.def = "ecmp",
       .info.choices = "ecmp|adaptive|flowlet|spray_random|spray_rr",
       .info.doc = "How a switch picks among equal-cost next hops: ecmp (per-flow hash), adaptive "

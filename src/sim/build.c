@@ -61,12 +61,20 @@ static int build_ports(struct bn_sim *s, struct bn_error *err)
                                                     : sc->sw.latency_ns;
         bn_pktq_init(&port->q);
         port->rate_bps = (uint64_t)(tp->rate_gbps * 1e9 + 0.5);
-        port->lat_ps = bn_sim_prop_ps(sc, tp) +
-                       (peer_sw || peer_kind == BN_NODE_AGG ? bn_time_from_ns(fwd_ns) : 0);
+        bn_time_t lat = bn_sim_prop_ps(sc, tp) +
+                        (peer_sw || peer_kind == BN_NODE_AGG ? bn_time_from_ns(fwd_ns) : 0);
+        if (lat < 0 || lat > (bn_time_t)UINT32_MAX) {
+            char name[96];
+            bn_topo_port_name(t, p, name, sizeof name);
+            return bn_fail(err, BN_EINPUT, "%s: link from port %s: latency %.3f us (cable "
+                           "length, link.fec_ns and the switch latency) is more than the "
+                           "4294.967 us a link may have", sc->source, name, bn_time_to_us(lat));
+        }
+        port->lat_ps = (uint32_t)lat;
         /* NVLink's credit flow control never drops: an NVSwitch queue is
          * not bounded by the backend switches' buffer (docs/model.md) */
         bool nvswitch = kind == BN_NODE_SCALEUP;
-        port->buffer_bytes = at_host || nvswitch ? UINT64_MAX : sc->sw.buffer_bytes;
+        port->buffer_bytes = at_host || nvswitch ? BN_PORT_UNBOUNDED : (uint32_t)sc->sw.buffer_bytes;
         port->node = tp->node;
         port->peer = tp->peer;
         port->flags = (uint8_t)((at_host ? BN_PORT_AT_HOST : 0) | (peer_sw ? BN_PORT_PEER_SWITCH : 0) |

@@ -111,7 +111,7 @@ static int order_stats(struct bn_results *out, struct bn_error *err)
 
 static double utilization(const struct bn_fabric *f, uint32_t p)
 {
-    double u = f->now > 0 ? (double)f->stats[p].busy_ps / (double)f->now : 0;
+    double u = f->now > 0 ? (double)f->ports[p].busy_ps / (double)f->now : 0;
     return u > 1 ? 1 : u; /* a run cut short counts a frame's whole serialization */
 }
 
@@ -141,7 +141,7 @@ static void port_entry(const struct bn_sim *s, uint32_t p, struct bn_port_result
     bn_topo_node_name(&s->topo, s->topo.ports[s->topo.ports[p].peer].node, pr->peer,
                       sizeof pr->peer);
     pr->utilization = utilization(f, p);
-    pr->tx_bytes = st->tx_bytes;
+    pr->tx_bytes = f->ports[p].tx_bytes;
     pr->drops = st->drops;
     pr->ecn_marks = st->ecn_marks;
     pr->pause_sent = f->fcs ? f->fcs[p].pause_sent : 0;

@@ -168,14 +168,12 @@ static inline void prefetch_ahead(struct bn_sim *s)
     if (!near)
         return;
     const struct bn_port *port = &f->ports[near->obj];
-    uint32_t out = UINT32_MAX;
     if (near->kind == BN_EV_PORT_FREE) {
         uint32_t head = port->q.head;
         if (head != BN_PKT_NONE)
             __builtin_prefetch(&f->pool.pkts[head]);
         else if (port->flags & BN_PORT_AT_HOST) /* the queue pair the NIC will serve */
             prefetch_qp(&s->nics, s->nics.nic[bn_nic_of_port(&s->nics, near->obj)].active_head);
-        out = near->obj;
     } else if (near->kind == BN_EV_ARRIVE) {
         struct bn_packet *pk = &f->pool.pkts[near->arg];
         if (port->flags & BN_PORT_AT_HOST) { /* its queue pair, and its flow's path counts */
@@ -184,12 +182,22 @@ static inline void prefetch_ahead(struct bn_sim *s)
                 __builtin_prefetch(&s->fstate[s->qp_flow[pk->qp]].paths, 1);
             return;
         }
-        out = bn_switch_predict_egress(&s->sw, port->node, pk);
+        uint32_t out = bn_switch_predict_egress(&s->sw, port->node, pk);
         if (out != UINT32_MAX)
             __builtin_prefetch(&f->ports[out]);
     }
-    if (out != UINT32_MAX)
-        __builtin_prefetch(&f->stats[out], 1);
+}
+
+/* A queue without a drop limit (a NIC's, an NVSwitch's, a lossless
+ * switch's whose flow control did not hold it) passed what a port holds. */
+static int queue_overflow(const struct bn_sim *s, struct bn_error *err)
+{
+    char name[96];
+    bn_topo_port_name(&s->topo, s->fab.queue_overflow - 1, name, sizeof name);
+    return bn_fail(err, BN_EINPUT,
+                   "%s: the queue of port %s would pass 4 GiB at t=%.3f us, more than a port "
+                   "holds; check switch.buffer_bytes and the flow-control settings",
+                   s->sc->source, name, bn_time_to_us(s->fab.now));
 }
 
 static bool work_done(const struct bn_sim *s)
@@ -223,6 +231,8 @@ int bn_sim_loop(struct bn_sim *s, const struct bn_run_opts *opts, double t0, str
         if (s->fab.oom)
             return bn_fail(err, BN_ENOMEM, "out of memory for packets or events at t=%.3f us",
                            bn_time_to_us(s->fab.now));
+        if (s->fab.queue_overflow)
+            return queue_overflow(s, err);
         if ((++s->events & 0x3ffff) == 0) {
             if (opts && opts->progress)
                 report_progress(s, opts, t0);

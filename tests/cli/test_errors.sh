@@ -627,6 +627,10 @@ expect_error "coll: collnet without SHARP" "key 'coll.algo'" "without sharp.enab
     -- coll "${SMALL[@]}" --algo collnet
 expect_error "coll: min above max" "key 'coll.min_bytes'" -- coll -b 1M -e 1K
 expect_error "coll: no whole element" "key 'coll.max_bytes'" -- coll -b 1 -e 3 -d double
+expect_error "a buffer a port's 32-bit queue length cannot count" "key 'switch.buffer_bytes'" \
+    "4294967294" -- run --quiet --set switch.buffer_bytes=4294967295
+expect_error "a link latency beyond 4.29 ms" "link from port" "link.fec_ns" "4294.967 us" \
+    -- run --quiet --set link.fec_ns=5000000
 expect_ok "bnet help coll" "usage: bnet coll" "-b" "--algo" -- help coll
 expect_ok "coll prints nccl-tests columns" "size" "count" "type" "redop" "root" "time" \
     "algbw" "busbw" "#wrong" "(elements)" "(GB/s)" "float" "sum" \

@@ -56,11 +56,13 @@ struct bn_port {
     uint32_t node, peer;
     uint8_t flags;          /* enum bn_port_flag */
     uint8_t wake_pending;   /* a BN_EV_PORT_FREE is scheduled */
+    uint16_t ecn_marks_lo;  /* ECN marks, low 16 bits (the rest: bn_port_ecn_marks) */
 } __attribute__((aligned(64)));
 _Static_assert(sizeof(struct bn_port) == 64, "a port is one cache line");
 
 struct bn_port_stats {
-    uint64_t drops, drop_bytes, ecn_marks, trims;
+    uint64_t drops, drop_bytes, trims;
+    uint64_t ecn_marks_hi;  /* ECN marks in multiples of 2^16 (see bn_port_ecn_marks) */
     struct bn_rng rng;      /* ECN marking draws */
 };
 
@@ -103,6 +105,14 @@ static inline void bn_fabric_schedule(struct bn_fabric *f, bn_time_t t, uint16_t
         f->time_overflow = true;
     else if (bn_evq_push(&f->evq, t, kind, obj, arg) != 0)
         f->oom = true;
+}
+
+/* Frames port p has marked CE. A port marks most of the frames it queues
+ * when congested, so the count lives in its line, 16 bits of it; the
+ * carries go to its counters' line once per 65536 marks. */
+static inline uint64_t bn_port_ecn_marks(const struct bn_fabric *f, uint32_t p)
+{
+    return f->stats[p].ecn_marks_hi + f->ports[p].ecn_marks_lo;
 }
 
 static inline bool bn_port_idle(const struct bn_fabric *f, const struct bn_port *port)

@@ -73,21 +73,22 @@ void bn_port_enqueue(struct bn_fabric *f, uint32_t p, uint32_t pkt)
 {
     struct bn_port *port = &f->ports[p];
     struct bn_packet *pk = &f->pool.pkts[pkt];
+    if (!bn_pktq_has_room(&port->q, pk->bytes)) { /* the run stops with an error */
+        f->queue_overflow = p + 1;
+        bn_fabric_drop(f, p, pkt);
+        return;
+    }
     if (!f->fc->lossless && (uint64_t)port->q.bytes + pk->bytes > port->buffer_bytes) {
         if (trim(f, p, pkt))
             return;
         bn_fabric_drop(f, p, pkt);
         return;
     }
-    if (!bn_pktq_has_room(&port->q, pk->bytes)) { /* the run stops with an error */
-        f->queue_overflow = p + 1;
-        bn_fabric_drop(f, p, pkt);
-        return;
-    }
     if (f->ecn.enabled && (pk->flags & BN_PKT_ECN_CAPABLE) &&
         ecn_should_mark(port, &f->stats[p], &f->ecn)) {
         pk->flags |= BN_PKT_ECN_CE;
-        f->stats[p].ecn_marks++;
+        if (++port->ecn_marks_lo == 0)
+            f->stats[p].ecn_marks_hi += 1u << 16;
     }
     /* An idle port sends at once, unless a PFC frame must go first or its
      * peer has paused it. */

@@ -128,7 +128,7 @@ static double paused_fraction(const struct bn_fabric *f, uint32_t p)
 static bool noteworthy(const struct bn_fabric *f, bool all, uint32_t p)
 {
     const struct bn_port_stats *st = &f->stats[p];
-    return all || st->drops || st->ecn_marks ||
+    return all || st->drops || bn_port_ecn_marks(f, p) ||
            (f->fcs && (f->fcs[p].pause_sent || f->fcs[p].pause_received));
 }
 
@@ -143,7 +143,7 @@ static void port_entry(const struct bn_sim *s, uint32_t p, struct bn_port_result
     pr->utilization = utilization(f, p);
     pr->tx_bytes = f->ports[p].tx_bytes;
     pr->drops = st->drops;
-    pr->ecn_marks = st->ecn_marks;
+    pr->ecn_marks = bn_port_ecn_marks(f, p);
     pr->pause_sent = f->fcs ? f->fcs[p].pause_sent : 0;
     pr->pause_received = f->fcs ? f->fcs[p].pause_received : 0;
     pr->paused_fraction = paused_fraction(f, p);
@@ -156,7 +156,7 @@ static int port_results(const struct bn_sim *s, struct bn_results *out, struct b
     double sum = 0, max = 0;
     uint32_t n = 0, nfabric = 0;
     for (uint32_t p = 0; p < f->nports; p++) {
-        out->ecn_marks += f->stats[p].ecn_marks;
+        out->ecn_marks += bn_port_ecn_marks(f, p);
         if (f->fcs) {
             out->pause_frames += f->fcs[p].pause_sent;
             out->resume_frames += f->fcs[p].resume_sent;

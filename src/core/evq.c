@@ -329,5 +329,11 @@ const struct bn_event *bn_evq_peek_beyond(struct bn_evq *q, size_t ahead)
         ahead -= q->block[b].n;
         b = q->block[b].next;
     }
-    return b != NIL ? &q->block[b].ev[ahead] : NULL;
+    if (b == NIL)
+        return NULL;
+    /* the hints will walk on into the slot's next block: its header first */
+    uint32_t next = q->block[b].next;
+    if (next != NIL)
+        __builtin_prefetch(&q->block[next]);
+    return &q->block[b].ev[ahead];
 }

@@ -28,13 +28,13 @@
  * or lightly used port costs one event per packet-hop, not two.
  */
 /*
- * What every packet-hop reads and writes fits one cache line, the two
- * counters every frame adds to included; the rarer counters (drops, marks)
- * and the ECN random stream live apart in bn_port_stats (same index). To fit,
- * queue lengths, buffers and latencies are 32-bit: a port's queue holds at
- * most 4 GiB - 1 (switch.buffer_bytes is bounded so; an unbounded queue that
- * would pass it stops the run with an error) and a link's latency is at most
- * 4.29 ms (the build checks).
+ * What every packet-hop reads and writes fits one cache line, the counters
+ * every frame adds to included; the rarer ones (drops, trims, the high bits
+ * of ECN marks) and the ECN random stream live apart in bn_port_stats (same
+ * index). To fit, queue lengths, buffers and latencies are 32-bit: a port's
+ * queue holds at most 4 GiB - 1 (switch.buffer_bytes is bounded so; an
+ * unbounded queue that would pass it stops the run with an error) and a
+ * link's latency is at most 4.29 ms (the build checks).
  */
 enum bn_port_flag {
     BN_PORT_AT_HOST = 1u << 0,     /* this is a NIC's port */

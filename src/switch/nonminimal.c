@@ -45,7 +45,7 @@ static uint64_t least_load(const struct bn_switches *s, uint32_t node, uint32_t 
     struct bn_route_set set = bn_routes_lookup(s->routes, node, leaf);
     uint64_t best = UINT64_MAX;
     for (uint32_t i = 0; i < set.cnt; i++) {
-        uint64_t q = s->ctx.f->ports[s->routes->hops[set.off + i]].q.bytes;
+        uint64_t q = s->ctx.f->ports[bn_route_port(s->routes, set, i)].q.bytes;
         best = q < best ? q : best;
     }
     return best;

@@ -75,9 +75,9 @@ static uint32_t lookup(struct bn_switches *s, uint32_t node, struct bn_packet *p
     struct bn_route_set set = bn_routes_lookup(s->routes, node, leaf);
     if (set.cnt == 0)
         return s->deliver_port[pk->dst];
-    const uint32_t *ports = &s->routes->hops[set.off];
     if (set.cnt == 1)
-        return ports[0];
+        return set.one;
+    const uint32_t *ports = &s->routes->hops[set.off];
     struct bn_lb_switch_state *st = &s->state[node - s->routes->first_switch];
     if (!decide && !st->ops->pure)
         return UINT32_MAX;

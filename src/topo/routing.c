@@ -40,7 +40,7 @@ static int intern_set(struct bn_routes *r, uint32_t sw_first_set_off, const uint
 {
     for (uint32_t off = sw_first_set_off; off + cnt <= r->nhops; off++) {
         if (memcmp(&r->hops[off], ports, cnt * sizeof *ports) == 0) {
-            *out = (struct bn_route_set){off, cnt};
+            *out = (struct bn_route_set){off, cnt, 0};
             return 0;
         }
     }
@@ -55,7 +55,7 @@ static int intern_set(struct bn_routes *r, uint32_t sw_first_set_off, const uint
         r->hops_cap = cap;
     }
     memcpy(&r->hops[r->nhops], ports, cnt * sizeof *ports);
-    *out = (struct bn_route_set){r->nhops, cnt};
+    *out = (struct bn_route_set){r->nhops, cnt, 0};
     r->nhops += cnt;
     return 0;
 }
@@ -67,7 +67,7 @@ static int fill_one(struct bn_routes *r, const struct bn_topo *t, const uint32_t
 {
     uint32_t first = t->nhosts, node = first + sw, d = dist_l[sw];
     uint32_t set_start = r->sw[sw].hops_base;
-    struct bn_route_set set = {0, 0};
+    struct bn_route_set set = {0, 0, 0};
     if (d == 0) { /* this switch is leaf l: the lookup delivers; see dedupe_rows */
         r->sw[sw].own_leaf = l;
         return BN_OK;
@@ -86,19 +86,23 @@ static int fill_one(struct bn_routes *r, const struct bn_topo *t, const uint32_t
         if (t->nodes[m].kind == BN_NODE_SWITCH && dist_l[m - first] == d - 1)
             cand[cnt++] = p;
     }
-    /* Neighbouring leaves usually share a set (all uplinks): try it first. */
-    if (last->cnt == cnt && memcmp(&r->hops[last->off], cand, cnt * sizeof *cand) == 0)
-        set = *last;
-    else if (intern_set(r, set_start, cand, cnt, &set) != 0)
-        return bn_fail(err, BN_ENOMEM, "out of memory building routing tables");
-    *last = set;
-    if (set.cnt > BN_ROUTE_CNT_MAX || set.off - set_start > BN_ROUTE_OFF_MAX) {
+    uint32_t off = cand[0] - nd->first_port; /* a set of one: the entry names the port */
+    if (cnt > 1) {
+        /* Neighbouring leaves usually share a set (all uplinks): try it first. */
+        if (last->cnt == cnt && memcmp(&r->hops[last->off], cand, cnt * sizeof *cand) == 0)
+            set = *last;
+        else if (intern_set(r, set_start, cand, cnt, &set) != 0)
+            return bn_fail(err, BN_ENOMEM, "out of memory building routing tables");
+        *last = set;
+        off = set.off - set_start;
+    }
+    if (cnt > BN_ROUTE_CNT_MAX || off > BN_ROUTE_OFF_MAX) {
         char a[64];
         bn_topo_node_name(t, node, a, sizeof a);
         return bn_fail(err, BN_EINPUT, "topology: switch '%s' has more next-hop ports than routing "
                        "tables hold (%u per set, %u in all)", a, BN_ROUTE_CNT_MAX, BN_ROUTE_OFF_MAX);
     }
-    r->table[(size_t)sw * r->nleaves + l] = (set.off - set_start) << BN_ROUTE_CNT_BITS | set.cnt;
+    r->table[(size_t)sw * r->nleaves + l] = off << BN_ROUTE_CNT_BITS | cnt;
     return BN_OK;
 }
 
@@ -178,8 +182,9 @@ int bn_routes_build(struct bn_routes *r, const struct bn_topo *t, struct bn_erro
         }
     }
     for (uint32_t sw = 0; sw < t->nswitches && rc == BN_OK; sw++) {
-        struct bn_route_set last = {0, UINT32_MAX};
+        struct bn_route_set last = {0, UINT32_MAX, 0};
         r->sw[sw].hops_base = r->nhops;
+        r->sw[sw].first_port = t->nodes[t->nhosts + sw].first_port;
         for (uint32_t l = 0; l < t->nleaves && rc == BN_OK; l++)
             rc = fill_one(r, t, &dist_all[(size_t)l * t->nswitches], sw, l, s.cand, &last, err);
     }

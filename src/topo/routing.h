@@ -13,8 +13,10 @@
  * 32 bits. Sets are laid out in order of first use, so switches in the same
  * place of a regular fabric have identical rows; identical rows are stored
  * once (a k=32 fat-tree's 1280 rows of 512 leaves shrink to a few dozen,
- * 2.6 MB to tens of KB, which stay in cache). What a lookup reads about the
- * switch itself (its row, region and own leaf) is one 16-byte record. A
+ * 2.6 MB to tens of KB, which stay in cache). A set of one port is not
+ * stored: its entry holds the port's number on the switch. What a lookup
+ * reads about the switch itself (its row, region, first port and own leaf)
+ * is one 16-byte record. A
  * leaf's own row entry is not used: the lookup answers "deliver" for it
  * first. So a lookup reads the switch record, one table entry and the set.
  */
@@ -26,8 +28,9 @@
 #include "topo/topo.h"
 
 struct bn_route_set {
-    uint32_t off;   /* into bn_routes.hops */
+    uint32_t off;   /* into bn_routes.hops (cnt >= 2) */
     uint32_t cnt;   /* 0: the destination leaf is this switch */
+    uint32_t one;   /* cnt == 1: the port (not stored in hops) */
 };
 
 /* Per switch (node - first_switch). */
@@ -35,10 +38,12 @@ struct bn_route_switch {
     uint32_t row;       /* where its row starts in `table` */
     uint32_t hops_base; /* where its region of `hops` starts */
     uint32_t own_leaf;  /* its leaf index, UINT32_MAX if not a leaf */
-    uint32_t pad_;
+    uint32_t first_port;
 };
 
-/* A table entry: (offset in the switch's region) << BN_ROUTE_CNT_BITS | count. */
+/* A table entry: (offset in the switch's region) << BN_ROUTE_CNT_BITS |
+ * count; a set of one port holds the port's number on its switch instead
+ * (most sets on the way down a fat-tree), which saves the lookup a load. */
 #define BN_ROUTE_CNT_BITS 12u
 #define BN_ROUTE_CNT_MAX ((1u << BN_ROUTE_CNT_BITS) - 1u)
 #define BN_ROUTE_OFF_MAX (UINT32_MAX >> BN_ROUTE_CNT_BITS)
@@ -56,16 +61,23 @@ struct bn_routes {
 int bn_routes_build(struct bn_routes *r, const struct bn_topo *t, struct bn_error *err);
 void bn_routes_free(struct bn_routes *r);
 
-/* The next hops of switch `node` towards `leaf`: hops[off .. off + cnt);
- * cnt 0 when the destination leaf is this switch. */
+/* The next hops of switch `node` towards `leaf`: the port `one` if cnt is
+ * 1, else hops[off .. off + cnt); cnt 0 when the destination leaf is this
+ * switch. */
 static inline struct bn_route_set bn_routes_lookup(const struct bn_routes *r, uint32_t node,
                                                    uint32_t leaf)
 {
     const struct bn_route_switch *w = &r->sw[node - r->first_switch];
     if (leaf == w->own_leaf)
-        return (struct bn_route_set){0, 0};
-    uint32_t e = r->table[w->row + leaf];
-    return (struct bn_route_set){w->hops_base + (e >> BN_ROUTE_CNT_BITS), e & BN_ROUTE_CNT_MAX};
+        return (struct bn_route_set){0, 0, 0};
+    uint32_t e = r->table[w->row + leaf], off = e >> BN_ROUTE_CNT_BITS;
+    return (struct bn_route_set){w->hops_base + off, e & BN_ROUTE_CNT_MAX, w->first_port + off};
+}
+
+/* Port i of a set. */
+static inline uint32_t bn_route_port(const struct bn_routes *r, struct bn_route_set set, uint32_t i)
+{
+    return set.cnt == 1 ? set.one : r->hops[set.off + i];
 }
 
 /* Links on the longest minimal host-to-host path. */

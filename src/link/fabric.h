@@ -167,6 +167,9 @@ static inline void bn_port_send_next(struct bn_fabric *f, uint32_t p)
  * control, pool. */
 void bn_fabric_deliver(struct bn_fabric *f, uint32_t in, uint32_t pkt);
 void bn_fabric_drop(struct bn_fabric *f, uint32_t port, uint32_t pkt);
+/* A frame a queue without a drop limit has no room for (bn_pktq_has_room):
+ * dropped, and the port noted, so the run stops with an error. */
+void bn_fabric_overflow(struct bn_fabric *f, uint32_t port, uint32_t pkt);
 /* A NIC creates a packet: ledger. Returns BN_PKT_NONE on exhaustion. */
 uint32_t bn_fabric_new_packet(struct bn_fabric *f);
 void bn_fabric_count_injected(struct bn_fabric *f, const struct bn_packet *pk);

@@ -73,9 +73,8 @@ void bn_port_enqueue(struct bn_fabric *f, uint32_t p, uint32_t pkt)
 {
     struct bn_port *port = &f->ports[p];
     struct bn_packet *pk = &f->pool.pkts[pkt];
-    if (!bn_pktq_has_room(&port->q, pk->bytes)) { /* the run stops with an error */
-        f->queue_overflow = p + 1;
-        bn_fabric_drop(f, p, pkt);
+    if (!bn_pktq_has_room(&port->q, pk->bytes)) {
+        bn_fabric_overflow(f, p, pkt);
         return;
     }
     if (!f->fc->lossless && (uint64_t)port->q.bytes + pk->bytes > port->buffer_bytes) {
@@ -139,6 +138,12 @@ void bn_fabric_drop(struct bn_fabric *f, uint32_t port, uint32_t pkt)
     if (pk->type == BN_PKT_DATA)
         f->data_pkts_dropped++;
     bn_pool_put(&f->pool, pkt);
+}
+
+void bn_fabric_overflow(struct bn_fabric *f, uint32_t port, uint32_t pkt)
+{
+    f->queue_overflow = port + 1;
+    bn_fabric_drop(f, port, pkt);
 }
 
 /* A PFC frame: minimum Ethernet frame, served before any queued data and

@@ -293,9 +293,8 @@ void bn_nic_send_ctrl(struct bn_nics *n, uint32_t qpid, uint8_t type, uint32_t p
     }
     bn_fabric_count_injected(n->fab, pk);
     struct bn_nic *nic = &n->nic[qp->rnic];
-    if (!bn_pktq_has_room(&nic->ctrl, pk->bytes)) { /* the run stops with an error */
-        n->fab->queue_overflow = nic->port + 1;
-        bn_fabric_drop(n->fab, nic->port, pkt);
+    if (!bn_pktq_has_room(&nic->ctrl, pk->bytes)) {
+        bn_fabric_overflow(n->fab, nic->port, pkt);
         return;
     }
     bn_pktq_push(&nic->ctrl, &n->fab->pool, pkt);

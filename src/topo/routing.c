@@ -66,8 +66,6 @@ static int fill_one(struct bn_routes *r, const struct bn_topo *t, const uint32_t
                     struct bn_error *err)
 {
     uint32_t first = t->nhosts, node = first + sw, d = dist_l[sw];
-    uint32_t set_start = r->sw[sw].hops_base;
-    struct bn_route_set set = {0, 0, 0};
     if (d == 0) { /* this switch is leaf l: the lookup delivers; see dedupe_rows */
         r->sw[sw].own_leaf = l;
         return BN_OK;
@@ -88,6 +86,8 @@ static int fill_one(struct bn_routes *r, const struct bn_topo *t, const uint32_t
     }
     uint32_t off = cand[0] - nd->first_port; /* a set of one: the entry names the port */
     if (cnt > 1) {
+        uint32_t set_start = r->sw[sw].hops_base;
+        struct bn_route_set set;
         /* Neighbouring leaves usually share a set (all uplinks): try it first. */
         if (last->cnt == cnt && memcmp(&r->hops[last->off], cand, cnt * sizeof *cand) == 0)
             set = *last;

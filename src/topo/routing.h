@@ -16,9 +16,9 @@
  * 2.6 MB to tens of KB, which stay in cache). A set of one port is not
  * stored: its entry holds the port's number on the switch. What a lookup
  * reads about the switch itself (its row, region, first port and own leaf)
- * is one 16-byte record. A
- * leaf's own row entry is not used: the lookup answers "deliver" for it
- * first. So a lookup reads the switch record, one table entry and the set.
+ * is one 16-byte record. A leaf's own row entry is not used: the lookup
+ * answers "deliver" for it first. So a lookup reads the switch record, one
+ * table entry and, if it has several ports, the set.
  */
 #ifndef BN_TOPO_ROUTING_H
 #define BN_TOPO_ROUTING_H

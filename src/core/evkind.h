@@ -4,7 +4,7 @@
 
 enum bn_event_kind {
     BN_EV_PORT_FREE = 1,   /* obj = port: the last bit left, the port may send again */
-    BN_EV_ARRIVE,          /* obj = receiving port, arg = packet */
+    BN_EV_ARRIVE,          /* obj = receiving switch port, arg = packet */
     BN_EV_ARRIVE_TAIL,     /* obj = egress port: a held packet's tail is in, queue it */
     BN_EV_RTO,             /* obj = queue pair: retransmission timer */
     BN_EV_FLOW_START,      /* obj = flow */
@@ -13,6 +13,7 @@ enum bn_event_kind {
     BN_EV_FC_SIGNAL,       /* obj = port, arg = amount << 2 | enum bn_fc_signal */
     BN_EV_SAMPLE,          /* time-series sample */
     BN_EV_APP,             /* obj, arg: the driver's own (collectives: post a transfer) */
+    BN_EV_ARRIVE_HOST,     /* obj = receiving endpoint (NIC) port, arg = packet */
 };
 
 #endif

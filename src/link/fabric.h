@@ -41,6 +41,7 @@ enum bn_port_flag {
     BN_PORT_PEER_SWITCH = 1u << 1, /* packets sent here are forwarded by a switch */
     BN_PORT_CUT_OUT = 1u << 2,     /* ...which decides after the head (cut-through) */
     BN_PORT_CUT_IN = 1u << 3,      /* packets arriving here were cut through upstream */
+    BN_PORT_PEER_HOST = 1u << 4,   /* packets sent here arrive at an endpoint (a NIC) */
 };
 
 #define BN_PORT_UNBOUNDED UINT32_MAX /* buffer_bytes of a port that never drops */
@@ -93,6 +94,7 @@ struct bn_fabric {
     uint64_t packet_hops;
     bn_time_t last_delivery;        /* progress watchdog */
     uint64_t lossless_overflows; /* frames a lossless buffer could not have held */
+    bool cut_may_hold;      /* a cut-through switch has ports of different rates */
     bool oom;               /* an event or packet could not be allocated */
     bool time_overflow;     /* an event fell beyond BN_TIME_LIMIT */
     uint32_t queue_overflow; /* 1 + a port whose queue would have passed 4 GiB; 0: none */

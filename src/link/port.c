@@ -26,7 +26,10 @@ void bn_port_transmit(struct bn_fabric *f, uint32_t p, uint32_t pkt)
     if ((port->flags & (BN_PORT_PEER_SWITCH | BN_PORT_CUT_OUT)) ==
         (BN_PORT_PEER_SWITCH | BN_PORT_CUT_OUT))
         until_decision = bn_serialization_ps(f->head_bytes, port->rate_bps);
-    bn_fabric_schedule(f, f->now + port->lat_ps + until_decision, BN_EV_ARRIVE, port->peer, pkt);
+    /* the kind tells a switch from a NIC, so that a switch need not read
+     * its arrival port's line (bn_switch_receive) */
+    uint16_t kind = (port->flags & BN_PORT_PEER_HOST) ? BN_EV_ARRIVE_HOST : BN_EV_ARRIVE;
+    bn_fabric_schedule(f, f->now + port->lat_ps + until_decision, kind, port->peer, pkt);
 }
 
 static bool ecn_should_mark(const struct bn_port *port, struct bn_port_stats *st,

@@ -36,6 +36,19 @@ bn_time_t bn_sim_prop_ps(const struct bn_scenario *sc, const struct bn_topo_port
     return bn_time_from_ns(tp->length_m * ns_per_m + sc->link.fec_ns);
 }
 
+/* Does a switch have ports of different rates (so that cut-through may have
+ * to hold a packet for its tail, bn_switch_receive)? */
+static bool mixed_rates(const struct bn_fabric *f, const struct bn_topo *t)
+{
+    for (uint32_t n = 0; n < t->nnodes; n++) {
+        const struct bn_topo_node *nd = &t->nodes[n];
+        for (uint32_t i = 1; i < nd->nports; i++)
+            if (f->ports[nd->first_port + i].rate_bps != f->ports[nd->first_port].rate_bps)
+                return true;
+    }
+    return false;
+}
+
 static int build_ports(struct bn_sim *s, struct bn_error *err)
 {
     const struct bn_scenario *sc = s->sc;
@@ -77,10 +90,13 @@ static int build_ports(struct bn_sim *s, struct bn_error *err)
         port->buffer_bytes = at_host || nvswitch ? BN_PORT_UNBOUNDED : (uint32_t)sc->sw.buffer_bytes;
         port->node = tp->node;
         port->peer = tp->peer;
+        bool peer_host = peer_kind == BN_NODE_HOST || peer_kind == BN_NODE_AGG;
         port->flags = (uint8_t)((at_host ? BN_PORT_AT_HOST : 0) | (peer_sw ? BN_PORT_PEER_SWITCH : 0) |
-                                (cut ? BN_PORT_CUT_OUT : 0) | (cut && !at_host ? BN_PORT_CUT_IN : 0));
+                                (cut ? BN_PORT_CUT_OUT : 0) | (cut && !at_host ? BN_PORT_CUT_IN : 0) |
+                                (peer_host ? BN_PORT_PEER_HOST : 0));
         bn_rng_init(&f->stats[p].rng, sc->seed, BN_STREAM_PORT + p);
     }
+    f->cut_may_hold = cut && mixed_rates(f, t);
     return BN_OK;
 }
 

@@ -89,10 +89,10 @@ static int dispatch(struct bn_sim *s, const struct bn_event *ev, struct bn_error
         return BN_OK;
     }
     case BN_EV_ARRIVE:
-        if (f->ports[ev->obj].flags & BN_PORT_AT_HOST)
-            bn_nic_receive(&s->nics, bn_nic_of_port(&s->nics, ev->obj), ev->arg);
-        else
-            bn_switch_receive(f, &s->sw, ev->obj, ev->arg);
+        bn_switch_receive(f, &s->sw, ev->obj, ev->arg);
+        return BN_OK;
+    case BN_EV_ARRIVE_HOST:
+        bn_nic_receive(&s->nics, bn_nic_of_port(&s->nics, ev->obj), ev->arg);
         return BN_OK;
     case BN_EV_ARRIVE_TAIL:
         bn_port_enqueue(f, ev->obj, ev->arg);
@@ -160,6 +160,10 @@ static inline void prefetch_ahead(struct bn_sim *s)
     struct bn_fabric *f = &s->fab;
     const struct bn_event *far = bn_evq_peek_ahead(&f->evq, PREFETCH_FAR);
     if (far && far->kind == BN_EV_ARRIVE) {
+        if (!s->sw.memo_on) /* a memoized path needs not know the switch */
+            __builtin_prefetch(&f->ports[far->obj]);
+        __builtin_prefetch(&f->pool.pkts[far->arg]);
+    } else if (far && far->kind == BN_EV_ARRIVE_HOST) {
         __builtin_prefetch(&f->ports[far->obj]);
         __builtin_prefetch(&f->pool.pkts[far->arg]);
     } else if (far && far->kind == BN_EV_PORT_FREE) {
@@ -168,22 +172,20 @@ static inline void prefetch_ahead(struct bn_sim *s)
     const struct bn_event *near = bn_evq_peek_ahead(&f->evq, PREFETCH_NEAR);
     if (!near)
         return;
-    const struct bn_port *port = &f->ports[near->obj];
     if (near->kind == BN_EV_PORT_FREE) {
+        const struct bn_port *port = &f->ports[near->obj];
         uint32_t head = port->q.head;
         if (head != BN_PKT_NONE)
             __builtin_prefetch(&f->pool.pkts[head]);
         else if (port->flags & BN_PORT_AT_HOST) /* the queue pair the NIC will serve */
             prefetch_qp(&s->nics, s->nics.nic[bn_nic_of_port(&s->nics, near->obj)].active_head);
-    } else if (near->kind == BN_EV_ARRIVE) {
+    } else if (near->kind == BN_EV_ARRIVE_HOST) { /* its queue pair, and its flow's path counts */
         struct bn_packet *pk = &f->pool.pkts[near->arg];
-        if (port->flags & BN_PORT_AT_HOST) { /* its queue pair, and its flow's path counts */
-            prefetch_qp(&s->nics, pk->qp);
-            if (s->nics.on_arrival == on_arrival && pk->type == BN_PKT_DATA)
-                __builtin_prefetch(&s->fstate[s->qp_flow[pk->qp]].paths, 1);
-            return;
-        }
-        uint32_t out = bn_switch_predict_egress(&s->sw, port->node, pk);
+        prefetch_qp(&s->nics, pk->qp);
+        if (s->nics.on_arrival == on_arrival && pk->type == BN_PKT_DATA)
+            __builtin_prefetch(&s->fstate[s->qp_flow[pk->qp]].paths, 1);
+    } else if (near->kind == BN_EV_ARRIVE) {
+        uint32_t out = bn_switch_predict_egress(&s->sw, near->obj, &f->pool.pkts[near->arg]);
         if (out != UINT32_MAX)
             __builtin_prefetch(&f->ports[out]);
     }

@@ -79,16 +79,16 @@ int bn_groups_init(struct bn_groups *g, const struct bn_topo *t, uint8_t mode);
 uint32_t bn_nonminimal_leaf(struct bn_switches *s, uint32_t node, struct bn_packet *pk,
                             uint32_t in_port);
 
-/* The egress port a packet arriving at switch `node` will take, if that is
- * known without deciding (minimal routing, a single next hop or a pure
- * policy such as ECMP), else UINT32_MAX: a prefetch hint. Changes nothing. */
-uint32_t bn_switch_predict_egress(struct bn_switches *s, uint32_t node, struct bn_packet *pk);
+/* The egress port a packet arriving at switch port `in_port` will take, if
+ * that is known without deciding (minimal routing, a single next hop or a
+ * pure policy such as ECMP), else UINT32_MAX: a prefetch hint. Changes
+ * nothing. */
+uint32_t bn_switch_predict_egress(struct bn_switches *s, uint32_t in_port, struct bn_packet *pk);
 
-/* The egress port switch `node` forwards `pk` (arrived by `in_port`) to:
+/* The egress port the switch of `in_port` forwards `pk` (arrived there) to:
  * the load-balancing policy decides (and may update its state); the packet
  * counts the hop and, if data, records the choice in its path hash. */
-uint32_t bn_switch_route(struct bn_switches *s, uint32_t node, struct bn_packet *pk,
-                         uint32_t in_port);
+uint32_t bn_switch_route(struct bn_switches *s, uint32_t in_port, struct bn_packet *pk);
 
 /* BN_EV_ARRIVE at switch port `in_port`. (BN_EV_ARRIVE_TAIL, for a packet
  * held for its tail, names the chosen egress port: the engine queues it.) */

@@ -45,7 +45,7 @@ static uint32_t walk(struct bn_sim *s, uint32_t src, struct bn_packet *pk, uint3
     uint32_t in = ports[s->host_port[src]].peer, n = 0;
     for (;;) {
         assert_true(n < 16);
-        uint32_t out = bn_switch_route(&s->sw, ports[in].node, pk, in);
+        uint32_t out = bn_switch_route(&s->sw, in, pk);
         outs[n++] = out;
         in = ports[out].peer;
         if (ports[in].flags & BN_PORT_AT_HOST)

@@ -71,15 +71,20 @@ static void test_hold_model_monotone(void **state)
 
 /* Pushes interleaved with pops, as a simulation does (never before the last
  * popped time), with delays on every scale the queue treats differently:
- * zero (the slot being served), within the wheel's window, and far beyond
- * it (the heap), checked pop by pop against a plain reference queue. The
- * prefetch hints are asked for in between, as the engine does (they keep
- * state the next pop uses): each must name an event still pending, and the
- * next event exactly while it lies in the slot being served. */
+ * zero (the slot being served), within the coarse slot being served (the
+ * fine wheel), within the coarse wheel's window, and far beyond it (the
+ * heap), checked pop by pop against a plain reference queue. Sparse runs
+ * keep a few events per coarse slot (served whole); dense ones hundreds
+ * (dealt into fine slots, chains of several blocks). The prefetch hints
+ * are asked for in between, as the engine does (they keep state the next
+ * pop uses): each must name an event still pending, and the next event
+ * exactly while it lies in the slot being served. */
 static void test_interleaved_against_reference(void **state)
 {
     (void)state;
-    for (uint64_t seed = 1; seed <= 8; seed++) {
+    const int64_t coarse_ps = (int64_t)1 << (BN_EVQ_SHIFT + BN_EVQ_FINE_BITS);
+    for (uint64_t seed = 1; seed <= 12; seed++) {
+        bool dense = seed > 8;
         struct bn_rng rng;
         bn_rng_init(&rng, seed, 0);
         struct bn_evq q;
@@ -102,8 +107,8 @@ static void test_interleaved_against_reference(void **state)
             if (push) {
                 uint64_t kind = bn_rng_below(&rng, 10);
                 int64_t d = kind < 2   ? 0
-                            : kind < 6 ? (int64_t)bn_rng_below(&rng, 3000)
-                            : kind < 9 ? (int64_t)bn_rng_below(&rng, 6000000)
+                            : kind < 6 ? (int64_t)bn_rng_below(&rng, dense ? 3 * coarse_ps : 3000)
+                            : kind < 9 ? (int64_t)bn_rng_below(&rng, dense ? 8 * coarse_ps : 6000000)
                                        : (int64_t)bn_rng_below(&rng, 2000000000);
                 pend[npend++] = (struct ref){now + d, seq};
                 when[seq] = now + d;

@@ -75,6 +75,9 @@ struct bn_ecn_params {
 
 struct bn_fabric {
     struct bn_port *ports;
+    /* each port's node, compact (a switch's ports share a line or two):
+     * what a switch's lookup reads instead of the arrival port's line */
+    uint32_t *port_node;
     struct bn_port_stats *stats;
     struct bn_port_fc *fcs;         /* lossless modes only (else NULL) */
     const struct bn_fc_ops *fc;

@@ -56,8 +56,9 @@ static int build_ports(struct bn_sim *s, struct bn_error *err)
     struct bn_fabric *f = &s->fab;
     f->nports = t->nports;
     f->ports = bn_big_calloc(t->nports + 1, sizeof *f->ports);
+    f->port_node = bn_big_calloc(t->nports + 1, sizeof *f->port_node);
     f->stats = bn_big_calloc(t->nports + 1, sizeof *f->stats);
-    if (!f->ports || !f->stats)
+    if (!f->ports || !f->port_node || !f->stats)
         return bn_fail(err, BN_ENOMEM, "out of memory for %u ports", t->nports);
     bool cut = strcmp(sc->sw.forwarding, "cut_through") == 0;
     for (uint32_t p = 0; p < t->nports; p++) {
@@ -88,7 +89,7 @@ static int build_ports(struct bn_sim *s, struct bn_error *err)
          * not bounded by the backend switches' buffer (docs/model.md) */
         bool nvswitch = kind == BN_NODE_SCALEUP;
         port->buffer_bytes = at_host || nvswitch ? BN_PORT_UNBOUNDED : (uint32_t)sc->sw.buffer_bytes;
-        port->node = tp->node;
+        port->node = f->port_node[p] = tp->node;
         port->peer = tp->peer;
         bool peer_host = peer_kind == BN_NODE_HOST || peer_kind == BN_NODE_AGG;
         port->flags = (uint8_t)((at_host ? BN_PORT_AT_HOST : 0) | (peer_sw ? BN_PORT_PEER_SWITCH : 0) |
@@ -186,6 +187,7 @@ void bn_sim_free(struct bn_sim *s)
     bn_nics_free(&s->nics);
     bn_switches_free(&s->sw);
     bn_big_free(s->fab.ports);
+    bn_big_free(s->fab.port_node);
     bn_big_free(s->fab.stats);
     bn_big_free(s->fab.fcs);
     free(s->fab.pfc_dt.shared);

@@ -160,8 +160,8 @@ static inline void prefetch_ahead(struct bn_sim *s)
     struct bn_fabric *f = &s->fab;
     const struct bn_event *far = bn_evq_peek_ahead(&f->evq, PREFETCH_FAR);
     if (far && far->kind == BN_EV_ARRIVE) {
-        if (!s->sw.memo_on) /* a memoized path needs not know the switch */
-            __builtin_prefetch(&f->ports[far->obj]);
+        if (!s->sw.memo_on) /* the lookup's switch; a memoized path needs none */
+            __builtin_prefetch(&f->port_node[far->obj]);
         __builtin_prefetch(&f->pool.pkts[far->arg]);
     } else if (far && far->kind == BN_EV_ARRIVE_HOST) {
         __builtin_prefetch(&f->ports[far->obj]);

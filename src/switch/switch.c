@@ -159,9 +159,9 @@ memo_learn(struct bn_switches *s, uint32_t node, const struct bn_packet *pk)
 
 /* Decide (or, without `decide`, predict) the egress port of `pk` at the
  * switch of port `in_port`; deciding counts the hop and stamps a data
- * packet's path. The switch is read off the port only when the lookup needs
- * it: a memoized path does not, and on a large fabric the arrival port's
- * line is one more cache miss per hop. */
+ * packet's path. The switch is looked up (port_node, not the arrival
+ * port's line: on a large fabric that is one more cache miss per hop) only
+ * when the lookup needs it; a memoized path does not. */
 static inline uint32_t route(struct bn_switches *s, uint32_t in_port, struct bn_packet *pk,
                              bool decide)
 {
@@ -169,7 +169,7 @@ static inline uint32_t route(struct bn_switches *s, uint32_t in_port, struct bn_
     if (s->memo_on) {
         m = memo_hit(s, pk);
         if (!m && decide && pk->hop == 0)
-            m = memo_learn(s, s->ctx.f->ports[in_port].node, pk);
+            m = memo_learn(s, s->ctx.f->port_node[in_port], pk);
     }
     bool multi;
     uint32_t out;
@@ -177,7 +177,7 @@ static inline uint32_t route(struct bn_switches *s, uint32_t in_port, struct bn_
         out = m->out[pk->hop];
         multi = (m->multi >> pk->hop) & 1u;
     } else {
-        out = lookup(s, s->ctx.f->ports[in_port].node, pk, in_port, decide, &multi);
+        out = lookup(s, s->ctx.f->port_node[in_port], pk, in_port, decide, &multi);
     }
     if (decide) {
         if (multi && pk->type == BN_PKT_DATA)

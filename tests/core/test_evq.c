@@ -71,18 +71,17 @@ static void test_hold_model_monotone(void **state)
 
 /* Pushes interleaved with pops, as a simulation does (never before the last
  * popped time), with delays on every scale the queue treats differently:
- * zero (the slot being served), within the coarse slot being served (the
- * fine wheel), within the coarse wheel's window, and far beyond it (the
- * heap), checked pop by pop against a plain reference queue. Sparse runs
- * keep a few events per coarse slot (served whole); dense ones hundreds
- * (dealt into fine slots, chains of several blocks). The prefetch hints
+ * zero (the slot being served), within a few slots, within the wheel's
+ * window, and far beyond it (the heap), checked pop by pop against a plain reference queue. Sparse runs
+ * keep a few events per nanosecond; dense ones hundreds (slots of several
+ * blocks, sorted far out of push order). The prefetch hints
  * are asked for in between, as the engine does (they keep state the next
  * pop uses): each must name an event still pending, and the next event
  * exactly while it lies in the slot being served. */
 static void test_interleaved_against_reference(void **state)
 {
     (void)state;
-    const int64_t coarse_ps = (int64_t)1 << (BN_EVQ_SHIFT + BN_EVQ_FINE_BITS);
+    const int64_t coarse_ps = 2048; /* dense: a few hundred events per 2 ns */
     for (uint64_t seed = 1; seed <= 12; seed++) {
         bool dense = seed > 8;
         struct bn_rng rng;

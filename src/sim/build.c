@@ -37,11 +37,14 @@ bn_time_t bn_sim_prop_ps(const struct bn_scenario *sc, const struct bn_topo_port
 }
 
 /* Does a switch have ports of different rates (so that cut-through may have
- * to hold a packet for its tail, bn_switch_receive)? */
+ * to hold a packet for its tail, bn_switch_receive)? Endpoints do not count:
+ * a host's NVLink port beside its NIC's is no reason to look. */
 static bool mixed_rates(const struct bn_fabric *f, const struct bn_topo *t)
 {
     for (uint32_t n = 0; n < t->nnodes; n++) {
         const struct bn_topo_node *nd = &t->nodes[n];
+        if (nd->kind != BN_NODE_SWITCH && nd->kind != BN_NODE_SCALEUP)
+            continue;
         for (uint32_t i = 1; i < nd->nports; i++)
             if (f->ports[nd->first_port + i].rate_bps != f->ports[nd->first_port].rate_bps)
                 return true;

@@ -28,6 +28,7 @@ enum bn_pkt_flag {
     BN_PKT_TRIMMED = 1u << 3,     /* a switch cut its payload (header forwarded) */
     BN_PKT_VALIANT = 1u << 4,     /* routed through an intermediate group (UGAL chose it) */
     BN_PKT_VIA_DONE = 1u << 5,    /* it has reached its intermediate group: minimal from here */
+    BN_PKT_STAMPED = 1u << 6,     /* its first switch stamped its path: `entropy` holds the stamp */
 };
 
 /* 32 bytes, so two share a cache line and none straddles one. The sender
@@ -37,7 +38,7 @@ struct bn_packet {
     uint32_t qp;       /* queue pair (flow) id */
     uint32_t psn;      /* packet sequence number (ACK/NAK: the next expected psn) */
     uint32_t dst;      /* destination host */
-    uint32_t entropy;  /* flow identity hashed by ECMP */
+    uint32_t entropy;  /* flow identity hashed by ECMP; once STAMPED, the rest of its path */
     uint16_t bytes;    /* frame bytes on the wire, headers included, wire overhead not */
     unsigned type : 4; /* enum bn_pkt_type */
     unsigned hop : 4;  /* switches that have forwarded it (saturates): its place on its path */

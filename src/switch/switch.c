@@ -85,30 +85,46 @@ static uint32_t lookup(struct bn_switches *s, uint32_t node, struct bn_packet *p
     return st->ops->pick(&s->ctx, st, ports, set.cnt, pk);
 }
 
-/* Walk the path of a data packet at its first switch, asking each switch
- * on it in advance. A path that is longer than a memo holds, or that some
- * switch cannot answer in advance, is not memoized (n = 0). */
+/* Walk the path of a packet at its first switch, asking each switch on it
+ * in advance, and keep what its first switch needs to stamp the rest. A
+ * path that some switch cannot answer in advance, or that does not fit a
+ * stamp (bn_path_memo), is not memoized (n = 0). */
 static void memo_walk(struct bn_switches *s, uint32_t node, const struct bn_packet *pk,
                       struct bn_path_memo *m)
 {
     const struct bn_port *ports = s->ctx.f->ports;
     struct bn_packet probe = *pk;
     *m = (struct bn_path_memo){.dst = pk->dst, .entropy = pk->entropy};
+    uint32_t stamp = 0, prev = 0;
+    uint16_t mul = 1, add = 0;
     for (uint32_t i = 0; i < BN_MEMO_HOPS; i++) {
         bool multi;
         uint32_t out = lookup(s, node, &probe, UINT32_MAX, false, &multi);
         if (out == UINT32_MAX)
             return;
-        m->out[i] = out;
-        m->multi |= (uint8_t)(multi << i);
+        if (i == 0) {
+            m->out0 = out;
+        } else {
+            int64_t d = (int64_t)out - (int64_t)ports[prev].peer; /* from the arrival port */
+            if (d < -127 || d > 127)
+                return;
+            stamp |= (uint32_t)(d + BN_STAMP_BIAS) << (8 * (i - 1));
+        }
+        if (multi) { /* as route() folds the choices into a data packet's path hash */
+            mul = (uint16_t)(mul * 31u);
+            add = (uint16_t)(add * 31u + out + 1u);
+        }
         const struct bn_port *next = &ports[ports[out].peer];
         if (next->flags & BN_PORT_AT_HOST) {
             m->n = (uint8_t)(i + 1);
+            m->stamp = stamp;
+            m->path_mul = mul;
+            m->path_add = add;
             return;
         }
         node = next->node;
+        prev = out;
     }
-    m->multi = 0;
 }
 
 /* A queue pair's two directions (data; acknowledgements and notifications,
@@ -118,7 +134,7 @@ static inline uint32_t memo_index(const struct bn_packet *pk)
     return 2 * pk->qp + (pk->type != BN_PKT_DATA);
 }
 
-/* The memo that serves `pk` at its hop, or NULL. */
+/* The memo that serves `pk` at its first switch, or NULL. */
 static inline const struct bn_path_memo *memo_hit(const struct bn_switches *s,
                                                   const struct bn_packet *pk)
 {
@@ -126,7 +142,7 @@ static inline const struct bn_path_memo *memo_hit(const struct bn_switches *s,
     if (i >= s->memo_cap)
         return NULL;
     const struct bn_path_memo *m = &s->memo[i];
-    return m->dst == pk->dst && m->entropy == pk->entropy && pk->hop < m->n ? m : NULL;
+    return m->dst == pk->dst && m->entropy == pk->entropy && m->n ? m : NULL;
 }
 
 /* A packet at its first switch that no memo serves: walk its path, once per
@@ -159,26 +175,40 @@ memo_learn(struct bn_switches *s, uint32_t node, const struct bn_packet *pk)
 
 /* Decide (or, without `decide`, predict) the egress port of `pk` at the
  * switch of port `in_port`; deciding counts the hop and stamps a data
- * packet's path. The switch is looked up (port_node, not the arrival
- * port's line: on a large fabric that is one more cache miss per hop) only
- * when the lookup needs it; a memoized path does not. */
+ * packet's path. A stamped packet carries its egress ports; a memoized one
+ * at its first switch reads its memo and is stamped; the others take the
+ * lookup. The switch is looked up (port_node, not the arrival port's line:
+ * on a large fabric that is one more cache miss per hop) only when the
+ * lookup needs it. */
 static inline uint32_t route(struct bn_switches *s, uint32_t in_port, struct bn_packet *pk,
                              bool decide)
 {
+    if (pk->flags & BN_PKT_STAMPED) { /* its path hash is final already */
+        uint32_t d = (pk->entropy >> ((8u * (pk->hop - 1u)) & 31u)) & 0xffu;
+        if (decide)
+            pk->hop++;
+        return in_port + d - BN_STAMP_BIAS;
+    }
     const struct bn_path_memo *m = NULL;
-    if (s->memo_on) {
+    if (s->memo_on && pk->hop == 0) {
         m = memo_hit(s, pk);
-        if (!m && decide && pk->hop == 0)
+        if (!m && decide)
             m = memo_learn(s, s->ctx.f->port_node[in_port], pk);
     }
-    bool multi;
-    uint32_t out;
     if (m) {
-        out = m->out[pk->hop];
-        multi = (m->multi >> pk->hop) & 1u;
-    } else {
-        out = lookup(s, s->ctx.f->port_node[in_port], pk, in_port, decide, &multi);
+        if (decide) {
+            if (pk->type == BN_PKT_DATA)
+                pk->path = (uint16_t)(pk->path * m->path_mul + m->path_add);
+            if (m->n > 1) { /* its entropy has served: no switch after this one hashes it */
+                pk->entropy = m->stamp;
+                pk->flags |= BN_PKT_STAMPED;
+            }
+            pk->hop++;
+        }
+        return m->out0;
     }
+    bool multi;
+    uint32_t out = lookup(s, s->ctx.f->port_node[in_port], pk, in_port, decide, &multi);
     if (decide) {
         if (multi && pk->type == BN_PKT_DATA)
             pk->path = (uint16_t)(pk->path * 31u + out + 1u); /* which path, for the results */

@@ -34,16 +34,27 @@ struct bn_groups {
 /* A flow's path, memoized: where minimal routing and pure policies (ECMP)
  * decide, a data packet's egress at every switch is a function of its
  * destination and entropy, which all of a flow's packets share (unless the
- * sender sprays), so the first packet's walk serves the rest with one load
- * instead of the lookup's chain. Kept per queue pair and direction,
- * checked against the packet's destination and entropy. 32 bytes. */
+ * sender sprays), so the first packet's walk serves the rest. Kept per
+ * queue pair and direction, checked against the packet's destination and
+ * entropy, and read once per packet, at its first switch: that switch
+ * stamps the rest of the path into the packet (BN_PKT_STAMPED), one byte a
+ * switch, each the egress port's distance from the arrival port (+128), so
+ * the switches after it read nothing but the packet. A path that does not
+ * fit a stamp (more than BN_MEMO_HOPS switches, a distance beyond +-127) is
+ * not memoized. 32 bytes. */
 #define BN_MEMO_HOPS 5
+#define BN_STAMP_BIAS 128
 struct bn_path_memo {
     uint32_t dst, entropy;        /* of the packets it serves */
     uint8_t n;                    /* switches on the path; 0: none memoized */
-    uint8_t multi;                /* bit i: switch i chose among several (the path hash counts it) */
-    uint16_t pad_;
-    uint32_t out[BN_MEMO_HOPS];   /* egress port at the i-th switch */
+    uint8_t pad_;
+    /* a data packet's path hash (bn_packet.path) at the end of the path:
+     * path * path_mul + path_add (mod 2^16), what the hops would have made */
+    uint16_t path_mul, path_add;
+    uint16_t pad2_;
+    uint32_t out0;                /* egress port at the first switch */
+    uint32_t stamp;               /* switches 2..n: egress - arrival port + BN_STAMP_BIAS, a byte each */
+    uint32_t pad3_[2];
 };
 _Static_assert(sizeof(struct bn_path_memo) == 32, "a path memo is half a cache line");
 

@@ -11,8 +11,14 @@
 # excluded; setup_s is the start-up) or, for bnet coll, the process wall.
 # Figures read from bnet's JSON with jq. Each case runs REPS times (default 1); the fastest is reported, as
 # machine noise only ever slows a run down.
-# Usage: bench/run.sh [quick|full|CASE...]   quick (default): 128 and 1024 hosts
-# only; full: every case (8192 hosts take minutes each).
+#   flatness       the issue's flatness figure measured fairly: per round and
+#                  load balancer, the 128-host case repeated until its loops
+#                  add up to FLAT_S seconds (default 20, about one 8192-host
+#                  run), then the 8192-host case once, so both
+#                  sizes see the same minutes of a noisy machine (ROUNDS,
+#                  default 3; prints each round's ratio and the median)
+# Usage: bench/run.sh [quick|full|flatness|CASE...]   quick (default): 128 and
+# 1024 hosts only; full: every case but flatness (8192 hosts take minutes each).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/need-packages.sh time jq
@@ -27,6 +33,7 @@ full=(perm-ecmp-128 perm-spray-128 perm-ecmp-1024 perm-spray-1024 perm-ecmp-8192
 case "${1:-quick}" in
 quick) cases=("${quick[@]}") ;;
 full) cases=("${full[@]}") ;;
+flatness) cases=() ;;
 *) cases=("$@") ;;
 esac
 
@@ -71,6 +78,7 @@ figures() {
 }
 
 declare -A ns_per_hop
+[ ${#cases[@]} -eq 0 ] ||
 printf '%-16s %6s %11s %11s %8s %7s %8s %8s %7s %8s %8s  %s\n' case hosts packet-hops events \
   wall_s setup_s Mhops/s Mev/s ns/hop peak_MB KB/host "simulated result"
 for c in "${cases[@]}"; do
@@ -95,4 +103,29 @@ for lb in ecmp spray; do
         awk -v b="$big" -v s="$small" -v lb="$lb" \
             'BEGIN{printf "cost per packet-hop, 8192 hosts / 128 hosts (%s): %.2fx\n", lb, b / s}'
     fi
+done
+
+# flatness: equal stretches of wall time, interleaved (see the header).
+[ "${1:-}" = flatness ] || exit 0
+rounds=${ROUNDS:-3}
+printf '%-6s %5s %14s %15s %7s\n' lb round "128: ns/hop" "8192: ns/hop" ratio
+for lb in ecmp spray; do
+    ratios=()
+    for ((r = 1; r <= rounds; r++)); do
+        hops=0 busy=0 n=0
+        while awk "BEGIN{exit !($busy < ${FLAT_S:-20})}"; do
+            run_case "perm-$lb-128"
+            read -r h w < <(jq -r '"\(.sim.packet_hops) \(.sim.wall_s)"' "$out/r.json")
+            hops=$((hops + h)) busy=$(awk "BEGIN{print $busy + $w}") n=$((n + 1))
+        done
+        small=$(awk "BEGIN{print $busy * 1e9 / $hops}")
+        run_case "perm-$lb-8192"
+        big=$(jq -r '.sim.wall_s * 1e9 / .sim.packet_hops' "$out/r.json")
+        ratio=$(awk "BEGIN{printf \"%.3f\", $big / $small}")
+        ratios+=("$ratio")
+        printf '%-6s %5d %9.1f (%3dx) %15.1f %7s\n' "$lb" "$r" "$small" "$n" "$big" "$ratio"
+    done
+    printf '%s\n' "${ratios[@]}" | sort -n | awk -v lb="$lb" '{r[NR] = $1}
+        END {printf "cost per packet-hop, 8192 hosts / 128 hosts (%s), median of %d rounds: %.2fx\n",
+             lb, NR, r[int((NR + 1) / 2)]}'
 done

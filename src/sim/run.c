@@ -31,6 +31,11 @@ static void on_complete(void *ud, uint32_t cookie, enum bn_completion_side side,
     }
 }
 
+static inline uint32_t path_slot(uint16_t id)
+{
+    return (uint32_t)((id * 0x9e37u) >> 9) & (BN_PATHS_SLOTS - 1u);
+}
+
 /* Count the path of each data packet that reaches its receiver. */
 static void on_arrival(void *ud, uint32_t qpid, const struct bn_packet *pk)
 {
@@ -40,13 +45,17 @@ static void on_arrival(void *ud, uint32_t qpid, const struct bn_packet *pk)
         h->path[h->last].count++;
         return;
     }
-    for (uint32_t i = 0; i < h->n; i++)
-        if (h->path[i].id == pk->path) {
-            h->path[i].count++;
-            h->last = i;
+    uint32_t i = path_slot(pk->path);
+    for (; h->slot[i]; i = (i + 1) & (BN_PATHS_SLOTS - 1u)) {
+        uint32_t e = h->slot[i] - 1u;
+        if (h->path[e].id == pk->path) {
+            h->path[e].count++;
+            h->last = e;
             return;
         }
-    if (h->n < BN_PATHS_MAX) {
+    }
+    if (h->n < BN_PATHS_MAX) { /* a new path; past BN_PATHS_MAX, not counted */
+        h->slot[i] = (uint8_t)(h->n + 1);
         h->path[h->n].id = pk->path;
         h->path[h->n].count = 1;
         h->last = h->n++;
@@ -182,8 +191,11 @@ static inline void prefetch_ahead(struct bn_sim *s)
     } else if (near->kind == BN_EV_ARRIVE_HOST) { /* its queue pair, and its flow's path counts */
         struct bn_packet *pk = &f->pool.pkts[near->arg];
         prefetch_qp(&s->nics, pk->qp);
-        if (s->nics.on_arrival == on_arrival && pk->type == BN_PKT_DATA)
-            __builtin_prefetch(&s->fstate[s->qp_flow[pk->qp]].paths, 1);
+        if (s->nics.on_arrival == on_arrival && pk->type == BN_PKT_DATA) {
+            struct bn_path_hist *h = &s->fstate[s->qp_flow[pk->qp]].paths;
+            __builtin_prefetch(h, 1);
+            __builtin_prefetch(&h->slot[path_slot(pk->path)], 1);
+        }
     } else if (near->kind == BN_EV_ARRIVE) {
         uint32_t out = bn_switch_predict_egress(&s->sw, near->obj, &f->pool.pkts[near->arg]);
         if (out != UINT32_MAX)

@@ -20,14 +20,19 @@
 #include "workload/workload.h"
 
 #define BN_PATHS_MAX 64
+#define BN_PATHS_SLOTS 128 /* a power of two, twice BN_PATHS_MAX: probes stay short */
 
-/* The paths a flow's packets took, by the hash switches stamp on them. */
+/* The paths a flow's packets took, by the hash switches stamp on them, in
+ * the order first seen. A sprayed flow crosses hundreds of paths on a large
+ * fabric; `slot` finds a path's entry without scanning them all (open
+ * addressing by id; 1 + its index, 0 = empty). */
 struct bn_path_hist {
     uint32_t n, last;   /* read on every delivery: on the line of the first paths */
     struct {
         uint32_t count;
         uint16_t id;
     } path[BN_PATHS_MAX];
+    uint8_t slot[BN_PATHS_SLOTS];
 };
 
 struct bn_flow_state {

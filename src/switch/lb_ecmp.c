@@ -11,16 +11,12 @@
 static uint32_t ecmp_pick(struct bn_lb_ctx *ctx, struct bn_lb_switch_state *sw,
                           const uint32_t *ports, uint32_t nports, const struct bn_packet *pk)
 {
-    uint64_t key = 0;
-    if (ctx->hash_fields & BN_HASH_DST)
-        key ^= (uint64_t)pk->dst << 32;
-    if (ctx->hash_fields & BN_HASH_ENTROPY)
-        key ^= pk->entropy;
-    return ports[bn_lb_by_hash(bn_mix64(key ^ sw->salt), nports)];
+    return bn_lb_hash_pick(ctx, sw->salt, ports, nports, pk);
 }
 
 const struct bn_lb_ops bn_lb_ecmp = {
     .name = "ecmp",
     .pure = true,
+    .hashes = true,
     .pick = ecmp_pick,
 };

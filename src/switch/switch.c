@@ -9,6 +9,7 @@ int bn_switches_init(struct bn_switches *s, struct bn_fabric *f, const struct bn
                      const struct bn_topo *t, const struct bn_lb_config *cfg, uint64_t seed)
 {
     s->routes = r;
+    s->hash_salt = NULL;
     s->ctx = (struct bn_lb_ctx){
         .f = f, .hash_fields = cfg->hash_fields, .ar_metric = cfg->ar_metric,
         .flowlet_gap = cfg->flowlet_gap, .flowlet_slots = cfg->flowlet_slots,
@@ -26,6 +27,16 @@ int bn_switches_init(struct bn_switches *s, struct bn_fabric *f, const struct bn
         st->flowlets = i * cfg->flowlet_slots;
         flowlets |= st->ops->uses_flowlets;
     }
+    bool hashes = true;
+    for (uint32_t i = 0; i < r->nswitches; i++)
+        hashes &= s->state[i].ops->hashes;
+    if (hashes) {
+        s->hash_salt = malloc((r->nswitches + 1) * sizeof *s->hash_salt);
+        if (!s->hash_salt)
+            return -1;
+        for (uint32_t i = 0; i < r->nswitches; i++)
+            s->hash_salt[i] = s->state[i].salt;
+    }
     if (flowlets) {
         s->ctx.flowlet = bn_big_calloc((size_t)r->nswitches * cfg->flowlet_slots + 1,
                                        sizeof *s->ctx.flowlet);
@@ -38,12 +49,14 @@ int bn_switches_init(struct bn_switches *s, struct bn_fabric *f, const struct bn
 void bn_switches_free(struct bn_switches *s)
 {
     free(s->state);
+    free(s->hash_salt);
     free(s->groups.sw_group);
     bn_big_free(s->ctx.flowlet);
     bn_big_free(s->memo);
     s->memo = NULL;
     s->memo_cap = 0;
     s->state = NULL;
+    s->hash_salt = NULL;
     s->ctx.flowlet = NULL;
 }
 
@@ -78,6 +91,11 @@ static uint32_t lookup(struct bn_switches *s, uint32_t node, struct bn_packet *p
     if (set.cnt == 1)
         return set.one;
     const uint32_t *ports = &s->routes->hops[set.off];
+    if (s->hash_salt) {
+        *multi = true;
+        return bn_lb_hash_pick(&s->ctx, s->hash_salt[node - s->routes->first_switch], ports,
+                               set.cnt, pk);
+    }
     struct bn_lb_switch_state *st = &s->state[node - s->routes->first_switch];
     if (!decide && !st->ops->pure)
         return UINT32_MAX;

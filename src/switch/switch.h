@@ -67,6 +67,9 @@ struct bn_switches {
     struct bn_groups groups;
     struct bn_lb_ctx ctx;
     struct bn_lb_switch_state *state;   /* per switch (node - first_switch) */
+    /* when every switch hashes (ECMP): their salts, 8 bytes a switch, so a
+     * choice reads no policy state (on a large fabric, a line per hop) */
+    uint64_t *hash_salt;
     const uint32_t *host_leaf;          /* host -> leaf index */
     const uint32_t *deliver_port;       /* host -> the leaf port facing it */
     /* NVSwitches (nodes from scaleup_first on; UINT32_MAX: none) forward

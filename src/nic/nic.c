@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/bigmem.h"
 #include "nic/nic.h"
 
 int bn_nics_init(struct bn_nics *n, struct bn_fabric *f, const uint32_t *host_port,
@@ -53,7 +54,7 @@ int bn_nics_init(struct bn_nics *n, struct bn_fabric *f, const uint32_t *host_po
 void bn_nics_free(struct bn_nics *n)
 {
     free(n->nic);
-    free(n->qp);
+    bn_big_free(n->qp);
     free(n->msg);
     free(n->tp_priv);
     free(n->reorder_hist);
@@ -72,7 +73,8 @@ uint32_t bn_qp_create(struct bn_nics *n, uint32_t src, uint32_t dst)
 {
     if (n->nqps == n->qp_cap) {
         uint32_t cap = n->qp_cap ? n->qp_cap * 2 : 256;
-        struct bn_qp *q = realloc(n->qp, (size_t)cap * sizeof *q);
+        struct bn_qp *q = bn_big_realloc(n->qp, (size_t)n->qp_cap * sizeof *q,
+                                         (size_t)cap * sizeof *q); /* line-aligned */
         if (!q)
             return BN_NONE;
         n->qp = q;

@@ -3,7 +3,8 @@
  * RoCE, MTU 4096), against independent figures:
  *  - ECMP keeps every flow on one path; packets sprayed over the 16 minimal
  *    paths between pods (4 ToR uplinks x 4 aggregation uplinks) use every
- *    one, uniformly by a chi-square test (15 df, 0.001: 37.70);
+ *    one, uniformly by a chi-square test (15 df, 0.001: 37.70); on k=16,
+ *    the 64 paths (a flow's path counts hold 64) too (63 df: 103.44);
  *  - permutation: spraying and adaptive routing with selective repeat reach
  *    a mean per-flow throughput of at least 0.80 of line rate and beat
  *    per-flow ECMP by at least 1.6x;
@@ -48,15 +49,21 @@ static void test_permutation_ordering(void **state)
     assert_true(spray >= 1.6 * ecmp && ar >= 1.6 * ecmp);
 }
 
-static void check_paths(const char *lb, const char *entropy, uint32_t want_paths)
+/* One flow from the first host to the last (another pod) on a k-ary
+ * fat-tree; chi2_max: the chi-square bound its path counts must meet
+ * (0: not tested). */
+static void check_paths_k(const char *lb, const char *entropy, uint32_t k, uint32_t want_paths,
+                          double chi2_max)
 {
-    const char *flows = test_tmpfile("0 127 2000000 0\n");
-    char ff[128], a[64], b[64];
+    char line[64], ff[128], a[64], b[64], kk[32];
+    snprintf(line, sizeof line, "0 %u 2000000 0\n", k * k * k / 4 - 1);
+    const char *flows = test_tmpfile(line);
     snprintf(ff, sizeof ff, "workload.flow_file=%s", flows);
     snprintf(a, sizeof a, "switch.load_balancing=%s", lb);
     snprintf(b, sizeof b, "nic.entropy=%s", entropy);
-    const char *sets[] = {"workload.kind=flow_list", ff, a, b, "nic.transport=selective_repeat",
-                          NULL};
+    snprintf(kk, sizeof kk, "topology.k=%u", k);
+    const char *sets[] = {"workload.kind=flow_list", ff, a, b, kk,
+                          "nic.transport=selective_repeat", NULL};
     struct bn_results r;
     run_sets(sets, &r);
     remove(flows);
@@ -69,10 +76,15 @@ static void check_paths(const char *lb, const char *entropy, uint32_t want_paths
         double e = total / f->paths;
         chi2 += (f->path_packets[i] - e) * (f->path_packets[i] - e) / e;
     }
-    printf("%-12s %-10s: %u paths, chi-square %.2f\n", lb, entropy, f->paths, chi2);
-    if (want_paths == 16)
-        assert_true(chi2 < 37.70);
+    printf("%-12s %-10s k=%u: %u paths, chi-square %.2f\n", lb, entropy, k, f->paths, chi2);
+    if (chi2_max > 0)
+        assert_true(chi2 < chi2_max);
     bn_results_free(&r);
+}
+
+static void check_paths(const char *lb, const char *entropy, uint32_t want_paths)
+{
+    check_paths_k(lb, entropy, 8, want_paths, want_paths == 16 ? 37.70 : 0);
 }
 
 static void test_paths_per_flow(void **state)
@@ -82,6 +94,7 @@ static void test_paths_per_flow(void **state)
     check_paths("ecmp", "per_packet", 16);
     check_paths("spray_random", "per_flow", 16);
     check_paths("spray_rr", "per_flow", 16);
+    check_paths_k("ecmp", "per_packet", 16, 64, 103.44);
     /* and every flow of a permutation under ECMP sticks to one path */
     const char *sets[] = {"nic.transport=selective_repeat", NULL};
     struct bn_results r;

@@ -150,6 +150,7 @@ struct bn_scenario_sharp {
 
 struct bn_scenario_sim {
     double max_time_us;          /* stop simulated time here (0 = run to completion) */
+    char prefetch[BN_NAME_MAX];  /* "auto" | "on" | "off": the engine's prefetching */
 };
 
 struct bn_scenario_observe {

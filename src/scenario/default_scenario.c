@@ -115,6 +115,7 @@ static const char default_yaml[] =
     "\n"
     "sim:\n"
     "  max_time_us: 0                # 0 = run until every flow completes\n"
+    "  prefetch: auto                # auto | on | off (speed only; auto: on from 4096 ports)\n"
     "\n"
     "scale_up:                       # NVLink/NVSwitch domains beside the backend\n"
     "  domain_gpus: 0                # GPUs per domain; 0 = none, 8 = per server, 72 = NVL72\n"

@@ -17,7 +17,7 @@ int bn_switches_init(struct bn_switches *s, struct bn_fabric *f, const struct bn
     s->state = calloc(r->nswitches + 1, sizeof *s->state);
     if (!s->state)
         return -1;
-    bool flowlets = false;
+    bool flowlets = false, hashes = true;
     for (uint32_t i = 0; i < r->nswitches; i++) {
         struct bn_lb_switch_state *st = &s->state[i];
         uint32_t node = r->first_switch + i;
@@ -26,10 +26,8 @@ int bn_switches_init(struct bn_switches *s, struct bn_fabric *f, const struct bn
         bn_rng_init(&st->rng, seed, BN_STREAM_SWITCH + node);
         st->flowlets = i * cfg->flowlet_slots;
         flowlets |= st->ops->uses_flowlets;
+        hashes &= st->ops->hashes;
     }
-    bool hashes = true;
-    for (uint32_t i = 0; i < r->nswitches; i++)
-        hashes &= s->state[i].ops->hashes;
     if (hashes) {
         s->hash_salt = malloc((r->nswitches + 1) * sizeof *s->hash_salt);
         if (!s->hash_salt)

@@ -37,8 +37,10 @@ int bn_evq_init(struct bn_evq *q, size_t initial_cap)
     q->block = bn_big_alloc((size_t)q->block_cap * sizeof *q->block);
     q->slot_head = malloc(BN_EVQ_SLOTS * sizeof *q->slot_head);
     q->slot_tail = malloc(BN_EVQ_SLOTS * sizeof *q->slot_tail);
+    q->slot_n = calloc(BN_EVQ_SLOTS, sizeof *q->slot_n);
     q->nonempty = calloc(BN_EVQ_SLOTS / 64, sizeof *q->nonempty);
-    if (!q->run || !q->heap || !q->block || !q->slot_head || !q->slot_tail || !q->nonempty)
+    if (!q->run || !q->heap || !q->block || !q->slot_head || !q->slot_tail || !q->slot_n ||
+        !q->nonempty)
         return -1;
     memset(q->slot_head, 0xff, BN_EVQ_SLOTS * sizeof *q->slot_head);
     q->block_free = NIL;
@@ -53,6 +55,7 @@ void bn_evq_free(struct bn_evq *q)
     bn_big_free(q->block);
     free(q->slot_head);
     free(q->slot_tail);
+    free(q->slot_n);
     free(q->nonempty);
     memset(q, 0, sizeof *q);
 }
@@ -167,40 +170,107 @@ static void sort_run(struct bn_evq *q)
 
 /* ---- the wheel ---- */
 
+/* Start a block after block b, the last of slot s's chain (NIL: an empty
+ * slot); returns it, or NIL if memory ran out. */
+static __attribute__((noinline)) int grow_blocks(struct bn_evq *q)
+{
+    uint32_t old = q->block_cap, cap = 2 * old;
+    struct bn_evq_block *n = bn_big_realloc(q->block, (size_t)old * sizeof *n,
+                                            (size_t)cap * sizeof *n);
+    if (!n)
+        return -1;
+    q->block = n;
+    q->block_cap = cap;
+    link_free_blocks(q, old, cap);
+    return 0;
+}
+
+/* Inlined: on a small fabric almost every push starts a block. */
+static inline __attribute__((always_inline)) uint32_t append_block(struct bn_evq *q, uint32_t s,
+                                                                   uint32_t b)
+{
+    if (q->block_free == NIL && grow_blocks(q) != 0)
+        return NIL;
+    uint32_t nb = q->block_free;
+    q->block_free = q->block[nb].next;
+    q->block[nb].next = NIL;
+    q->block[nb].n = 0;
+    if (b == NIL) {
+        q->slot_head[s] = nb;
+        q->nonempty[s / 64] |= 1ull << (s % 64);
+    } else {
+        q->block[b].next = nb;
+    }
+    q->slot_tail[s] = nb;
+    return nb;
+}
+
+static inline void write_pending(struct bn_evq *q, const struct bn_evq_pending *p)
+{
+    struct bn_evq_block *blk = &q->block[p->b];
+    blk->ev[p->i] = p->ev;
+    blk->n = p->i + 1; /* a block's pushes are written in order */
+}
+
+/* Write every push still behind: before anything reads the blocks. */
+static inline void settle(struct bn_evq *q)
+{
+    for (uint32_t k = 0; k < q->behind_n; k++)
+        write_pending(q, &q->behind[(q->behind_first + k) % BN_EVQ_BEHIND]);
+    q->behind_first = q->behind_n = 0;
+}
+
+/* Writing behind (bn_evq_hide_latency). A block's count `n` covers only
+ * the events written, so whatever reads blocks sees only those. */
+static __attribute__((noinline)) int wheel_push_behind(struct bn_evq *q, uint32_t s,
+                                                    const struct bn_event *ev)
+{
+    uint32_t b = q->slot_head[s];
+    if (b != NIL)
+        b = q->slot_tail[s];
+    if (b == NIL || q->slot_n[s] == BN_EVQ_BLOCK) {
+        if ((b = append_block(q, s, b)) == NIL)
+            return -1;
+        q->slot_n[s] = 0;
+    }
+    uint32_t i = q->slot_n[s]++;
+    __builtin_prefetch(&q->block[b].ev[i], 1);
+    __builtin_prefetch(&q->block[b].n, 1);
+    if (q->behind_n == BN_EVQ_BEHIND) { /* the oldest has waited long enough */
+        write_pending(q, &q->behind[q->behind_first]);
+        q->behind_first = (q->behind_first + 1) % BN_EVQ_BEHIND;
+        q->behind_n--;
+    }
+    q->behind[(q->behind_first + q->behind_n++) % BN_EVQ_BEHIND] =
+        (struct bn_evq_pending){.b = b, .i = i, .ev = *ev};
+    return 0;
+}
+
 static int wheel_push(struct bn_evq *q, const struct bn_event *ev)
 {
     int64_t abs = slot_of(ev->time);
     if (q->peek_known && abs < q->peek_slot)
         q->peek_slot = abs;
-    uint32_t s = (uint32_t)(abs & MASK), b = q->slot_head[s];
+    uint32_t s = (uint32_t)(abs & MASK);
+    if (q->write_behind)
+        return wheel_push_behind(q, s, ev);
+    uint32_t b = q->slot_head[s];
     if (b != NIL)
         b = q->slot_tail[s];
-    if (b == NIL || q->block[b].n == BN_EVQ_BLOCK) {
-        if (q->block_free == NIL) {
-            uint32_t old = q->block_cap, cap = 2 * old;
-            struct bn_evq_block *n = bn_big_realloc(q->block, (size_t)old * sizeof *n,
-                                                    (size_t)cap * sizeof *n);
-            if (!n)
-                return -1;
-            q->block = n;
-            q->block_cap = cap;
-            link_free_blocks(q, old, cap);
-        }
-        uint32_t nb = q->block_free;
-        q->block_free = q->block[nb].next;
-        q->block[nb].next = NIL;
-        q->block[nb].n = 0;
-        if (b == NIL) {
-            q->slot_head[s] = nb;
-            q->nonempty[s / 64] |= 1ull << (s % 64);
-        } else {
-            q->block[b].next = nb;
-        }
-        q->slot_tail[s] = nb;
-        b = nb;
-    }
+    if ((b == NIL || q->block[b].n == BN_EVQ_BLOCK) && (b = append_block(q, s, b)) == NIL)
+        return -1;
     q->block[b].ev[q->block[b].n++] = *ev;
     return 0;
+}
+
+void bn_evq_hide_latency(struct bn_evq *q, bool on)
+{
+    settle(q);
+    if (on && !q->write_behind) /* the claims start from what is written */
+        for (uint32_t s = 0; s < BN_EVQ_SLOTS; s++)
+            if (q->slot_head[s] != NIL)
+                q->slot_n[s] = (uint8_t)q->block[q->slot_tail[s]].n;
+    q->write_behind = on;
 }
 
 /* The first slot after cur with events, as a distance 1 .. SLOTS-1; 0 if
@@ -241,6 +311,7 @@ static int enter_slot(struct bn_evq *q)
             return -1;
         }
     }
+    settle(q);
     uint32_t s = (uint32_t)(q->cur & MASK);
     size_t n = 0;
     for (uint32_t b = q->slot_head[s]; b != NIL; b = q->block[b].next)
@@ -288,6 +359,10 @@ bool bn_evq_pop(struct bn_evq *q, struct bn_event *out)
          * heap because it was past the window), so the wheel comes first */
         int64_t d = q->peek_known ? q->peek_slot - q->cur : next_busy(q);
         q->peek_known = false;
+        if (d == 0 && q->heap_len == 0) { /* cannot be: len counts an event nowhere */
+            q->failed = true;
+            return false;
+        }
         q->cur = d ? q->cur + d : slot_of(q->heap[0].time);
         if (enter_slot(q) != 0) {
             q->failed = true; /* out of memory: the caller must check */

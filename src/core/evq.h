@@ -54,6 +54,13 @@ struct bn_evq_block {
 } __attribute__((aligned(64)));
 _Static_assert(sizeof(struct bn_evq_block) == 256, "an event block is four cache lines");
 
+/* A push written behind (see bn_evq_hide_latency): event i of block b. */
+#define BN_EVQ_BEHIND 2u
+struct bn_evq_pending {
+    uint32_t b, i;
+    struct bn_event ev;
+};
+
 struct bn_evq {
     /* the slot being served, sorted: run[run_pos .. run_len) */
     struct bn_event *run;
@@ -61,6 +68,13 @@ struct bn_evq {
     int64_t cur;                  /* its slot number (time >> BN_EVQ_SHIFT) */
     /* the wheel: slots cur+1 .. cur+BN_EVQ_SLOTS-1, chains of blocks */
     uint32_t *slot_head, *slot_tail;
+    /* writing behind: events claimed in each slot's last block, those not
+     * yet written included, and the pushes not yet written, oldest first
+     * (behind[(behind_first + i) % BN_EVQ_BEHIND]) */
+    bool write_behind;
+    uint8_t *slot_n;
+    struct bn_evq_pending behind[BN_EVQ_BEHIND];
+    uint32_t behind_first, behind_n;
     uint64_t *nonempty;           /* one bit per slot */
     struct bn_evq_block *block;
     uint32_t block_cap, block_free;
@@ -80,6 +94,14 @@ int bn_evq_init(struct bn_evq *q, size_t initial_cap);
 void bn_evq_free(struct bn_evq *q);
 /* Returns 0, or -1 if growing storage failed. */
 int bn_evq_push(struct bn_evq *q, bn_time_t time, uint16_t kind, uint32_t obj, uint32_t arg);
+/* Where the wheel outgrows the caches, write pushes behind: a push lands
+ * in the last block of a slot up to 4 µs ahead, a line last touched many
+ * events before on a large fabric, and a store to a line not in cache
+ * holds up every store after it until the line arrives. Writing behind, a
+ * push claims its place from compact per-slot counts, fetches the line and
+ * is written a few pushes later. On a wheel that stays in cache it only
+ * costs instructions. Order is unchanged either way. */
+void bn_evq_hide_latency(struct bn_evq *q, bool on);
 /* Remove the earliest event into *out; false if empty. */
 bool bn_evq_pop(struct bn_evq *q, struct bn_event *out);
 static inline size_t bn_evq_len(const struct bn_evq *q) { return q->len; }

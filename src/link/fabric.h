@@ -84,6 +84,10 @@ struct bn_fabric {
     struct bn_pfc_shared pfc_dt;    /* pfc dynamic thresholds (shared == NULL: static) */
     uint32_t nports;
     struct bn_pool pool;
+    /* The link a port's enqueue owes the frame queued before it, written
+     * one queue operation later (bn_port_queue_push): 1 + that frame's
+     * index (0: none), and the frame to link. */
+    uint32_t link_from1, link_to;
     struct bn_evq evq;
     bn_time_t now;
     uint16_t wire_overhead;
@@ -156,10 +160,42 @@ static inline void bn_fabric_signal(struct bn_fabric *f, bn_time_t t, uint32_t t
 void bn_port_transmit(struct bn_fabric *f, uint32_t p, uint32_t pkt);
 /* Queue `pkt` at switch egress port `p` (drop-tail, ECN) and start it if idle. */
 void bn_port_enqueue(struct bn_fabric *f, uint32_t p, uint32_t pkt);
+/* Write the link an enqueue left owing (bn_port_queue_push). */
+static inline void bn_port_queue_settle(struct bn_fabric *f)
+{
+    if (f->link_from1) {
+        f->pool.pkts[f->link_from1 - 1].next = f->link_to;
+        f->link_from1 = 0;
+    }
+}
+
+/* Queue `pkt` at the tail of port p's queue. The frame queued before it
+ * was last touched when it joined, long ago on a large fabric; storing
+ * the link there at once would stall on that line (a store to a line not
+ * in cache blocks the stores after it), so it is fetched now and written
+ * at the next enqueue or send on any port, by when it is at hand. Only a
+ * send reads links, and every send settles first. */
+static inline void bn_port_queue_push(struct bn_fabric *f, struct bn_pktq *q, uint32_t pkt)
+{
+    struct bn_packet *pk = &f->pool.pkts[pkt];
+    pk->next = BN_PKT_NONE;
+    bn_port_queue_settle(f);
+    if (q->tail == BN_PKT_NONE) {
+        q->head = pkt;
+    } else {
+        __builtin_prefetch(&f->pool.pkts[q->tail], 1);
+        f->link_from1 = q->tail + 1;
+        f->link_to = pkt;
+    }
+    q->tail = pkt;
+    q->bytes += pk->bytes;
+}
+
 /* BN_EV_PORT_FREE at a switch port: send the next queued packet, if any. */
 static inline void bn_port_send_next(struct bn_fabric *f, uint32_t p)
 {
     struct bn_port *port = &f->ports[p];
+    bn_port_queue_settle(f);
     if (bn_pktq_empty(&port->q) ||
         !bn_port_fc_allows(f, p, f->pool.pkts[port->q.head].bytes + f->wire_overhead))
         return; /* a credit or a resume will wake the port */

@@ -98,7 +98,7 @@ void bn_port_enqueue(struct bn_fabric *f, uint32_t p, uint32_t pkt)
         bn_port_fc_allows(f, p, pk->bytes + f->wire_overhead)) {
         bn_port_transmit(f, p, pkt);
     } else {
-        bn_pktq_push(&port->q, &f->pool, pkt);
+        bn_port_queue_push(f, &port->q, pkt);
         bn_port_want_wake(f, p);
     }
 }

@@ -327,8 +327,9 @@ static const struct bn_scn_key keys[] = {
       FIELD(sim.max_time_us), RANGE(0, 1e12) },
     { .info.path = "sim.prefetch", ENUM_KEY, .info.unit = "", .info.def = "auto",
       .info.choices = "auto|on|off",
-      .info.doc = "Software prefetching in the event loop (speed only: results are the same). "
-                  "auto: on for fabrics of 4096 ports or more, whose state outgrows the caches.",
+      .info.doc = "Software prefetching in the event loop, and event-queue pushes written "
+                  "behind (speed only: results are the same). auto: on for fabrics of 4096 ports "
+                  "or more, whose state outgrows the caches.",
       FIELD(sim.prefetch) },
 
     { .info.path = "scale_up.domain_gpus", INT_KEY, .info.unit = "GPUs", .info.def = "0",

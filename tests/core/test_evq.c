@@ -2,7 +2,9 @@
  * Event queue property: whatever the insertion order, events come out in
  * (time, insertion order) order, i.e. exactly the order of a stable sort.
  * Checked against qsort with an explicit sequence key, over random mixes of
- * pushes and pops (the hold model), including many equal times.
+ * pushes and pops (the hold model), including many equal times; with
+ * pushes written at once and written behind (bn_evq_hide_latency), and
+ * with the mode switched while events are pending.
  */
 #include "support.h"
 
@@ -27,6 +29,7 @@ static void test_sorted_stable(void **state)
         bn_rng_init(&rng, seed, 0);
         struct bn_evq q;
         assert_int_equal(bn_evq_init(&q, 4), 0);
+        bn_evq_hide_latency(&q, seed > 10);
         enum { N = 5000 };
         struct ref *refs = malloc(N * sizeof *refs);
         for (uint32_t i = 0; i < N; i++) {
@@ -82,12 +85,16 @@ static void test_interleaved_against_reference(void **state)
 {
     (void)state;
     const int64_t coarse_ps = 2048; /* dense: a few hundred events per 2 ns */
-    for (uint64_t seed = 1; seed <= 12; seed++) {
-        bool dense = seed > 8;
+    for (uint64_t seed = 1; seed <= 24; seed++) {
+        bool dense = seed % 12 > 8;
+        /* writing behind: seeds 13-18 from the start, 19-24 from a third of
+         * the way to two thirds */
+        int behind = seed <= 12 ? 0 : seed <= 18 ? 1 : 2;
         struct bn_rng rng;
         bn_rng_init(&rng, seed, 0);
         struct bn_evq q;
         assert_int_equal(bn_evq_init(&q, 2), 0);
+        bn_evq_hide_latency(&q, behind == 1);
         enum { CAP = 4096, STEPS = 60000 };
         struct ref *pend = malloc(CAP * sizeof *pend);
         int64_t *when = malloc(STEPS * sizeof *when); /* by seq: time if pending, else -1 */
@@ -95,6 +102,8 @@ static void test_interleaved_against_reference(void **state)
         int64_t now = 0;
         struct bn_event ev;
         for (int step = 0; step < STEPS; step++) {
+            if (behind == 2 && (step == STEPS / 3 || step == 2 * STEPS / 3))
+                bn_evq_hide_latency(&q, step == STEPS / 3);
             size_t ahead = (size_t)bn_rng_below(&rng, 12);
             const struct bn_event *hint = bn_evq_peek_ahead(&q, ahead);
             if (hint) {

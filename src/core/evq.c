@@ -170,8 +170,6 @@ static void sort_run(struct bn_evq *q)
 
 /* ---- the wheel ---- */
 
-/* Start a block after block b, the last of slot s's chain (NIL: an empty
- * slot); returns it, or NIL if memory ran out. */
 static __attribute__((noinline)) int grow_blocks(struct bn_evq *q)
 {
     uint32_t old = q->block_cap, cap = 2 * old;
@@ -185,7 +183,9 @@ static __attribute__((noinline)) int grow_blocks(struct bn_evq *q)
     return 0;
 }
 
-/* Inlined: on a small fabric almost every push starts a block. */
+/* Start a block after block b, the last of slot s's chain (NIL: an empty
+ * slot); returns it, or NIL if memory ran out. Inlined: on a small fabric
+ * almost every push starts a block. */
 static inline __attribute__((always_inline)) uint32_t append_block(struct bn_evq *q, uint32_t s,
                                                                    uint32_t b)
 {

@@ -99,7 +99,7 @@ int bn_evq_push(struct bn_evq *q, bn_time_t time, uint16_t kind, uint32_t obj, u
  * events before on a large fabric, and a store to a line not in cache
  * holds up every store after it until the line arrives. Writing behind, a
  * push claims its place from compact per-slot counts, fetches the line and
- * is written a few pushes later. On a wheel that stays in cache it only
+ * is written BN_EVQ_BEHIND pushes later. On a wheel that stays in cache it only
  * costs instructions. Order is unchanged either way. */
 void bn_evq_hide_latency(struct bn_evq *q, bool on);
 /* Remove the earliest event into *out; false if empty. */

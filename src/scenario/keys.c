@@ -328,8 +328,9 @@ static const struct bn_scn_key keys[] = {
     { .info.path = "sim.prefetch", ENUM_KEY, .info.unit = "", .info.def = "auto",
       .info.choices = "auto|on|off",
       .info.doc = "Software prefetching in the event loop, and event-queue pushes written "
-                  "behind (speed only: results are the same). auto: on for fabrics of 4096 ports "
-                  "or more, whose state outgrows the caches.",
+                  "behind (speed only: results are the same). auto: prefetching for fabrics of "
+                  "4096 ports or more, writing behind from 32768, where the state outgrows the "
+                  "caches.",
       FIELD(sim.prefetch) },
 
     { .info.path = "scale_up.domain_gpus", INT_KEY, .info.unit = "GPUs", .info.def = "0",

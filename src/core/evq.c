@@ -234,8 +234,9 @@ static __attribute__((noinline)) int wheel_push_behind(struct bn_evq *q, uint32_
         q->slot_n[s] = 0;
     }
     uint32_t i = q->slot_n[s]++;
+    /* only the event's line: fetching the block's header too (whose count
+     * the write updates) was slower, 0.92-0.97 of the time without it */
     __builtin_prefetch(&q->block[b].ev[i], 1);
-    __builtin_prefetch(&q->block[b].n, 1);
     if (q->behind_n == BN_EVQ_BEHIND) { /* the oldest has waited long enough */
         write_pending(q, &q->behind[q->behind_first]);
         q->behind_first = (q->behind_first + 1) % BN_EVQ_BEHIND;

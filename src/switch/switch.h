@@ -46,15 +46,13 @@ struct bn_groups {
 #define BN_STAMP_BIAS 128
 struct bn_path_memo {
     uint32_t dst, entropy;        /* of the packets it serves */
-    uint8_t n;                    /* switches on the path; 0: none memoized */
-    uint8_t pad_;
+    uint32_t out0;                /* egress port at the first switch */
+    uint32_t stamp;               /* switches 2..n: egress - arrival port + BN_STAMP_BIAS, a byte each */
     /* a data packet's path hash (bn_packet.path) at the end of the path:
      * path * path_mul + path_add (mod 2^16), what the hops would have made */
     uint16_t path_mul, path_add;
-    uint16_t pad2_;
-    uint32_t out0;                /* egress port at the first switch */
-    uint32_t stamp;               /* switches 2..n: egress - arrival port + BN_STAMP_BIAS, a byte each */
-    uint32_t pad3_[2];
+    uint8_t n;                    /* switches on the path; 0: none memoized */
+    uint8_t pad_[11];
 };
 _Static_assert(sizeof(struct bn_path_memo) == 32, "a path memo is half a cache line");
 

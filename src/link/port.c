@@ -134,8 +134,8 @@ void bn_fabric_deliver(struct bn_fabric *f, uint32_t in, uint32_t pkt)
 void bn_fabric_drop(struct bn_fabric *f, uint32_t port, uint32_t pkt)
 {
     const struct bn_packet *pk = &f->pool.pkts[pkt];
-    f->stats[port].drops++;
-    f->stats[port].drop_bytes += pk->bytes;
+    if (++f->ports[port].drops_lo == 0)
+        f->stats[port].drops_hi += 1u << 8;
     f->pkts_dropped++;
     f->bytes_dropped += pk->bytes;
     if (pk->type == BN_PKT_DATA)

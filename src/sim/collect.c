@@ -127,22 +127,20 @@ static double paused_fraction(const struct bn_fabric *f, uint32_t p)
 
 static bool noteworthy(const struct bn_fabric *f, bool all, uint32_t p)
 {
-    const struct bn_port_stats *st = &f->stats[p];
-    return all || st->drops || bn_port_ecn_marks(f, p) ||
+    return all || bn_port_drops(f, p) || bn_port_ecn_marks(f, p) ||
            (f->fcs && (f->fcs[p].pause_sent || f->fcs[p].pause_received));
 }
 
 static void port_entry(const struct bn_sim *s, uint32_t p, struct bn_port_result *pr)
 {
     const struct bn_fabric *f = &s->fab;
-    const struct bn_port_stats *st = &f->stats[p];
     pr->port = p;
     bn_topo_port_name(&s->topo, p, pr->name, sizeof pr->name);
     bn_topo_node_name(&s->topo, s->topo.ports[s->topo.ports[p].peer].node, pr->peer,
                       sizeof pr->peer);
     pr->utilization = utilization(f, p);
     pr->tx_bytes = f->ports[p].tx_bytes;
-    pr->drops = st->drops;
+    pr->drops = bn_port_drops(f, p);
     pr->ecn_marks = bn_port_ecn_marks(f, p);
     pr->pause_sent = f->fcs ? f->fcs[p].pause_sent : 0;
     pr->pause_received = f->fcs ? f->fcs[p].pause_received : 0;

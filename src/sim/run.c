@@ -86,7 +86,7 @@ static int dispatch(struct bn_sim *s, const struct bn_event *ev, struct bn_error
     switch (ev->kind) {
     case BN_EV_PORT_FREE: {
         struct bn_port *port = &f->ports[ev->obj];
-        port->wake_pending = 0;
+        port->flags &= (uint8_t)~BN_PORT_WAKE_PENDING;
         if (!bn_port_idle(f, port)) /* a frame started at this very instant */
             bn_port_want_wake(f, ev->obj);
         else if (f->fcs && bn_port_send_control(f, ev->obj)) /* PFC frames only */

@@ -75,10 +75,10 @@ static void test_drop_tail_ledger(void **state)
     (void)state;
     struct rig r;
     rig_init(&r, 10000);
-    for (int i = 0; i < 100; i++)
+    for (int i = 0; i < 1000; i++) /* the count's low bits carry over (256) */
         offer(&r, 1000);
     assert_int_equal(r.port.q.bytes, 10000);
-    assert_int_equal(r.stats.drops, 90);
+    assert_int_equal(bn_port_drops(&r.f, 0), 990);
     assert_int_equal(r.f.bytes_injected, r.port.q.bytes + r.f.bytes_dropped);
     assert_int_equal(r.f.queue_overflow, 0);
     rig_free(&r);

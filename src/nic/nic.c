@@ -99,6 +99,7 @@ uint32_t bn_qp_create(struct bn_nics *n, uint32_t src, uint32_t dst)
     qp->entropy = (uint32_t)bn_mix64(bn_mix64(n->seed) ^ ((uint64_t)src << 40) ^
                                      ((uint64_t)dst << 20) ^ id);
     qp->next_active = qp->msg_head = qp->msg_tail = qp->snd_msg = qp->rcv_msg = BN_NONE;
+    qp->head_end = qp->rcv_end = UINT32_MAX;
     qp->rate_bps = n->line_rate_bps;
     qp->cc_timer = BN_TIME_NEVER;
     qp->pace_at = BN_TIME_NEVER;
@@ -148,15 +149,19 @@ int bn_qp_post(struct bn_nics *n, uint32_t qpid, uint64_t bytes, enum bn_verb ve
         .next = BN_NONE, .cookie = cookie, .verb = (uint8_t)verb,
     };
     qp->snd_end += (uint32_t)npkts;
-    if (qp->msg_tail == BN_NONE)
+    if (qp->msg_tail == BN_NONE) {
         qp->msg_head = mi;
-    else
+        qp->head_end = qp->snd_end;
+    } else {
         n->msg[qp->msg_tail].next = mi;
+    }
     qp->msg_tail = mi;
     if (qp->snd_msg == BN_NONE)
         qp->snd_msg = mi;
-    if (qp->rcv_msg == BN_NONE)
+    if (qp->rcv_msg == BN_NONE) {
         qp->rcv_msg = mi;
+        qp->rcv_end = qp->snd_end;
+    }
     bn_nic_cc_sync(n, qpid);
     bn_nic_activate(n, qpid);
     return 0;
@@ -445,17 +450,21 @@ uint32_t bn_nic_psn_payload(const struct bn_nics *n, const struct bn_msg *m, uin
 /* Completion callbacks may post messages or create queue pairs, which can
  * move n->qp and n->msg: the bookkeeping is done first and nothing is held
  * across the call. */
+static uint32_t msg_end(const struct bn_nics *n, uint32_t mi)
+{
+    return mi == BN_NONE ? UINT32_MAX : n->msg[mi].first_psn + n->msg[mi].npkts;
+}
+
 void bn_nic_complete_rx_upto(struct bn_nics *n, uint32_t qpid)
 {
     for (;;) {
         struct bn_qp *qp = &n->qp[qpid];
-        if (qp->rcv_msg == BN_NONE)
+        if (qp->rcv_nxt < qp->rcv_end || qp->rcv_msg == BN_NONE)
             return;
         const struct bn_msg *m = &n->msg[qp->rcv_msg];
-        if (qp->rcv_nxt < m->first_psn + m->npkts)
-            return;
         uint32_t cookie = m->cookie;
         qp->rcv_msg = m->next;
+        qp->rcv_end = msg_end(n, qp->rcv_msg);
         n->on_complete(n->ud, cookie, BN_COMPLETE_RX, n->fab->now);
     }
 }
@@ -464,14 +473,13 @@ void bn_nic_complete_tx_upto(struct bn_nics *n, uint32_t qpid)
 {
     for (;;) {
         struct bn_qp *qp = &n->qp[qpid];
+        if (qp->snd_una < qp->head_end || qp->msg_head == BN_NONE)
+            return;
         uint32_t mi = qp->msg_head;
-        if (mi == BN_NONE)
-            return;
         struct bn_msg *m = &n->msg[mi];
-        if (qp->snd_una < m->first_psn + m->npkts)
-            return;
         uint32_t cookie = m->cookie;
         qp->msg_head = m->next;
+        qp->head_end = msg_end(n, qp->msg_head);
         if (qp->msg_head == BN_NONE)
             qp->msg_tail = BN_NONE;
         if (qp->snd_msg == mi)
@@ -485,6 +493,23 @@ void bn_nic_complete_tx_upto(struct bn_nics *n, uint32_t qpid)
 void bn_nic_note_reorder(struct bn_nics *n, uint32_t depth)
 {
     n->reorder_hist[depth < n->reorder_hist_len ? depth : n->reorder_hist_len - 1]++;
+}
+
+bool bn_nic_shape_from_msg(struct bn_nics *n, struct bn_qp *qp, uint32_t mi, uint32_t psn,
+                           struct bn_packet *pk)
+{
+    const struct bn_msg *m = &n->msg[mi];
+    uint32_t extra = (psn == m->first_psn && m->verb == BN_VERB_WRITE) ? n->encap->reth_bytes : 0;
+    pk->psn = psn;
+    pk->payload = (uint16_t)bn_nic_psn_payload(n, m, psn);
+    pk->bytes = bn_encap_frame(n->encap, extra, pk->payload);
+    /* the packets between its first and its last are full */
+    qp->snd_full_lo = m->first_psn + 1;
+    qp->snd_full_hi = m->npkts > 1 ? m->first_psn + m->npkts - 1 : qp->snd_full_lo;
+    bool last = psn + 1 == m->first_psn + m->npkts;
+    if (last)
+        pk->flags |= BN_PKT_LAST;
+    return last;
 }
 
 uint32_t bn_nic_msg_holding(const struct bn_nics *n, const struct bn_qp *qp, uint32_t psn)

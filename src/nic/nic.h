@@ -29,52 +29,64 @@ struct bn_msg {
     uint8_t verb;
 };
 
-/* A queue pair, both ends. Line-aligned, with what every packet reads or
- * writes in its first two lines (the engine prefetches them ahead of the
- * packet's event: at 8192 hosts a queue pair was last touched milliseconds
- * of wall time before), timers and the frequent counters in the third.
- * (Prefetching the third as well was slower: 1.05, paired.) */
+/* A queue pair, both ends. Line-aligned, with everything a packet reads or
+ * writes in its first two lines, which the engine prefetches ahead of the
+ * packet's event (at 8192 hosts a queue pair was last touched milliseconds
+ * of wall time before): the message records themselves stay out of the
+ * way, since the queue pair keeps what a packet needs of them (the PSNs
+ * inside the message being sent, where its packets are all full; where the
+ * oldest message at either end ends). The rest (rate-control timers,
+ * message lists, rarer counters) in the lines after. (Prefetching a third
+ * line as well was slower: 1.05, paired.) */
 struct bn_qp {
-    /* line 0: identity, the active list, the sender's window */
+    /* lines 0-1: what every packet touches */
     uint32_t src, dst;   /* hosts */
     uint32_t snic, rnic; /* the sender's and receiver's NIC (backend or NVLink port) */
     uint32_t entropy;    /* flow identity for ECMP (stands for the UDP source port) */
     uint32_t next_active;
-    uint8_t active, rto_pending, nak_sent;
-    uint8_t nvlink;      /* both ends in one NVLink domain: over NVLink, no congestion control */
     uint32_t snd_nxt;    /* next PSN to send */
     uint32_t snd_una;    /* oldest PSN not yet acknowledged */
     uint32_t snd_max;    /* one past the highest PSN ever sent */
     uint32_t snd_end;    /* one past the last PSN posted */
-    uint32_t msg_head, msg_tail; /* messages not yet completed at the sender */
-    uint32_t snd_msg;    /* message holding snd_nxt */
+    /* PSNs in [snd_full_lo, snd_full_hi) are full packets inside one
+     * message (MTU payload, no RETH, not its last): a transport shapes them
+     * without reading the message (bn_nic_shape_data) */
+    uint32_t snd_full_lo, snd_full_hi;
+    uint32_t head_end;   /* one past the last PSN of msg_head (none: UINT32_MAX) */
     uint32_t rtt_psn;    /* the packet being timed for a round-trip sample (BN_NONE: none) */
     uint32_t last_wire;  /* wire bytes of its last data packet (the pacing gap) */
-    /* line 1: the receiver; rate and pacing (bn_cc_ops: the module sets
-     * rate_bps and cc_timer) */
     uint32_t rcv_nxt;    /* next PSN expected in order */
-    uint32_t rcv_msg;    /* message holding rcv_nxt */
+    uint32_t rcv_end;    /* one past the last PSN of rcv_msg (none: UINT32_MAX) */
     uint32_t since_ack;
-    uint32_t ooo_last;   /* PSN of the last out-of-order packet discarded */
-    uint64_t rate_bps;   /* sending rate the NIC paces this queue pair to */
+    uint32_t spray_seq;
+    uint8_t active, rto_pending, nak_sent;
+    uint8_t nvlink;      /* both ends in one NVLink domain: over NVLink, no congestion control */
+    uint8_t ce_echo;     /* receiver side: the next ACK echoes a CE mark */
+    uint64_t rate_bps;   /* sending rate the NIC paces this queue pair to (bn_cc_ops sets it) */
     bn_time_t next_send; /* earliest start of its next data packet */
     bn_time_t last_send; /* start of its last data packet (the gap is recomputed from it
                           * and last_wire when the rate changes) */
+    bn_time_t rto_deadline;
+    uint64_t retransmits;
+    /* line 2: rate-control timers (a module that has them touches its
+     * cc_priv lines anyway), the message lists, what lossy runs add to */
     bn_time_t pace_at;   /* a BN_EV_QP_PACE is due then (BN_TIME_NEVER: none) */
     bn_time_t cc_timer;  /* when the module wants on_timer (BN_TIME_NEVER: never) */
     bn_time_t cc_timer_at; /* the earliest BN_EV_CC_TIMER scheduled (BN_TIME_NEVER: none) */
-    /* line 2: timers and the counters a lossy fabric adds to often */
-    bn_time_t rto_deadline;
     bn_time_t rtt_sent;
     bn_time_t last_cnp;  /* receiver side: when it last sent a CNP */
-    uint64_t retransmits, out_of_order;
+    uint32_t msg_head, msg_tail; /* messages not yet completed at the sender */
+    uint32_t snd_msg;    /* message holding snd_nxt (go-back-N) */
+    uint32_t rcv_msg;    /* message holding rcv_nxt */
+    uint32_t ooo_last;   /* PSN of the last out-of-order packet discarded */
+    uint64_t out_of_order;
     uint64_t duplicates;  /* receiver: data it already had (spurious retransmissions) */
-    uint32_t spray_seq;
-    uint8_t ce_echo;     /* receiver side: the next ACK echoes a CE mark */
     /* rarer counters */
     uint64_t timeouts, cnps_sent, cnps_received;
     uint64_t cc_priv[16]; /* the congestion-control module's own state */
 } __attribute__((aligned(64)));
+_Static_assert(__builtin_offsetof(struct bn_qp, pace_at) == 128,
+               "a packet's fields fill the queue pair's first two lines");
 
 struct bn_nic {
     uint32_t port;
@@ -249,6 +261,23 @@ void bn_nic_note_reorder(struct bn_nics *n, uint32_t depth);
 void bn_nic_arm_rto(struct bn_nics *n, uint32_t qpid);
 /* Payload bytes of `psn` within message `m`. */
 uint32_t bn_nic_psn_payload(const struct bn_nics *n, const struct bn_msg *m, uint32_t psn);
+/* Data packet `psn`'s size and flags (psn, payload, bytes, BN_PKT_LAST).
+ * A full packet inside a message is shaped from the queue pair alone
+ * (bn_nic_psn_full); any other from its message `mi`, which refreshes the
+ * queue pair's range of full packets. bn_nic_shape_from_msg is true if
+ * `psn` is its message's last packet. */
+static inline bool bn_nic_psn_full(const struct bn_qp *qp, uint32_t psn)
+{
+    return psn - qp->snd_full_lo < qp->snd_full_hi - qp->snd_full_lo;
+}
+static inline void bn_nic_shape_full(const struct bn_nics *n, uint32_t psn, struct bn_packet *pk)
+{
+    pk->psn = psn;
+    pk->payload = (uint16_t)n->mtu;
+    pk->bytes = bn_encap_frame(n->encap, 0, n->mtu);
+}
+bool bn_nic_shape_from_msg(struct bn_nics *n, struct bn_qp *qp, uint32_t mi, uint32_t psn,
+                           struct bn_packet *pk);
 /* The sender's outstanding message holding `psn` (BN_NONE if none). */
 uint32_t bn_nic_msg_holding(const struct bn_nics *n, const struct bn_qp *qp, uint32_t psn);
 void bn_nic_complete_rx_upto(struct bn_nics *n, uint32_t qpid);

@@ -33,15 +33,10 @@ static void gbn_next_data(struct bn_nics *n, struct bn_qp *qp, struct bn_packet 
         qp->retransmits++;
     else
         qp->snd_max = psn + 1;
-    const struct bn_msg *m = &n->msg[qp->snd_msg];
-    uint32_t extra = (psn == m->first_psn && m->verb == BN_VERB_WRITE) ? n->encap->reth_bytes : 0;
-    pk->psn = psn;
-    pk->payload = (uint16_t)bn_nic_psn_payload(n, m, psn);
-    pk->bytes = bn_encap_frame(n->encap, extra, pk->payload);
-    if (psn + 1 == m->first_psn + m->npkts) {
-        pk->flags |= BN_PKT_LAST;
-        qp->snd_msg = m->next;
-    }
+    if (bn_nic_psn_full(qp, psn))
+        bn_nic_shape_full(n, psn, pk);
+    else if (bn_nic_shape_from_msg(n, qp, qp->snd_msg, psn, pk))
+        qp->snd_msg = n->msg[qp->snd_msg].next;
     /* The timer runs from the oldest outstanding packet's send or the last
      * progress, whichever is later. */
     if (!qp->rto_pending || psn == qp->snd_una)

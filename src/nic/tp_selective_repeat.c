@@ -93,13 +93,10 @@ static void sr_next_data(struct bn_nics *n, struct bn_qp *qp, struct bn_packet *
         psn = qp->snd_max++;
         qp->snd_nxt = qp->snd_max;
     }
-    const struct bn_msg *m = &n->msg[bn_nic_msg_holding(n, qp, psn)];
-    uint32_t extra = (psn == m->first_psn && m->verb == BN_VERB_WRITE) ? n->encap->reth_bytes : 0;
-    pk->psn = psn;
-    pk->payload = (uint16_t)bn_nic_psn_payload(n, m, psn);
-    pk->bytes = bn_encap_frame(n->encap, extra, pk->payload);
-    if (psn + 1 == m->first_psn + m->npkts)
-        pk->flags |= BN_PKT_LAST;
+    if (bn_nic_psn_full(qp, psn))
+        bn_nic_shape_full(n, psn, pk);
+    else
+        bn_nic_shape_from_msg(n, qp, bn_nic_msg_holding(n, qp, psn), psn, pk);
     if (!qp->rto_pending || psn == qp->snd_una)
         bn_nic_arm_rto(n, qpid);
 }

@@ -38,7 +38,7 @@ int bn_nics_init(struct bn_nics *n, struct bn_fabric *f, const uint32_t *host_po
     n->agg_nic0 = p->nvlink_port ? 2 * nhosts : nhosts;
     n->agg_node0 = p->agg_node0;
     n->nnics = n->agg_nic0 + p->nagg;
-    n->nic = calloc(n->nnics + 1, sizeof *n->nic);
+    n->nic = bn_big_calloc(n->nnics + 1, sizeof *n->nic); /* line-aligned */
     if (!n->nic)
         return -1;
     for (uint32_t i = 0; i < n->nnics; i++) {
@@ -53,7 +53,7 @@ int bn_nics_init(struct bn_nics *n, struct bn_fabric *f, const uint32_t *host_po
 
 void bn_nics_free(struct bn_nics *n)
 {
-    free(n->nic);
+    bn_big_free(n->nic);
     bn_big_free(n->qp);
     free(n->msg);
     free(n->tp_priv);

@@ -88,11 +88,13 @@ struct bn_qp {
 _Static_assert(__builtin_offsetof(struct bn_qp, pace_at) == 128,
                "a packet's fields fill the queue pair's first two lines");
 
+/* 32 bytes, aligned: every packet a NIC sends or receives touches one
+ * line of NICs, never two. */
 struct bn_nic {
     uint32_t port;
     struct bn_pktq ctrl;              /* ACK/NAKs waiting for the port */
     uint32_t active_head, active_tail;
-};
+} __attribute__((aligned(32)));
 
 struct bn_nics;
 
@@ -225,7 +227,7 @@ static inline uint32_t bn_nic_of_node(const struct bn_nics *n, uint32_t node)
  * = nhosts + host, then the aggregation units'. */
 static inline uint32_t bn_nic_of_port(const struct bn_nics *n, uint32_t port)
 {
-    uint32_t h = n->fab->ports[port].node;
+    uint32_t h = n->fab->port_node[port]; /* compact: a delivery needs no port line */
     if (n->nnics == n->nhosts)
         return h; /* hosts only: no NVLink port or SHARP unit to tell apart */
     if (h >= n->nhosts)

@@ -154,10 +154,21 @@ static inline void prefetch_qp(const struct bn_nics *n, uint32_t qpid)
     __builtin_prefetch(qp + 64, 1);
 }
 
+/* The NIC of port p, if p is a host's (its node a host): its port queue
+ * and list of active queue pairs. (A host's NVLink port has a NIC of its
+ * own; the hint names the backend one.) */
+static inline void prefetch_nic(const struct bn_sim *s, uint32_t p)
+{
+    uint32_t node = s->fab.port_node[p];
+    if (node < s->nics.nhosts)
+        __builtin_prefetch(&s->nics.nic[node]);
+}
+
 /* Start loading what the coming events will touch while this one runs:
  * the flat arrays outgrow the caches on large fabrics, and the coming
  * events are known, in order (bn_evq_peek_ahead). A pipeline in two
- * stages: six events ahead, the event's port and packet; two ahead, when
+ * stages: six events ahead, the event's port and packet (at a host, its
+ * NIC instead of or besides the port); two ahead, when
  * those are at hand, what they lead to: the egress port a switch will
  * forward an arriving packet to, when that can be told in advance
  * (bn_switch_predict_egress: a path memo, or the lookup), or the frame a
@@ -173,10 +184,11 @@ static inline void prefetch_ahead(struct bn_sim *s)
             __builtin_prefetch(&f->port_node[far->obj]);
         __builtin_prefetch(&f->pool.pkts[far->arg]);
     } else if (far && far->kind == BN_EV_ARRIVE_HOST) {
-        __builtin_prefetch(&f->ports[far->obj]);
+        prefetch_nic(s, far->obj);
         __builtin_prefetch(&f->pool.pkts[far->arg]);
     } else if (far && far->kind == BN_EV_PORT_FREE) {
         __builtin_prefetch(&f->ports[far->obj]);
+        prefetch_nic(s, far->obj);
     }
     const struct bn_event *near = bn_evq_peek_ahead(&f->evq, PREFETCH_NEAR);
     if (!near)

@@ -33,13 +33,14 @@ int bn_evq_init(struct bn_evq *q, size_t initial_cap)
     q->heap_cap = 256;
     q->block_cap = (uint32_t)(cap / BN_EVQ_BLOCK + 64);
     q->run = malloc(q->run_cap * sizeof *q->run);
+    q->sorted = malloc(q->run_cap * sizeof *q->sorted);
     q->heap = malloc(q->heap_cap * sizeof *q->heap);
     q->block = bn_big_alloc((size_t)q->block_cap * sizeof *q->block);
     q->slot_head = malloc(BN_EVQ_SLOTS * sizeof *q->slot_head);
     q->slot_tail = malloc(BN_EVQ_SLOTS * sizeof *q->slot_tail);
     q->slot_n = calloc(BN_EVQ_SLOTS, sizeof *q->slot_n);
     q->nonempty = calloc(BN_EVQ_SLOTS / 64, sizeof *q->nonempty);
-    if (!q->run || !q->heap || !q->block || !q->slot_head || !q->slot_tail || !q->slot_n ||
+    if (!q->run || !q->sorted || !q->heap || !q->block || !q->slot_head || !q->slot_tail || !q->slot_n ||
         !q->nonempty)
         return -1;
     memset(q->slot_head, 0xff, BN_EVQ_SLOTS * sizeof *q->slot_head);
@@ -51,6 +52,7 @@ int bn_evq_init(struct bn_evq *q, size_t initial_cap)
 void bn_evq_free(struct bn_evq *q)
 {
     free(q->run);
+    free(q->sorted);
     free(q->heap);
     bn_big_free(q->block);
     free(q->slot_head);
@@ -118,6 +120,10 @@ static int run_reserve(struct bn_evq *q, size_t n)
     if (!r)
         return -1;
     q->run = r;
+    r = realloc(q->sorted, cap * sizeof *r);
+    if (!r)
+        return -1; /* run_cap unchanged: the larger run is simply not used */
+    q->sorted = r;
     q->run_cap = cap;
     return 0;
 }
@@ -143,12 +149,48 @@ static int run_insert(struct bn_evq *q, const struct bn_event *ev)
     return 0;
 }
 
+/* A dense slot (a large fabric's: at 8192 hosts about a hundred events)
+ * sorted by counting: one bucket per picosecond of the slot, filled in the
+ * run's order, which is sequence order among events of the same time (the
+ * heap's events, pushed before the slot entered the window, come first,
+ * then the slot's chain, in push order). Binary insertion there costs a
+ * hundred compares and a shift of a quarter of the run per event. False
+ * (nothing moved) if an event lies outside slot cur, which cannot be. */
+enum { SORT_COUNTING_MIN = 64 };
+static bool sort_run_counting(struct bn_evq *q)
+{
+    uint32_t start[1u << BN_EVQ_SHIFT] = {0};
+    const struct bn_event *r = q->run;
+    size_t n = q->run_len;
+    bn_time_t base = q->cur << BN_EVQ_SHIFT;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t k = (uint64_t)(r[i].time - base);
+        if (k >= (1u << BN_EVQ_SHIFT))
+            return false;
+        start[k]++;
+    }
+    uint32_t at = 0;
+    for (uint32_t k = 0; k < (1u << BN_EVQ_SHIFT); k++) {
+        uint32_t c = start[k];
+        start[k] = at;
+        at += c;
+    }
+    for (size_t i = 0; i < n; i++)
+        q->sorted[start[r[i].time - base]++] = r[i];
+    struct bn_event *was = q->run;
+    q->run = q->sorted;
+    q->sorted = was;
+    return true;
+}
+
 /* Sort the slot's events in place, without allocating: binary insertion
  * (slots hold a handful of events; a burst of simultaneous ones, such as
  * every flow starting at t = 0, arrives already in sequence order, which
  * insertion sort takes in one pass). */
 static void sort_run(struct bn_evq *q)
 {
+    if (q->run_len >= SORT_COUNTING_MIN && sort_run_counting(q))
+        return;
     struct bn_event *r = q->run;
     size_t n = q->run_len;
     for (size_t i = 1; i < n; i++) {

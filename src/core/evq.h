@@ -65,6 +65,7 @@ struct bn_evq {
     /* the slot being served, sorted: run[run_pos .. run_len) */
     struct bn_event *run;
     size_t run_pos, run_len, run_cap;
+    struct bn_event *sorted;      /* run_cap events: where a dense slot is sorted into */
     int64_t cur;                  /* its slot number (time >> BN_EVQ_SHIFT) */
     /* the wheel: slots cur+1 .. cur+BN_EVQ_SLOTS-1, chains of blocks */
     uint32_t *slot_head, *slot_tail;

@@ -50,6 +50,47 @@ static void test_sorted_stable(void **state)
     }
 }
 
+/* Slots of thousands of events with many equal times, as a large fabric's
+ * are (sorted by counting there): events that waited in the heap, then
+ * events pushed into the slot's chain once the window reached it; each
+ * time's events must come out in push order. */
+static void test_dense_slot_ties(void **state)
+{
+    (void)state;
+    const int64_t far = 5000000, driver = 1000000; /* far lies beyond the window at 0 */
+    for (uint64_t seed = 1; seed <= 8; seed++) {
+        struct bn_rng rng;
+        bn_rng_init(&rng, seed, 0);
+        struct bn_evq q;
+        assert_int_equal(bn_evq_init(&q, 4), 0);
+        bn_evq_hide_latency(&q, seed % 2 == 0);
+        enum { N = 3000 };
+        struct ref *refs = malloc(2 * N * sizeof *refs);
+        int64_t spread = seed <= 4 ? 40 : 700; /* one slot, or three */
+        assert_int_equal(bn_evq_push(&q, driver, 1, 2 * N, 0), 0);
+        for (uint32_t i = 0; i < N; i++) { /* to the heap */
+            refs[i] = (struct ref){far + (int64_t)bn_rng_below(&rng, (uint64_t)spread), i};
+            assert_int_equal(bn_evq_push(&q, refs[i].t, 1, i, 0), 0);
+        }
+        struct bn_event ev;
+        assert_true(bn_evq_pop(&q, &ev)); /* the window now covers `far` */
+        assert_int_equal(ev.obj, 2 * N);
+        for (uint32_t i = N; i < 2 * N; i++) { /* to the wheel, after them */
+            refs[i] = (struct ref){far + (int64_t)bn_rng_below(&rng, (uint64_t)spread), i};
+            assert_int_equal(bn_evq_push(&q, refs[i].t, 1, i, 0), 0);
+        }
+        qsort(refs, 2 * N, sizeof *refs, cmp_ref);
+        for (uint32_t i = 0; i < 2 * N; i++) {
+            assert_true(bn_evq_pop(&q, &ev));
+            assert_int_equal(ev.time, refs[i].t);
+            assert_int_equal(ev.obj, refs[i].seq);
+        }
+        assert_false(bn_evq_pop(&q, &ev));
+        free(refs);
+        bn_evq_free(&q);
+    }
+}
+
 static void test_hold_model_monotone(void **state)
 {
     (void)state;
@@ -150,6 +191,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sorted_stable),
+        cmocka_unit_test(test_dense_slot_ties),
         cmocka_unit_test(test_hold_model_monotone),
         cmocka_unit_test(test_interleaved_against_reference),
     };

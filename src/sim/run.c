@@ -168,7 +168,7 @@ static inline void prefetch_nic(const struct bn_sim *s, uint32_t p)
  * the flat arrays outgrow the caches on large fabrics, and the coming
  * events are known, in order (bn_evq_peek_ahead). A pipeline in two
  * stages: six events ahead, the event's port and packet (at a host, its
- * NIC instead of or besides the port); two ahead, when
+ * NIC too); two ahead, when
  * those are at hand, what they lead to: the egress port a switch will
  * forward an arriving packet to, when that can be told in advance
  * (bn_switch_predict_egress: a path memo, or the lookup), or the frame a
@@ -183,7 +183,8 @@ static inline void prefetch_ahead(struct bn_sim *s)
         if (!s->sw.memo_on) /* the lookup's switch; a memoized path needs none */
             __builtin_prefetch(&f->port_node[far->obj]);
         __builtin_prefetch(&f->pool.pkts[far->arg]);
-    } else if (far && far->kind == BN_EV_ARRIVE_HOST) {
+    } else if (far && far->kind == BN_EV_ARRIVE_HOST) { /* the ACK it prompts leaves there */
+        __builtin_prefetch(&f->ports[far->obj]);
         prefetch_nic(s, far->obj);
         __builtin_prefetch(&f->pool.pkts[far->arg]);
     } else if (far && far->kind == BN_EV_PORT_FREE) {

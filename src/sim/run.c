@@ -207,7 +207,10 @@ static inline void prefetch_ahead(struct bn_sim *s)
         if (s->nics.on_arrival == on_arrival && pk->type == BN_PKT_DATA) {
             struct bn_path_hist *h = &s->fstate[s->qp_flow[pk->qp]].paths;
             __builtin_prefetch(h, 1);
-            __builtin_prefetch(&h->slot[path_slot(pk->path)], 1);
+            /* a memoized flow keeps one path: its count is found first
+             * try, on h's line, without the index */
+            if (!s->sw.memo_on)
+                __builtin_prefetch(&h->slot[path_slot(pk->path)], 1);
         }
     } else if (near->kind == BN_EV_ARRIVE) {
         uint32_t out = bn_switch_predict_egress(&s->sw, near->obj, &f->pool.pkts[near->arg]);

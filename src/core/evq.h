@@ -11,7 +11,8 @@
  * holds slots of 2^8 ps (0.256 ns) over a window of 16384 slots (4.2 µs):
  * a push there is an O(1) append to its slot's block chain, and the slot
  * being served is sorted once, in cache, when time reaches it (its events
- * arrive in sequence order, so only different times move). Only events
+ * arrive in sequence order, so only different times move: binary insertion
+ * for a few, counting by picosecond for a dense slot). Only events
  * further out (timers, pacing gaps) go to the heap, and move to the wheel
  * when its window reaches them. At 8192 hosts a binary or 4-ary heap of the
  * ~65 k pending events costs a cache miss per level on every pop; the wheel

@@ -72,19 +72,19 @@ static inline const struct bn_cc_ops *qp_cc(const struct bn_nics *n, const struc
 uint32_t bn_qp_create(struct bn_nics *n, uint32_t src, uint32_t dst)
 {
     if (n->nqps == n->qp_cap) {
-        uint32_t cap = n->qp_cap ? n->qp_cap * 2 : 256;
-        struct bn_qp *q = bn_big_realloc(n->qp, (size_t)n->qp_cap * sizeof *q,
+        uint32_t old = n->qp_cap, cap = old ? old * 2 : 256;
+        struct bn_qp *q = bn_big_realloc(n->qp, (size_t)old * sizeof *q,
                                          (size_t)cap * sizeof *q); /* line-aligned */
         if (!q)
             return BN_NONE;
         n->qp = q;
-        n->qp_cap = cap;
         if (n->tp_priv_size) {
             uint8_t *t = realloc(n->tp_priv, (size_t)cap * n->tp_priv_size);
             if (!t)
-                return BN_NONE;
+                return BN_NONE; /* qp_cap unchanged: both arrays still hold old */
             n->tp_priv = t;
         }
+        n->qp_cap = cap;
     }
     uint32_t id = n->nqps++;
     struct bn_qp *qp = &n->qp[id];

@@ -40,8 +40,8 @@ int bn_evq_init(struct bn_evq *q, size_t initial_cap)
     q->slot_tail = malloc(BN_EVQ_SLOTS * sizeof *q->slot_tail);
     q->slot_n = calloc(BN_EVQ_SLOTS, sizeof *q->slot_n);
     q->nonempty = calloc(BN_EVQ_SLOTS / 64, sizeof *q->nonempty);
-    if (!q->run || !q->sorted || !q->heap || !q->block || !q->slot_head || !q->slot_tail || !q->slot_n ||
-        !q->nonempty)
+    if (!q->run || !q->sorted || !q->heap || !q->block || !q->slot_head || !q->slot_tail ||
+        !q->slot_n || !q->nonempty)
         return -1;
     memset(q->slot_head, 0xff, BN_EVQ_SLOTS * sizeof *q->slot_head);
     q->block_free = NIL;

@@ -447,13 +447,16 @@ uint32_t bn_nic_psn_payload(const struct bn_nics *n, const struct bn_msg *m, uin
     return (uint32_t)(left < n->mtu ? left : n->mtu);
 }
 
-/* Completion callbacks may post messages or create queue pairs, which can
- * move n->qp and n->msg: the bookkeeping is done first and nothing is held
- * across the call. */
+/* One past message mi's last PSN (none: UINT32_MAX), as the queue pair
+ * keeps it for the oldest message at each end (head_end, rcv_end). */
 static uint32_t msg_end(const struct bn_nics *n, uint32_t mi)
 {
     return mi == BN_NONE ? UINT32_MAX : n->msg[mi].first_psn + n->msg[mi].npkts;
 }
+
+/* Completion callbacks may post messages or create queue pairs, which can
+ * move n->qp and n->msg: the bookkeeping is done first and nothing is held
+ * across the call. */
 
 void bn_nic_complete_rx_upto(struct bn_nics *n, uint32_t qpid)
 {

@@ -50,7 +50,7 @@ struct bn_qp {
     uint32_t snd_end;    /* one past the last PSN posted */
     /* PSNs in [snd_full_lo, snd_full_hi) are full packets inside one
      * message (MTU payload, no RETH, not its last): a transport shapes them
-     * without reading the message (bn_nic_shape_data) */
+     * without reading the message (bn_nic_psn_full, bn_nic_shape_full) */
     uint32_t snd_full_lo, snd_full_hi;
     uint32_t head_end;   /* one past the last PSN of msg_head (none: UINT32_MAX) */
     uint32_t rtt_psn;    /* the packet being timed for a round-trip sample (BN_NONE: none) */

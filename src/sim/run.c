@@ -168,12 +168,11 @@ static inline void prefetch_nic(const struct bn_sim *s, uint32_t p)
  * the flat arrays outgrow the caches on large fabrics, and the coming
  * events are known, in order (bn_evq_peek_ahead). A pipeline in two
  * stages: six events ahead, the event's port and packet (at a host, its
- * NIC too); two ahead, when
- * those are at hand, what they lead to: the egress port a switch will
- * forward an arriving packet to, when that can be told in advance
- * (bn_switch_predict_egress: a path memo, or the lookup), or the frame a
- * freed port will send;
- * at a NIC, the queue pair a packet arrives for or the NIC will serve. */
+ * NIC too); two ahead, when those are at hand, what they lead to: the
+ * egress port a switch will forward an arriving packet to, when that can
+ * be told in advance (bn_switch_predict_egress: a path memo, or the
+ * lookup), or the frame a freed port will send; at a NIC, the queue pair
+ * a packet arrives for or the NIC will serve. */
 enum { PREFETCH_FAR = 6, PREFETCH_NEAR = 2 }; /* of 4/2, 6/1, 6/3, 8/3, 10/4, 12/3: none better */
 static inline void prefetch_ahead(struct bn_sim *s)
 {

@@ -21,6 +21,20 @@ static int cmp_ref(const void *a, const void *b)
     return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/* The queue holds exactly the n events of refs (obj = their seq): it must
+ * give them up in the order of a stable sort by time. */
+static void pops_in_stable_order(struct bn_evq *q, struct ref *refs, uint32_t n)
+{
+    qsort(refs, n, sizeof *refs, cmp_ref);
+    struct bn_event ev;
+    for (uint32_t i = 0; i < n; i++) {
+        assert_true(bn_evq_pop(q, &ev));
+        assert_int_equal(ev.time, refs[i].t);
+        assert_int_equal(ev.obj, refs[i].seq);
+    }
+    assert_false(bn_evq_pop(q, &ev));
+}
+
 static void test_sorted_stable(void **state)
 {
     (void)state;
@@ -37,14 +51,7 @@ static void test_sorted_stable(void **state)
             refs[i].seq = i;
             assert_int_equal(bn_evq_push(&q, refs[i].t, 1, i, 0), 0);
         }
-        qsort(refs, N, sizeof *refs, cmp_ref);
-        struct bn_event ev;
-        for (uint32_t i = 0; i < N; i++) {
-            assert_true(bn_evq_pop(&q, &ev));
-            assert_int_equal(ev.time, refs[i].t);
-            assert_int_equal(ev.obj, refs[i].seq);
-        }
-        assert_false(bn_evq_pop(&q, &ev));
+        pops_in_stable_order(&q, refs, N);
         free(refs);
         bn_evq_free(&q);
     }
@@ -79,13 +86,7 @@ static void test_dense_slot_ties(void **state)
             refs[i] = (struct ref){far + (int64_t)bn_rng_below(&rng, (uint64_t)spread), i};
             assert_int_equal(bn_evq_push(&q, refs[i].t, 1, i, 0), 0);
         }
-        qsort(refs, 2 * N, sizeof *refs, cmp_ref);
-        for (uint32_t i = 0; i < 2 * N; i++) {
-            assert_true(bn_evq_pop(&q, &ev));
-            assert_int_equal(ev.time, refs[i].t);
-            assert_int_equal(ev.obj, refs[i].seq);
-        }
-        assert_false(bn_evq_pop(&q, &ev));
+        pops_in_stable_order(&q, refs, 2 * N);
         free(refs);
         bn_evq_free(&q);
     }

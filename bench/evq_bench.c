@@ -15,14 +15,21 @@
 #include "core/evq.h"
 #include "core/rng.h"
 
+/* the heaps' own events: (time, seq) order */
+struct hev {
+    bn_time_t time;
+    uint32_t seq;
+    uint32_t obj;
+};
+
 struct dheap {
-    struct bn_event *h;
+    struct hev *h;
     size_t len, cap;
     uint32_t seq;
     unsigned d;
 };
 
-static inline int before(const struct bn_event *a, const struct bn_event *b)
+static inline int before(const struct hev *a, const struct hev *b)
 {
     if (a->time != b->time)
         return a->time < b->time;
@@ -37,7 +44,7 @@ static void dheap_push(struct dheap *q, bn_time_t t, uint32_t obj)
         if (!q->h)
             abort();
     }
-    struct bn_event ev = {.time = t, .seq = q->seq++, .obj = obj};
+    struct hev ev = {.time = t, .seq = q->seq++, .obj = obj};
     size_t i = q->len++;
     while (i > 0) {
         size_t p = (i - 1) / q->d;
@@ -49,10 +56,10 @@ static void dheap_push(struct dheap *q, bn_time_t t, uint32_t obj)
     q->h[i] = ev;
 }
 
-static void dheap_pop(struct dheap *q, struct bn_event *out)
+static void dheap_pop(struct dheap *q, struct hev *out)
 {
     *out = q->h[0];
-    struct bn_event last = q->h[--q->len];
+    struct hev last = q->h[--q->len];
     size_t n = q->len, i = 0, d = q->d;
     for (;;) {
         size_t c = d * i + 1;
@@ -98,7 +105,7 @@ static double bench_dheap(unsigned d, size_t n, uint64_t *check)
     for (size_t i = 0; i < n; i++)
         dheap_push(&q, delay(&r), (uint32_t)i);
     double t0 = now_s();
-    struct bn_event ev;
+    struct hev ev;
     for (unsigned long i = 0; i < HOLDS; i++) {
         dheap_pop(&q, &ev);
         *check += ev.obj;

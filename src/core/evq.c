@@ -8,8 +8,9 @@
 #define NIL UINT32_MAX
 #define MASK (BN_EVQ_SLOTS - 1)
 
-/* Sequence numbers wrap; compare them as a signed distance. */
-static inline bool earlier(const struct bn_event *a, const struct bn_event *b)
+/* The heap's order. Sequence numbers wrap; compare them as a signed
+ * distance. */
+static inline bool earlier(const struct bn_evq_far *a, const struct bn_evq_far *b)
 {
     if (a->time != b->time)
         return a->time < b->time;
@@ -17,6 +18,12 @@ static inline bool earlier(const struct bn_event *a, const struct bn_event *b)
 }
 
 static inline int64_t slot_of(bn_time_t t) { return t >> BN_EVQ_SHIFT; }
+
+static inline struct bn_evq_entry entry_of(bn_time_t t, uint16_t kind, uint32_t obj, uint32_t arg)
+{
+    return (struct bn_evq_entry){.obj = obj, .arg = arg, .kind = kind,
+                                 .at = (uint8_t)(t & ((1 << BN_EVQ_SHIFT) - 1))};
+}
 
 static void link_free_blocks(struct bn_evq *q, uint32_t from, uint32_t to)
 {
@@ -37,13 +44,14 @@ int bn_evq_init(struct bn_evq *q, size_t initial_cap)
     q->heap = malloc(q->heap_cap * sizeof *q->heap);
     q->block = bn_big_alloc((size_t)q->block_cap * sizeof *q->block);
     q->slot_head = malloc(BN_EVQ_SLOTS * sizeof *q->slot_head);
-    q->slot_tail = malloc(BN_EVQ_SLOTS * sizeof *q->slot_tail);
-    q->slot_n = calloc(BN_EVQ_SLOTS, sizeof *q->slot_n);
+    q->slot_end = malloc(BN_EVQ_SLOTS * sizeof *q->slot_end);
     q->nonempty = calloc(BN_EVQ_SLOTS / 64, sizeof *q->nonempty);
-    if (!q->run || !q->sorted || !q->heap || !q->block || !q->slot_head || !q->slot_tail ||
-        !q->slot_n || !q->nonempty)
+    if (!q->run || !q->sorted || !q->heap || !q->block || !q->slot_head || !q->slot_end ||
+        !q->nonempty)
         return -1;
     memset(q->slot_head, 0xff, BN_EVQ_SLOTS * sizeof *q->slot_head);
+    for (uint32_t i = 0; i < BN_EVQ_SLOTS; i++)
+        q->slot_end[i] = (struct bn_evq_slot_end){.tail = NIL, .n = 0};
     q->block_free = NIL;
     link_free_blocks(q, 0, q->block_cap);
     return 0;
@@ -56,18 +64,17 @@ void bn_evq_free(struct bn_evq *q)
     free(q->heap);
     bn_big_free(q->block);
     free(q->slot_head);
-    free(q->slot_tail);
-    free(q->slot_n);
+    free(q->slot_end);
     free(q->nonempty);
     memset(q, 0, sizeof *q);
 }
 
 /* ---- the far future: 4-ary heap ---- */
 
-static int heap_push(struct bn_evq *q, const struct bn_event *ev)
+static int heap_push(struct bn_evq *q, const struct bn_evq_far *ev)
 {
     if (q->heap_len == q->heap_cap) {
-        struct bn_event *h = realloc(q->heap, 2 * q->heap_cap * sizeof *h);
+        struct bn_evq_far *h = realloc(q->heap, 2 * q->heap_cap * sizeof *h);
         if (!h)
             return -1;
         q->heap = h;
@@ -85,10 +92,10 @@ static int heap_push(struct bn_evq *q, const struct bn_event *ev)
     return 0;
 }
 
-static void heap_pop(struct bn_evq *q, struct bn_event *out)
+static void heap_pop(struct bn_evq *q, struct bn_evq_far *out)
 {
     *out = q->heap[0];
-    struct bn_event last = q->heap[--q->heap_len];
+    struct bn_evq_far last = q->heap[--q->heap_len];
     size_t n = q->heap_len, i = 0;
     for (;;) {
         size_t c = 4 * i + 1;
@@ -116,7 +123,7 @@ static int run_reserve(struct bn_evq *q, size_t n)
     size_t cap = q->run_cap;
     while (cap < n)
         cap *= 2;
-    struct bn_event *r = realloc(q->run, cap * sizeof *r);
+    struct bn_evq_entry *r = realloc(q->run, cap * sizeof *r);
     if (!r)
         return -1;
     q->run = r;
@@ -128,8 +135,9 @@ static int run_reserve(struct bn_evq *q, size_t n)
     return 0;
 }
 
-/* An event for the slot being served goes in order after the cursor. */
-static int run_insert(struct bn_evq *q, const struct bn_event *ev)
+/* An event for the slot being served goes in order after the cursor:
+ * after every event of its time or earlier, since it is the newest. */
+static int run_insert(struct bn_evq *q, const struct bn_evq_entry *ev)
 {
     if (q->run_pos == q->run_len)
         q->run_pos = q->run_len = 0;
@@ -138,7 +146,7 @@ static int run_insert(struct bn_evq *q, const struct bn_event *ev)
     size_t lo = q->run_pos, hi = q->run_len;
     while (lo < hi) { /* first entry later than ev */
         size_t mid = (lo + hi) / 2;
-        if (earlier(ev, &q->run[mid]))
+        if (ev->at < q->run[mid].at)
             hi = mid;
         else
             lo = mid + 1;
@@ -154,21 +162,15 @@ static int run_insert(struct bn_evq *q, const struct bn_event *ev)
  * run's order, which is sequence order among events of the same time (the
  * heap's events, pushed before the slot entered the window, come first,
  * then the slot's chain, in push order). Binary insertion there costs a
- * hundred compares and a shift of a quarter of the run per event. False
- * (nothing moved) if an event lies outside slot cur, which cannot be. */
+ * hundred compares and a shift of a quarter of the run per event. */
 enum { SORT_COUNTING_MIN = 64 };
-static bool sort_run_counting(struct bn_evq *q)
+static void sort_run_counting(struct bn_evq *q)
 {
     uint32_t start[1u << BN_EVQ_SHIFT] = {0};
-    const struct bn_event *r = q->run;
+    const struct bn_evq_entry *r = q->run;
     size_t n = q->run_len;
-    bn_time_t base = q->cur << BN_EVQ_SHIFT;
-    for (size_t i = 0; i < n; i++) {
-        uint64_t k = (uint64_t)(r[i].time - base);
-        if (k >= (1u << BN_EVQ_SHIFT))
-            return false;
-        start[k]++;
-    }
+    for (size_t i = 0; i < n; i++)
+        start[r[i].at]++;
     uint32_t at = 0;
     for (uint32_t k = 0; k < (1u << BN_EVQ_SHIFT); k++) {
         uint32_t c = start[k];
@@ -176,31 +178,32 @@ static bool sort_run_counting(struct bn_evq *q)
         at += c;
     }
     for (size_t i = 0; i < n; i++)
-        q->sorted[start[r[i].time - base]++] = r[i];
-    struct bn_event *was = q->run;
+        q->sorted[start[r[i].at]++] = r[i];
+    struct bn_evq_entry *was = q->run;
     q->run = q->sorted;
     q->sorted = was;
-    return true;
 }
 
-/* Sort the slot's events in place, without allocating: binary insertion
- * (slots hold a handful of events; a burst of simultaneous ones, such as
- * every flow starting at t = 0, arrives already in sequence order, which
- * insertion sort takes in one pass). */
+/* Sort the slot's events by time, stably, without allocating: binary
+ * insertion (slots hold a handful of events; a burst of simultaneous
+ * ones, such as every flow starting at t = 0, arrives already in sequence
+ * order, which insertion sort takes in one pass). */
 static void sort_run(struct bn_evq *q)
 {
-    if (q->run_len >= SORT_COUNTING_MIN && sort_run_counting(q))
+    if (q->run_len >= SORT_COUNTING_MIN) {
+        sort_run_counting(q);
         return;
-    struct bn_event *r = q->run;
+    }
+    struct bn_evq_entry *r = q->run;
     size_t n = q->run_len;
     for (size_t i = 1; i < n; i++) {
-        if (!earlier(&r[i], &r[i - 1]))
+        if (r[i].at >= r[i - 1].at)
             continue;
-        struct bn_event e = r[i];
+        struct bn_evq_entry e = r[i];
         size_t lo = 0, hi = i - 1; /* r[hi] is later than e */
         while (lo < hi) {
             size_t mid = (lo + hi) / 2;
-            if (earlier(&e, &r[mid]))
+            if (e.at < r[mid].at)
                 hi = mid;
             else
                 lo = mid + 1;
@@ -243,7 +246,7 @@ static inline __attribute__((always_inline)) uint32_t append_block(struct bn_evq
     } else {
         q->block[b].next = nb;
     }
-    q->slot_tail[s] = nb;
+    q->slot_end[s].tail = nb;
     return nb;
 }
 
@@ -254,52 +257,62 @@ static inline void write_pending(struct bn_evq *q, const struct bn_evq_pending *
     blk->n = p->i + 1; /* a block's pushes are written in order */
 }
 
-/* Write every push still behind: before anything reads the blocks. */
+/* Write every push still behind, oldest first: before anything reads the
+ * blocks. */
 static inline void settle(struct bn_evq *q)
 {
+    uint32_t oldest = q->behind_next + BN_EVQ_BEHIND - q->behind_n;
     for (uint32_t k = 0; k < q->behind_n; k++)
-        write_pending(q, &q->behind[(q->behind_first + k) % BN_EVQ_BEHIND]);
-    q->behind_first = q->behind_n = 0;
+        write_pending(q, &q->behind[(oldest + k) % BN_EVQ_BEHIND]);
+    q->behind_next = q->behind_n = 0;
+}
+
+/* Writing behind: a new block for slot s, its claims counted from 0. Not
+ * inlined: one push in BN_EVQ_BLOCK starts a block, and the others run
+ * leaner without it. */
+static __attribute__((noinline)) uint32_t start_block_behind(struct bn_evq *q, uint32_t s)
+{
+    uint32_t b = append_block(q, s, q->slot_end[s].tail);
+    if (b != NIL)
+        q->slot_end[s].n = 0;
+    return b;
 }
 
 /* Writing behind (bn_evq_hide_latency). A block's count `n` covers only
  * the events written, so whatever reads blocks sees only those. */
-static __attribute__((noinline)) int wheel_push_behind(struct bn_evq *q, uint32_t s,
-                                                    const struct bn_event *ev)
+static inline __attribute__((always_inline)) int
+wheel_push_behind(struct bn_evq *q, uint32_t s, const struct bn_evq_entry *ev)
 {
-    uint32_t b = q->slot_head[s];
-    if (b != NIL)
-        b = q->slot_tail[s];
-    if (b == NIL || q->slot_n[s] == BN_EVQ_BLOCK) {
-        if ((b = append_block(q, s, b)) == NIL)
-            return -1;
-        q->slot_n[s] = 0;
-    }
-    uint32_t i = q->slot_n[s]++;
+    struct bn_evq_slot_end *end = &q->slot_end[s];
+    uint32_t b = end->tail;
+    if ((b == NIL || end->n == BN_EVQ_BLOCK) && (b = start_block_behind(q, s)) == NIL)
+        return -1;
+    uint32_t i = end->n++;
     /* only the event's line: fetching the block's header too (whose count
      * the write updates) was slower, 0.92-0.97 of the time without it */
     __builtin_prefetch(&q->block[b].ev[i], 1);
-    if (q->behind_n == BN_EVQ_BEHIND) { /* the oldest has waited long enough */
-        write_pending(q, &q->behind[q->behind_first]);
-        q->behind_first = (q->behind_first + 1) % BN_EVQ_BEHIND;
-        q->behind_n--;
-    }
-    q->behind[(q->behind_first + q->behind_n++) % BN_EVQ_BEHIND] =
-        (struct bn_evq_pending){.b = b, .i = i, .ev = *ev};
+    /* full, as it is but after a settle, the ring's next place holds the
+     * oldest push, which has waited long enough */
+    struct bn_evq_pending *p = &q->behind[q->behind_next];
+    if (q->behind_n == BN_EVQ_BEHIND)
+        write_pending(q, p);
+    else
+        q->behind_n++;
+    *p = (struct bn_evq_pending){.b = b, .i = i, .ev = *ev};
+    q->behind_next = (q->behind_next + 1) % BN_EVQ_BEHIND;
     return 0;
 }
 
-static int wheel_push(struct bn_evq *q, const struct bn_event *ev)
+/* Into absolute slot `abs`, within the window past the slot served. */
+static inline __attribute__((always_inline)) int
+wheel_push(struct bn_evq *q, int64_t abs, const struct bn_evq_entry *ev)
 {
-    int64_t abs = slot_of(ev->time);
     if (q->peek_known && abs < q->peek_slot)
         q->peek_slot = abs;
     uint32_t s = (uint32_t)(abs & MASK);
     if (q->write_behind)
         return wheel_push_behind(q, s, ev);
-    uint32_t b = q->slot_head[s];
-    if (b != NIL)
-        b = q->slot_tail[s];
+    uint32_t b = q->slot_end[s].tail;
     if ((b == NIL || q->block[b].n == BN_EVQ_BLOCK) && (b = append_block(q, s, b)) == NIL)
         return -1;
     q->block[b].ev[q->block[b].n++] = *ev;
@@ -311,8 +324,8 @@ void bn_evq_hide_latency(struct bn_evq *q, bool on)
     settle(q);
     if (on && !q->write_behind) /* the claims start from what is written */
         for (uint32_t s = 0; s < BN_EVQ_SLOTS; s++)
-            if (q->slot_head[s] != NIL)
-                q->slot_n[s] = (uint8_t)q->block[q->slot_tail[s]].n;
+            if (q->slot_end[s].tail != NIL)
+                q->slot_end[s].n = q->block[q->slot_end[s].tail].n;
     q->write_behind = on;
 }
 
@@ -345,11 +358,12 @@ static int enter_slot(struct bn_evq *q)
         /* make room first, so a failure loses nothing */
         if (run_reserve(q, q->run_len + 1) != 0)
             return -1;
-        struct bn_event ev;
+        struct bn_evq_far ev;
         heap_pop(q, &ev);
+        struct bn_evq_entry e = entry_of(ev.time, ev.kind, ev.obj, ev.arg);
         if (slot_of(ev.time) <= q->cur)
-            q->run[q->run_len++] = ev;
-        else if (wheel_push(q, &ev) != 0) {
+            q->run[q->run_len++] = e;
+        else if (wheel_push(q, slot_of(ev.time), &e) != 0) {
             heap_push(q, &ev); /* back where it was: the heap just had room for it */
             return -1;
         }
@@ -371,6 +385,7 @@ static int enter_slot(struct bn_evq *q)
         b = next;
     }
     q->slot_head[s] = NIL;
+    q->slot_end[s].tail = NIL;
     q->nonempty[s / 64] &= ~(1ull << (s % 64));
     sort_run(q);
     return 0;
@@ -378,13 +393,38 @@ static int enter_slot(struct bn_evq *q)
 
 static bool look_past_run(struct bn_evq *q);
 
+/* A push off the wheel: into the slot being served, beyond the window
+ * (the heap), or into the past (refused). */
+static __attribute__((noinline)) int push_off_wheel(struct bn_evq *q, bn_time_t time, uint16_t kind,
+                                                    uint32_t obj, uint32_t arg)
+{
+    int64_t s = slot_of(time);
+    int rc;
+    if (s < q->cur) {
+        q->past = true;
+        return -1;
+    }
+    if (s == q->cur) {
+        struct bn_evq_entry e = entry_of(time, kind, obj, arg);
+        rc = run_insert(q, &e);
+    } else {
+        struct bn_evq_far ev = {.time = time, .seq = q->next_seq++, .kind = kind, .obj = obj,
+                                .arg = arg};
+        rc = heap_push(q, &ev);
+    }
+    if (rc == 0)
+        q->len++;
+    return rc;
+}
+
 int bn_evq_push(struct bn_evq *q, bn_time_t time, uint16_t kind, uint32_t obj, uint32_t arg)
 {
-    struct bn_event ev = {.time = time, .seq = q->next_seq++, .kind = kind, .obj = obj, .arg = arg};
-    int64_t s = slot_of(time);
-    int rc = s <= q->cur ? run_insert(q, &ev)
-             : s < q->cur + (int64_t)BN_EVQ_SLOTS ? wheel_push(q, &ev)
-                                                  : heap_push(q, &ev);
+    int64_t abs = slot_of(time);
+    /* the wheel: slots cur + 1 .. cur + SLOTS - 1 */
+    if ((uint64_t)(abs - q->cur - 1) >= BN_EVQ_SLOTS - 1)
+        return push_off_wheel(q, time, kind, obj, arg);
+    struct bn_evq_entry e = entry_of(time, kind, obj, arg);
+    int rc = wheel_push(q, abs, &e);
     if (rc == 0)
         q->len++;
     return rc;
@@ -416,7 +456,9 @@ bool bn_evq_pop(struct bn_evq *q, struct bn_event *out)
         if (!q->peek_known)
             look_past_run(q);
     }
-    *out = q->run[q->run_pos++];
+    const struct bn_evq_entry *e = &q->run[q->run_pos++];
+    *out = (struct bn_event){.time = (q->cur << BN_EVQ_SHIFT) | e->at, .kind = e->kind,
+                             .obj = e->obj, .arg = e->arg};
     q->len--;
     return true;
 }
@@ -433,12 +475,12 @@ static bool look_past_run(struct bn_evq *q)
     q->peek_slot = q->cur + d;
     q->peek_known = true;
     uint32_t first = q->slot_head[q->peek_slot & MASK];
-    for (int line = 0; line < 4; line++)
+    for (size_t line = 0; line < sizeof(struct bn_evq_block) / 64; line++)
         __builtin_prefetch((const char *)&q->block[first] + 64 * line);
     return true;
 }
 
-const struct bn_event *bn_evq_peek_beyond(struct bn_evq *q, size_t ahead)
+const struct bn_evq_entry *bn_evq_peek_beyond(struct bn_evq *q, size_t ahead)
 {
     if (!q->peek_known && !look_past_run(q))
         return NULL; /* the wheel is empty: the heap's events are far off */

@@ -31,17 +31,42 @@
 
 #include "core/time.h"
 
+/* What a pop gives. */
 struct bn_event {
     bn_time_t time;
-    uint32_t seq;
     uint16_t kind;
-    uint16_t aux;
     uint32_t obj;
     uint32_t arg;
 };
 
 #define BN_EVQ_SLOTS 16384u    /* wheel size, a power of two */
 #define BN_EVQ_SHIFT 8         /* slot width 2^8 ps */
+
+/* An event of the near future (the wheel, the slot being served) as it is
+ * stored: its slot tells its time but for the picoseconds past the slot's
+ * start, and its place in the slot its order among equal times, so it
+ * takes 12 bytes where a whole time and sequence number take 24. On a
+ * large fabric the wheel outgrows the caches, and each of its bytes
+ * crosses from memory twice, written when pushed and read when served. */
+struct bn_evq_entry {
+    uint32_t obj;
+    uint32_t arg;
+    uint16_t kind;
+    uint8_t at;                   /* picoseconds past the start of its slot */
+    uint8_t pad_;
+};
+_Static_assert(sizeof(struct bn_evq_entry) == 12, "a near event is 12 bytes");
+_Static_assert(BN_EVQ_SHIFT <= 8, "an entry's `at` holds a slot's picoseconds");
+
+/* An event of the far future (the heap): the whole time, and the sequence
+ * number that orders equal times. */
+struct bn_evq_far {
+    bn_time_t time;
+    uint32_t seq;
+    uint16_t kind;
+    uint32_t obj;
+    uint32_t arg;
+};
 
 /* A slot's events live in blocks of BN_EVQ_BLOCK, in push order (hence
  * sequence order), so entering a slot reads a few cache lines in a row
@@ -50,38 +75,45 @@ struct bn_event {
 struct bn_evq_block {
     uint32_t next;                /* the slot's next block, or the free list's */
     uint32_t n;
-    uint64_t pad_;                /* blocks are four whole cache lines */
-    struct bn_event ev[BN_EVQ_BLOCK];
+    struct bn_evq_entry ev[BN_EVQ_BLOCK];
 } __attribute__((aligned(64)));
-_Static_assert(sizeof(struct bn_evq_block) == 256, "an event block is four cache lines");
+_Static_assert(sizeof(struct bn_evq_block) == 128, "an event block is two cache lines");
+
+/* The end of a slot's chain: its last block (UINT32_MAX: the slot is
+ * empty) and, writing behind, the events claimed there, those not yet
+ * written included. */
+struct bn_evq_slot_end {
+    uint32_t tail;
+    uint32_t n;
+};
 
 /* A push written behind (see bn_evq_hide_latency): event i of block b. */
 #define BN_EVQ_BEHIND 2u
 struct bn_evq_pending {
     uint32_t b, i;
-    struct bn_event ev;
+    struct bn_evq_entry ev;
 };
 
 struct bn_evq {
     /* the slot being served, sorted: run[run_pos .. run_len) */
-    struct bn_event *run;
+    struct bn_evq_entry *run;
     size_t run_pos, run_len, run_cap;
-    struct bn_event *sorted;      /* run_cap events: where a dense slot is sorted into */
+    struct bn_evq_entry *sorted;  /* run_cap events: where a dense slot is sorted into */
     int64_t cur;                  /* its slot number (time >> BN_EVQ_SHIFT) */
-    /* the wheel: slots cur+1 .. cur+BN_EVQ_SLOTS-1, chains of blocks */
-    uint32_t *slot_head, *slot_tail;
-    /* writing behind: events claimed in each slot's last block, those not
-     * yet written included, and the pushes not yet written, oldest first
-     * (behind[(behind_first + i) % BN_EVQ_BEHIND]) */
+    /* the wheel: slots cur+1 .. cur+BN_EVQ_SLOTS-1, chains of blocks;
+     * what a push reads of its slot in one place */
+    uint32_t *slot_head;
+    struct bn_evq_slot_end *slot_end;
+    /* writing behind, and the pushes not yet written: behind_n of them,
+     * in a ring whose next place is behind_next */
     bool write_behind;
-    uint8_t *slot_n;
     struct bn_evq_pending behind[BN_EVQ_BEHIND];
-    uint32_t behind_first, behind_n;
+    uint32_t behind_next, behind_n;
     uint64_t *nonempty;           /* one bit per slot */
     struct bn_evq_block *block;
     uint32_t block_cap, block_free;
     /* the far future: a 4-ary heap */
-    struct bn_event *heap;
+    struct bn_evq_far *heap;
     size_t heap_len, heap_cap;
     size_t len;
     uint32_t next_seq;
@@ -90,11 +122,14 @@ struct bn_evq {
     int64_t peek_slot;
     bool peek_known;
     bool failed;                  /* a pop ran out of memory (it returned false) */
+    bool past;                    /* a push was refused: its time lay before the slot served */
 };
 
 int bn_evq_init(struct bn_evq *q, size_t initial_cap);
 void bn_evq_free(struct bn_evq *q);
-/* Returns 0, or -1 if growing storage failed. */
+/* Returns 0, or -1 if growing storage failed or the time lies before the
+ * slot being served (a caller's bug, which sets `past`: the entries of the
+ * near future could not tell its time). */
 int bn_evq_push(struct bn_evq *q, bn_time_t time, uint16_t kind, uint32_t obj, uint32_t arg);
 /* Where the wheel outgrows the caches, write pushes behind: a push lands
  * in the last block of a slot up to 4 µs ahead, a line last touched many
@@ -107,18 +142,18 @@ void bn_evq_hide_latency(struct bn_evq *q, bool on);
 /* Remove the earliest event into *out; false if empty. */
 bool bn_evq_pop(struct bn_evq *q, struct bn_event *out);
 static inline size_t bn_evq_len(const struct bn_evq *q) { return q->len; }
-const struct bn_event *bn_evq_peek_beyond(struct bn_evq *q, size_t ahead);
+const struct bn_evq_entry *bn_evq_peek_beyond(struct bn_evq *q, size_t ahead);
 /* About the event `ahead` places after the next one, or NULL: a hint for
  * prefetching, valid until the next push or pop. Within the slot being
  * served it is exact; past it, it is an event of the next busy slot (in
  * push order, not yet sorted), so prefetching does not stall at every slot
  * boundary. */
-static inline const struct bn_event *bn_evq_peek_ahead(struct bn_evq *q, size_t ahead)
+static inline const struct bn_evq_entry *bn_evq_peek_ahead(struct bn_evq *q, size_t ahead)
 {
     size_t i = q->run_pos + ahead;
     return i < q->run_len ? &q->run[i] : bn_evq_peek_beyond(q, i - q->run_len);
 }
-static inline const struct bn_event *bn_evq_peek(struct bn_evq *q)
+static inline const struct bn_evq_entry *bn_evq_peek(struct bn_evq *q)
 {
     return bn_evq_peek_ahead(q, 0);
 }

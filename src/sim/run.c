@@ -177,7 +177,7 @@ enum { PREFETCH_FAR = 6, PREFETCH_NEAR = 2 }; /* of 4/2, 6/1, 6/3, 8/3, 10/4, 12
 static inline void prefetch_ahead(struct bn_sim *s)
 {
     struct bn_fabric *f = &s->fab;
-    const struct bn_event *far = bn_evq_peek_ahead(&f->evq, PREFETCH_FAR);
+    const struct bn_evq_entry *far = bn_evq_peek_ahead(&f->evq, PREFETCH_FAR);
     if (far && far->kind == BN_EV_ARRIVE) {
         if (!s->sw.memo_on) /* the lookup's switch; a memoized path needs none */
             __builtin_prefetch(&f->port_node[far->obj]);
@@ -190,7 +190,7 @@ static inline void prefetch_ahead(struct bn_sim *s)
         __builtin_prefetch(&f->ports[far->obj]);
         prefetch_nic(s, far->obj);
     }
-    const struct bn_event *near = bn_evq_peek_ahead(&f->evq, PREFETCH_NEAR);
+    const struct bn_evq_entry *near = bn_evq_peek_ahead(&f->evq, PREFETCH_NEAR);
     if (!near)
         return;
     if (near->kind == BN_EV_PORT_FREE) {
@@ -282,6 +282,9 @@ int bn_sim_loop(struct bn_sim *s, const struct bn_run_opts *opts, double t0, str
             return bn_fail(err, BN_EINPUT,
                            "%s: simulated time would pass %.0f s; check link rates and message sizes",
                            s->sc->source, (double)BN_TIME_LIMIT / BN_PS_PER_S);
+        if (s->fab.oom && s->fab.evq.past)
+            return bn_fail(err, BN_EINTERNAL, "an event was scheduled in the past (now %lld ps)",
+                           (long long)s->fab.now);
         if (s->fab.oom)
             return bn_fail(err, BN_ENOMEM, "out of memory for packets or events at t=%.3f us",
                            bn_time_to_us(s->fab.now));

@@ -12,6 +12,8 @@
 
 static uint32_t index_in_tier(const struct bn_topo *t, uint32_t node)
 {
+    if (t->tier_index) /* counted by bn_topo_finish */
+        return t->tier_index[node];
     uint32_t idx = 0;
     for (uint32_t n = t->nhosts; n < node; n++)
         idx += t->nodes[n].kind == BN_NODE_SWITCH && t->nodes[n].tier == t->nodes[node].tier;

@@ -59,6 +59,7 @@ void bn_topo_free(struct bn_topo *t)
     free(t->nodes);
     free(t->ports);
     free(t->leaf_node);
+    free(t->tier_index);
     free(t->edges);
     if (t->names)
         for (uint32_t n = 0; n < t->nnodes; n++)
@@ -172,6 +173,16 @@ int bn_topo_finish(struct bn_topo *t, struct bn_error *err)
             t->leaf_node[li++] = n;
         }
     }
+    /* switch names ("agg7") number switches within their tier; counted
+     * once here, not per name (results name every port: at 8192 hosts a
+     * count per name took longer than the run) */
+    t->tier_index = calloc(t->nnodes, sizeof *t->tier_index);
+    if (!t->tier_index)
+        return bn_fail(err, BN_ENOMEM, "out of memory indexing switch tiers");
+    uint32_t in_tier[256] = {0};
+    for (uint32_t n = t->nhosts; n < t->nnodes; n++)
+        if (t->nodes[n].kind == BN_NODE_SWITCH)
+            t->tier_index[n] = in_tier[t->nodes[n].tier]++;
     for (uint32_t h = 0; h < t->nhosts; h++) {
         const struct bn_topo_node *hn = &t->nodes[h];
         uint32_t want = t->nscaleup ? 2 : 1;

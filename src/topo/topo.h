@@ -62,6 +62,7 @@ struct bn_topo {
     uint32_t nagg, agg_first;        /* SHARP: one aggregation unit per switch, switch order */
     const char *tier_name[BN_MAX_TIERS + 1]; /* set by the builder, e.g. "tor" */
     char **names;                        /* per node, from a topology file; NULL: generated */
+    uint32_t *tier_index;                /* per node: a switch's index within its tier (finish) */
     /* Links recorded by builders before ports are laid out by finish(). */
     struct bn_topo_edge *edges;
     uint32_t nedges, edges_cap;

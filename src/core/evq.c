@@ -430,7 +430,7 @@ int bn_evq_push(struct bn_evq *q, bn_time_t time, uint16_t kind, uint32_t obj, u
     return rc;
 }
 
-bool bn_evq_pop(struct bn_evq *q, struct bn_event *out)
+bool bn_evq_pop_entering(struct bn_evq *q, struct bn_event *out)
 {
     if (q->failed) /* after running out of memory the order is not kept */
         return false;
@@ -456,10 +456,7 @@ bool bn_evq_pop(struct bn_evq *q, struct bn_event *out)
         if (!q->peek_known)
             look_past_run(q);
     }
-    const struct bn_evq_entry *e = &q->run[q->run_pos++];
-    *out = (struct bn_event){.time = (q->cur << BN_EVQ_SHIFT) | e->at, .kind = e->kind,
-                             .obj = e->obj, .arg = e->arg};
-    q->len--;
+    bn_evq_take(q, out);
     return true;
 }
 

@@ -139,8 +139,27 @@ int bn_evq_push(struct bn_evq *q, bn_time_t time, uint16_t kind, uint32_t obj, u
  * is written BN_EVQ_BEHIND pushes later. On a wheel that stays in cache it only
  * costs instructions. Order is unchanged either way. */
 void bn_evq_hide_latency(struct bn_evq *q, bool on);
-/* Remove the earliest event into *out; false if empty. */
-bool bn_evq_pop(struct bn_evq *q, struct bn_event *out);
+/* The next event of the slot being served, into *out. */
+static inline void bn_evq_take(struct bn_evq *q, struct bn_event *out)
+{
+    const struct bn_evq_entry *e = &q->run[q->run_pos++];
+    *out = (struct bn_event){.time = (q->cur << BN_EVQ_SHIFT) | e->at, .kind = e->kind,
+                             .obj = e->obj, .arg = e->arg};
+    q->len--;
+}
+/* bn_evq_pop once the slot being served is done: enter the next busy one. */
+bool bn_evq_pop_entering(struct bn_evq *q, struct bn_event *out);
+/* Remove the earliest event into *out; false if empty. Inline for the
+ * common case, an event of the slot being served (on a large fabric all
+ * but one in fifty). */
+static inline bool bn_evq_pop(struct bn_evq *q, struct bn_event *out)
+{
+    if (q->run_pos < q->run_len && !q->failed) {
+        bn_evq_take(q, out);
+        return true;
+    }
+    return bn_evq_pop_entering(q, out);
+}
 static inline size_t bn_evq_len(const struct bn_evq *q) { return q->len; }
 const struct bn_evq_entry *bn_evq_peek_beyond(struct bn_evq *q, size_t ahead);
 /* About the event `ahead` places after the next one, or NULL: a hint for

@@ -62,12 +62,15 @@ struct bn_port {
 } __attribute__((aligned(64)));
 _Static_assert(sizeof(struct bn_port) == 64, "a port is one cache line");
 
+/* One line each: the ECN draw of every frame queued past Kmin reads and
+ * writes the stream (56 bytes apart, most ports' stats straddled two). */
 struct bn_port_stats {
     uint64_t drops_hi;      /* drops in multiples of 2^8 (see bn_port_drops) */
     uint64_t trims;
     uint64_t ecn_marks_hi;  /* ECN marks in multiples of 2^16 (see bn_port_ecn_marks) */
     struct bn_rng rng;      /* ECN marking draws */
-};
+} __attribute__((aligned(64)));
+_Static_assert(sizeof(struct bn_port_stats) == 64, "a port's stats are one cache line");
 
 struct bn_ecn_params {
     bool enabled;

@@ -22,7 +22,7 @@ static inline int64_t slot_of(bn_time_t t) { return t >> BN_EVQ_SHIFT; }
 static inline struct bn_evq_entry entry_of(bn_time_t t, uint16_t kind, uint32_t obj, uint32_t arg)
 {
     return (struct bn_evq_entry){.obj = obj, .arg = arg, .kind = kind,
-                                 .at = (uint8_t)(t & ((1 << BN_EVQ_SHIFT) - 1))};
+                                 .at = (uint16_t)(t & ((1 << BN_EVQ_SHIFT) - 1))};
 }
 
 static void link_free_blocks(struct bn_evq *q, uint32_t from, uint32_t to)
@@ -294,7 +294,7 @@ wheel_push_behind(struct bn_evq *q, uint32_t s, const struct bn_evq_entry *ev)
     /* full, as it is but after a settle, the ring's next place holds the
      * oldest push, which has waited long enough */
     struct bn_evq_pending *p = &q->behind[q->behind_next];
-    if (q->behind_n == BN_EVQ_BEHIND)
+    if (__builtin_expect(q->behind_n == BN_EVQ_BEHIND, 1))
         write_pending(q, p);
     else
         q->behind_n++;

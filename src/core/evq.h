@@ -52,11 +52,10 @@ struct bn_evq_entry {
     uint32_t obj;
     uint32_t arg;
     uint16_t kind;
-    uint8_t at;                   /* picoseconds past the start of its slot */
-    uint8_t pad_;
+    uint16_t at;                  /* picoseconds past the start of its slot */
 };
 _Static_assert(sizeof(struct bn_evq_entry) == 12, "a near event is 12 bytes");
-_Static_assert(BN_EVQ_SHIFT <= 8, "an entry's `at` holds a slot's picoseconds");
+_Static_assert(BN_EVQ_SHIFT <= 16, "an entry's `at` holds a slot's picoseconds");
 
 /* An event of the far future (the heap): the whole time, and the sequence
  * number that orders equal times. */

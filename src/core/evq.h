@@ -70,13 +70,13 @@ struct bn_evq_far {
 /* A slot's events live in blocks of BN_EVQ_BLOCK, in push order (hence
  * sequence order), so entering a slot reads a few cache lines in a row
  * instead of chasing one pointer per event. */
-#define BN_EVQ_BLOCK 10
+#define BN_EVQ_BLOCK 20
 struct bn_evq_block {
     uint32_t next;                /* the slot's next block, or the free list's */
     uint32_t n;
     struct bn_evq_entry ev[BN_EVQ_BLOCK];
 } __attribute__((aligned(64)));
-_Static_assert(sizeof(struct bn_evq_block) == 128, "an event block is two cache lines");
+_Static_assert(sizeof(struct bn_evq_block) == 256, "an event block is four cache lines");
 
 /* The end of a slot's chain: its last block (UINT32_MAX: the slot is
  * empty) and, writing behind, the events claimed there, those not yet

@@ -173,7 +173,8 @@ static inline void prefetch_nic(const struct bn_sim *s, uint32_t p)
  * be told in advance (bn_switch_predict_egress: a path memo, or the
  * lookup), or the frame a freed port will send; at a NIC, the queue pair
  * a packet arrives for or the NIC will serve. */
-enum { PREFETCH_FAR = 6, PREFETCH_NEAR = 2 }; /* of 4/2, 5/2, 6/1, 6/3, 7/2, 8/3, 10/4, 12/3: none better */
+/* of 4/2, 5/2, 6/1, 6/3, 7/2, 8/3, 10/4, 12/3: none better */
+enum { PREFETCH_FAR = 6, PREFETCH_NEAR = 2 };
 static inline void prefetch_ahead(struct bn_sim *s)
 {
     struct bn_fabric *f = &s->fab;

@@ -457,7 +457,6 @@ static uint32_t msg_end(const struct bn_nics *n, uint32_t mi)
 /* Completion callbacks may post messages or create queue pairs, which can
  * move n->qp and n->msg: the bookkeeping is done first and nothing is held
  * across the call. */
-
 void bn_nic_complete_rx_upto(struct bn_nics *n, uint32_t qpid)
 {
     for (;;) {

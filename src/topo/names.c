@@ -10,16 +10,6 @@
 
 #include "topo/topo.h"
 
-static uint32_t index_in_tier(const struct bn_topo *t, uint32_t node)
-{
-    if (t->tier_index) /* counted by bn_topo_finish */
-        return t->tier_index[node];
-    uint32_t idx = 0;
-    for (uint32_t n = t->nhosts; n < node; n++)
-        idx += t->nodes[n].kind == BN_NODE_SWITCH && t->nodes[n].tier == t->nodes[node].tier;
-    return idx;
-}
-
 void bn_topo_node_name(const struct bn_topo *t, uint32_t node, char *buf, size_t len)
 {
     const struct bn_topo_node *nd = &t->nodes[node];
@@ -42,7 +32,7 @@ void bn_topo_node_name(const struct bn_topo *t, uint32_t node, char *buf, size_t
         return;
     }
     const char *tier = t->tier_name[nd->tier] ? t->tier_name[nd->tier] : "switch";
-    snprintf(buf, len, "%s%u", tier, index_in_tier(t, node));
+    snprintf(buf, len, "%s%u", tier, t->tier_index[node]); /* bn_topo_finish */
 }
 
 void bn_topo_port_name(const struct bn_topo *t, uint32_t port, char *buf, size_t len)

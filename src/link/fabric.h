@@ -151,7 +151,9 @@ static inline void bn_port_want_wake(struct bn_fabric *f, uint32_t p)
     if (!(port->flags & BN_PORT_WAKE_PENDING)) {
         port->flags |= BN_PORT_WAKE_PENDING;
         bn_time_t t = port->busy_until > f->now ? port->busy_until : f->now;
-        bn_fabric_schedule(f, t, BN_EV_PORT_FREE, p, 0);
+        /* its node rides along: the loop's prefetch hints find the NIC
+         * behind a host's port without loading port_node (a miss there) */
+        bn_fabric_schedule(f, t, BN_EV_PORT_FREE, p, port->node);
     }
 }
 

@@ -91,6 +91,14 @@ int bn_groups_init(struct bn_groups *g, const struct bn_topo *t, uint8_t mode);
 uint32_t bn_nonminimal_leaf(struct bn_switches *s, uint32_t node, struct bn_packet *pk,
                             uint32_t in_port);
 
+/* The line holding the path memo a packet at its first switch may read (a
+ * queue pair's two directions share it), or NULL: a prefetch hint. */
+static inline const void *bn_switch_memo_line(const struct bn_switches *s,
+                                              const struct bn_packet *pk)
+{
+    return s->memo_on && pk->hop == 0 && 2 * pk->qp < s->memo_cap ? &s->memo[2 * pk->qp] : NULL;
+}
+
 /* The egress port a packet arriving at switch port `in_port` will take, if
  * that is known without deciding (minimal routing, a single next hop or a
  * pure policy such as ECMP), else UINT32_MAX: a prefetch hint. Changes

@@ -8,11 +8,14 @@
  * timer wheels in operating-system kernels). Almost every event a packet
  * simulation schedules lands within a few microseconds (a frame's
  * serialization, a link's propagation, a credit's return), so the wheel
- * holds slots of 2^8 ps (0.256 ns) over a window of 16384 slots (4.2 µs):
- * a push there is an O(1) append to its slot's block chain, and the slot
+ * holds slots of 2^10 ps (1.024 ns) over a window of 16384 slots (16.8
+ * µs): a push there is an O(1) append to its slot's block chain, and the slot
  * being served is sorted once, in cache, when time reaches it (its events
  * arrive in sequence order, so only different times move: binary insertion
- * for a few, counting by picosecond for a dense slot). Only events
+ * for a few, counting by picosecond for a dense slot). The width trades
+ * the cost of entering a slot, which a sparse fabric pays for nearly every
+ * event, against sorting, which a dense slot pays per event (measured:
+ * docs/performance.md). Only events
  * further out (timers, pacing gaps) go to the heap, and move to the wheel
  * when its window reaches them. At 8192 hosts a binary or 4-ary heap of the
  * ~65 k pending events costs a cache miss per level on every pop; the wheel
@@ -40,7 +43,7 @@ struct bn_event {
 };
 
 #define BN_EVQ_SLOTS 16384u    /* wheel size, a power of two */
-#define BN_EVQ_SHIFT 8         /* slot width 2^8 ps */
+#define BN_EVQ_SHIFT 10        /* slot width 2^10 ps */
 
 /* An event of the near future (the wheel, the slot being served) as it is
  * stored: its slot tells its time but for the picoseconds past the slot's
@@ -131,7 +134,7 @@ void bn_evq_free(struct bn_evq *q);
  * near future could not tell its time). */
 int bn_evq_push(struct bn_evq *q, bn_time_t time, uint16_t kind, uint32_t obj, uint32_t arg);
 /* Where the wheel outgrows the caches, write pushes behind: a push lands
- * in the last block of a slot up to 4 µs ahead, a line last touched many
+ * in the last block of a slot microseconds ahead, a line last touched many
  * events before on a large fabric, and a store to a line not in cache
  * holds up every store after it until the line arrives. Writing behind, a
  * push claims its place from compact per-slot counts, fetches the line and

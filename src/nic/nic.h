@@ -152,6 +152,10 @@ struct bn_transport_ops {
     void (*on_ack)(struct bn_nics *n, uint32_t qpid, const struct bn_packet *pk);
     /* Sender: the retransmission timer expired with data outstanding. */
     void (*on_timeout)(struct bn_nics *n, uint32_t qpid);
+    /* Optional, a prefetch hint that changes nothing: start loading the
+     * private state that `pk` arriving for qpid (NULL: qpid's next send)
+     * will touch. */
+    void (*prefetch)(struct bn_nics *n, uint32_t qpid, const struct bn_packet *pk);
 };
 
 typedef void (*bn_completion_fn)(void *ud, uint32_t cookie, enum bn_completion_side side,

@@ -226,6 +226,23 @@ static void sr_on_timeout(struct bn_nics *n, uint32_t qpid)
     bn_nic_activate(n, qpid);
 }
 
+/* The state line, and the bitmap words of the packet's PSN: a data
+ * packet's in the receiver's bitmap, an ACK's selective PSN in the
+ * sender's two. On a large fabric each is a line long out of cache. */
+static void sr_prefetch(struct bn_nics *n, uint32_t qpid, const struct bn_packet *pk)
+{
+    __builtin_prefetch(st(n, qpid));
+    if (!pk)
+        return;
+    if (pk->type == BN_PKT_DATA) {
+        __builtin_prefetch(&bitmap(n, qpid, RECEIVED)[pk->psn % n->sr_window / 64]);
+        return;
+    }
+    uint32_t word = pk->sack % n->sr_window / 64;
+    __builtin_prefetch(&bitmap(n, qpid, SACKED)[word]);
+    __builtin_prefetch(&bitmap(n, qpid, LOST)[word]);
+}
+
 const struct bn_transport_ops bn_tp_selective_repeat = {
     .name = "selective_repeat",
     .next_data = sr_next_data,
@@ -235,4 +252,5 @@ const struct bn_transport_ops bn_tp_selective_repeat = {
     .on_data = sr_on_data,
     .on_ack = sr_on_ack,
     .on_timeout = sr_on_timeout,
+    .prefetch = sr_prefetch,
 };

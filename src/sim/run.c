@@ -144,14 +144,17 @@ static void report_progress(const struct bn_sim *s, const struct bn_run_opts *op
     opts->progress(opts->progress_ud, &p);
 }
 
-/* A queue pair's first two lines: its ids, sequence numbers and pacing. */
-static inline void prefetch_qp(const struct bn_nics *n, uint32_t qpid)
+/* A queue pair's first two lines (its ids, sequence numbers and pacing),
+ * and what its transport will touch for `pk` (NULL: a send). */
+static inline void prefetch_qp(struct bn_nics *n, uint32_t qpid, const struct bn_packet *pk)
 {
     if (qpid == BN_NONE)
         return;
     const char *qp = (const char *)&n->qp[qpid];
     __builtin_prefetch(qp, 1);
     __builtin_prefetch(qp + 64, 1);
+    if (n->tp->prefetch)
+        n->tp->prefetch(n, qpid, pk);
 }
 
 /* The NIC of port p, if p is a host's (its node a host): its port queue
@@ -195,13 +198,14 @@ static inline void prefetch_ahead(struct bn_sim *s)
         if (far->arg < s->nics.nhosts) /* its node (bn_port_want_wake): a host's NIC */
             __builtin_prefetch(&s->nics.nic[far->arg]);
     }
-    if (s->sw.memo_on) {
-        const struct bn_evq_entry *mid = bn_evq_peek_ahead(&f->evq, PREFETCH_MID);
-        if (mid && mid->kind == BN_EV_ARRIVE) {
-            const void *memo = bn_switch_memo_line(&s->sw, &f->pool.pkts[mid->arg]);
-            if (memo)
-                __builtin_prefetch(memo);
-        }
+    const struct bn_evq_entry *mid = bn_evq_peek_ahead(&f->evq, PREFETCH_MID);
+    if (mid && mid->kind == BN_EV_ARRIVE) {
+        const struct bn_packet *pk = &f->pool.pkts[mid->arg];
+        const void *line = s->sw.memo_on
+                               ? bn_switch_memo_line(&s->sw, pk)
+                               : bn_switch_route_line(&s->sw, f->port_node[mid->obj], pk);
+        if (line)
+            __builtin_prefetch(line);
     }
     const struct bn_evq_entry *near = bn_evq_peek_ahead(&f->evq, PREFETCH_NEAR);
     if (!near)
@@ -212,10 +216,11 @@ static inline void prefetch_ahead(struct bn_sim *s)
         if (head != BN_PKT_NONE)
             __builtin_prefetch(&f->pool.pkts[head]);
         else if (port->flags & BN_PORT_AT_HOST) /* the queue pair the NIC will serve */
-            prefetch_qp(&s->nics, s->nics.nic[bn_nic_of_port(&s->nics, near->obj)].active_head);
+            prefetch_qp(&s->nics, s->nics.nic[bn_nic_of_port(&s->nics, near->obj)].active_head,
+                        NULL);
     } else if (near->kind == BN_EV_ARRIVE_HOST) { /* its queue pair, and its flow's path counts */
         struct bn_packet *pk = &f->pool.pkts[near->arg];
-        prefetch_qp(&s->nics, pk->qp);
+        prefetch_qp(&s->nics, pk->qp, pk);
         if (s->nics.on_arrival == on_arrival && pk->type == BN_PKT_DATA) {
             struct bn_path_hist *h = &s->fstate[s->qp_flow[pk->qp]].paths;
             __builtin_prefetch(h, 1);

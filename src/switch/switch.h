@@ -99,6 +99,18 @@ static inline const void *bn_switch_memo_line(const struct bn_switches *s,
     return s->memo_on && pk->hop == 0 && 2 * pk->qp < s->memo_cap ? &s->memo[2 * pk->qp] : NULL;
 }
 
+/* The routing-table entry switch `node` will read for a packet without a
+ * memo or stamp (minimal routing over the fat-tree-style tables), or NULL:
+ * a prefetch hint. */
+static inline const void *bn_switch_route_line(const struct bn_switches *s, uint32_t node,
+                                               const struct bn_packet *pk)
+{
+    if (s->groups.mode || node >= s->scaleup_first || pk->dst >= s->agg_first ||
+        (pk->flags & BN_PKT_STAMPED))
+        return NULL;
+    return bn_routes_entry(s->routes, node, s->host_leaf[pk->dst]);
+}
+
 /* The egress port a packet arriving at switch port `in_port` will take, if
  * that is known without deciding (minimal routing, a single next hop or a
  * pure policy such as ECMP), else UINT32_MAX: a prefetch hint. Changes

@@ -74,6 +74,12 @@ static inline struct bn_route_set bn_routes_lookup(const struct bn_routes *r, ui
     return (struct bn_route_set){w->hops_base + off, e & BN_ROUTE_CNT_MAX, w->first_port + off};
 }
 
+/* The table entry bn_routes_lookup(r, node, leaf) reads: a prefetch hint. */
+static inline const void *bn_routes_entry(const struct bn_routes *r, uint32_t node, uint32_t leaf)
+{
+    return &r->table[r->sw[node - r->first_switch].row + leaf];
+}
+
 /* Port i of a set. */
 static inline uint32_t bn_route_port(const struct bn_routes *r, struct bn_route_set set, uint32_t i)
 {

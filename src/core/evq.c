@@ -17,12 +17,13 @@ static inline bool earlier(const struct bn_evq_far *a, const struct bn_evq_far *
     return (int32_t)(a->seq - b->seq) < 0;
 }
 
-static inline int64_t slot_of(bn_time_t t) { return t >> BN_EVQ_SHIFT; }
+static inline int64_t slot_of(const struct bn_evq *q, bn_time_t t) { return t >> q->shift; }
 
-static inline struct bn_evq_entry entry_of(bn_time_t t, uint16_t kind, uint32_t obj, uint32_t arg)
+static inline struct bn_evq_entry entry_of(const struct bn_evq *q, bn_time_t t, uint16_t kind,
+                                           uint32_t obj, uint32_t arg)
 {
     return (struct bn_evq_entry){.obj = obj, .arg = arg, .kind = kind,
-                                 .at = (uint16_t)(t & ((1 << BN_EVQ_SHIFT) - 1))};
+                                 .at = (uint16_t)(t & ((1 << q->shift) - 1))};
 }
 
 static void link_free_blocks(struct bn_evq *q, uint32_t from, uint32_t to)
@@ -35,6 +36,7 @@ static void link_free_blocks(struct bn_evq *q, uint32_t from, uint32_t to)
 int bn_evq_init(struct bn_evq *q, size_t initial_cap)
 {
     memset(q, 0, sizeof *q);
+    q->shift = BN_EVQ_SHIFT_MIN;
     size_t cap = initial_cap ? initial_cap : 1024;
     q->run_cap = 256;
     q->heap_cap = 256;
@@ -54,6 +56,14 @@ int bn_evq_init(struct bn_evq *q, size_t initial_cap)
         q->slot_end[i] = (struct bn_evq_slot_end){.tail = NIL, .n = 0};
     q->block_free = NIL;
     link_free_blocks(q, 0, q->block_cap);
+    return 0;
+}
+
+int bn_evq_set_slot_width(struct bn_evq *q, unsigned shift)
+{
+    if (shift < BN_EVQ_SHIFT_MIN || shift > BN_EVQ_SHIFT_MAX || q->len || q->cur)
+        return -1; /* slots already numbered at the old width */
+    q->shift = shift;
     return 0;
 }
 
@@ -166,13 +176,13 @@ static int run_insert(struct bn_evq *q, const struct bn_evq_entry *ev)
 enum { SORT_COUNTING_MIN = 64 };
 static void sort_run_counting(struct bn_evq *q)
 {
-    uint32_t start[1u << BN_EVQ_SHIFT] = {0};
+    uint32_t start[1u << BN_EVQ_SHIFT_MAX] = {0};
     const struct bn_evq_entry *r = q->run;
     size_t n = q->run_len;
     for (size_t i = 0; i < n; i++)
         start[r[i].at]++;
     uint32_t at = 0;
-    for (uint32_t k = 0; k < (1u << BN_EVQ_SHIFT); k++) {
+    for (uint32_t k = 0; k < (1u << q->shift); k++) {
         uint32_t c = start[k];
         start[k] = at;
         at += c;
@@ -354,16 +364,16 @@ static int64_t next_busy(const struct bn_evq *q)
  * the window is cur .. cur + SLOTS - 1. */
 static int enter_slot(struct bn_evq *q)
 {
-    while (q->heap_len && slot_of(q->heap[0].time) < q->cur + (int64_t)BN_EVQ_SLOTS) {
+    while (q->heap_len && slot_of(q, q->heap[0].time) < q->cur + (int64_t)BN_EVQ_SLOTS) {
         /* make room first, so a failure loses nothing */
         if (run_reserve(q, q->run_len + 1) != 0)
             return -1;
         struct bn_evq_far ev;
         heap_pop(q, &ev);
-        struct bn_evq_entry e = entry_of(ev.time, ev.kind, ev.obj, ev.arg);
-        if (slot_of(ev.time) <= q->cur)
+        struct bn_evq_entry e = entry_of(q, ev.time, ev.kind, ev.obj, ev.arg);
+        if (slot_of(q, ev.time) <= q->cur)
             q->run[q->run_len++] = e;
-        else if (wheel_push(q, slot_of(ev.time), &e) != 0) {
+        else if (wheel_push(q, slot_of(q, ev.time), &e) != 0) {
             heap_push(q, &ev); /* back where it was: the heap just had room for it */
             return -1;
         }
@@ -398,14 +408,14 @@ static bool look_past_run(struct bn_evq *q);
 static __attribute__((noinline)) int push_off_wheel(struct bn_evq *q, bn_time_t time, uint16_t kind,
                                                     uint32_t obj, uint32_t arg)
 {
-    int64_t s = slot_of(time);
+    int64_t s = slot_of(q, time);
     int rc;
     if (s < q->cur) {
         q->past = true;
         return -1;
     }
     if (s == q->cur) {
-        struct bn_evq_entry e = entry_of(time, kind, obj, arg);
+        struct bn_evq_entry e = entry_of(q, time, kind, obj, arg);
         rc = run_insert(q, &e);
     } else {
         struct bn_evq_far ev = {.time = time, .seq = q->next_seq++, .kind = kind, .obj = obj,
@@ -419,11 +429,11 @@ static __attribute__((noinline)) int push_off_wheel(struct bn_evq *q, bn_time_t 
 
 int bn_evq_push(struct bn_evq *q, bn_time_t time, uint16_t kind, uint32_t obj, uint32_t arg)
 {
-    int64_t abs = slot_of(time);
+    int64_t abs = slot_of(q, time);
     /* the wheel: slots cur + 1 .. cur + SLOTS - 1 */
     if ((uint64_t)(abs - q->cur - 1) >= BN_EVQ_SLOTS - 1)
         return push_off_wheel(q, time, kind, obj, arg);
-    struct bn_evq_entry e = entry_of(time, kind, obj, arg);
+    struct bn_evq_entry e = entry_of(q, time, kind, obj, arg);
     int rc = wheel_push(q, abs, &e);
     if (rc == 0)
         q->len++;
@@ -446,7 +456,7 @@ bool bn_evq_pop_entering(struct bn_evq *q, struct bn_event *out)
             q->failed = true;
             return false;
         }
-        q->cur = d ? q->cur + d : slot_of(q->heap[0].time);
+        q->cur = d ? q->cur + d : slot_of(q, q->heap[0].time);
         if (enter_slot(q) != 0) {
             q->failed = true; /* out of memory: the caller must check */
             return false;

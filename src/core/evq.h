@@ -8,14 +8,15 @@
  * timer wheels in operating-system kernels). Almost every event a packet
  * simulation schedules lands within a few microseconds (a frame's
  * serialization, a link's propagation, a credit's return), so the wheel
- * holds slots of 2^10 ps (1.024 ns) over a window of 16384 slots (16.8
- * µs): a push there is an O(1) append to its slot's block chain, and the slot
- * being served is sorted once, in cache, when time reaches it (its events
+ * holds 16384 slots of 2^8 to 2^10 ps (0.256 to 1.024 ns; a window of 4.2
+ * to 16.8 µs): a push there is an O(1) append to its slot's block chain,
+ * and the slot being served is sorted once, in cache, when time reaches
+ * it (its events
  * arrive in sequence order, so only different times move: binary insertion
- * for a few, counting by picosecond for a dense slot). The width trades
- * the cost of entering a slot, which a sparse fabric pays for nearly every
- * event, against sorting, which a dense slot pays per event (measured:
- * docs/performance.md). Only events
+ * for a few, counting by picosecond for a dense slot). The width, set
+ * per fabric, trades the cost of entering a slot, which a sparse fabric
+ * pays for nearly every event, against sorting, which a dense slot pays
+ * per event (measured: docs/performance.md). Only events
  * further out (timers, pacing gaps) go to the heap, and move to the wheel
  * when its window reaches them. At 8192 hosts a binary or 4-ary heap of the
  * ~65 k pending events costs a cache miss per level on every pop; the wheel
@@ -43,7 +44,10 @@ struct bn_event {
 };
 
 #define BN_EVQ_SLOTS 16384u    /* wheel size, a power of two */
-#define BN_EVQ_SHIFT 10        /* slot width 2^10 ps */
+/* slot width 2^shift ps, chosen per fabric before the first push
+ * (bn_evq_set_slot_width) */
+#define BN_EVQ_SHIFT_MIN 8
+#define BN_EVQ_SHIFT_MAX 10
 
 /* An event of the near future (the wheel, the slot being served) as it is
  * stored: its slot tells its time but for the picoseconds past the slot's
@@ -58,7 +62,7 @@ struct bn_evq_entry {
     uint16_t at;                  /* picoseconds past the start of its slot */
 };
 _Static_assert(sizeof(struct bn_evq_entry) == 12, "a near event is 12 bytes");
-_Static_assert(BN_EVQ_SHIFT <= 16, "an entry's `at` holds a slot's picoseconds");
+_Static_assert(BN_EVQ_SHIFT_MAX <= 16, "an entry's `at` holds a slot's picoseconds");
 
 /* An event of the far future (the heap): the whole time, and the sequence
  * number that orders equal times. */
@@ -101,7 +105,8 @@ struct bn_evq {
     struct bn_evq_entry *run;
     size_t run_pos, run_len, run_cap;
     struct bn_evq_entry *sorted;  /* run_cap events: where a dense slot is sorted into */
-    int64_t cur;                  /* its slot number (time >> BN_EVQ_SHIFT) */
+    int64_t cur;                  /* its slot number (time >> shift) */
+    unsigned shift;               /* slot width 2^shift ps */
     /* the wheel: slots cur+1 .. cur+BN_EVQ_SLOTS-1, chains of blocks;
      * what a push reads of its slot in one place */
     uint32_t *slot_head;
@@ -128,6 +133,9 @@ struct bn_evq {
 };
 
 int bn_evq_init(struct bn_evq *q, size_t initial_cap);
+/* Slots of 2^shift ps (BN_EVQ_SHIFT_MIN .. MAX; init: MIN), for a queue
+ * still empty; -1 otherwise. */
+int bn_evq_set_slot_width(struct bn_evq *q, unsigned shift);
 void bn_evq_free(struct bn_evq *q);
 /* Returns 0, or -1 if growing storage failed or the time lies before the
  * slot being served (a caller's bug, which sets `past`: the entries of the
@@ -145,7 +153,7 @@ void bn_evq_hide_latency(struct bn_evq *q, bool on);
 static inline void bn_evq_take(struct bn_evq *q, struct bn_event *out)
 {
     const struct bn_evq_entry *e = &q->run[q->run_pos++];
-    *out = (struct bn_event){.time = (q->cur << BN_EVQ_SHIFT) | e->at, .kind = e->kind,
+    *out = (struct bn_event){.time = (q->cur << q->shift) | e->at, .kind = e->kind,
                              .obj = e->obj, .arg = e->arg};
     q->len--;
 }

@@ -128,6 +128,28 @@ static int build_host_maps(struct bn_sim *s, struct bn_error *err)
     return BN_OK;
 }
 
+/* The event queue's slot width from the fabric's event spacing, as a
+ * calendar queue sizes its buckets (Brown 1988): about a 256th of the
+ * shortest time a full frame takes on any port, within 2^8 .. 2^10 ps.
+ * Wide slots spare a sparse fabric entering a slot for nearly every event;
+ * narrow ones spare a dense fabric sorting crowded slots (100G: 2^10;
+ * 400G or NVLink: 2^8; measured in docs/performance.md). */
+static unsigned slot_shift(const struct bn_fabric *f, uint32_t frame)
+{
+    bn_time_t fastest = BN_TIME_NEVER;
+    for (uint32_t p = 0; p < f->nports; p++) {
+        if (!f->ports[p].rate_bps)
+            continue;
+        bn_time_t t = bn_serialization_ps(frame + f->wire_overhead, f->ports[p].rate_bps);
+        if (t < fastest)
+            fastest = t;
+    }
+    unsigned shift = BN_EVQ_SHIFT_MIN;
+    while (shift < BN_EVQ_SHIFT_MAX && (fastest >> (shift + 1)) >= 256)
+        shift++;
+    return shift;
+}
+
 int bn_sim_build(struct bn_sim *s, const struct bn_scenario *sc, struct bn_error *err)
 {
     memset(s, 0, sizeof *s);
@@ -182,6 +204,8 @@ int bn_sim_build(struct bn_sim *s, const struct bn_scenario *sc, struct bn_error
         return rc;
     if (bn_nics_init(&s->nics, f, s->host_port, s->topo.nhosts, &np) != 0)
         return bn_fail(err, BN_ENOMEM, "out of memory for NICs");
+    if (bn_evq_set_slot_width(&f->evq, slot_shift(f, s->nics.max_frame)) != 0)
+        return bn_fail(err, BN_EINTERNAL, "events were scheduled while the fabric was built");
     return BN_OK;
 }
 

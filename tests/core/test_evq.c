@@ -136,6 +136,8 @@ static void test_interleaved_against_reference(void **state)
         bn_rng_init(&rng, seed, 0);
         struct bn_evq q;
         assert_int_equal(bn_evq_init(&q, 2), 0);
+        /* every slot width, in turn */
+        assert_int_equal(bn_evq_set_slot_width(&q, BN_EVQ_SHIFT_MIN + (unsigned)(seed % 3)), 0);
         bn_evq_hide_latency(&q, behind == 1);
         enum { CAP = 4096, STEPS = 60000 };
         struct ref *pend = malloc(CAP * sizeof *pend);
@@ -151,7 +153,7 @@ static void test_interleaved_against_reference(void **state)
             if (hint) { /* a pending event, its picoseconds past its slot's start right */
                 assert_true(hint->obj < seq);
                 assert_true(when[hint->obj] >= now);
-                assert_int_equal(hint->at, when[hint->obj] & ((1 << BN_EVQ_SHIFT) - 1));
+                assert_int_equal(hint->at, when[hint->obj] & ((1 << q.shift) - 1));
             }
             bool push = npend == 0 || (npend < CAP - 1 && bn_rng_below(&rng, 100) < 52);
             if (push) {
@@ -198,6 +200,9 @@ static void test_push_into_past_refused(void **state)
     struct bn_evq q;
     assert_int_equal(bn_evq_init(&q, 4), 0);
     assert_int_equal(bn_evq_push(&q, 5000, 1, 1, 0), 0);
+    /* slots are numbered: their width is fixed now, and only ever in range */
+    assert_int_equal(bn_evq_set_slot_width(&q, BN_EVQ_SHIFT_MIN + 1), -1);
+    assert_int_equal(q.shift, BN_EVQ_SHIFT_MIN);
     assert_int_equal(bn_evq_push(&q, 9000, 1, 2, 0), 0);
     struct bn_event ev;
     assert_true(bn_evq_pop(&q, &ev));

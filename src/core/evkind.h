@@ -3,7 +3,7 @@
 #define BN_CORE_EVKIND_H
 
 enum bn_event_kind {
-    BN_EV_PORT_FREE = 1,   /* obj = port, arg = its node: the last bit left, the port may send again */
+    BN_EV_PORT_FREE = 1,   /* obj = port, arg = its node: its last bit left, it may send again */
     BN_EV_ARRIVE,          /* obj = receiving switch port, arg = packet */
     BN_EV_ARRIVE_TAIL,     /* obj = egress port: a held packet's tail is in, queue it */
     BN_EV_RTO,             /* obj = queue pair: retransmission timer */

@@ -11,12 +11,11 @@
  * holds 16384 slots of 2^8 to 2^10 ps (0.256 to 1.024 ns; a window of 4.2
  * to 16.8 µs): a push there is an O(1) append to its slot's block chain,
  * and the slot being served is sorted once, in cache, when time reaches
- * it (its events
- * arrive in sequence order, so only different times move: binary insertion
- * for a few, counting by picosecond for a dense slot). The width, set
- * per fabric, trades the cost of entering a slot, which a sparse fabric
- * pays for nearly every event, against sorting, which a dense slot pays
- * per event (measured: docs/performance.md). Only events
+ * it (its events arrive in sequence order, so only different times move:
+ * binary insertion for a few, counting by picosecond for a dense slot).
+ * The width, set per fabric, trades the cost of entering a slot, which a
+ * sparse fabric pays for nearly every event, against sorting, which a
+ * dense slot pays per event (measured: docs/performance.md). Only events
  * further out (timers, pacing gaps) go to the heap, and move to the wheel
  * when its window reaches them. At 8192 hosts a binary or 4-ary heap of the
  * ~65 k pending events costs a cache miss per level on every pop; the wheel

@@ -171,13 +171,15 @@ static inline void prefetch_nic(const struct bn_sim *s, uint32_t p)
  * the flat arrays outgrow the caches on large fabrics, and the coming
  * events are known, in order (bn_evq_peek_ahead). A pipeline in three
  * stages: six events ahead, the event's port and packet (at a host, its
- * NIC too); four ahead, for a packet at its first switch, its path memo;
- * two ahead, when those are at hand, what they lead to: the egress port a
+ * NIC too); four ahead, for an arriving packet, the path memo it will read
+ * at its first switch or, without memos, its routing-table entry; two
+ * ahead, when those are at hand, what they lead to: the egress port a
  * switch will forward an arriving packet to, when that can be told in
  * advance (bn_switch_predict_egress: a path memo, or the lookup), or the
  * frame a freed port will send; at a NIC, the queue pair a packet arrives
- * for or the NIC will serve. Without the middle stage the prediction
- * waited on the memo's line: a tenth of an 8192-host run's time. */
+ * for or the NIC will serve (with its transport's state). Without the
+ * middle stage the prediction waited on the memo's line: a tenth of an
+ * 8192-host run's time. */
 /* of 4/2, 5/2, 6/1, 6/3, 7/2, 8/3, 10/4, 12/3: none better; middle stage
  * at 3, 4, 5: 4 */
 enum { PREFETCH_FAR = 6, PREFETCH_MID = 4, PREFETCH_NEAR = 2 };

@@ -173,6 +173,9 @@ static int run_insert(struct bn_evq *q, const struct bn_evq_entry *ev)
  * heap's events, pushed before the slot entered the window, come first,
  * then the slot's chain, in push order). Binary insertion there costs a
  * hundred compares and a shift of a quarter of the run per event. */
+/* from 64 events in a 2^8-ps slot; a wider slot has more buckets to pass,
+ * so counting pays from proportionally more events (at 2^10 ps, from 256:
+ * instructions -3.8 % on the sprayed 8192-host run, -1.5 % at 1024 hosts) */
 enum { SORT_COUNTING_MIN = 64 };
 static void sort_run_counting(struct bn_evq *q)
 {
@@ -200,7 +203,7 @@ static void sort_run_counting(struct bn_evq *q)
  * order, which insertion sort takes in one pass). */
 static void sort_run(struct bn_evq *q)
 {
-    if (q->run_len >= SORT_COUNTING_MIN) {
+    if (q->run_len >= (size_t)SORT_COUNTING_MIN << (q->shift - BN_EVQ_SHIFT_MIN)) {
         sort_run_counting(q);
         return;
     }

@@ -46,3 +46,43 @@ void *bn_big_realloc(void *old, size_t old_bytes, size_t new_bytes)
 }
 
 void bn_big_free(void *p) { free(p); }
+
+/* A reservation is HUGE_PAGE-aligned (mmap gives pages: it asks for one
+ * more huge page and trims), so commits in huge pages can be huge pages. */
+void *bn_big_reserve(size_t *bytes, size_t min)
+{
+    for (size_t want = *bytes; want >= min && want > 0; want /= 2) {
+        size_t len = (want + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+        char *raw = mmap(NULL, len + HUGE_PAGE, PROT_NONE,
+                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (raw == MAP_FAILED)
+            continue;
+        char *base = (char *)(((uintptr_t)raw + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
+        if (base > raw)
+            munmap(raw, (size_t)(base - raw));
+        munmap(base + len, (size_t)(raw + HUGE_PAGE - base));
+        *bytes = len;
+        return base;
+    }
+    return NULL;
+}
+
+int bn_big_commit(void *base, size_t reserved, size_t bytes)
+{
+    size_t len = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+    if (len > reserved)
+        return -1;
+    if (mprotect(base, len, PROT_READ | PROT_WRITE) != 0)
+        return -1;
+#ifdef MADV_HUGEPAGE
+    madvise(base, len, MADV_HUGEPAGE);
+#endif
+    return 0;
+}
+
+void bn_big_unreserve(void *base, size_t reserved)
+{
+    if (base)
+        munmap(base, reserved);
+}
+

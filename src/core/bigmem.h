@@ -18,4 +18,15 @@ void *bn_big_calloc(size_t n, size_t size);
 void *bn_big_realloc(void *old, size_t old_bytes, size_t new_bytes);
 void bn_big_free(void *p);
 
+/* An array that grows in place: address space is reserved up front, none
+ * of it committed (PROT_NONE), and made usable as the array grows, so
+ * growing neither moves nor copies it and its pages are faulted in once.
+ * bn_big_reserve asks for *bytes, settles for less down to `min` bytes
+ * (an address-space limit) and sets *bytes to what it got; NULL if not
+ * even `min`. bn_big_commit makes [0, bytes) usable (rounded up to huge
+ * pages, within the reservation), zero-filled where new; -1 on failure. */
+void *bn_big_reserve(size_t *bytes, size_t min);
+int bn_big_commit(void *base, size_t reserved, size_t bytes);
+void bn_big_unreserve(void *base, size_t reserved);
+
 #endif

@@ -1,9 +1,12 @@
 /*
  * Packets: small fixed-size records in one pool, named by 32-bit index. They
  * carry no route and no payload, only what switches and NICs read. Queues
- * link packets through `next`, so queueing never allocates. The pool grows by
- * doubling when exhausted (amortized, rare); the steady state reuses freed
- * slots from a free list.
+ * link packets through `next`, so queueing never allocates. The pool hands
+ * out freed slots first (a free list, last freed first), else the next
+ * never-used one; it grows in place, its address space reserved up front
+ * (bn_big_reserve), committing twice as much when exhausted (rare). Growing
+ * by moving used to copy the pool and fault its pages in twice: 3 % of an
+ * 8192-host run, whose pool reaches 1.6 M packets, 51 MB.
  */
 #ifndef BN_LINK_PACKET_H
 #define BN_LINK_PACKET_H
@@ -56,7 +59,10 @@ _Static_assert(sizeof(struct bn_packet) == 32, "packets are 32 bytes");
 
 struct bn_pool {
     struct bn_packet *pkts;
-    uint32_t cap, free_head, in_use, high_water;
+    size_t reserved;    /* bytes of address space */
+    uint32_t cap;       /* packets committed */
+    uint32_t top;       /* packets ever handed out: the next never-used slot */
+    uint32_t free_head, in_use, high_water;
 };
 
 int bn_pool_init(struct bn_pool *p, uint32_t initial_cap);

@@ -107,22 +107,20 @@ static int build_ports(struct bn_sim *s, struct bn_error *err)
 static int build_host_maps(struct bn_sim *s, struct bn_error *err)
 {
     const struct bn_topo *t = &s->topo;
-    s->host_leaf = calloc(t->nhosts + 1, sizeof *s->host_leaf);
-    s->deliver_port = calloc(t->nhosts + 1, sizeof *s->deliver_port);
+    s->host_route = calloc(t->nhosts + 1, sizeof *s->host_route);
     s->host_port = calloc(t->nhosts + 1, sizeof *s->host_port);
     s->scaleup_port = calloc(t->nhosts + 1, sizeof *s->scaleup_port);
     s->host_nvlink = calloc(t->nhosts + 1, sizeof *s->host_nvlink);
-    if (!s->host_leaf || !s->deliver_port || !s->host_port || !s->scaleup_port || !s->host_nvlink)
+    if (!s->host_route || !s->host_port || !s->scaleup_port || !s->host_nvlink)
         return bn_fail(err, BN_ENOMEM, "out of memory for host maps");
     for (uint32_t h = 0; h < t->nhosts; h++) {
         s->host_port[h] = t->nodes[h].first_port;
-        s->deliver_port[h] = t->ports[s->host_port[h]].peer;
-        s->host_leaf[h] = t->nodes[h].leaf;
+        s->host_route[h] = (struct bn_host_route){.leaf = t->nodes[h].leaf,
+                                                  .deliver_port = t->ports[s->host_port[h]].peer};
         s->host_nvlink[h] = t->nscaleup ? s->host_port[h] + 1 : BN_NONE;
         s->scaleup_port[h] = t->nscaleup ? t->ports[s->host_nvlink[h]].peer : BN_NONE;
     }
-    s->sw.host_leaf = s->host_leaf;
-    s->sw.deliver_port = s->deliver_port;
+    s->sw.host_route = s->host_route;
     s->sw.scaleup_first = t->nscaleup ? t->scaleup_first : UINT32_MAX;
     s->sw.scaleup_port = s->scaleup_port;
     return BN_OK;
@@ -223,8 +221,7 @@ void bn_sim_free(struct bn_sim *s)
     bn_evq_free(&s->fab.evq);
     bn_routes_free(&s->routes);
     bn_topo_free(&s->topo);
-    free(s->host_leaf);
-    free(s->deliver_port);
+    free(s->host_route);
     free(s->host_port);
     free(s->scaleup_port);
     free(s->host_nvlink);

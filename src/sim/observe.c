@@ -53,7 +53,7 @@ int bn_sim_observe_init(struct bn_sim *s, struct bn_error *err)
         return rc;
     if (s->sc->observe.queue_ports[0] == '\0')
         for (uint32_t i = 0; i < sr->nflows && sr->nqueues < 16; i++)
-            if (add_queue_port(sr, s->deliver_port[s->flows.flows[i].dst]) != 0)
+            if (add_queue_port(sr, s->host_route[s->flows.flows[i].dst].deliver_port) != 0)
                 return bn_fail(err, BN_ENOMEM, "out of memory");
     bn_fabric_schedule(&s->fab, 0, BN_EV_SAMPLE, 0, 0);
     return BN_OK;

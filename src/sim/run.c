@@ -170,19 +170,26 @@ static inline void prefetch_nic(const struct bn_sim *s, uint32_t p)
 /* Start loading what the coming events will touch while this one runs:
  * the flat arrays outgrow the caches on large fabrics, and the coming
  * events are known, in order (bn_evq_peek_ahead). A pipeline in three
- * stages: six events ahead, the event's port and packet (at a host, its
- * NIC too); four ahead, for an arriving packet, the path memo it will read
- * at its first switch or, without memos, its routing-table entry; two
- * ahead, when those are at hand, what they lead to: the egress port a
+ * stages: far ahead, the event's port and packet (at a host, its NIC
+ * too); nearer, for an arriving packet, the path memo it will read at its
+ * first switch or, without memos, its routing-table entry; nearest, when
+ * those are at hand, what they lead to: the egress port a
  * switch will forward an arriving packet to, when that can be told in
  * advance (bn_switch_predict_egress: a path memo, or the lookup), or the
  * frame a freed port will send; at a NIC, the queue pair a packet arrives
  * for or the NIC will serve (with its transport's state). Without the
  * middle stage the prediction waited on the memo's line: a tenth of an
  * 8192-host run's time. */
-/* of 4/2, 5/2, 6/1, 6/3, 7/2, 8/3, 10/4, 12/3: none better; middle stage
- * at 3, 4, 5: 4 */
-enum { PREFETCH_FAR = 6, PREFETCH_MID = 4, PREFETCH_NEAR = 2 };
+/* Distances. With two stages (2026-12-03), of 4/2, 5/2, 6/1, 6/3, 7/2,
+ * 8/3, 10/4, 12/3 none was better than 6/2; the middle stage then went at
+ * 4 (of 3, 4, 5). Measured again with the three (second 2026-12-04 session,
+ * sequential medians, 8192 hosts cut at 150 us, ns/hop): 6/4/2 217 ECMP,
+ * 243 sprayed; 8/5/3 211, 238; 7/5/3 208, 232; 10/6/3 198, 223 (1024
+ * hosts 0.97, 0.98); 12/7/3 205, 218 (1024 sprayed 1.06); 12/8/4 232;
+ * 14/9/4 243; 10/6/4 230 sprayed. A stage waits on the one before it
+ * (memory here answers in about 150 ns, an event takes about 130), so
+ * each needs two or three events' lead. */
+enum { PREFETCH_FAR = 10, PREFETCH_MID = 6, PREFETCH_NEAR = 3 };
 static inline void prefetch_ahead(struct bn_sim *s)
 {
     struct bn_fabric *f = &s->fab;

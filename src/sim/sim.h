@@ -48,7 +48,8 @@ struct bn_sim {
     struct bn_fabric fab;
     struct bn_switches sw;
     struct bn_nics nics;
-    uint32_t *host_leaf, *deliver_port, *host_port;
+    struct bn_host_route *host_route;
+    uint32_t *host_port;
     uint32_t *scaleup_port;     /* host -> NVSwitch port facing it (NVLink domains only) */
     uint32_t *host_nvlink;      /* host -> its own NVLink port (BN_NONE: none) */
     uint32_t *agg_port;         /* SHARP unit -> its port (build_agg.c) */

@@ -70,18 +70,23 @@ static inline uint32_t bn_lb_by_hash(uint64_t h, uint32_t n)
 {
     return (uint32_t)((h >> 32) * n >> 32);
 }
-/* ECMP's choice: the flow's identity (the fields switch.ecmp_fields names)
- * hashed with the switch's salt. */
-static inline uint32_t bn_lb_hash_pick(const struct bn_lb_ctx *ctx, uint64_t salt,
-                                       const uint32_t *ports, uint32_t nports,
-                                       const struct bn_packet *pk)
+/* ECMP's choice among nports: the flow's identity (the fields
+ * switch.ecmp_fields names) hashed with the switch's salt. */
+static inline uint32_t bn_lb_hash_index(const struct bn_lb_ctx *ctx, uint64_t salt,
+                                        uint32_t nports, const struct bn_packet *pk)
 {
     uint64_t key = 0;
     if (ctx->hash_fields & BN_HASH_DST)
         key ^= (uint64_t)pk->dst << 32;
     if (ctx->hash_fields & BN_HASH_ENTROPY)
         key ^= pk->entropy;
-    return ports[bn_lb_by_hash(bn_mix64(key ^ salt), nports)];
+    return bn_lb_by_hash(bn_mix64(key ^ salt), nports);
+}
+static inline uint32_t bn_lb_hash_pick(const struct bn_lb_ctx *ctx, uint64_t salt,
+                                       const uint32_t *ports, uint32_t nports,
+                                       const struct bn_packet *pk)
+{
+    return ports[bn_lb_hash_index(ctx, salt, nports, pk)];
 }
 /* The least-loaded of `ports` (queue or queue + frame in flight), ties at random. */
 uint32_t bn_lb_least_loaded(struct bn_lb_ctx *ctx, struct bn_lb_switch_state *sw,

@@ -55,7 +55,7 @@ uint32_t bn_nonminimal_leaf(struct bn_switches *s, uint32_t node, struct bn_pack
                             uint32_t in_port)
 {
     const struct bn_groups *g = &s->groups;
-    uint32_t dleaf = s->host_leaf[pk->dst], dg = dleaf / g->group_leaves;
+    uint32_t dleaf = s->host_route[pk->dst].leaf, dg = dleaf / g->group_leaves;
     uint32_t cur = g->sw_group[node - s->routes->first_switch];
     if (cur == dg || (pk->flags & BN_PKT_VIA_DONE))
         return dleaf;

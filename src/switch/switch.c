@@ -82,18 +82,19 @@ static uint32_t lookup(struct bn_switches *s, uint32_t node, struct bn_packet *p
     if (s->groups.mode && !decide)
         return UINT32_MAX;
     uint32_t leaf = s->groups.mode ? bn_nonminimal_leaf(s, node, pk, in_port)
-                                   : s->host_leaf[pk->dst];
+                                   : s->host_route[pk->dst].leaf;
     struct bn_route_set set = bn_routes_lookup(s->routes, node, leaf);
     if (set.cnt == 0)
-        return s->deliver_port[pk->dst];
+        return s->host_route[pk->dst].deliver_port;
     if (set.cnt == 1)
-        return set.one;
-    const uint32_t *ports = &s->routes->hops[set.off];
-    if (s->hash_salt) {
+        return set.first;
+    if (s->hash_salt) { /* a run's port is known without reading the set (routing.h) */
         *multi = true;
-        return bn_lb_hash_pick(&s->ctx, s->hash_salt[node - s->routes->first_switch], ports,
-                               set.cnt, pk);
+        return bn_route_port(s->routes, set,
+                             bn_lb_hash_index(&s->ctx, s->hash_salt[node - s->routes->first_switch],
+                                              set.cnt, pk));
     }
+    const uint32_t *ports = &s->routes->hops[set.off];
     struct bn_lb_switch_state *st = &s->state[node - s->routes->first_switch];
     if (!decide && !st->ops->pure)
         return UINT32_MAX;

@@ -56,6 +56,11 @@ struct bn_path_memo {
 };
 _Static_assert(sizeof(struct bn_path_memo) == 32, "a path memo is half a cache line");
 
+struct bn_host_route {
+    uint32_t leaf;          /* its leaf's index */
+    uint32_t deliver_port;  /* the leaf's port facing it */
+};
+
 struct bn_switches {
     const struct bn_routes *routes;
     /* path memos, by queue pair and direction (bn_switches_enable_memo) */
@@ -68,8 +73,10 @@ struct bn_switches {
     /* when every switch hashes (ECMP): their salts, 8 bytes a switch, so a
      * choice reads no policy state (on a large fabric, a line per hop) */
     uint64_t *hash_salt;
-    const uint32_t *host_leaf;          /* host -> leaf index */
-    const uint32_t *deliver_port;       /* host -> the leaf port facing it */
+    /* host -> its leaf and the leaf's port facing it: one 8-byte record, as
+     * a lookup reads the leaf at every switch and the port at the last, so
+     * the first read brings the second (two misses a hop at 8192 hosts) */
+    const struct bn_host_route *host_route;
     /* NVSwitches (nodes from scaleup_first on; UINT32_MAX: none) forward
      * on the destination alone: host -> the NVSwitch port facing it. */
     uint32_t scaleup_first;
@@ -108,7 +115,7 @@ static inline const void *bn_switch_route_line(const struct bn_switches *s, uint
     if (s->groups.mode || node >= s->scaleup_first || pk->dst >= s->agg_first ||
         (pk->flags & BN_PKT_STAMPED))
         return NULL;
-    return bn_routes_entry(s->routes, node, s->host_leaf[pk->dst]);
+    return bn_routes_entry(s->routes, node, s->host_route[pk->dst].leaf);
 }
 
 /* The egress port a packet arriving at switch port `in_port` will take, if

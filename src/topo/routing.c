@@ -34,29 +34,49 @@ static void bfs_from(const struct bn_topo *t, uint32_t src_node, struct bfs_scra
     }
 }
 
-/* Find an identical set already stored for this switch, else append. */
-static int intern_set(struct bn_routes *r, uint32_t sw_first_set_off, const uint32_t *ports,
-                      uint32_t cnt, struct bn_route_set *out)
+/* Room in `hops` for cnt more. */
+static int reserve_hops(struct bn_routes *r, uint32_t cnt)
 {
-    for (uint32_t off = sw_first_set_off; off + cnt <= r->nhops; off++) {
+    if (r->nhops + cnt <= r->hops_cap)
+        return 0;
+    uint32_t cap = r->hops_cap ? r->hops_cap * 2 : 1024;
+    while (cap < r->nhops + cnt)
+        cap *= 2;
+    uint32_t *h = realloc(r->hops, (size_t)cap * sizeof *h);
+    if (!h)
+        return -1;
+    r->hops = h;
+    r->hops_cap = cap;
+    return 0;
+}
+
+/* Find an identical set among those stored from `from` on, else append. */
+static int intern_set(struct bn_routes *r, uint32_t from, const uint32_t *ports, uint32_t cnt,
+                      struct bn_route_set *out)
+{
+    for (uint32_t off = from; off + cnt <= r->nhops; off++) {
         if (memcmp(&r->hops[off], ports, cnt * sizeof *ports) == 0) {
-            *out = (struct bn_route_set){off, cnt, 0};
+            *out = (struct bn_route_set){off, cnt, 0, false};
             return 0;
         }
     }
-    if (r->nhops + cnt > r->hops_cap) {
-        uint32_t cap = r->hops_cap ? r->hops_cap * 2 : 1024;
-        while (cap < r->nhops + cnt)
-            cap *= 2;
-        uint32_t *h = realloc(r->hops, (size_t)cap * sizeof *h);
-        if (!h)
-            return -1;
-        r->hops = h;
-        r->hops_cap = cap;
-    }
+    if (reserve_hops(r, cnt) != 0)
+        return -1;
     memcpy(&r->hops[r->nhops], ports, cnt * sizeof *ports);
-    *out = (struct bn_route_set){r->nhops, cnt, 0};
+    *out = (struct bn_route_set){r->nhops, cnt, 0, false};
     r->nhops += cnt;
+    return 0;
+}
+
+/* Open switch sw's region of `hops` with its own ports, in order: the runs. */
+static int open_region(struct bn_routes *r, const struct bn_topo_node *nd, uint32_t sw)
+{
+    if (reserve_hops(r, nd->nports) != 0)
+        return -1;
+    r->sw[sw].hops_base = r->nhops;
+    r->sw[sw].first_port = nd->first_port;
+    for (uint32_t i = 0; i < nd->nports; i++)
+        r->hops[r->nhops++] = nd->first_port + i;
     return 0;
 }
 
@@ -84,14 +104,16 @@ static int fill_one(struct bn_routes *r, const struct bn_topo *t, const uint32_t
         if (t->nodes[m].kind == BN_NODE_SWITCH && dist_l[m - first] == d - 1)
             cand[cnt++] = p;
     }
-    uint32_t off = cand[0] - nd->first_port; /* a set of one: the entry names the port */
-    if (cnt > 1) {
+    uint32_t off = cand[0] - nd->first_port, run = BN_ROUTE_RUN; /* in the region's opening */
+    for (uint32_t i = 1; i < cnt && run; i++)
+        run = cand[i] == cand[0] + i ? run : 0;
+    if (!run) {
         uint32_t set_start = r->sw[sw].hops_base;
         struct bn_route_set set;
-        /* Neighbouring leaves usually share a set (all uplinks): try it first. */
+        /* Neighbouring leaves usually share a set: try it first. */
         if (last->cnt == cnt && memcmp(&r->hops[last->off], cand, cnt * sizeof *cand) == 0)
             set = *last;
-        else if (intern_set(r, set_start, cand, cnt, &set) != 0)
+        else if (intern_set(r, set_start + nd->nports, cand, cnt, &set) != 0)
             return bn_fail(err, BN_ENOMEM, "out of memory building routing tables");
         *last = set;
         off = set.off - set_start;
@@ -102,7 +124,7 @@ static int fill_one(struct bn_routes *r, const struct bn_topo *t, const uint32_t
         return bn_fail(err, BN_EINPUT, "topology: switch '%s' has more next-hop ports than routing "
                        "tables hold (%u per set, %u in all)", a, BN_ROUTE_CNT_MAX, BN_ROUTE_OFF_MAX);
     }
-    r->table[(size_t)sw * r->nleaves + l] = off << BN_ROUTE_CNT_BITS | cnt;
+    r->table[(size_t)sw * r->nleaves + l] = off << BN_ROUTE_OFF_SHIFT | run | cnt;
     return BN_OK;
 }
 
@@ -182,9 +204,9 @@ int bn_routes_build(struct bn_routes *r, const struct bn_topo *t, struct bn_erro
         }
     }
     for (uint32_t sw = 0; sw < t->nswitches && rc == BN_OK; sw++) {
-        struct bn_route_set last = {0, UINT32_MAX, 0};
-        r->sw[sw].hops_base = r->nhops;
-        r->sw[sw].first_port = t->nodes[t->nhosts + sw].first_port;
+        struct bn_route_set last = {0, UINT32_MAX, 0, false};
+        if (open_region(r, &t->nodes[t->nhosts + sw], sw) != 0)
+            rc = bn_fail(err, BN_ENOMEM, "out of memory building routing tables");
         for (uint32_t l = 0; l < t->nleaves && rc == BN_OK; l++)
             rc = fill_one(r, t, &dist_all[(size_t)l * t->nswitches], sw, l, s.cand, &last, err);
     }

@@ -7,30 +7,35 @@
  *
  * Layout, for cache economy on large fabrics (a lookup is a chain of
  * dependent loads, each a cache miss once the fabric outgrows the caches):
- * a switch's distinct sets are runs of ports in one flat array, `hops`,
- * its own region of it starting at hops_base; the (switch, leaf) table entry
- * names a set directly, as its offset in that region and its size, packed in
- * 32 bits. Sets are laid out in order of first use, so switches in the same
- * place of a regular fabric have identical rows; identical rows are stored
- * once (a k=32 fat-tree's 1280 rows of 512 leaves shrink to a few dozen,
- * 2.6 MB to tens of KB, which stay in cache). A set of one port is not
- * stored: its entry holds the port's number on the switch. What a lookup
- * reads about the switch itself (its row, region, first port and own leaf)
- * is one 16-byte record. A leaf's own row entry is not used: the lookup
- * answers "deliver" for it first. So a lookup reads the switch record, one
- * table entry and, if it has several ports, the set.
+ * a switch's sets are runs of ports in one flat array, `hops`, its own
+ * region of it starting at hops_base; the (switch, leaf) table entry names a
+ * set directly, as its offset in that region and its size, packed in 32
+ * bits. A region opens with the switch's own ports in order, so a set of
+ * consecutive ports (every set of a fat-tree: one port down, the uplinks
+ * up) is found there, its offset being its first port's number on the
+ * switch, and its entry says so (BN_ROUTE_RUN): a lookup then knows the
+ * set's ports without reading it. Other sets follow, in order of first use,
+ * so switches in the same place of a regular fabric have identical rows;
+ * identical rows are stored once (a k=32 fat-tree's 1280 rows of 512 leaves
+ * shrink to a few dozen, 2.6 MB to tens of KB, which stay in cache). What a
+ * lookup reads about the switch itself (its row, region, first port and own
+ * leaf) is one 16-byte record. A leaf's own row entry is not used: the
+ * lookup answers "deliver" for it first. So a lookup reads the switch
+ * record, one table entry and, if its set is not a run, the set.
  */
 #ifndef BN_TOPO_ROUTING_H
 #define BN_TOPO_ROUTING_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "topo/topo.h"
 
 struct bn_route_set {
-    uint32_t off;   /* into bn_routes.hops (cnt >= 2) */
+    uint32_t off;   /* into bn_routes.hops: the ports hops[off .. off + cnt) */
     uint32_t cnt;   /* 0: the destination leaf is this switch */
-    uint32_t one;   /* cnt == 1: the port (not stored in hops) */
+    uint32_t first; /* a run (always when cnt is 1): the ports first .. first + cnt */
+    bool run;
 };
 
 /* Per switch (node - first_switch). */
@@ -41,12 +46,13 @@ struct bn_route_switch {
     uint32_t first_port;
 };
 
-/* A table entry: (offset in the switch's region) << BN_ROUTE_CNT_BITS |
- * count; a set of one port holds the port's number on its switch instead
- * (most sets on the way down a fat-tree), which saves the lookup a load. */
+/* A table entry: (offset in the switch's region) << BN_ROUTE_OFF_SHIFT |
+ * BN_ROUTE_RUN if the set is a run of the switch's ports | count. */
 #define BN_ROUTE_CNT_BITS 12u
 #define BN_ROUTE_CNT_MAX ((1u << BN_ROUTE_CNT_BITS) - 1u)
-#define BN_ROUTE_OFF_MAX (UINT32_MAX >> BN_ROUTE_CNT_BITS)
+#define BN_ROUTE_RUN (1u << BN_ROUTE_CNT_BITS)
+#define BN_ROUTE_OFF_SHIFT (BN_ROUTE_CNT_BITS + 1u)
+#define BN_ROUTE_OFF_MAX (UINT32_MAX >> BN_ROUTE_OFF_SHIFT)
 
 struct bn_routes {
     uint32_t nleaves, first_switch, nswitches;
@@ -61,17 +67,17 @@ struct bn_routes {
 int bn_routes_build(struct bn_routes *r, const struct bn_topo *t, struct bn_error *err);
 void bn_routes_free(struct bn_routes *r);
 
-/* The next hops of switch `node` towards `leaf`: the port `one` if cnt is
- * 1, else hops[off .. off + cnt); cnt 0 when the destination leaf is this
- * switch. */
+/* The next hops of switch `node` towards `leaf`; cnt 0 when the
+ * destination leaf is this switch. */
 static inline struct bn_route_set bn_routes_lookup(const struct bn_routes *r, uint32_t node,
                                                    uint32_t leaf)
 {
     const struct bn_route_switch *w = &r->sw[node - r->first_switch];
     if (leaf == w->own_leaf)
-        return (struct bn_route_set){0, 0, 0};
-    uint32_t e = r->table[w->row + leaf], off = e >> BN_ROUTE_CNT_BITS;
-    return (struct bn_route_set){w->hops_base + off, e & BN_ROUTE_CNT_MAX, w->first_port + off};
+        return (struct bn_route_set){0, 0, 0, false};
+    uint32_t e = r->table[w->row + leaf], off = e >> BN_ROUTE_OFF_SHIFT;
+    return (struct bn_route_set){w->hops_base + off, e & BN_ROUTE_CNT_MAX, w->first_port + off,
+                                 (e & BN_ROUTE_RUN) != 0};
 }
 
 /* The table entry bn_routes_lookup(r, node, leaf) reads: a prefetch hint. */
@@ -83,7 +89,7 @@ static inline const void *bn_routes_entry(const struct bn_routes *r, uint32_t no
 /* Port i of a set. */
 static inline uint32_t bn_route_port(const struct bn_routes *r, struct bn_route_set set, uint32_t i)
 {
-    return set.cnt == 1 ? set.one : r->hops[set.off + i];
+    return set.run ? set.first + i : r->hops[set.off + i];
 }
 
 /* Links on the longest minimal host-to-host path. */

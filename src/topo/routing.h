@@ -7,8 +7,8 @@
  *
  * Layout, for cache economy on large fabrics (a lookup is a chain of
  * dependent loads, each a cache miss once the fabric outgrows the caches):
- * a switch's sets are runs of ports in one flat array, `hops`, its own
- * region of it starting at hops_base; the (switch, leaf) table entry names a
+ * a switch's sets are stretches of one flat array of ports, `hops`, in
+ * its own region of it starting at hops_base; the (switch, leaf) table entry names a
  * set directly, as its offset in that region and its size, packed in 32
  * bits. A region opens with the switch's own ports in order, so a set of
  * consecutive ports (every set of a fat-tree: one port down, the uplinks

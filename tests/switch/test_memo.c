@@ -15,31 +15,9 @@
  *  - memos are off where a memo could be wrong: per-packet entropy, a policy
  *    that is not pure (adaptive), non-minimal routing.
  */
-#include "support.h"
+#include "sim_support.h"
 
 #include "core/rng.h"
-#include "sim/sim.h"
-
-static struct bn_sim *build(const char *const *sets)
-{
-    struct bn_scenario *sc = calloc(1, sizeof *sc);
-    struct bn_sim *s = calloc(1, sizeof *s);
-    struct bn_error err = {0};
-    assert_non_null(sc);
-    assert_non_null(s);
-    test_scenario(sc, sets);
-    if (bn_sim_build(s, sc, &err) != BN_OK)
-        fail_msg("build: %s", err.msg);
-    return s;
-}
-
-static void destroy(struct bn_sim *s)
-{
-    const struct bn_scenario *sc = s->sc;
-    bn_sim_free(s);
-    free((void *)sc);
-    free(s);
-}
 
 /* Route `pk` from host `src`'s first switch to its destination host,
  * recording the egress ports; returns how many switches forwarded it. */
@@ -83,7 +61,7 @@ static bool check_same_as_lookup(struct bn_sim *s, uint32_t qp, uint32_t src,
 /* want_unstamped: some paths do not fit a stamp */
 static void check_fabric(const char *const *sets, uint32_t want_max_hops, bool want_unstamped)
 {
-    struct bn_sim *s = build(sets);
+    struct bn_sim *s = test_sim_build(sets);
     assert_true(s->sw.memo_on);
     struct bn_rng rng;
     bn_rng_init(&rng, 42, 1);
@@ -109,7 +87,7 @@ static void check_fabric(const char *const *sets, uint32_t want_max_hops, bool w
     assert_int_equal(max_hops, want_max_hops);
     assert_true(stamped > 0);
     assert_true(want_unstamped ? unstamped > 0 : unstamped == 0);
-    destroy(s);
+    test_sim_free(s);
 }
 
 static void test_fat_tree(void **state)
@@ -138,7 +116,7 @@ static void test_stamp_alone(void **state)
 {
     (void)state;
     const char *sets[] = {"topology.k=8", NULL};
-    struct bn_sim *s = build(sets);
+    struct bn_sim *s = test_sim_build(sets);
     const struct bn_port *ports = s->fab.ports;
     uint32_t want[16], outs[16];
     struct bn_packet proto = {.qp = 3, .dst = 100, .entropy = 77, .type = BN_PKT_DATA};
@@ -159,7 +137,7 @@ static void test_stamp_alone(void **state)
         in = ports[out].peer;
     }
     assert_int_equal(pk.path, ref.path);
-    destroy(s);
+    test_sim_free(s);
 }
 
 /* A memo answers only the packets whose destination and entropy it holds. */
@@ -167,7 +145,7 @@ static void test_mismatch_falls_back(void **state)
 {
     (void)state;
     const char *sets[] = {"topology.k=8", NULL};
-    struct bn_sim *s = build(sets);
+    struct bn_sim *s = test_sim_build(sets);
     uint32_t outs[16], want[16];
     struct bn_packet first = {.qp = 7, .dst = 100, .entropy = 1, .type = BN_PKT_DATA};
     walk(s, 0, &first, outs); /* memoizes qp 7's data path */
@@ -184,7 +162,7 @@ static void test_mismatch_falls_back(void **state)
         for (uint32_t i = 0; i < n; i++)
             assert_int_equal(outs[i], want[i]);
     }
-    destroy(s);
+    test_sim_free(s);
 }
 
 static void test_off_where_unsafe(void **state)
@@ -195,9 +173,9 @@ static void test_off_where_unsafe(void **state)
     const char *ugal[] = {"topology.kind=dragonfly_plus", "switch.nonminimal=ugal", NULL};
     const char *const *cases[] = {spray, adaptive, ugal};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        struct bn_sim *s = build(cases[i]);
+        struct bn_sim *s = test_sim_build(cases[i]);
         assert_false(s->sw.memo_on);
-        destroy(s);
+        test_sim_free(s);
     }
 }
 

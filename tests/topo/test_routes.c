@@ -9,30 +9,7 @@
  * (which policies other than hashing read) holds the same ports; every set
  * of the fat-tree is a run, the one the lookup takes without a load.
  */
-#include "support.h"
-
-#include "sim/sim.h"
-
-static struct bn_sim *build(const char *const *sets)
-{
-    struct bn_scenario *sc = calloc(1, sizeof *sc);
-    struct bn_sim *s = calloc(1, sizeof *s);
-    struct bn_error err = {0};
-    assert_non_null(sc);
-    assert_non_null(s);
-    test_scenario(sc, sets);
-    if (bn_sim_build(s, sc, &err) != BN_OK)
-        fail_msg("build: %s", err.msg);
-    return s;
-}
-
-static void destroy(struct bn_sim *s)
-{
-    const struct bn_scenario *sc = s->sc;
-    bn_sim_free(s);
-    free((void *)sc);
-    free(s);
-}
+#include "sim_support.h"
 
 static bool is_switch(const struct bn_topo *t, uint32_t node)
 {
@@ -66,7 +43,7 @@ struct tally {
 
 static struct tally check_tables(const char *const *sets)
 {
-    struct bn_sim *s = build(sets);
+    struct bn_sim *s = test_sim_build(sets);
     const struct bn_topo *t = &s->topo;
     const struct bn_routes *r = &s->routes;
     uint32_t *dist = calloc(t->nnodes, sizeof *dist), *queue = calloc(t->nnodes, sizeof *queue);
@@ -103,7 +80,7 @@ static struct tally check_tables(const char *const *sets)
     }
     free(dist);
     free(queue);
-    destroy(s);
+    test_sim_free(s);
     return n;
 }
 

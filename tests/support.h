@@ -13,6 +13,19 @@
 
 #include "bnet/bnet.h"
 
+/* Key `path` of sc reads `want`, as a scenario file would give it (enum
+ * keys are stored as indices: bn_scenario_get names them). */
+#define assert_key(sc, path, want) assert_key_at(sc, path, want, __FILE__, __LINE__)
+static inline void assert_key_at(const struct bn_scenario *sc, const char *path, const char *want,
+                                 const char *file, int line)
+{
+    char got[BN_PATH_MAX];
+    if (bn_scenario_get(sc, path, got, sizeof got) != BN_OK)
+        fail_msg("%s:%d: no key %s", file, line, path);
+    if (strcmp(got, want) != 0)
+        fail_msg("%s:%d: %s is '%s', not '%s'", file, line, path, got, want);
+}
+
 /* Defaults, then each "key=value" in the NULL-terminated list. */
 static inline void test_scenario(struct bn_scenario *sc, const char *const *sets)
 {

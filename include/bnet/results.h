@@ -112,6 +112,9 @@ struct bn_results {
     double reorder_depth_p99;             /* over out-of-order arrivals */
     double link_util_max, link_util_mean; /* busy time / simulated time over all ports */
     char flow_control[BN_NAME_MAX], congestion_control[BN_NAME_MAX];
+    char notifications[16];   /* what the congestion control's receivers send ("CNPs",
+                               * "BECNs"; "": none): `cnps` counts them */
+    bool fc_pauses;           /* the flow control sends pause frames (PFC) */
     uint64_t pause_frames, resume_frames, cnps;
     struct bn_port_result *ports;   /* ports with any pause, mark or drop */
     uint32_t nports;

@@ -22,8 +22,29 @@
 #define BN_NAME_MAX 64
 #define BN_PATH_MAX 512
 
+/*
+ * Enum-like keys are stored resolved, as the index of their value among
+ * the key's choices (bnet keys lists them, in this order). A module key
+ * (topology.kind, link.flow_control, switch.load_balancing, nic.encap,
+ * nic.transport, nic.congestion_control, workload.kind, coll.op/algo/
+ * datatype/redop) holds an index into that module kind's registry; the
+ * others hold these enums. bn_scenario_choice() turns one back into text.
+ */
+enum bn_sc_cable { BN_SC_COPPER = 0, BN_SC_FIBER };
+enum bn_sc_forwarding { BN_SC_CUT_THROUGH = 0, BN_SC_STORE_AND_FORWARD };
+enum bn_sc_pfc_threshold { BN_SC_PFC_STATIC = 0, BN_SC_PFC_DYNAMIC };
+enum bn_sc_ecmp_fields { BN_SC_HASH_DST_ENTROPY = 0, BN_SC_HASH_DST, BN_SC_HASH_ENTROPY };
+enum bn_sc_ecmp_salt { BN_SC_SALT_PER_SWITCH = 0, BN_SC_SALT_SAME };
+enum bn_sc_ar_metric { BN_SC_AR_QUEUE = 0, BN_SC_AR_LOAD };
+enum bn_sc_nonminimal { BN_SC_NM_NONE = 0, BN_SC_NM_VALIANT, BN_SC_NM_UGAL };
+enum bn_sc_entropy { BN_SC_PER_FLOW = 0, BN_SC_PER_PACKET };
+enum bn_sc_dcqcn_preset { BN_SC_DCQCN_NVIDIA = 0, BN_SC_DCQCN_PAPER };
+enum bn_sc_verb { BN_SC_WRITE = 0, BN_SC_SEND };
+enum bn_sc_ports { BN_SC_PORTS_ALL = 0, BN_SC_PORTS_ACTIVE };
+enum bn_sc_prefetch { BN_SC_PREFETCH_AUTO = 0, BN_SC_PREFETCH_ON, BN_SC_PREFETCH_OFF };
+
 struct bn_scenario_topology {
-    char kind[BN_NAME_MAX];  /* "fat_tree" | "leaf_spine" | "rail_optimized" | "file" | "ibnetdiscover" */
+    uint8_t kind;            /* topology builder: index in its registry (bnet keys lists them) */
     uint32_t k;              /* switch radix (even, >= 2) */
     uint32_t gpus_per_server;    /* rail_optimized: GPUs (= NICs = rails) per server */
     uint32_t servers_per_su;     /* rail_optimized: servers per scalable unit */
@@ -39,18 +60,18 @@ struct bn_scenario_link {
     double rate_gbps;        /* every host and fabric link */
     double fabric_rate_gbps; /* switch-to-switch links; 0 = same as rate_gbps */
     double host_cable_m;     /* host <-> leaf cable length */
-    char host_cable[BN_NAME_MAX];   /* "copper" | "fiber" */
+    uint8_t host_cable;      /* enum bn_sc_cable */
     double fabric_cable_m;   /* switch <-> switch cable length */
-    char fabric_cable[BN_NAME_MAX]; /* "copper" | "fiber" */
+    uint8_t fabric_cable;    /* enum bn_sc_cable */
     double copper_ns_per_m;  /* propagation in copper (twinax DAC) */
     double fiber_ns_per_m;   /* propagation in optical fiber */
     double fec_ns;           /* fixed FEC latency added per link traversal */
-    char flow_control[BN_NAME_MAX]; /* "lossy" | "credit" | "pfc" */
+    uint8_t flow_control;    /* flow-control module: index in its registry */
 };
 
 struct bn_scenario_pfc {
     uint64_t headroom_bytes; /* per ingress port above XOFF; 0 = mlx5 formula */
-    char threshold[BN_NAME_MAX]; /* "static" | "dynamic" */
+    uint8_t threshold;       /* enum bn_sc_pfc_threshold */
     uint32_t dt_shift;       /* dynamic: pause at free shared buffer / 2^shift */
 };
 
@@ -63,28 +84,28 @@ struct bn_scenario_ecn {
 
 struct bn_scenario_switch {
     double latency_ns;       /* forwarding latency, port to port */
-    char forwarding[BN_NAME_MAX];   /* "cut_through" | "store_and_forward" */
+    uint8_t forwarding;      /* enum bn_sc_forwarding */
     uint64_t buffer_bytes;   /* per egress port */
-    char load_balancing[BN_NAME_MAX]; /* every tier's policy: "ecmp", "adaptive", ... */
+    uint8_t load_balancing;  /* every tier's policy: index in the load-balancing registry */
     char lb_per_tier[BN_NAME_MAX];    /* "1=ecmp 2=adaptive": tiers that differ */
-    char ecmp_fields[BN_NAME_MAX];    /* "dst_entropy" | "dst" | "entropy" */
-    char ecmp_salt[BN_NAME_MAX];      /* "per_switch" | "same" */
-    char ar_metric[BN_NAME_MAX];      /* "queue" | "load" */
+    uint8_t ecmp_fields;     /* enum bn_sc_ecmp_fields */
+    uint8_t ecmp_salt;       /* enum bn_sc_ecmp_salt */
+    uint8_t ar_metric;       /* enum bn_sc_ar_metric */
     double flowlet_gap_us;
     uint32_t flowlet_slots;
     bool trim;               /* cut the payload of a data packet that does not fit */
-    char nonminimal[BN_NAME_MAX]; /* dragonfly_plus: "none" | "valiant" | "ugal" */
+    uint8_t nonminimal;      /* dragonfly_plus: enum bn_sc_nonminimal */
     struct bn_scenario_ecn ecn;
 };
 
 struct bn_scenario_nic {
-    char encap[BN_NAME_MAX];     /* "roce" | "ib" */
+    uint8_t encap;               /* encapsulation: index in its registry (roce, ib) */
     uint32_t mtu_bytes;          /* payload bytes per packet (256..9000 roce, 256..4096 ib) */
-    char transport[BN_NAME_MAX]; /* "go_back_n" | "selective_repeat" */
-    char entropy[BN_NAME_MAX];   /* "per_flow" | "per_packet" (sender-side spraying) */
+    uint8_t transport;           /* transport: index in its registry */
+    uint8_t entropy;             /* enum bn_sc_entropy (per_packet: sender-side spraying) */
     uint32_t sr_window;          /* selective repeat: packets tracked beyond the cumulative ACK */
     uint32_t sr_reorder_threshold; /* a hole this many packets behind a SACK counts as lost */
-    char congestion_control[BN_NAME_MAX]; /* "none" */
+    uint8_t congestion_control;  /* congestion control: index in its registry */
     double rto_us;               /* retransmission timeout */
     double cnp_interval_us;      /* receiver: min gap between CNPs per queue pair; 0 = preset */
     uint32_t ack_every;          /* receiver ACKs every N data packets (and the last) */
@@ -92,7 +113,7 @@ struct bn_scenario_nic {
 
 /* DCQCN parameters: a preset, then any field overridden (0 = the preset's). */
 struct bn_scenario_dcqcn {
-    char preset[BN_NAME_MAX];    /* "nvidia" | "paper" */
+    uint8_t preset;              /* enum bn_sc_dcqcn_preset */
     double g;                    /* alpha gain */
     double alpha_period_us, rate_reduce_period_us, rate_increase_period_us;
     uint64_t byte_counter_bytes;
@@ -112,9 +133,9 @@ struct bn_scenario_ibcc {
 };
 
 struct bn_scenario_workload {
-    char kind[BN_NAME_MAX];      /* "permutation" | "incast" | "all_to_all" | "flow_list" */
+    uint8_t kind;                /* workload generator: index in its registry */
     uint64_t message_bytes;      /* bytes per flow (permutation, incast, all_to_all) */
-    char verb[BN_NAME_MAX];      /* "write" | "send" */
+    uint8_t verb;                /* enum bn_sc_verb */
     double start_us;             /* when generated flows start */
     uint32_t incast_senders;     /* incast: number of senders */
     uint32_t incast_receiver;    /* incast: receiving host index */
@@ -130,10 +151,10 @@ struct bn_scenario_scale_up {
 
 /* Collective sweeps (`bnet coll`), nccl-tests style. */
 struct bn_scenario_coll {
-    char op[BN_NAME_MAX];        /* "allreduce" ... */
-    char algo[BN_NAME_MAX];      /* "auto" | "ring" | "tree" | ... */
-    char datatype[BN_NAME_MAX];  /* "float" ... */
-    char redop[BN_NAME_MAX];     /* "sum" ... (no effect on traffic) */
+    uint8_t op;                  /* collective: index in coll.op's registry */
+    uint8_t algo;                /* 0 = auto, else 1 + index in the algorithms' registry */
+    uint8_t datatype;            /* index in coll.datatype's registry */
+    uint8_t redop;               /* index in coll.redop's registry (no effect on traffic) */
     uint64_t min_bytes, max_bytes;
     uint64_t slice_bytes;        /* pipelining unit */
     double step_latency_us;      /* software overhead before each transfer is posted */
@@ -150,20 +171,20 @@ struct bn_scenario_sharp {
 
 struct bn_scenario_sim {
     double max_time_us;          /* stop simulated time here (0 = run to completion) */
-    char prefetch[BN_NAME_MAX];  /* "auto" | "on" | "off": the engine's prefetching */
+    uint8_t prefetch;            /* enum bn_sc_prefetch: the engine's prefetching */
 };
 
 struct bn_scenario_observe {
     double sample_us;            /* time-series interval (0 = no series) */
     uint32_t max_flows;          /* flows whose rate is sampled: the first N */
     char queue_ports[BN_PATH_MAX]; /* "tor3/1 agg0/2"; empty = ports facing sampled receivers */
-    char ports[BN_NAME_MAX];     /* "all" | "active": which ports the results list */
+    uint8_t ports;               /* enum bn_sc_ports: which ports the results list */
 };
 
 struct bn_scenario {
     char source[BN_PATH_MAX];    /* file the scenario came from ("<default>" if embedded) */
     uint64_t seed;
-    char fabric[BN_NAME_MAX];    /* technology preset applied first ("none") */
+    uint8_t fabric;              /* technology preset applied first: 0 = none, else 1 + its index */
     struct bn_scenario_topology topology;
     struct bn_scenario_link link;
     struct bn_scenario_switch sw;    /* YAML key: "switch" */
@@ -196,9 +217,11 @@ int bn_scenario_set(struct bn_scenario *sc, const char *assignment,
 /* Cross-field checks after all loads and overrides (e.g. k even). */
 int bn_scenario_validate(const struct bn_scenario *sc, struct bn_error *err);
 
-/* Technology presets (`fabric:`): apply one's keys; list them. */
-int bn_scenario_apply_preset(struct bn_scenario *sc, const char *name, struct bn_error *err);
+/* Technology presets (`fabric:`): apply one's keys (`fabric` as the key
+ * holds it: 0 = none, else 1 + the preset's index); list them. */
+int bn_scenario_apply_preset(struct bn_scenario *sc, unsigned fabric, struct bn_error *err);
 size_t bn_scenario_preset_count(void);
+const char *bn_scenario_preset_name(size_t i);   /* NULL past the last */
 /* Its name; `buf` gets a description and its keys, one per line. */
 const char *bn_scenario_preset_describe(size_t i, char *buf, size_t len);
 
@@ -214,9 +237,16 @@ struct bn_scenario_key_info {
     const char *unit;     /* "Gb/s", "ns", "bytes", "" */
     const char *def;      /* default, as text */
     const char *doc;      /* one line */
-    const char *choices;  /* enum: "a|b|c", else NULL */
+    /* enum: the i-th allowed value, NULL past the last (a module key's
+     * registry, in its order); NULL for other types */
+    const char *(*choice)(size_t i);
 };
 size_t bn_scenario_key_count(void);
 const struct bn_scenario_key_info *bn_scenario_key(size_t i);
+/* The text of enum key `path`'s value `index` (NULL: no such key or value). */
+const char *bn_scenario_choice(const char *path, unsigned index);
+/* Key `path`'s value in sc as text, as a scenario file would give it
+ * (BN_OK, or BN_EINPUT for an unknown key). */
+int bn_scenario_get(const struct bn_scenario *sc, const char *path, char *buf, size_t len);
 
 #endif

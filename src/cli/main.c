@@ -108,8 +108,10 @@ static int cmd_keys(void)
     printf("%-32s %-7s %-8s %-12s %s\n", "key", "type", "unit", "default", "meaning");
     for (size_t i = 0; i < bn_scenario_key_count(); i++) {
         const struct bn_scenario_key_info *k = bn_scenario_key(i);
-        printf("%-32s %-7s %-8s %-12s %s%s%s%s\n", k->path, k->type, k->unit, k->def, k->doc,
-               k->choices ? " (" : "", k->choices ? k->choices : "", k->choices ? ")" : "");
+        printf("%-32s %-7s %-8s %-12s %s", k->path, k->type, k->unit, k->def, k->doc);
+        for (size_t c = 0; k->choice && k->choice(c); c++) /* " (a|b|c)" */
+            printf("%s%s", c ? "|" : " (", k->choice(c));
+        printf("%s\n", k->choice ? ")" : "");
     }
     return 0;
 }

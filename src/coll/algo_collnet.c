@@ -1,7 +1,8 @@
 /*
  * CollNet: AllReduce reduced inside the network by aggregation units in the
  * switches, as NCCL's CollNet does over NVIDIA SHARP (NVIDIA SHARP docs;
- * FACTS.md 5). Every rank REDUCEs each slice into its unit (rank_agg[r]); a
+ * HPC-X NCCL-RDMA-SHARP plugin doc). Every rank REDUCEs each slice into its
+ * unit (rank_agg[r]); a
  * unit REDUCEs the slice on to its parent (agg_parent) once every child,
  * rank or unit, has delivered it; the root unit then COPYs the sum down
  * the same tree, each unit forwarding to its child units and its ranks. A
@@ -167,6 +168,7 @@ static int collnet_build(struct bn_sched *s, struct bn_error *err)
 
 const struct bn_coll_algo_ops bn_coll_algo_collnet = {
     .name = "collnet",
+    .needs_aggregation = true,
     .supports = collnet_supports,
     .build = collnet_build,
 };

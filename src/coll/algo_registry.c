@@ -29,3 +29,8 @@ const struct bn_coll_algo_ops *bn_coll_algo_at(uint32_t i)
 {
     return i < NALGOS ? algos[i] : NULL;
 }
+
+const char *bn_coll_algo_name(size_t i)
+{
+    return i < NALGOS ? algos[i]->name : NULL;
+}

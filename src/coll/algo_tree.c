@@ -1,6 +1,6 @@
 /*
  * Double binary tree (NCCL 2.4; construction as in NCCL's src/graph/trees.cc,
- * summarised in FACTS.md 4.3). Tree 1 is built on bit patterns: the parent
+ * in the NVIDIA/nccl repository). Tree 1 is built on bit patterns: the parent
  * of a label with lowest set bit b is (label ^ b) | 2b, or label ^ b when
  * that is out of range. The lowest set bit grows at every step up, so this
  * is a tree rooted at label 0; odd labels are leaves, even labels interior,

@@ -26,6 +26,7 @@
 #define BN_COLL_SCHED_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "bnet/error.h"
@@ -180,6 +181,8 @@ int bn_sched_races(const struct bn_sched *s, uint64_t *races, struct bn_error *e
 /* Algorithms: one file each behind this table (coll/algo_*.c). */
 struct bn_coll_algo_ops {
     const char *name;          /* as in coll.algo: "ring", "tree" ... */
+    bool needs_aggregation;    /* runs only on switches' aggregation units (sharp.enabled) */
+    bool forced_only;          /* the tuner never picks it (coll.algo must name it) */
     /* Whether it can lower this collective for these params (e.g. tree only
      * for reductions/broadcast, collnet only with aggregation units). */
     bool (*supports)(const struct bn_coll_params *p);
@@ -192,6 +195,14 @@ const struct bn_coll_algo_ops *bn_coll_algo_find(const char *name);
 const struct bn_coll_algo_ops *bn_coll_algo_at(uint32_t i);
 
 const char *bn_coll_kind_name(enum bn_coll_kind k);   /* "allreduce" ... */
+/* The registries of coll.op, coll.datatype and coll.redop: the i-th name,
+ * NULL past the last (coll.op's i is enum bn_coll_kind). */
+const char *bn_coll_op_name(size_t i);
+const char *bn_coll_type_name(size_t i);
+uint32_t bn_coll_type_bytes(size_t i);   /* element size of datatype i */
+const char *bn_coll_redop_name(size_t i);
+/* The algorithms' registry: the i-th name, NULL past the last. */
+const char *bn_coll_algo_name(size_t i);
 int bn_coll_kind_find(const char *name, enum bn_coll_kind *out);
 /* nccl-tests' bus-bandwidth factor for n ranks. */
 double bn_coll_busbw_factor(enum bn_coll_kind k, uint32_t n);

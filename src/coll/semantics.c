@@ -3,7 +3,7 @@
  * algorithm lowers it: the layout of its logical array, which contributions
  * every rank holds before it starts and must hold after it ends, its names
  * and nccl-tests' bus-bandwidth factor (NVIDIA/nccl-tests doc/PERFORMANCE.md;
- * FACTS.md 4.1).
+ * the GetBw functions in its src .cu files).
  *
  * Layouts (E = bytes / type_bytes):
  *   AllReduce, Reduce, Broadcast  one array of E elements.
@@ -182,6 +182,38 @@ static const struct {
     {"all_gather", BN_COLL_ALLGATHER},
     {"all_to_all", BN_COLL_ALLTOALL},
 };
+
+const char *bn_coll_op_name(size_t i)
+{
+    return i < BN_COLL_NKINDS ? names[i] : NULL;
+}
+
+/* nccl-tests' datatypes (its -d flag) and their element sizes. */
+static const struct {
+    const char *name;
+    uint32_t bytes;
+} types[] = {
+    {"int8", 1}, {"uint8", 1}, {"half", 2}, {"bfloat16", 2}, {"float", 4},
+    {"double", 8}, {"int32", 4}, {"uint32", 4}, {"int64", 8}, {"uint64", 8},
+};
+
+const char *bn_coll_type_name(size_t i)
+{
+    return i < sizeof types / sizeof types[0] ? types[i].name : NULL;
+}
+
+uint32_t bn_coll_type_bytes(size_t i)
+{
+    return i < sizeof types / sizeof types[0] ? types[i].bytes : 0;
+}
+
+/* nccl-tests' reduction operations (its -o flag); no effect on traffic. */
+static const char *const redops[] = {"sum", "prod", "max", "min", "avg"};
+
+const char *bn_coll_redop_name(size_t i)
+{
+    return i < sizeof redops / sizeof redops[0] ? redops[i] : NULL;
+}
 
 const char *bn_coll_kind_name(enum bn_coll_kind k)
 {

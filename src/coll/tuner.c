@@ -1,6 +1,6 @@
 /*
  * Alpha-beta models of each algorithm, the way NCCL's tuning model reasons
- * (FACTS.md 4.2: time = latency x steps + bytes / bandwidth): Ring
+ * (NVIDIA/nccl src/graph/tuning.cc: time = latency x steps + bytes / bandwidth): Ring
  * AllReduce takes 2(n-1) steps and moves 2(n-1)/n of the buffer through
  * every rank; a double binary tree takes 2 log2(n) steps but moves about 2S
  * through an interior rank and pays a pipeline fill of one slice per level;
@@ -14,6 +14,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "coll/algo.h"
 #include "coll/tuner.h"
 
 struct hop {
@@ -113,14 +114,15 @@ bool bn_coll_predict(const struct bn_coll_algo_ops *algo, const struct bn_coll_p
                      const struct bn_coll_cost *c, double *us)
 {
     static const struct {
-        const char *name;
+        const struct bn_coll_algo_ops *algo;
         double (*model)(const struct bn_coll_params *, const struct bn_coll_cost *);
-    } models[] = {{"ring", ring}, {"tree", tree}, {"rhd", rhd},
-                  {"direct", direct}, {"hier", hier}, {"collnet", collnet}};
+    } models[] = {{&bn_coll_algo_ring, ring},     {&bn_coll_algo_tree, tree},
+                  {&bn_coll_algo_rhd, rhd},       {&bn_coll_algo_direct, direct},
+                  {&bn_coll_algo_hier, hier},     {&bn_coll_algo_collnet, collnet}};
     if (!algo->supports(p))
         return false;
     for (size_t i = 0; i < sizeof models / sizeof models[0]; i++) {
-        if (strcmp(models[i].name, algo->name) == 0) {
+        if (models[i].algo == algo) {
             *us = models[i].model(p, c);
             return true;
         }
@@ -139,7 +141,7 @@ const struct bn_coll_algo_ops *bn_coll_tune(const struct bn_coll_params *p,
          * cannot see, cost it 30 % and more in simulation (docs/
          * collectives.md). NCCL's tuner does not offer it either: forced
          * only. */
-        if (strcmp(bn_coll_algo_at(i)->name, "rhd") == 0)
+        if (bn_coll_algo_at(i)->forced_only)
             continue;
         if (bn_coll_predict(bn_coll_algo_at(i), p, c, &t) && (!best || t < *us)) {
             best = bn_coll_algo_at(i);

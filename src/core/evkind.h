@@ -7,12 +7,11 @@ enum bn_event_kind {
     BN_EV_ARRIVE,          /* obj = receiving switch port, arg = packet */
     BN_EV_ARRIVE_TAIL,     /* obj = egress port: a held packet's tail is in, queue it */
     BN_EV_RTO,             /* obj = queue pair: retransmission timer */
-    BN_EV_FLOW_START,      /* obj = flow */
     BN_EV_QP_PACE,         /* obj = queue pair: its pacing gap is over */
     BN_EV_CC_TIMER,        /* obj = queue pair: congestion-control timer */
     BN_EV_FC_SIGNAL,       /* obj = port, arg = amount << 2 | enum bn_fc_signal */
-    BN_EV_SAMPLE,          /* time-series sample */
-    BN_EV_APP,             /* obj, arg: the driver's own (collectives: post a transfer) */
+    BN_EV_APP,             /* obj, arg: the driver's own (flows: start one, sample;
+                            * collectives: post a transfer) */
     BN_EV_ARRIVE_HOST,     /* obj = receiving endpoint (NIC) port, arg = packet */
 };
 

@@ -84,9 +84,8 @@ struct bn_fabric {
      * what a switch's lookup reads instead of the arrival port's line */
     uint32_t *port_node;
     struct bn_port_stats *stats;
-    struct bn_port_fc *fcs;         /* lossless modes only (else NULL) */
     const struct bn_fc_ops *fc;
-    struct bn_pfc_shared pfc_dt;    /* pfc dynamic thresholds (shared == NULL: static) */
+    void *fc_state;                 /* the flow-control module's own (its setup's) */
     uint32_t nports;
     struct bn_pool pool;
     /* The link a port's enqueue owes the frame queued before it, written
@@ -157,6 +156,21 @@ static inline void bn_port_want_wake(struct bn_fabric *f, uint32_t p)
     }
 }
 
+/* Hints: start loading port p's line; its queue's head frame (false: the
+ * queue is empty). */
+static inline void bn_port_prefetch(const struct bn_fabric *f, uint32_t p)
+{
+    __builtin_prefetch(&f->ports[p]);
+}
+static inline bool bn_port_prefetch_head(const struct bn_fabric *f, uint32_t p)
+{
+    uint32_t head = f->ports[p].q.head;
+    if (head == BN_PKT_NONE)
+        return false;
+    __builtin_prefetch(&f->pool.pkts[head]);
+    return true;
+}
+
 /* May port p start a frame of `bytes` now, as far as flow control goes? */
 static inline bool bn_port_fc_allows(const struct bn_fabric *f, uint32_t p, uint32_t bytes)
 {
@@ -164,7 +178,10 @@ static inline bool bn_port_fc_allows(const struct bn_fabric *f, uint32_t p, uint
 }
 
 /* Send a pending flow-control frame (PFC) if the port is idle; true if sent. */
-bool bn_port_send_control(struct bn_fabric *f, uint32_t p);
+static inline bool bn_port_send_control(struct bn_fabric *f, uint32_t p)
+{
+    return f->fc->send_control && f->fc->send_control(f, p);
+}
 /* Schedule a flow-control signal to reach port `to` at time t. */
 static inline void bn_fabric_signal(struct bn_fabric *f, bn_time_t t, uint32_t to,
                                     enum bn_fc_signal sig, uint32_t amount)
@@ -219,6 +236,14 @@ static inline void bn_port_send_next(struct bn_fabric *f, uint32_t p)
     if (!bn_pktq_empty(&f->ports[p].q))
         bn_port_want_wake(f, p);
 }
+
+/* fabric.c: nports ports (zeroed: the assembly gives them their rates,
+ * latencies and places), their stats, the packet pool and event queue;
+ * and the flow-control module `fc`, set up from `in` (after the ports). */
+int bn_fabric_init(struct bn_fabric *f, uint32_t nports, struct bn_error *err);
+int bn_fabric_fc_setup(struct bn_fabric *f, const struct bn_fc_ops *fc, const struct bn_fc_setup *in,
+                       struct bn_error *err);
+void bn_fabric_free(struct bn_fabric *f);
 
 /* The packet reached its destination NIC by port `in`: ledger, flow
  * control, pool. */

@@ -12,44 +12,53 @@
 #define BN_LINK_FC_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
+#include "bnet/error.h"
+#include "bnet/scenario.h"
 #include "core/time.h"
 
 struct bn_fabric;
 
 enum bn_fc_signal { BN_FC_CREDIT = 0, BN_FC_XOFF = 1, BN_FC_XON = 2 };
 
-/* Per-port flow-control state (same index as the port), touched only by
- * lossless modes. */
-struct bn_port_fc {
-    int64_t credits;        /* credit: bytes the peer can still accept from this port */
-    uint64_t ingress_bytes; /* bytes that entered the switch by this port, still inside */
-    uint64_t xoff, xon;     /* pfc: thresholds on ingress_bytes (static mode) */
-    uint64_t headroom;      /* pfc: bytes reserved above xoff for frames in flight */
-    uint64_t hr_used;       /* pfc: bytes taken in since this port sent XOFF */
-    bn_time_t prop_ps;      /* one-way propagation to the peer (control frames) */
-    bn_time_t paused_since;
-    bn_time_t paused_ps;    /* total time this port was held by the peer's pause */
-    uint64_t pause_sent, pause_received, resume_sent;
-    uint8_t paused;         /* the peer asked this port to stop */
-    uint8_t xoff_sent;      /* this port asked its peer to stop */
-    uint8_t pending;        /* pfc frame waiting to be sent: 0, BN_FC_XOFF or BN_FC_XON */
+/* The link layer a module belongs to (an encapsulation names its own). */
+enum bn_link_layer { BN_LL_ANY = 0, BN_LL_ETHERNET, BN_LL_INFINIBAND };
+
+/* What a module's set-up needs to know of a port beyond bn_port: its
+ * link as built, and its place. */
+struct bn_fc_link {
+    double rate_gbps, cable_m;
+    bn_time_t prop_ps;      /* one-way propagation (with FEC) to its peer */
+    bool switch_port;       /* on a backend switch, which pools its ports' buffers */
+    bool never_pauses;      /* never pauses its sender: a NIC, an NVSwitch's (unbounded
+                             * queues), or a switch's port from its SHARP unit */
 };
 
-/* PFC with a shared buffer and dynamic thresholds (Choudhury & Hahne): an
- * ingress port pauses its peer once its bytes reach alpha x the switch's free
- * shared buffer, alpha = 2^-shift, instead of a fixed XOFF. */
-struct bn_pfc_shared {
-    uint64_t *shared;       /* per node: shared pool (buffer minus headroom reserves) */
-    uint64_t *used;         /* per node: bytes in the switch */
-    uint32_t shift;
-    uint32_t resume_gap;    /* resume once this far below the threshold (one frame) */
+/* The scenario's keys, the largest frame on the wire, and each port's link. */
+struct bn_fc_setup {
+    const struct bn_scenario *sc;
+    uint32_t max_wire;
+    const struct bn_fc_link *link;
+};
+
+/* A port's flow-control counters, for the results (zero where a module
+ * has none). */
+struct bn_fc_port_stats {
+    uint64_t pause_sent, pause_received, resume_sent;
+    bn_time_t paused_ps;    /* held by its peer's pauses so far (one running counts to now) */
 };
 
 struct bn_fc_ops {
     const char *name;
     bool lossless;
+    bool pauses;            /* it sends pause frames (reports show them) */
+    uint8_t link_layer;     /* enum bn_link_layer: the encapsulations it runs under */
+    /* Check the scenario's keys against the fabric and build the module's
+     * state in f->fc_state (its own, freed by fc_free). May be NULL. */
+    int (*setup)(struct bn_fabric *f, const struct bn_fc_setup *in, struct bn_error *err);
+    void (*fc_free)(struct bn_fabric *f);
     /* May port p start a frame of `bytes` now? */
     bool (*may_send)(const struct bn_fabric *f, uint32_t p, uint32_t bytes);
     /* Port p starts sending a frame of `bytes`. */
@@ -60,9 +69,16 @@ struct bn_fc_ops {
     void (*on_depart)(struct bn_fabric *f, uint32_t in, uint32_t bytes);
     /* A flow-control signal (credit, XOFF, XON) reached port p. */
     void (*on_signal)(struct bn_fabric *f, uint32_t p, uint32_t signal, uint32_t arg);
+    /* Optional: send a control frame port p has pending (a PFC pause or
+     * resume) if the port is idle; true if one went out. */
+    bool (*send_control)(struct bn_fabric *f, uint32_t p);
+    /* Optional: port p's counters. */
+    void (*port_stats)(const struct bn_fabric *f, uint32_t p, struct bn_fc_port_stats *out);
 };
 
-/* NULL if unknown. */
-const struct bn_fc_ops *bn_fc_find(const char *name);
+/* The registry (link.flow_control): the i-th module and its name, NULL
+ * past the last. */
+const struct bn_fc_ops *bn_fc_at(size_t i);
+const char *bn_fc_name(size_t i);
 
 #endif

@@ -7,40 +7,83 @@
  * later, as IB's flow-control packets carry them. Nothing is ever dropped:
  * a sender without credit simply waits. One data VL is modelled.
  */
+#include "core/bigmem.h"
 #include "link/fabric.h"
+
+struct credit_port {
+    int64_t credits;        /* bytes the peer can still accept from this port */
+    uint64_t ingress_bytes; /* bytes that entered the switch by this port, still inside */
+    bn_time_t prop_ps;      /* one-way propagation to the peer (the credit's trip) */
+};
+
+static struct credit_port *cp(const struct bn_fabric *f, uint32_t p)
+{
+    return &((struct credit_port *)f->fc_state)[p];
+}
+
+/* Every port starts with a whole buffer of credit (switch.buffer_bytes),
+ * which must admit the largest frame. */
+static int credit_setup(struct bn_fabric *f, const struct bn_fc_setup *in, struct bn_error *err)
+{
+    const struct bn_scenario *sc = in->sc;
+    if (sc->sw.buffer_bytes < in->max_wire)
+        return bn_fail(err, BN_EINPUT,
+                       "%s: key 'switch.buffer_bytes': %llu bytes of credit cannot admit one "
+                       "%u-byte frame",
+                       sc->source, (unsigned long long)sc->sw.buffer_bytes, in->max_wire);
+    struct credit_port *c = bn_big_calloc(f->nports + 1, sizeof *c);
+    if (!c)
+        return bn_fail(err, BN_ENOMEM, "out of memory for flow-control state");
+    f->fc_state = c;
+    for (uint32_t p = 0; p < f->nports; p++)
+        c[p] = (struct credit_port){.credits = (int64_t)sc->sw.buffer_bytes,
+                                    .prop_ps = in->link[p].prop_ps};
+    return BN_OK;
+}
+
+static void credit_free(struct bn_fabric *f)
+{
+    bn_big_free(f->fc_state);
+    f->fc_state = NULL;
+}
 
 static bool credit_may_send(const struct bn_fabric *f, uint32_t p, uint32_t bytes)
 {
-    return f->fcs[p].credits >= (int64_t)bytes;
+    return cp(f, p)->credits >= (int64_t)bytes;
 }
 
 static void credit_on_transmit(struct bn_fabric *f, uint32_t p, uint32_t bytes)
 {
-    f->fcs[p].credits -= bytes;
-    if (f->fcs[p].credits < 0)
+    struct credit_port *c = cp(f, p);
+    c->credits -= bytes;
+    if (c->credits < 0)
         f->lossless_overflows++; /* sent without credit: the receiver would drop */
 }
 
 static void credit_on_arrive(struct bn_fabric *f, uint32_t in, uint32_t bytes)
 {
-    f->fcs[in].ingress_bytes += bytes;
+    cp(f, in)->ingress_bytes += bytes;
 }
 
 static void credit_on_depart(struct bn_fabric *f, uint32_t in, uint32_t bytes)
 {
-    f->fcs[in].ingress_bytes -= bytes;
-    bn_fabric_signal(f, f->now + f->fcs[in].prop_ps, f->ports[in].peer, BN_FC_CREDIT, bytes);
+    struct credit_port *c = cp(f, in);
+    c->ingress_bytes -= bytes;
+    bn_fabric_signal(f, f->now + c->prop_ps, f->ports[in].peer, BN_FC_CREDIT, bytes);
 }
 
 static void credit_on_signal(struct bn_fabric *f, uint32_t p, uint32_t signal, uint32_t amount)
 {
     (void)signal;
-    f->fcs[p].credits += amount;
+    cp(f, p)->credits += amount;
 }
 
 const struct bn_fc_ops bn_fc_credit = {
     .name = "credit",
     .lossless = true,
+    .link_layer = BN_LL_INFINIBAND,
+    .setup = credit_setup,
+    .fc_free = credit_free,
     .may_send = credit_may_send,
     .on_transmit = credit_on_transmit,
     .on_arrive = credit_on_arrive,

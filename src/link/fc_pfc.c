@@ -13,13 +13,132 @@
  * a port pauses at alpha x (free shared bytes) and resumes one frame below
  * it, so a lone congested port may take much of the buffer while many must
  * share it (Choudhury & Hahne 1998, as switch MMUs and HPCC's simulator do).
+ * Headroom and in-flight sizing: link/pfc.h.
  */
+#include <stdlib.h>
+
+#include "core/bigmem.h"
 #include "link/fabric.h"
+#include "link/pfc.h"
+
+struct pfc_port {
+    uint64_t ingress_bytes; /* bytes that entered the switch by this port, still inside */
+    uint64_t xoff, xon;     /* static thresholds on ingress_bytes */
+    uint64_t headroom;      /* bytes reserved above xoff for frames in flight */
+    uint64_t hr_used;       /* bytes taken in since this port sent XOFF */
+    bn_time_t prop_ps;      /* one-way propagation to the peer (control frames) */
+    bn_time_t paused_since;
+    bn_time_t paused_ps;    /* total time this port was held by the peer's pause */
+    uint64_t pause_sent, pause_received, resume_sent;
+    uint8_t paused;         /* the peer asked this port to stop */
+    uint8_t xoff_sent;      /* this port asked its peer to stop */
+    uint8_t pending;        /* frame waiting to be sent: 0, BN_FC_XOFF or BN_FC_XON */
+};
+
+struct pfc_state {
+    struct pfc_port *port;
+    /* dynamic thresholds (shared == NULL: static), per node */
+    uint64_t *shared;       /* shared pool (buffer minus headroom reserves) */
+    uint64_t *used;         /* bytes in the switch */
+    uint32_t shift;         /* alpha = 2^-shift */
+    uint32_t resume_gap;    /* resume once this far below the threshold (one frame) */
+};
+
+static struct pfc_state *st(const struct bn_fabric *f) { return f->fc_state; }
+static struct pfc_port *pp(const struct bn_fabric *f, uint32_t p) { return &st(f)->port[p]; }
+
+#define NEVER (UINT64_MAX / 2) /* thresholds of ports that never pause */
+
+/* Headroom (pfc.headroom_bytes, or mlx5's formula) must hold what is in
+ * flight when a pause takes effect: a frame counts against this port only
+ * after propagation, FEC and the switch's forwarding latency (the peer's
+ * port latency); XOFF sits that far below the port's buffer, XON a frame
+ * lower. */
+static int setup_port(const struct bn_fc_setup *in, const struct bn_fc_link *l,
+                      uint32_t peer_lat_ps, struct pfc_port *fc, struct bn_error *err)
+{
+    const struct bn_scenario *sc = in->sc;
+    uint64_t head = sc->pfc.headroom_bytes
+                        ? sc->pfc.headroom_bytes
+                        : bn_pfc_headroom_bytes(l->rate_gbps, l->cable_m, sc->nic.mtu_bytes);
+    uint64_t inflight = bn_pfc_inflight_bytes(l->rate_gbps, peer_lat_ps, in->max_wire, 0);
+    if (head < inflight)
+        return bn_fail(err, BN_EINPUT,
+                       "%s: key 'pfc.headroom_bytes': %llu bytes cannot hold the %llu bytes in "
+                       "flight on a %g Gb/s, %g m link when a pause takes effect",
+                       sc->source, (unsigned long long)head, (unsigned long long)inflight,
+                       l->rate_gbps, l->cable_m);
+    if (sc->sw.buffer_bytes < head + 2ull * in->max_wire)
+        return bn_fail(err, BN_EINPUT,
+                       "%s: key 'switch.buffer_bytes': %llu bytes leave no room for XOFF/XON "
+                       "above %llu bytes of PFC headroom",
+                       sc->source, (unsigned long long)sc->sw.buffer_bytes,
+                       (unsigned long long)head);
+    fc->headroom = head;
+    fc->xoff = sc->sw.buffer_bytes - head;
+    fc->xon = fc->xoff - in->max_wire;
+    return BN_OK;
+}
+
+/* Dynamic thresholds: each switch pools its ports' buffers, less the
+ * headroom every port keeps for itself. */
+static int setup_shared(struct bn_fabric *f, const struct bn_fc_setup *in, struct bn_error *err)
+{
+    struct pfc_state *s = st(f);
+    uint32_t nnodes = 0;
+    for (uint32_t p = 0; p < f->nports; p++)
+        nnodes = f->ports[p].node + 1 > nnodes ? f->ports[p].node + 1 : nnodes;
+    s->shared = calloc(nnodes + 1, sizeof *s->shared);
+    s->used = calloc(nnodes + 1, sizeof *s->used);
+    if (!s->shared || !s->used)
+        return bn_fail(err, BN_ENOMEM, "out of memory for shared buffers");
+    s->shift = in->sc->pfc.dt_shift;
+    s->resume_gap = in->max_wire;
+    for (uint32_t p = 0; p < f->nports; p++) /* > 0: each buffer exceeds its headroom */
+        if (in->link[p].switch_port)
+            s->shared[f->ports[p].node] += in->sc->sw.buffer_bytes - s->port[p].headroom;
+    return BN_OK;
+}
+
+static int pfc_setup(struct bn_fabric *f, const struct bn_fc_setup *in, struct bn_error *err)
+{
+    struct pfc_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return bn_fail(err, BN_ENOMEM, "out of memory for flow-control state");
+    f->fc_state = s;
+    s->port = bn_big_calloc(f->nports + 1, sizeof *s->port);
+    if (!s->port)
+        return bn_fail(err, BN_ENOMEM, "out of memory for flow-control state");
+    for (uint32_t p = 0; p < f->nports; p++) {
+        struct pfc_port *fc = &s->port[p];
+        fc->prop_ps = in->link[p].prop_ps;
+        if (in->link[p].never_pauses) {
+            fc->xoff = fc->xon = NEVER;
+            continue;
+        }
+        int rc = setup_port(in, &in->link[p], f->ports[f->ports[p].peer].lat_ps, fc, err);
+        if (rc != BN_OK)
+            return rc;
+    }
+    return in->sc->pfc.threshold == BN_SC_PFC_DYNAMIC ? setup_shared(f, in, err) : BN_OK;
+}
+
+static void pfc_free(struct bn_fabric *f)
+{
+    struct pfc_state *s = st(f);
+    if (s) {
+        bn_big_free(s->port);
+        free(s->shared);
+        free(s->used);
+        free(s);
+    }
+    f->fc_state = NULL;
+}
 
 static bool pfc_may_send(const struct bn_fabric *f, uint32_t p, uint32_t bytes)
 {
     (void)bytes;
-    return !f->fcs[p].paused;
+    return !pp(f, p)->paused;
 }
 
 static void pfc_on_transmit(struct bn_fabric *f, uint32_t p, uint32_t bytes)
@@ -33,37 +152,36 @@ static void pfc_on_transmit(struct bn_fabric *f, uint32_t p, uint32_t bytes)
  * yet cancel each other. */
 static void queue_frame(struct bn_fabric *f, uint32_t p, uint8_t sig)
 {
-    struct bn_port_fc *fc = &f->fcs[p];
+    struct pfc_port *fc = pp(f, p);
     fc->pending = fc->pending && fc->pending != sig ? 0 : sig;
     if (fc->pending && !bn_port_send_control(f, p))
         bn_port_want_wake(f, p);
 }
 
 /* The XOFF threshold of ingress port `in` now, and whether the dynamic
- * (shared-buffer) rule applies to it; ports that never pause (NICs,
- * NVSwitches, a switch's SHARP unit: xoff set out of reach) keep that. */
+ * (shared-buffer) rule applies to it; ports that never pause keep theirs. */
 static bool dynamic_xoff(const struct bn_fabric *f, uint32_t in, uint64_t *xoff)
 {
-    const struct bn_pfc_shared *dt = &f->pfc_dt;
-    if (!dt->shared || (f->ports[in].flags & BN_PORT_AT_HOST) ||
-        f->fcs[in].xoff >= UINT64_MAX / 2)
+    const struct pfc_state *s = st(f);
+    if (!s->shared || (f->ports[in].flags & BN_PORT_AT_HOST) || s->port[in].xoff >= NEVER)
         return false;
     uint32_t node = f->ports[in].node;
-    uint64_t free = dt->shared[node] > dt->used[node] ? dt->shared[node] - dt->used[node] : 0;
-    *xoff = free >> dt->shift;
+    uint64_t free = s->shared[node] > s->used[node] ? s->shared[node] - s->used[node] : 0;
+    *xoff = free >> s->shift;
     return true;
 }
 
 static void account(struct bn_fabric *f, uint32_t in, int64_t bytes)
 {
-    f->fcs[in].ingress_bytes += (uint64_t)bytes;
-    if (f->pfc_dt.shared)
-        f->pfc_dt.used[f->ports[in].node] += (uint64_t)bytes;
+    struct pfc_state *s = st(f);
+    s->port[in].ingress_bytes += (uint64_t)bytes;
+    if (s->shared)
+        s->used[f->ports[in].node] += (uint64_t)bytes;
 }
 
 static void pfc_on_arrive(struct bn_fabric *f, uint32_t in, uint32_t bytes)
 {
-    struct bn_port_fc *fc = &f->fcs[in];
+    struct pfc_port *fc = pp(f, in);
     account(f, in, bytes);
     if (fc->xoff_sent && (fc->hr_used += bytes) > fc->headroom)
         f->lossless_overflows++; /* more arrived after XOFF than the headroom holds */
@@ -78,13 +196,13 @@ static void pfc_on_arrive(struct bn_fabric *f, uint32_t in, uint32_t bytes)
 
 static void pfc_on_depart(struct bn_fabric *f, uint32_t in, uint32_t bytes)
 {
-    struct bn_port_fc *fc = &f->fcs[in];
+    struct pfc_port *fc = pp(f, in);
     account(f, in, -(int64_t)bytes);
     if (!fc->xoff_sent)
         return;
     uint64_t xoff, xon = fc->xon;
     if (dynamic_xoff(f, in, &xoff))
-        xon = xoff > f->pfc_dt.resume_gap ? xoff - f->pfc_dt.resume_gap : 0;
+        xon = xoff > st(f)->resume_gap ? xoff - st(f)->resume_gap : 0;
     if (fc->ingress_bytes <= xon) {
         fc->xoff_sent = 0;
         queue_frame(f, in, BN_FC_XON);
@@ -94,7 +212,7 @@ static void pfc_on_depart(struct bn_fabric *f, uint32_t in, uint32_t bytes)
 static void pfc_on_signal(struct bn_fabric *f, uint32_t p, uint32_t signal, uint32_t amount)
 {
     (void)amount;
-    struct bn_port_fc *fc = &f->fcs[p];
+    struct pfc_port *fc = pp(f, p);
     if (signal == BN_FC_XOFF && !fc->paused) {
         fc->paused = 1;
         fc->paused_since = f->now;
@@ -105,12 +223,48 @@ static void pfc_on_signal(struct bn_fabric *f, uint32_t p, uint32_t signal, uint
     }
 }
 
+/* A PFC frame: minimum Ethernet frame, served before any queued data and
+ * sent even while the port itself is paused (IEEE 802.1Qbb). */
+static bool pfc_send_control(struct bn_fabric *f, uint32_t p)
+{
+    struct pfc_port *fc = pp(f, p);
+    struct bn_port *port = &f->ports[p];
+    if (!fc->pending || !bn_port_idle(f, port))
+        return false;
+    bn_time_t ser = bn_serialization_ps(64u + f->wire_overhead, port->rate_bps);
+    port->busy_until = f->now + ser;
+    port->busy_ps += ser;
+    bn_fabric_signal(f, f->now + ser + fc->prop_ps, port->peer, fc->pending, 0);
+    if (fc->pending == BN_FC_XOFF)
+        fc->pause_sent++;
+    else
+        fc->resume_sent++;
+    fc->pending = 0;
+    return true;
+}
+
+static void pfc_port_stats(const struct bn_fabric *f, uint32_t p, struct bn_fc_port_stats *out)
+{
+    const struct pfc_port *fc = pp(f, p);
+    *out = (struct bn_fc_port_stats){
+        .pause_sent = fc->pause_sent, .pause_received = fc->pause_received,
+        .resume_sent = fc->resume_sent,
+        .paused_ps = fc->paused_ps + (fc->paused ? f->now - fc->paused_since : 0),
+    };
+}
+
 const struct bn_fc_ops bn_fc_pfc = {
     .name = "pfc",
     .lossless = true,
+    .link_layer = BN_LL_ETHERNET,
+    .pauses = true,
+    .setup = pfc_setup,
+    .fc_free = pfc_free,
     .may_send = pfc_may_send,
     .on_transmit = pfc_on_transmit,
     .on_arrive = pfc_on_arrive,
     .on_depart = pfc_on_depart,
     .on_signal = pfc_on_signal,
+    .send_control = pfc_send_control,
+    .port_stats = pfc_port_stats,
 };

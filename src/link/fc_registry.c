@@ -13,10 +13,14 @@ static const struct bn_fc_ops *const modules[] = {
     &bn_fc_pfc,
 };
 
-const struct bn_fc_ops *bn_fc_find(const char *name)
+#define NMODULES (sizeof modules / sizeof modules[0])
+
+const struct bn_fc_ops *bn_fc_at(size_t i)
 {
-    for (size_t i = 0; i < sizeof modules / sizeof modules[0]; i++)
-        if (strcmp(modules[i]->name, name) == 0)
-            return modules[i];
-    return NULL;
+    return i < NMODULES ? modules[i] : NULL;
+}
+
+const char *bn_fc_name(size_t i)
+{
+    return i < NMODULES ? modules[i]->name : NULL;
 }

@@ -66,6 +66,11 @@ struct bn_pool {
 };
 
 int bn_pool_init(struct bn_pool *p, uint32_t initial_cap);
+/* A hint: start loading packet `pkt`. */
+static inline void bn_pool_prefetch(const struct bn_pool *p, uint32_t pkt)
+{
+    __builtin_prefetch(&p->pkts[pkt]);
+}
 void bn_pool_free(struct bn_pool *p);
 /* Returns BN_PKT_NONE only if growing failed. */
 uint32_t bn_pool_get(struct bn_pool *p);

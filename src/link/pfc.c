@@ -1,6 +1,6 @@
 /*
  * PFC headroom, thresholds and in-flight bound; see pfc.h for the formulas and
- * their sources (mlx5 port_buffer.c, IEEE 802.1Qbb components, FACTS.md 3.1).
+ * their sources (Linux mlx5 en/port_buffer.c, IEEE 802.1Qbb delay components).
  */
 #include "link/pfc.h"
 

@@ -4,7 +4,7 @@
  * XON thresholds sit, and the worst-case bytes still arriving after a receiver
  * decides to pause.
  *
- * Sources (FACTS.md 3.1): the Linux mlx5 driver's headroom formula
+ * Sources: the Linux mlx5 driver's headroom formula
  * (en/port_buffer.c, "net/mlx5e: Receive buffer configuration"), its XOFF/XON
  * rule, and the IEEE 802.1Qbb worst-case delay components as listed in
  * besthub.dev "How to Compute Headroom for Lossless Ethernet Links (Part 2)"

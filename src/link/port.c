@@ -94,7 +94,7 @@ void bn_port_enqueue(struct bn_fabric *f, uint32_t p, uint32_t pkt)
     }
     /* An idle port sends at once, unless a PFC frame must go first or its
      * peer has paused it. */
-    if (bn_pktq_empty(&port->q) && bn_port_idle(f, port) && !(f->fcs && bn_port_send_control(f, p)) &&
+    if (bn_pktq_empty(&port->q) && bn_port_idle(f, port) && !bn_port_send_control(f, p) &&
         bn_port_fc_allows(f, p, pk->bytes + f->wire_overhead)) {
         bn_port_transmit(f, p, pkt);
     } else {
@@ -147,24 +147,4 @@ void bn_fabric_overflow(struct bn_fabric *f, uint32_t port, uint32_t pkt)
 {
     f->queue_overflow = port + 1;
     bn_fabric_drop(f, port, pkt);
-}
-
-/* A PFC frame: minimum Ethernet frame, served before any queued data and
- * sent even while the port itself is paused (IEEE 802.1Qbb). */
-bool bn_port_send_control(struct bn_fabric *f, uint32_t p)
-{
-    struct bn_port_fc *fc = f->fcs ? &f->fcs[p] : NULL;
-    struct bn_port *port = &f->ports[p];
-    if (!fc || !fc->pending || !bn_port_idle(f, port))
-        return false;
-    bn_time_t ser = bn_serialization_ps(64u + f->wire_overhead, port->rate_bps);
-    port->busy_until = f->now + ser;
-    port->busy_ps += ser;
-    bn_fabric_signal(f, f->now + ser + fc->prop_ps, port->peer, fc->pending, 0);
-    if (fc->pending == BN_FC_XOFF)
-        fc->pause_sent++;
-    else
-        fc->resume_sent++;
-    fc->pending = 0;
-    return true;
 }

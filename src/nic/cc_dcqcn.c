@@ -8,6 +8,43 @@
 #include "nic/nic.h"
 
 BN_CC_PRIV_CHECK(struct bn_dcqcn);
+BN_CC_PARAMS_CHECK(struct bn_dcqcn_params);
+
+/* dcqcn.preset's values, then every dcqcn.* key the scenario sets (0 =
+ * the preset's). The notification point's CNP interval goes with the
+ * preset: NVIDIA's firmware default min_time_between_cnps is 4 us (NVIDIA
+ * DOCA, "DCQCN CC Parameters"); the paper-style model uses 50 us (Zhu et
+ * al., SIGCOMM 2015, as uet-htsim's dcqcn.cpp sets it). */
+static int dcqcn_setup(const struct bn_scenario *sc, double line_gbps, void *params,
+                       bn_time_t *cnp_interval, struct bn_error *err)
+{
+    const struct bn_scenario_dcqcn *d = &sc->dcqcn;
+    bool paper = d->preset == BN_SC_DCQCN_PAPER;
+    struct bn_dcqcn_params *p = params;
+    *p = paper ? bn_dcqcn_params_paper(line_gbps) : bn_dcqcn_params_nvidia(line_gbps);
+    if (d->g > 0)
+        p->alpha_gain = d->g;
+    if (d->alpha_period_us > 0)
+        p->alpha_period = bn_time_from_us(d->alpha_period_us);
+    if (d->rate_reduce_period_us > 0)
+        p->rate_reduce_period = bn_time_from_us(d->rate_reduce_period_us);
+    if (d->rate_increase_period_us > 0)
+        p->rate_increase_period = bn_time_from_us(d->rate_increase_period_us);
+    if (d->byte_counter_bytes > 0)
+        p->byte_counter_bytes = d->byte_counter_bytes;
+    if (d->fast_recovery > 0)
+        p->fast_recovery = d->fast_recovery;
+    if (d->ai_mbps > 0)
+        p->ai_gbps = d->ai_mbps / 1e3;
+    if (d->hai_mbps > 0)
+        p->hai_gbps = d->hai_mbps / 1e3;
+    if (d->min_rate_mbps > 0)
+        p->min_rate_gbps = d->min_rate_mbps / 1e3;
+    if (bn_dcqcn_params_check(p, err) != BN_OK)
+        return bn_cc_params_error(err, sc->source, "dcqcn");
+    *cnp_interval = bn_time_from_us(paper ? 50.0 : 4.0);
+    return BN_OK;
+}
 
 static struct bn_dcqcn *rp(struct bn_qp *qp) { return (struct bn_dcqcn *)(void *)qp->cc_priv; }
 
@@ -50,6 +87,9 @@ static double dcqcn_alpha(const struct bn_nics *n, const struct bn_qp *qp)
 const struct bn_cc_ops bn_cc_dcqcn = {
     .name = "dcqcn",
     .notifies = true,
+    .notice = "CNPs",
+    .params_size = sizeof(struct bn_dcqcn_params),
+    .setup = dcqcn_setup,
     .init = dcqcn_init,
     .on_sent = dcqcn_on_sent,
     .on_notify = dcqcn_on_notify,

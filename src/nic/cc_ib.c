@@ -8,6 +8,26 @@
 #include "nic/nic.h"
 
 BN_CC_PRIV_CHECK(struct bn_ibcc);
+BN_CC_PARAMS_CHECK(struct bn_ibcc_params);
+
+/* The defaults of ibcc.h, then every ibcc.* key the scenario sets (0 = the
+ * default's). BECNs are not rate-limited at the receiver. */
+static int ib_setup(const struct bn_scenario *sc, double line_gbps, void *params,
+                    bn_time_t *cnp_interval, struct bn_error *err)
+{
+    struct bn_ibcc_params *p = params;
+    *p = bn_ibcc_params_default(line_gbps);
+    if (sc->ibcc.ccti_timer_us > 0)
+        p->ccti_timer = bn_time_from_us(sc->ibcc.ccti_timer_us);
+    if (sc->ibcc.ccti_increase > 0)
+        p->ccti_increase = (uint16_t)sc->ibcc.ccti_increase;
+    if (sc->ibcc.ccti_limit > 0)
+        p->ccti_limit = (uint16_t)sc->ibcc.ccti_limit;
+    if (bn_ibcc_params_check(p, err) != BN_OK)
+        return bn_cc_params_error(err, sc->source, "ibcc");
+    *cnp_interval = 0;
+    return BN_OK;
+}
 
 static struct bn_ibcc *cc(struct bn_qp *qp) { return (struct bn_ibcc *)(void *)qp->cc_priv; }
 
@@ -38,6 +58,9 @@ static void ib_on_timer(struct bn_nics *n, struct bn_qp *qp)
 const struct bn_cc_ops bn_cc_ib = {
     .name = "ib_cc",
     .notifies = true,
+    .notice = "BECNs", /* InfiniBand's congestion notifications */
+    .params_size = sizeof(struct bn_ibcc_params),
+    .setup = ib_setup,
     .init = ib_init,
     .on_notify = ib_on_notify,
     .on_timer = ib_on_timer,

@@ -17,6 +17,13 @@
  */
 #include "nic/nic.h"
 
+struct nscc_params {
+    uint64_t max_cwnd_bytes;
+    bn_time_t target_delay;
+    double beta;
+};
+BN_CC_PARAMS_CHECK(struct nscc_params);
+
 struct nscc {
     double cwnd;           /* bytes */
     bn_time_t delay;       /* latest round-trip sample (0: none yet) */
@@ -26,7 +33,18 @@ BN_CC_PRIV_CHECK(struct nscc);
 
 static struct nscc *st(struct bn_qp *qp) { return (struct nscc *)(void *)qp->cc_priv; }
 
-static const struct bn_nscc_params *params(const struct bn_nics *n) { return n->cc_params; }
+static const struct nscc_params *params(const struct bn_nics *n) { return n->cc_params; }
+
+static int nscc_setup(const struct bn_scenario *sc, double line_gbps, void *out,
+                      bn_time_t *cnp_interval, struct bn_error *err)
+{
+    (void)line_gbps;
+    (void)err;
+    *(struct nscc_params *)out = (struct nscc_params){
+        sc->nscc.max_cwnd_bytes, bn_time_from_us(sc->nscc.target_delay_us), sc->nscc.beta};
+    *cnp_interval = 0;
+    return BN_OK;
+}
 
 static void nscc_init(struct bn_nics *n, struct bn_qp *qp)
 {
@@ -44,7 +62,7 @@ static bool nscc_can_send(const struct bn_nics *n, const struct bn_qp *qp)
 static void nscc_on_ack(struct bn_nics *n, struct bn_qp *qp, bool ece, bn_time_t rtt)
 {
     struct nscc *s = st(qp);
-    const struct bn_nscc_params *p = params(n);
+    const struct nscc_params *p = params(n);
     if (rtt > 0)
         s->delay = rtt;
     double d = (double)s->delay, target = (double)p->target_delay, mtu = n->mtu;
@@ -76,6 +94,8 @@ static double nscc_window(const struct bn_nics *n, const struct bn_qp *qp)
 const struct bn_cc_ops bn_cc_nscc = {
     .name = "nscc",
     .notifies = false,
+    .params_size = sizeof(struct nscc_params),
+    .setup = nscc_setup,
     .init = nscc_init,
     .on_notify = nscc_ignore,
     .on_timer = nscc_ignore,

@@ -1,4 +1,5 @@
 /* Congestion-control modules selectable by name (nic.congestion_control). */
+#include <stdio.h>
 #include <string.h>
 
 #include "nic/nic.h"
@@ -15,10 +16,21 @@ static const struct bn_cc_ops *const modules[] = {
     &bn_cc_nscc,
 };
 
-const struct bn_cc_ops *bn_cc_find(const char *name)
+#define NMODULES (sizeof modules / sizeof modules[0])
+
+const struct bn_cc_ops *bn_cc_at(size_t i)
 {
-    for (size_t i = 0; i < sizeof modules / sizeof modules[0]; i++)
-        if (strcmp(modules[i]->name, name) == 0)
-            return modules[i];
-    return NULL;
+    return i < NMODULES ? modules[i] : NULL;
+}
+
+const char *bn_cc_name(size_t i)
+{
+    return i < NMODULES ? modules[i]->name : NULL;
+}
+
+int bn_cc_params_error(struct bn_error *err, const char *source, const char *module)
+{
+    char why[sizeof err->msg]; /* not reading the buffer being written */
+    snprintf(why, sizeof why, "%s", err->msg);
+    return bn_fail(err, BN_EINPUT, "%s: %s parameters: %s", source, module, why);
 }

@@ -1,6 +1,7 @@
 /*
  * DCQCN reaction point, NVIDIA firmware and paper forms; see dcqcn.h for what
- * is modelled and the sources (FACTS.md 2.1-2.3).
+ * is modelled and the sources (NVIDIA DOCA "DCQCN CC Parameters", Mellanox
+ * DOC-2790, HPCC ns-3 rdma-hw.cc, uet-htsim dcqcn.cpp).
  *
  * Timeline of the NVIDIA form, all anchored at events rather than at a global
  * clock: alpha periods start at the first CNP; the RP timer restarts at every

@@ -13,7 +13,11 @@
  *  - BN_DCQCN_PAPER: the SIGCOMM'15 DCQCN algorithm as written in htsim
  *    (uet-htsim sim/dcqcn.cpp): every CNP cuts at once, alpha decays every
  *    period without CNP, increases come from a timer T and a byte counter B.
- * Reference: bnet FACTS.md sections 2.1-2.3.
+ * References: NVIDIA DOCA "DCQCN CC Parameters" (networking-docs.nvidia.com/
+ * doca/archive/3-4-0/dcqcn-cc-parameters) and Mellanox community DOC-2790
+ * "DCQCN Parameters"; alibaba-edu/High-Precision-Congestion-Control,
+ * simulation/src/point-to-point/model/rdma-hw.cc; f-forcher/uet-htsim,
+ * htsim/sim/dcqcn.cpp.
  *
  * The model is pure: no events and no globals. The caller passes `now`
  * (picoseconds, never decreasing) and calls bn_dcqcn_on_timer() at the time
@@ -71,18 +75,19 @@ struct bn_dcqcn_params {
 };
 
 /*
- * Firmware defaults (FACTS 2.1): G = 1019 (g = 5/1024), alpha period 1 us,
+ * Firmware defaults (NVIDIA DOCA "DCQCN CC Parameters", Mellanox DOC-2790):
+ * G = 1019 (g = 5/1024), alpha period 1 us,
  * rate-reduce period 4 us, RP timer 300 us, F = 1, AI 5 Mb/s, HAI 50 Mb/s,
  * min rate 1 Mb/s, max decrease 50 %, initial alpha 1023/1024, no rate set on
  * first CNP, clamp_target off, clamp_target_after_time_inc on.
- * The byte counter is off: the HPCC model of this firmware (FACTS 2.2)
+ * The byte counter is off: the HPCC model of this firmware (rdma-hw.cc)
  * increases only on the RP timer. RPG_BYTE_RESET = 32767 is documented by
  * NVIDIA but its unit is not, so it is not modelled.
  */
 struct bn_dcqcn_params bn_dcqcn_params_nvidia(double line_rate_gbps);
 
 /*
- * htsim's paper-style values (FACTS 2.3): g = 1/256, alpha period and timer T
+ * htsim's paper-style values (uet-htsim sim/dcqcn.cpp): g = 1/256, alpha period and timer T
  * 55 us, B = 10,000,000 bytes, F = 5, initial alpha 1. RAI = line/20 and
  * RHAI = line/10 are htsim's choice, not the paper's. Every CNP sets RT = RC
  * (clamp_target on). The 1 Mb/s min rate is bnet's floor (htsim has none).

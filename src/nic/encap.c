@@ -14,6 +14,7 @@ static const struct bn_encap encaps[] = {
         /* preamble+SFD, then Ethernet+IPv4+UDP: the 5-tuple ECMP hashes on */
         .head_bytes = 8 + 14 + 20 + 8,
         .max_mtu = 9000,
+        .link_layer = BN_LL_ETHERNET,
     },
     {
         .name = "ib",
@@ -25,13 +26,18 @@ static const struct bn_encap encaps[] = {
         /* LRH (destination LID) + BTH (destination QP) */
         .head_bytes = 8 + 12,
         .max_mtu = 4096,
+        .link_layer = BN_LL_INFINIBAND,
     },
 };
 
-const struct bn_encap *bn_encap_find(const char *name)
+#define NENCAPS (sizeof encaps / sizeof encaps[0])
+
+const struct bn_encap *bn_encap_at(size_t i)
 {
-    for (size_t i = 0; i < sizeof encaps / sizeof encaps[0]; i++)
-        if (strcmp(encaps[i].name, name) == 0)
-            return &encaps[i];
-    return NULL;
+    return i < NENCAPS ? &encaps[i] : NULL;
+}
+
+const char *bn_encap_name(size_t i)
+{
+    return i < NENCAPS ? encaps[i].name : NULL;
 }

@@ -10,7 +10,10 @@
 #ifndef BN_NIC_ENCAP_H
 #define BN_NIC_ENCAP_H
 
+#include <stddef.h>
 #include <stdint.h>
+
+#include "link/fc.h"
 
 struct bn_encap {
     const char *name;
@@ -21,15 +24,31 @@ struct bn_encap {
     uint16_t min_frame;      /* frames are padded up to this */
     uint16_t head_bytes;     /* wire bytes up to what a switch routes on */
     uint16_t max_mtu;
+    uint8_t link_layer;      /* enum bn_link_layer */
 };
 
-/* NULL if unknown. */
-const struct bn_encap *bn_encap_find(const char *name);
+/* The registry (nic.encap): the i-th encapsulation and its name, NULL past
+ * the last. */
+const struct bn_encap *bn_encap_at(size_t i);
+const char *bn_encap_name(size_t i);
 
 static inline uint16_t bn_encap_frame(const struct bn_encap *e, uint32_t extra_hdr, uint32_t payload)
 {
     uint32_t f = e->hdr_bytes + extra_hdr + payload;
     return (uint16_t)(f < e->min_frame ? e->min_frame : f);
+}
+
+/* Wire bytes of a full data packet (WRITE's RETH included, as the first
+ * packet of a message carries it): the largest frame NICs send. */
+static inline uint32_t bn_encap_wire_frame(const struct bn_encap *e, uint32_t mtu)
+{
+    return bn_encap_frame(e, e->reth_bytes, mtu) + e->wire_overhead;
+}
+
+/* Payload rate of a link of `gbps` carrying full packets of `mtu` bytes. */
+static inline double bn_encap_goodput_gbps(const struct bn_encap *e, uint32_t mtu, double gbps)
+{
+    return gbps * mtu / (double)bn_encap_wire_frame(e, mtu);
 }
 
 #endif

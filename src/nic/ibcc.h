@@ -4,7 +4,7 @@
  * Control", with the parameter names OpenSM uses to configure it
  * (opensm.conf cc_* options: CCTI_Timer, CCTI_Increase, CCTI_Min, the CCT and
  * its CCTI_Limit at the CA; Threshold and Marking_Rate at switches).
- * Written from our reading of those documents; FACTS.md has no IB CC section,
+ * Written from our reading of those documents; we have no source for defaults,
  * so the numbers below are bnet's documented choices, not measured values.
  *
  * The loop: a switch port whose queue exceeds a threshold marks packets FECN

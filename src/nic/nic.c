@@ -5,31 +5,49 @@
 #include "core/bigmem.h"
 #include "nic/nic.h"
 
+/* The modules the scenario names, each set up from its own keys. */
+static int setup_modules(struct bn_nics *n, const struct bn_scenario *sc, struct bn_error *err)
+{
+    n->encap = bn_encap_at(sc->nic.encap);
+    n->tp = bn_transport_at(sc->nic.transport);
+    n->cc = bn_cc_at(sc->nic.congestion_control);
+    if (!n->encap || !n->tp || !n->cc) /* the scenario's setter checked them */
+        return bn_fail(err, BN_EINTERNAL, "nic: a module index out of its registry");
+    int rc = n->tp->setup ? n->tp->setup(n, sc, err) : BN_OK;
+    if (rc != BN_OK)
+        return rc;
+    n->cc_params_mem = calloc(1, n->cc->params_size + 1);
+    if (!n->cc_params_mem)
+        return bn_fail(err, BN_ENOMEM, "out of memory for congestion-control parameters");
+    n->cc_params = n->cc_params_mem;
+    rc = n->cc->setup ? n->cc->setup(sc, sc->link.rate_gbps, n->cc_params_mem, &n->cnp_interval, err)
+                      : BN_OK;
+    if (rc == BN_OK && sc->nic.cnp_interval_us > 0)
+        n->cnp_interval = bn_time_from_us(sc->nic.cnp_interval_us);
+    return rc;
+}
+
 int bn_nics_init(struct bn_nics *n, struct bn_fabric *f, const uint32_t *host_port,
-                 uint32_t nhosts, const struct bn_nic_params *p)
+                 uint32_t nhosts, const struct bn_scenario *sc, const struct bn_nic_params *p,
+                 struct bn_error *err)
 {
     memset(n, 0, sizeof *n);
     n->fab = f;
-    n->encap = p->encap;
-    n->tp = p->tp;
-    n->cc = p->cc;
-    n->cc_params = p->cc_params;
-    n->line_rate_bps = p->line_rate_bps;
-    n->cnp_interval = p->cnp_interval;
-    n->mtu = p->mtu;
-    n->sr_window = p->sr_window;
-    n->sr_reorder_threshold = p->sr_reorder_threshold;
-    n->spray_entropy = p->spray_entropy;
-    n->seed = p->seed;
+    int rc = setup_modules(n, sc, err);
+    if (rc != BN_OK)
+        return rc;
+    n->line_rate_bps = (uint64_t)(sc->link.rate_gbps * 1e9 + 0.5);
+    n->mtu = sc->nic.mtu_bytes;
+    n->spray_entropy = sc->nic.entropy == BN_SC_PER_PACKET;
+    n->seed = sc->seed;
     /* blocks stay 8-byte aligned, whatever a transport asks for */
-    n->tp_priv_size = p->tp->priv_size ? (p->tp->priv_size(n) + 7) & ~(size_t)7 : 0;
-    n->reorder_hist_len = (p->sr_window ? p->sr_window : 1024) + 1;
+    n->tp_priv_size = n->tp->priv_size ? (n->tp->priv_size(n) + 7) & ~(size_t)7 : 0;
+    n->reorder_hist_len = (sc->nic.sr_window ? sc->nic.sr_window : 1024) + 1;
     n->reorder_hist = calloc(n->reorder_hist_len, sizeof *n->reorder_hist);
-    if (!n->reorder_hist)
-        return -1;
-    n->max_frame = bn_encap_frame(p->encap, p->encap->reth_bytes, p->mtu);
-    n->ack_every = p->ack_every;
-    n->rto = p->rto;
+    n->max_frame = bn_encap_frame(n->encap, n->encap->reth_bytes, n->mtu);
+    n->ack_every = sc->nic.ack_every;
+    /* without a loss, a lossless fabric's timer is a last resort */
+    n->rto = bn_time_from_us(sc->nic.rto_us > 0 ? sc->nic.rto_us : f->fc->lossless ? 10000.0 : 100.0);
     n->msg_free = BN_NONE;
     /* NICs 0..nhosts-1 are the backend NICs; with NVLink domains the
      * GPUs' NVLink ports follow as NICs nhosts..2*nhosts-1. */
@@ -39,8 +57,8 @@ int bn_nics_init(struct bn_nics *n, struct bn_fabric *f, const uint32_t *host_po
     n->agg_node0 = p->agg_node0;
     n->nnics = n->agg_nic0 + p->nagg;
     n->nic = bn_big_calloc(n->nnics + 1, sizeof *n->nic); /* line-aligned */
-    if (!n->nic)
-        return -1;
+    if (!n->nic || !n->reorder_hist)
+        return bn_fail(err, BN_ENOMEM, "out of memory for NICs");
     for (uint32_t i = 0; i < n->nnics; i++) {
         n->nic[i].port = i < nhosts           ? host_port[i]
                          : i < n->agg_nic0    ? p->nvlink_port[i - nhosts]
@@ -48,7 +66,7 @@ int bn_nics_init(struct bn_nics *n, struct bn_fabric *f, const uint32_t *host_po
         bn_pktq_init(&n->nic[i].ctrl);
         n->nic[i].active_head = n->nic[i].active_tail = BN_NONE;
     }
-    return 0;
+    return BN_OK;
 }
 
 void bn_nics_free(struct bn_nics *n)
@@ -58,6 +76,7 @@ void bn_nics_free(struct bn_nics *n)
     free(n->msg);
     free(n->tp_priv);
     free(n->reorder_hist);
+    free(n->cc_params_mem);
     memset(n, 0, sizeof *n);
 }
 

@@ -13,6 +13,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "bnet/error.h"
+#include "bnet/scenario.h"
 #include "link/fabric.h"
 #include "nic/encap.h"
 
@@ -108,6 +110,15 @@ struct bn_nics;
 struct bn_cc_ops {
     const char *name;
     bool notifies;   /* receivers send congestion notifications for CE marks */
+    const char *notice; /* what reports call those notifications ("CNPs"); NULL: none */
+    /* The module's parameters: params_size bytes (at most BN_CC_PARAMS_MAX,
+     * zeroed) that setup fills from the scenario's keys for NICs of
+     * line_gbps, with the receivers' default minimum gap between
+     * notifications per queue pair (nic.cnp_interval_us overrides it).
+     * setup may be NULL (no parameters). */
+    size_t params_size;
+    int (*setup)(const struct bn_scenario *sc, double line_gbps, void *params,
+                 bn_time_t *cnp_interval, struct bn_error *err);
     void (*init)(struct bn_nics *n, struct bn_qp *qp);
     void (*on_sent)(struct bn_nics *n, struct bn_qp *qp, uint32_t bytes);
     void (*on_notify)(struct bn_nics *n, struct bn_qp *qp);
@@ -123,16 +134,19 @@ struct bn_cc_ops {
     double (*window)(const struct bn_nics *n, const struct bn_qp *qp);
 };
 
-/* Parameters of the NSCC-style window module (cc_nscc.c). */
-struct bn_nscc_params {
-    uint64_t max_cwnd_bytes;
-    bn_time_t target_delay;
-    double beta;
-};
+/* Room for a congestion-control module's parameters (bn_nics.cc_params). */
+#define BN_CC_PARAMS_MAX 256
 
 #define BN_CC_PRIV_CHECK(type) \
     _Static_assert(sizeof(type) <= sizeof(((struct bn_qp *)0)->cc_priv), \
                    #type " must fit in bn_qp.cc_priv")
+#define BN_TP_PARAMS_CHECK(type) \
+    _Static_assert(sizeof(type) <= sizeof(((struct bn_nics *)0)->tp_params), \
+                   #type " must fit in bn_nics.tp_params")
+#define BN_CC_PARAMS_CHECK(type) \
+    _Static_assert(sizeof(type) <= BN_CC_PARAMS_MAX, #type " must fit in BN_CC_PARAMS_MAX")
+/* "SOURCE: MODULE parameters: why", for a setup hook whose check failed. */
+int bn_cc_params_error(struct bn_error *err, const char *source, const char *module);
 
 struct bn_transport_ops {
     const char *name;
@@ -145,6 +159,8 @@ struct bn_transport_ops {
     /* Bytes of private state per queue pair (at bn_nic_tp_priv), zeroed at
      * creation, then init (may be NULL). */
     size_t (*priv_size)(const struct bn_nics *n);
+    /* Optional: read its keys into n->tp_params (BN_TP_PARAMS_CHECK). */
+    int (*setup)(struct bn_nics *n, const struct bn_scenario *sc, struct bn_error *err);
     void (*init)(struct bn_nics *n, uint32_t qpid);
     /* Receiver: a data packet arrived. */
     void (*on_data)(struct bn_nics *n, uint32_t qpid, const struct bn_packet *pk);
@@ -175,6 +191,7 @@ struct bn_nics {
     const struct bn_transport_ops *tp;
     const struct bn_cc_ops *cc;
     const void *cc_params;        /* the module's parameters (its own struct) */
+    void *cc_params_mem;          /* ...where its setup wrote them */
     uint64_t line_rate_bps;       /* the NICs' port rate */
     bn_time_t cnp_interval;       /* receiver: at most one CNP per queue pair per interval */
     uint32_t mtu, ack_every, max_frame;
@@ -186,33 +203,29 @@ struct bn_nics {
     uint64_t ecn_ce_received;
     uint8_t *tp_priv;             /* transport state, tp_priv_size bytes per queue pair */
     size_t tp_priv_size;
-    uint32_t sr_window, sr_reorder_threshold;
+    _Alignas(8) unsigned char tp_params[16]; /* the transport's parameters (its setup hook's) */
     bool spray_entropy;           /* a new entropy value per packet */
     uint64_t seed;                /* run seed: queue pairs' entropy depends on it */
     uint64_t *reorder_hist;       /* [depth] out-of-order arrivals, depth capped */
     uint32_t reorder_hist_len;
 };
 
+/* Where the NICs sit, as the assembled fabric says (the rest the NIC
+ * layer reads from the scenario's nic.* keys and its modules' own). */
 struct bn_nic_params {
-    uint64_t seed;
     const uint32_t *nvlink_port;  /* per host: its NVLink port (NULL: no NVLink domains) */
     uint32_t domain_gpus;
     const uint32_t *agg_port;     /* per SHARP aggregation unit: its port (nagg of them) */
     uint32_t nagg, agg_node0;     /* units are nodes agg_node0 .. agg_node0 + nagg - 1 */
-    uint32_t sr_window, sr_reorder_threshold;
-    bool spray_entropy;
-    const struct bn_encap *encap;
-    const struct bn_transport_ops *tp;
-    const struct bn_cc_ops *cc;
-    const void *cc_params;
-    uint64_t line_rate_bps;
-    bn_time_t cnp_interval;
-    uint32_t mtu, ack_every;
-    bn_time_t rto;
 };
 
+/* The NICs of nhosts hosts (host_port[h]: a host's backend port) on a
+ * fabric whose flow control is set up; encapsulation, transport and
+ * congestion control as the scenario names them, each set up from its
+ * keys. */
 int bn_nics_init(struct bn_nics *n, struct bn_fabric *f, const uint32_t *host_port,
-                 uint32_t nhosts, const struct bn_nic_params *p);
+                 uint32_t nhosts, const struct bn_scenario *sc, const struct bn_nic_params *p,
+                 struct bn_error *err);
 void bn_nics_free(struct bn_nics *n);
 
 /* A queue pair from host src to host dst; returns its id or BN_NONE (oom). */
@@ -238,6 +251,31 @@ static inline uint32_t bn_nic_of_port(const struct bn_nics *n, uint32_t port)
         return n->agg_nic0 + (h - n->agg_node0);
     return n->nic[h].port == port ? h : n->nhosts + h;
 }
+/* Hints (change nothing): start loading endpoint node `node`'s NIC (a
+ * host's; nothing for others); a queue pair's first two lines (its ids,
+ * sequence numbers and pacing) and what its transport will touch for `pk`
+ * (NULL: its next send); the queue pair the NIC of host port `port` will
+ * serve next. */
+static inline void bn_nic_prefetch_node(const struct bn_nics *n, uint32_t node)
+{
+    if (node < n->nhosts)
+        __builtin_prefetch(&n->nic[node]);
+}
+static inline void bn_nic_prefetch_qp(struct bn_nics *n, uint32_t qpid, const struct bn_packet *pk)
+{
+    if (qpid == BN_NONE)
+        return;
+    const char *qp = (const char *)&n->qp[qpid];
+    __builtin_prefetch(qp, 1);
+    __builtin_prefetch(qp + 64, 1);
+    if (n->tp->prefetch)
+        n->tp->prefetch(n, qpid, pk);
+}
+static inline void bn_nic_prefetch_next(struct bn_nics *n, uint32_t port)
+{
+    bn_nic_prefetch_qp(n, n->nic[bn_nic_of_port(n, port)].active_head, NULL);
+}
+
 /* The NIC's port is free: send the next packet, if any. */
 void bn_nic_kick(struct bn_nics *n, uint32_t nic);
 /* A packet arrived at NIC `nic`'s port. Consumes it. */
@@ -289,8 +327,12 @@ uint32_t bn_nic_msg_holding(const struct bn_nics *n, const struct bn_qp *qp, uin
 void bn_nic_complete_rx_upto(struct bn_nics *n, uint32_t qpid);
 void bn_nic_complete_tx_upto(struct bn_nics *n, uint32_t qpid);
 
-const struct bn_transport_ops *bn_transport_find(const char *name);
-const struct bn_cc_ops *bn_cc_find(const char *name);
+/* The registries (nic.transport, nic.congestion_control): the i-th module
+ * and its name, NULL past the last. */
+const struct bn_transport_ops *bn_transport_at(size_t i);
+const char *bn_transport_name(size_t i);
+const struct bn_cc_ops *bn_cc_at(size_t i);
+const char *bn_cc_name(size_t i);
 extern const struct bn_cc_ops bn_cc_none;
 
 #endif

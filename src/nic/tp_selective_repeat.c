@@ -25,7 +25,26 @@ struct sr_state {
      * received (receiver), indexed by PSN modulo the window */
 };
 
-static size_t words(const struct bn_nics *n) { return (n->sr_window + 63) / 64; }
+/* Its keys, nic.sr_window and nic.sr_reorder_threshold, in n->tp_params. */
+struct sr_params {
+    uint32_t window, reorder_threshold;
+};
+BN_TP_PARAMS_CHECK(struct sr_params);
+
+static const struct sr_params *params(const struct bn_nics *n)
+{
+    return (const struct sr_params *)(const void *)n->tp_params;
+}
+
+static int sr_setup(struct bn_nics *n, const struct bn_scenario *sc, struct bn_error *err)
+{
+    (void)err;
+    struct sr_params p = {sc->nic.sr_window, sc->nic.sr_reorder_threshold};
+    memcpy(n->tp_params, &p, sizeof p);
+    return BN_OK;
+}
+
+static size_t words(const struct bn_nics *n) { return (params(n)->window + 63) / 64; }
 
 _Static_assert(sizeof(struct sr_state) % sizeof(uint64_t) == 0, "bitmaps follow, aligned");
 
@@ -44,13 +63,13 @@ enum { SACKED = 0, LOST = 1, RECEIVED = 2 };
 
 static bool get(const uint64_t *b, const struct bn_nics *n, uint32_t psn)
 {
-    uint32_t i = psn % n->sr_window;
+    uint32_t i = psn % params(n)->window;
     return b[i / 64] >> (i % 64) & 1;
 }
 
 static void put(uint64_t *b, const struct bn_nics *n, uint32_t psn, bool v)
 {
-    uint32_t i = psn % n->sr_window;
+    uint32_t i = psn % params(n)->window;
     if (v)
         b[i / 64] |= 1ull << (i % 64);
     else
@@ -60,7 +79,7 @@ static void put(uint64_t *b, const struct bn_nics *n, uint32_t psn, bool v)
 static bool sr_has_data(const struct bn_nics *n, const struct bn_qp *qp)
 {
     const struct sr_state *s = bn_nic_tp_priv((struct bn_nics *)n, (uint32_t)(qp - n->qp));
-    return s->lost || (qp->snd_max < qp->snd_end && qp->snd_max < qp->snd_una + n->sr_window);
+    return s->lost || (qp->snd_max < qp->snd_end && qp->snd_max < qp->snd_una + params(n)->window);
 }
 
 static uint32_t sr_in_flight(const struct bn_nics *n, const struct bn_qp *qp)
@@ -110,9 +129,9 @@ static void sr_on_data(struct bn_nics *n, uint32_t qpid, const struct bn_packet 
         bn_nic_send_ctrl(n, qpid, BN_PKT_NAK, qp->rcv_nxt, psn);
         return;
     }
-    if (psn < qp->rcv_nxt || (psn < qp->rcv_nxt + n->sr_window && get(got, n, psn))) {
+    if (psn < qp->rcv_nxt || (psn < qp->rcv_nxt + params(n)->window && get(got, n, psn))) {
         qp->duplicates++;
-    } else if (psn < qp->rcv_nxt + n->sr_window) {
+    } else if (psn < qp->rcv_nxt + params(n)->window) {
         if (psn > qp->rcv_nxt) {
             qp->out_of_order++;
             bn_nic_note_reorder(n, psn - qp->rcv_nxt);
@@ -157,9 +176,9 @@ static void detect_losses(struct bn_nics *n, uint32_t qpid, struct bn_qp *qp)
 {
     struct sr_state *s = st(n, qpid);
     uint64_t *sacked = bitmap(n, qpid, SACKED), *lost = bitmap(n, qpid, LOST);
-    if (s->high_sacked < n->sr_reorder_threshold)
+    if (s->high_sacked < params(n)->reorder_threshold)
         return;
-    uint32_t limit = s->high_sacked - n->sr_reorder_threshold;
+    uint32_t limit = s->high_sacked - params(n)->reorder_threshold;
     uint32_t p = s->loss_scan > qp->snd_una ? s->loss_scan : qp->snd_una;
     for (; p < limit && p < qp->snd_max; p++)
         if (!get(sacked, n, p) && !get(lost, n, p)) {
@@ -235,10 +254,10 @@ static void sr_prefetch(struct bn_nics *n, uint32_t qpid, const struct bn_packet
     if (!pk)
         return;
     if (pk->type == BN_PKT_DATA) {
-        __builtin_prefetch(&bitmap(n, qpid, RECEIVED)[pk->psn % n->sr_window / 64]);
+        __builtin_prefetch(&bitmap(n, qpid, RECEIVED)[pk->psn % params(n)->window / 64]);
         return;
     }
-    uint32_t word = pk->sack % n->sr_window / 64;
+    uint32_t word = pk->sack % params(n)->window / 64;
     __builtin_prefetch(&bitmap(n, qpid, SACKED)[word]);
     __builtin_prefetch(&bitmap(n, qpid, LOST)[word]);
 }
@@ -249,6 +268,7 @@ const struct bn_transport_ops bn_tp_selective_repeat = {
     .has_data = sr_has_data,
     .in_flight = sr_in_flight,
     .priv_size = sr_priv_size,
+    .setup = sr_setup,
     .on_data = sr_on_data,
     .on_ack = sr_on_ack,
     .on_timeout = sr_on_timeout,

@@ -11,10 +11,14 @@ static const struct bn_transport_ops *const transports[] = {
     &bn_tp_selective_repeat,
 };
 
-const struct bn_transport_ops *bn_transport_find(const char *name)
+#define NTRANSPORTS (sizeof transports / sizeof transports[0])
+
+const struct bn_transport_ops *bn_transport_at(size_t i)
 {
-    for (size_t i = 0; i < sizeof transports / sizeof transports[0]; i++)
-        if (strcmp(transports[i]->name, name) == 0)
-            return transports[i];
-    return NULL;
+    return i < NTRANSPORTS ? transports[i] : NULL;
+}
+
+const char *bn_transport_name(size_t i)
+{
+    return i < NTRANSPORTS ? transports[i]->name : NULL;
 }

@@ -142,12 +142,10 @@ static void print_fabric(FILE *out, const struct bn_results *r)
     fprintf(out, "reordering      %llu out of order, depth max %u p99 %.0f packets\n",
             (unsigned long long)r->out_of_order, r->reorder_depth_max, r->reorder_depth_p99);
     print_ecn(out, r);
-    if (strcmp(r->flow_control, "pfc") == 0)
+    if (r->fc_pauses)
         print_pauses(out, r);
-    /* InfiniBand's congestion notifications are BECNs, RoCE's CNPs */
-    if (strcmp(r->congestion_control, "none") != 0 && strcmp(r->congestion_control, "nscc") != 0)
-        fprintf(out, "%-16s%llu\n", strcmp(r->congestion_control, "ib_cc") == 0 ? "BECNs" : "CNPs",
-                (unsigned long long)r->cnps);
+    if (r->notifications[0])
+        fprintf(out, "%-16s%llu\n", r->notifications, (unsigned long long)r->cnps);
     fprintf(out, "link util       max %.1f%%  mean %.1f%%\n", 100 * r->link_util_max,
             100 * r->link_util_mean);
     fprintf(out, "packets         %llu injected = %llu delivered + %llu dropped + %llu in flight\n",

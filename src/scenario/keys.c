@@ -12,7 +12,13 @@
 #include <string.h>
 #include <strings.h>
 
+#include "coll/sched.h"
+#include "link/fc.h"
+#include "nic/nic.h"
 #include "scenario/keys.h"
+#include "switch/lb.h"
+#include "topo/topo.h"
+#include "workload/workload.h"
 
 #define FIELD(m) \
     .offset = offsetof(struct bn_scenario, m), .size = sizeof(((struct bn_scenario *)0)->m)
@@ -28,6 +34,40 @@
 /* Physical-sanity bounds also keep integer picosecond time far from overflow. */
 #define RANGE(a, b) .lo = (a), .hi = (b), .flags = BN_SCN_LO | BN_SCN_HI
 
+/* The choices of enum-like keys: a module key's are its registry's names,
+ * in registry order (the index stored is the module's); the others' are
+ * listed here in the order of their enum in bnet/scenario.h. */
+#define CHOICES(fn, ...)                                                  \
+    static const char *fn(size_t i)                                       \
+    {                                                                     \
+        static const char *const v[] = {__VA_ARGS__};                     \
+        return i < sizeof v / sizeof v[0] ? v[i] : NULL;                  \
+    }
+CHOICES(cable_choice, "copper", "fiber")
+CHOICES(forwarding_choice, "cut_through", "store_and_forward")
+CHOICES(threshold_choice, "static", "dynamic")
+CHOICES(ecmp_fields_choice, "dst_entropy", "dst", "entropy")
+CHOICES(ecmp_salt_choice, "per_switch", "same")
+CHOICES(ar_metric_choice, "queue", "load")
+CHOICES(nonminimal_choice, "none", "valiant", "ugal")
+CHOICES(entropy_choice, "per_flow", "per_packet")
+CHOICES(dcqcn_preset_choice, "nvidia", "paper")
+CHOICES(verb_choice, "write", "send")
+CHOICES(ports_choice, "all", "active")
+CHOICES(prefetch_choice, "auto", "on", "off")
+
+/* "auto", then the algorithms' registry (coll.algo = 1 + its index). */
+static const char *algo_choice(size_t i)
+{
+    return i == 0 ? "auto" : bn_coll_algo_name(i - 1);
+}
+
+/* "none", then the presets (fabric = 1 + its index). */
+static const char *fabric_choice(size_t i)
+{
+    return i == 0 ? "none" : bn_scenario_preset_name(i - 1);
+}
+
 static const struct bn_scn_key keys[] = {
     { .info.path = "seed", INT_KEY, .info.unit = "", .info.def = "1",
       .info.doc = "Seed for every random choice in the run; same seed, same run (at most 2^53-1, "
@@ -35,13 +75,13 @@ static const struct bn_scn_key keys[] = {
       FIELD(seed), RANGE(0, 9007199254740991.0) },
 
     { .info.path = "fabric", ENUM_KEY, .info.unit = "", .info.def = "none",
-      .info.choices = "none|ib-ndr|ib-xdr|roce-400g|roce-800g|uec-800g|nvlink5",
+      .info.choice = fabric_choice,
       .info.doc = "Technology preset: sets the keys of one fabric technology first; the "
                   "scenario's other keys override them (bnet presets lists the values).",
       FIELD(fabric) },
 
     { .info.path = "topology.kind", ENUM_KEY, .info.unit = "", .info.def = "fat_tree",
-      .info.choices = "fat_tree|leaf_spine|rail_optimized|dragonfly_plus|file|ibnetdiscover",
+      .info.choice = bn_topo_builder_name,
       .info.doc = "Network shape: three-tier fat-tree, two-tier leaf-spine, rail-optimized "
                   "(DGX SuperPOD style), or read from topology.file (bnet's text format or "
                   "ibnetdiscover output). See docs/topologies.md.",
@@ -92,14 +132,14 @@ static const struct bn_scn_key keys[] = {
       .info.doc = "Cable length between a host and its switch.",
       FIELD(link.host_cable_m), RANGE(0, 1e6) },
     { .info.path = "link.host_cable", ENUM_KEY, .info.unit = "", .info.def = "copper",
-      .info.choices = "copper|fiber",
+      .info.choice = cable_choice,
       .info.doc = "Cable medium between hosts and their switch.",
       FIELD(link.host_cable) },
     { .info.path = "link.fabric_cable_m", FLOAT_KEY, .info.unit = "m", .info.def = "10",
       .info.doc = "Cable length between two switches.",
       FIELD(link.fabric_cable_m), RANGE(0, 1e6) },
     { .info.path = "link.fabric_cable", ENUM_KEY, .info.unit = "", .info.def = "fiber",
-      .info.choices = "copper|fiber",
+      .info.choice = cable_choice,
       .info.doc = "Cable medium between switches.",
       FIELD(link.fabric_cable) },
     { .info.path = "link.copper_ns_per_m", FLOAT_KEY, .info.unit = "ns/m", .info.def = "4.3",
@@ -116,11 +156,11 @@ static const struct bn_scn_key keys[] = {
       .info.doc = "Port-to-port forwarding latency of a switch.",
       FIELD(sw.latency_ns), RANGE(0, 1e9) },
     { .info.path = "switch.forwarding", ENUM_KEY, .info.unit = "", .info.def = "cut_through",
-      .info.choices = "cut_through|store_and_forward",
+      .info.choice = forwarding_choice,
       .info.doc = "Forward once the header is in (cut_through) or once the whole packet is.",
       FIELD(sw.forwarding) },
     { .info.path = "link.flow_control", ENUM_KEY, .info.unit = "", .info.def = "lossy",
-      .info.choices = "lossy|credit|pfc",
+      .info.choice = bn_fc_name,
       .info.doc = "Link-level flow control: lossy (drop-tail), credit (InfiniBand credits, "
                   "needs nic.encap ib), pfc (Ethernet PFC, needs nic.encap roce).",
       FIELD(link.flow_control) },
@@ -131,7 +171,7 @@ static const struct bn_scn_key keys[] = {
       FIELD(pfc.headroom_bytes), .lo = 1, .hi = 1099511627776.0,
       .flags = BN_SCN_LO | BN_SCN_HI | BN_SCN_DERIVED },
     { .info.path = "pfc.threshold", ENUM_KEY, .info.unit = "", .info.def = "static",
-      .info.choices = "static|dynamic",
+      .info.choice = threshold_choice,
       .info.doc = "XOFF rule: static (buffer - headroom per port) or dynamic (a shared buffer "
                   "per switch; pause at free shared bytes / 2^pfc.dt_shift).",
       FIELD(pfc.threshold) },
@@ -145,7 +185,7 @@ static const struct bn_scn_key keys[] = {
                   "Below 4 GiB (ports keep 32-bit queue lengths).",
       FIELD(sw.buffer_bytes), RANGE(1, 4294967294.0) },
     { .info.path = "switch.load_balancing", ENUM_KEY, .info.unit = "", .info.def = "ecmp",
-      .info.choices = "ecmp|adaptive|flowlet|spray_random|spray_rr",
+      .info.choice = bn_lb_name,
       .info.doc = "How a switch picks among equal-cost next hops: ecmp (per-flow hash), adaptive "
                   "(least-loaded, per packet), flowlet (re-pick after an idle gap), spray_random, "
                   "spray_rr (per packet).",
@@ -154,15 +194,15 @@ static const struct bn_scn_key keys[] = {
       .info.doc = "Tiers whose policy differs, e.g. '1=ecmp 2=adaptive' (1 = leaves/ToRs).",
       FIELD(sw.lb_per_tier) },
     { .info.path = "switch.ecmp_fields", ENUM_KEY, .info.unit = "", .info.def = "dst_entropy",
-      .info.choices = "dst_entropy|dst|entropy",
+      .info.choice = ecmp_fields_choice,
       .info.doc = "What ECMP hashes: destination and flow entropy (UDP source port), or one.",
       FIELD(sw.ecmp_fields) },
     { .info.path = "switch.ecmp_salt", ENUM_KEY, .info.unit = "", .info.def = "per_switch",
-      .info.choices = "per_switch|same",
+      .info.choice = ecmp_salt_choice,
       .info.doc = "per_switch: each switch seeds its hash; same: all alike (polarization).",
       FIELD(sw.ecmp_salt) },
     { .info.path = "switch.ar_metric", ENUM_KEY, .info.unit = "", .info.def = "queue",
-      .info.choices = "queue|load",
+      .info.choice = ar_metric_choice,
       .info.doc = "Adaptive routing's port metric: queued bytes, or queued + still on the wire.",
       FIELD(sw.ar_metric) },
     { .info.path = "switch.flowlet_gap_us", FLOAT_KEY, .info.unit = "us", .info.def = "10",
@@ -176,7 +216,7 @@ static const struct bn_scn_key keys[] = {
                   "ahead of the queue, and let the receiver ask for it again (NDP, Ultra Ethernet).",
       FIELD(sw.trim) },
     { .info.path = "switch.nonminimal", ENUM_KEY, .info.unit = "", .info.def = "none",
-      .info.choices = "none|valiant|ugal",
+      .info.choice = nonminimal_choice,
       .info.doc = "dragonfly_plus: none (minimal routes), valiant (via a random intermediate "
                   "group), ugal (the source leaf picks minimal or Valiant by queue x hops).",
       FIELD(sw.nonminimal) },
@@ -194,19 +234,19 @@ static const struct bn_scn_key keys[] = {
       FIELD(sw.ecn.pmax), .lo = 0, .hi = 1, .flags = BN_SCN_LO | BN_SCN_HI },
 
     { .info.path = "nic.encap", ENUM_KEY, .info.unit = "", .info.def = "roce",
-      .info.choices = "roce|ib",
+      .info.choice = bn_encap_name,
       .info.doc = "Packet headers: RoCEv2 (Ethernet/IP/UDP) or native InfiniBand.",
       FIELD(nic.encap) },
     { .info.path = "nic.mtu_bytes", INT_KEY, .info.unit = "bytes", .info.def = "4096",
       .info.doc = "Payload bytes per packet: 256..9000 for roce, 256..4096 for ib.",
       FIELD(nic.mtu_bytes) },
     { .info.path = "nic.transport", ENUM_KEY, .info.unit = "", .info.def = "go_back_n",
-      .info.choices = "go_back_n|selective_repeat",
+      .info.choice = bn_transport_name,
       .info.doc = "Reliability: go_back_n (resend from the first unacknowledged packet) or "
                   "selective_repeat (accept out of order, resend only what is missing).",
       FIELD(nic.transport) },
     { .info.path = "nic.entropy", ENUM_KEY, .info.unit = "", .info.def = "per_flow",
-      .info.choices = "per_flow|per_packet",
+      .info.choice = entropy_choice,
       .info.doc = "Entropy (UDP source port) the NIC stamps: one per flow, or a new one per "
                   "packet so that ECMP sprays it (Ultra Ethernet style).",
       FIELD(nic.entropy) },
@@ -218,7 +258,7 @@ static const struct bn_scn_key keys[] = {
                   "one is taken as lost and resent.",
       FIELD(nic.sr_reorder_threshold), RANGE(1, 65536) },
     { .info.path = "nic.congestion_control", ENUM_KEY, .info.unit = "", .info.def = "none",
-      .info.choices = "none|dcqcn|ib_cc|nscc",
+      .info.choice = bn_cc_name,
       .info.doc = "Sender rate control: none (line rate), dcqcn (RoCE: ECN marks, CNPs, "
                   "rate cuts by alpha), ib_cc (InfiniBand: FECN/BECN, CCT index).",
       FIELD(nic.congestion_control) },
@@ -232,7 +272,7 @@ static const struct bn_scn_key keys[] = {
       .info.doc = doc_, FIELD(dcqcn.member_), .lo = 0, .hi = 1e9,                         \
       .flags = BN_SCN_LO | BN_SCN_LO_EXCL | BN_SCN_HI | BN_SCN_DERIVED }
     { .info.path = "dcqcn.preset", ENUM_KEY, .info.unit = "", .info.def = "nvidia",
-      .info.choices = "nvidia|paper",
+      .info.choice = dcqcn_preset_choice,
       .info.doc = "DCQCN parameter set: nvidia (ConnectX firmware defaults) or paper "
                   "(SIGCOMM'15 style, as htsim). Keys below override single values.",
       FIELD(dcqcn.preset) },
@@ -284,14 +324,14 @@ static const struct bn_scn_key keys[] = {
       FIELD(nic.ack_every), AT_LEAST(1) },
 
     { .info.path = "workload.kind", ENUM_KEY, .info.unit = "", .info.def = "permutation",
-      .info.choices = "permutation|incast|all_to_all|flow_list",
+      .info.choice = bn_workload_name,
       .info.doc = "Traffic: random permutation, N-to-1 incast, all-to-all, or flows from workload.flow_file.",
       FIELD(workload.kind) },
     { .info.path = "workload.message_bytes", INT_KEY, .info.unit = "bytes", .info.def = "2000000",
       .info.doc = "Bytes per flow (permutation, incast, all_to_all).",
       FIELD(workload.message_bytes), RANGE(1, 1e12) },
     { .info.path = "workload.verb", ENUM_KEY, .info.unit = "", .info.def = "write",
-      .info.choices = "write|send",
+      .info.choice = verb_choice,
       .info.doc = "RDMA operation used by each flow.",
       FIELD(workload.verb) },
     { .info.path = "workload.start_us", FLOAT_KEY, .info.unit = "us", .info.def = "0",
@@ -314,7 +354,7 @@ static const struct bn_scn_key keys[] = {
       .info.doc = "How many flows (the first N) the time series follows.",
       FIELD(observe.max_flows), RANGE(0, 100000) },
     { .info.path = "observe.ports", ENUM_KEY, .info.unit = "", .info.def = "all",
-      .info.choices = "all|active",
+      .info.choice = ports_choice,
       .info.doc = "Ports listed in the results: all (every link direction: hot and idle links) "
                   "or active (only those with pauses, ECN marks or drops).",
       FIELD(observe.ports) },
@@ -326,7 +366,7 @@ static const struct bn_scn_key keys[] = {
       .info.doc = "Stop at this simulated time; 0 runs until every flow completes.",
       FIELD(sim.max_time_us), RANGE(0, 1e12) },
     { .info.path = "sim.prefetch", ENUM_KEY, .info.unit = "", .info.def = "auto",
-      .info.choices = "auto|on|off",
+      .info.choice = prefetch_choice,
       .info.doc = "Software prefetching in the event loop, and event-queue pushes written "
                   "behind (speed only: results are the same). auto: prefetching for fabrics of "
                   "4096 ports or more, writing behind from 32768, where the state outgrows the "
@@ -347,11 +387,11 @@ static const struct bn_scn_key keys[] = {
       FIELD(scale_up.latency_ns), RANGE(0, 1e6) },
 
     { .info.path = "coll.op", ENUM_KEY, .info.unit = "", .info.def = "allreduce",
-      .info.choices = "allreduce|reducescatter|allgather|broadcast|reduce|alltoall|sendrecv",
+      .info.choice = bn_coll_op_name,
       .info.doc = "Collective of `bnet coll` (nccl-tests -o picks the reduction, not this).",
       FIELD(coll.op) },
     { .info.path = "coll.algo", ENUM_KEY, .info.unit = "", .info.def = "auto",
-      .info.choices = "auto|ring|tree|rhd|direct|hier|collnet",
+      .info.choice = algo_choice,
       .info.doc = "Algorithm, like NCCL_ALGO: auto lets the tuner pick per size from its "
                   "latency + bandwidth model; the others force one (docs/collectives.md).",
       FIELD(coll.algo) },
@@ -369,11 +409,11 @@ static const struct bn_scn_key keys[] = {
       .info.doc = "Each size is the previous times this (nccl-tests -f).",
       FIELD(coll.step_factor), RANGE(2, 1024) },
     { .info.path = "coll.datatype", ENUM_KEY, .info.unit = "", .info.def = "float",
-      .info.choices = "int8|uint8|half|bfloat16|float|double|int32|uint32|int64|uint64",
+      .info.choice = bn_coll_type_name,
       .info.doc = "Element type (nccl-tests -d); sizes are rounded down to whole elements.",
       FIELD(coll.datatype) },
     { .info.path = "coll.redop", ENUM_KEY, .info.unit = "", .info.def = "sum",
-      .info.choices = "sum|prod|max|min|avg",
+      .info.choice = bn_coll_redop_name,
       .info.doc = "Reduction (nccl-tests -o); shown in the table, it does not change traffic.",
       FIELD(coll.redop) },
     { .info.path = "coll.root", INT_KEY, .info.unit = "", .info.def = "0",
@@ -556,19 +596,15 @@ static void float_bounds(const struct bn_scn_key *k, char *buf, size_t len)
         buf[0] = '\0';
 }
 
-static void choices_list(const char *choices, char *buf, size_t len)
+/* "a, b, c": an enum key's choices (cut short if buf is). */
+static void choices_list(const struct bn_scn_key *k, char *buf, size_t len)
 {
     size_t used = 0;
     buf[0] = '\0';
-    for (const char *p = choices; *p && used + 3 < len; p++) {
-        if (*p == '|') {
-            buf[used++] = ',';
-            buf[used++] = ' ';
-        } else {
-            buf[used++] = *p;
-        }
+    for (size_t i = 0; k->info.choice(i) && used < len; i++) {
+        int n = snprintf(buf + used, len - used, "%s%s", i ? ", " : "", k->info.choice(i));
+        used += n > 0 ? (size_t)n : 0;
     }
-    buf[used] = '\0';
 }
 
 void bn_scn_expect(const struct bn_scn_key *k, char *buf, size_t len)
@@ -589,7 +625,7 @@ void bn_scn_expect(const struct bn_scn_key *k, char *buf, size_t len)
         snprintf(buf, len, "true/false, yes/no or on/off");
         break;
     case BN_SCN_ENUM:
-        choices_list(k->info.choices, extra, sizeof extra);
+        choices_list(k, extra, sizeof extra);
         snprintf(buf, len, "one of: %s", extra);
         break;
     case BN_SCN_STRING:
@@ -682,16 +718,13 @@ static int parse_bool(const char *s, bool *out)
     return -1;
 }
 
-static bool enum_has(const char *choices, const char *s)
+/* The index of `s` among k's choices, or -1. */
+static int enum_index(const struct bn_scn_key *k, const char *s)
 {
-    size_t n = strlen(s);
-    for (const char *p = choices; *p;) {
-        size_t m = strcspn(p, "|");
-        if (m == n && strncmp(p, s, n) == 0)
-            return true;
-        p += m + (p[m] == '|');
-    }
-    return false;
+    for (size_t i = 0; k->info.choice(i) && i <= UINT8_MAX; i++)
+        if (strcmp(k->info.choice(i), s) == 0)
+            return (int)i;
+    return -1;
 }
 
 static bool float_in_bounds(const struct bn_scn_key *k, double v)
@@ -739,12 +772,20 @@ static int set_float(struct bn_scenario *sc, const struct bn_scn_key *k,
     return 0;
 }
 
-static int set_text(struct bn_scenario *sc, const struct bn_scn_key *k,
+static int set_enum(struct bn_scenario *sc, const struct bn_scn_key *k,
                     const char *text, const char *shown, char *bad, size_t len)
 {
-    size_t n = strlen(text);
-    if (k->kind == BN_SCN_ENUM && !enum_has(k->info.choices, text))
+    int i = enum_index(k, text);
+    if (i < 0)
         return bn_scn_why(bad, len, "'%s' is not a valid choice", shown);
+    *(uint8_t *)field(sc, k) = (uint8_t)i;
+    return 0;
+}
+
+static int set_text(struct bn_scenario *sc, const struct bn_scn_key *k,
+                    const char *text, char *bad, size_t len)
+{
+    size_t n = strlen(text);
     if (n >= k->size)
         return bn_scn_why(bad, len, "value is %zu bytes long", n);
     memset(field(sc, k), 0, k->size);
@@ -769,8 +810,9 @@ static int set_value(struct bn_scenario *sc, const struct bn_scn_key *k,
         *(bool *)field(sc, k) = b;
         return 0;
     case BN_SCN_STRING:
+        return set_text(sc, k, text, bad, len);
     case BN_SCN_ENUM:
-        return set_text(sc, k, text, shown, bad, len);
+        return set_enum(sc, k, text, shown, bad, len);
     }
     return -1;
 }
@@ -798,4 +840,40 @@ void bn_scenario_defaults(struct bn_scenario *sc)
         if (bn_scn_apply(sc, &keys[i], keys[i].info.def, why, sizeof why) != 0)
             abort(); /* a registry default that fails its own check: a bug */
     }
+}
+
+const char *bn_scenario_choice(const char *path, unsigned index)
+{
+    const struct bn_scn_key *k = bn_scn_find(path);
+    return k && k->kind == BN_SCN_ENUM ? k->info.choice(index) : NULL;
+}
+
+int bn_scenario_get(const struct bn_scenario *sc, const char *path, char *buf, size_t len)
+{
+    const struct bn_scn_key *k = bn_scn_find(path);
+    if (!k || len == 0)
+        return BN_EINPUT;
+    const char *at = (const char *)sc + k->offset;
+    const char *name;
+    switch (k->kind) {
+    case BN_SCN_INT:
+        snprintf(buf, len, "%llu", k->size == sizeof(uint64_t)
+                                       ? (unsigned long long)*(const uint64_t *)(const void *)at
+                                       : (unsigned long long)*(const uint32_t *)(const void *)at);
+        break;
+    case BN_SCN_FLOAT:
+        snprintf(buf, len, "%.17g", *(const double *)(const void *)at);
+        break;
+    case BN_SCN_BOOL:
+        snprintf(buf, len, "%s", *(const bool *)(const void *)at ? "true" : "false");
+        break;
+    case BN_SCN_ENUM:
+        name = k->info.choice(*(const uint8_t *)at);
+        snprintf(buf, len, "%s", name ? name : "?");
+        break;
+    case BN_SCN_STRING:
+        snprintf(buf, len, "%s", at);
+        break;
+    }
+    return BN_OK;
 }

@@ -290,10 +290,9 @@ static int load_buffer(struct bn_scenario *sc, const char *text, size_t len,
     snprintf(tmp.source, sizeof tmp.source, "%s", source ? source : "<string>");
     struct loader ld = { .source = tmp.source, .text = text, .len = len, .sc = &tmp, .err = err };
     int rc = parse_into(&ld);
-    if (rc == BN_OK && strcmp(tmp.fabric, "none") != 0) {
+    if (rc == BN_OK && tmp.fabric != 0) {
         /* a preset goes under the file's own keys: preset first, file again over it */
-        char fabric[BN_NAME_MAX];
-        snprintf(fabric, sizeof fabric, "%s", tmp.fabric);
+        unsigned fabric = tmp.fabric;
         bn_scenario_defaults(&tmp);
         snprintf(tmp.source, sizeof tmp.source, "%s", source ? source : "<string>");
         rc = bn_scenario_apply_preset(&tmp, fabric, err);

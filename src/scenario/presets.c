@@ -72,25 +72,27 @@ const char *bn_scenario_preset_describe(size_t i, char *buf, size_t len)
     return p->name;
 }
 
-int bn_scenario_apply_preset(struct bn_scenario *sc, const char *name, struct bn_error *err)
+const char *bn_scenario_preset_name(size_t i)
 {
-    if (strcmp(name, "none") == 0)
+    return i < NPRESETS ? presets[i].name : NULL;
+}
+
+int bn_scenario_apply_preset(struct bn_scenario *sc, unsigned fabric, struct bn_error *err)
+{
+    if (fabric == 0) /* "none" */
         return BN_OK;
-    for (size_t i = 0; i < NPRESETS; i++) {
-        const struct preset *p = &presets[i];
-        if (strcmp(p->name, name) != 0)
-            continue;
-        if (p->missing)
-            return bn_fail(err, BN_EINPUT,
-                           "%s: key 'fabric': preset '%s' needs %s, which bnet does not model yet",
-                           sc->source, name, p->missing);
-        for (size_t k = 0; k < 16 && p->sets[k]; k++) {
-            int rc = bn_scenario_set(sc, p->sets[k], err);
-            if (rc != BN_OK)
-                return rc;
-        }
-        return BN_OK;
+    if (fabric > NPRESETS)
+        return bn_fail(err, BN_EINPUT, "%s: key 'fabric': no preset %u (see bnet presets)",
+                       sc->source, fabric);
+    const struct preset *p = &presets[fabric - 1];
+    if (p->missing)
+        return bn_fail(err, BN_EINPUT,
+                       "%s: key 'fabric': preset '%s' needs %s, which bnet does not model yet",
+                       sc->source, p->name, p->missing);
+    for (size_t k = 0; k < 16 && p->sets[k]; k++) {
+        int rc = bn_scenario_set(sc, p->sets[k], err);
+        if (rc != BN_OK)
+            return rc;
     }
-    return bn_fail(err, BN_EINPUT, "%s: key 'fabric': unknown preset '%s' (see bnet presets)",
-                   sc->source, name);
+    return BN_OK;
 }

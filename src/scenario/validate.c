@@ -7,11 +7,12 @@
 #include <string.h>
 
 #include "bnet/scenario.h"
+#include "link/fc.h"
+#include "nic/encap.h"
+#include "workload/workload.h"
 
 #define K_MAX 256u
 #define MTU_MIN 256u
-#define MTU_MAX_ROCE 9000u
-#define MTU_MAX_IB 4096u
 
 static const char *source_of(const struct bn_scenario *sc)
 {
@@ -46,13 +47,28 @@ static int check_ecn(const struct bn_scenario *sc, struct bn_error *err)
 static int check_mtu(const struct bn_scenario *sc, struct bn_error *err)
 {
     unsigned long mtu = sc->nic.mtu_bytes;
-    bool ib = strcmp(sc->nic.encap, "ib") == 0;
-    unsigned max = ib ? MTU_MAX_IB : MTU_MAX_ROCE;
-    if (mtu < MTU_MIN || mtu > max)
+    const struct bn_encap *e = bn_encap_at(sc->nic.encap);
+    if (mtu < MTU_MIN || mtu > e->max_mtu)
         return bn_fail(err, BN_EINPUT,
                        "%s: key 'nic.mtu_bytes': must be %u..%u for nic.encap %s (got %lu)",
-                       source_of(sc), MTU_MIN, max, ib ? "ib" : "roce", mtu);
+                       source_of(sc), MTU_MIN, e->max_mtu, e->name, mtu);
     return BN_OK;
+}
+
+/* Link-level flow control belongs to one link layer: InfiniBand credits
+ * to the ib encapsulation, Ethernet PFC to roce. */
+static int check_link_layer(const struct bn_scenario *sc, struct bn_error *err)
+{
+    const struct bn_fc_ops *fc = bn_fc_at(sc->link.flow_control);
+    const struct bn_encap *e = bn_encap_at(sc->nic.encap);
+    if (fc->link_layer == BN_LL_ANY || fc->link_layer == e->link_layer)
+        return BN_OK;
+    const char *needs = "?";
+    for (size_t i = 0; bn_encap_at(i); i++)
+        if (bn_encap_at(i)->link_layer == fc->link_layer)
+            needs = bn_encap_at(i)->name;
+    return bn_fail(err, BN_EINPUT, "%s: key 'link.flow_control': '%s' needs nic.encap %s (got %s)",
+                   source_of(sc), fc->name, needs, e->name);
 }
 
 static int check_workload(const struct bn_scenario *sc, struct bn_error *err)
@@ -61,9 +77,10 @@ static int check_workload(const struct bn_scenario *sc, struct bn_error *err)
     if (w->incast_senders < 1)
         return bn_fail(err, BN_EINPUT, "%s: key 'workload.incast_senders': must be at least 1 "
                        "(got %lu)", source_of(sc), (unsigned long)w->incast_senders);
-    if (strcmp(w->kind, "flow_list") == 0 && w->flow_file[0] == '\0')
+    const struct bn_workload_ops *ops = bn_workload_at(w->kind);
+    if (ops->needs_flow_file && w->flow_file[0] == '\0')
         return bn_fail(err, BN_EINPUT, "%s: key 'workload.flow_file': must be set when "
-                       "workload.kind is flow_list", source_of(sc));
+                       "workload.kind is %s", source_of(sc), ops->name);
     return BN_OK;
 }
 
@@ -74,6 +91,8 @@ int bn_scenario_validate(const struct bn_scenario *sc, struct bn_error *err)
         rc = check_ecn(sc, err);
     if (rc == BN_OK)
         rc = check_mtu(sc, err);
+    if (rc == BN_OK)
+        rc = check_link_layer(sc, err);
     if (rc == BN_OK)
         rc = check_workload(sc, err);
     return rc;

@@ -1,40 +1,17 @@
 /*
- * Turning a scenario into a runnable fabric: the topology's ports become
- * runtime ports with their rate, propagation (cable length x ns/m + FEC) and
- * the forwarding latency of the switch they feed; modules named in the
- * scenario are looked up in their registries.
+ * The assembly: a scenario becomes a runnable model. The topology and its
+ * routes are built (topo/), the link layer allocates the ports (link/) and
+ * they get their rate, propagation (topo's cable figures) and the
+ * forwarding latency of what they feed; then each layer sets itself up
+ * from its own keys: flow control (its module's setup hook), switches and
+ * their load-balancing policies (switch/), NICs with their encapsulation,
+ * transport and congestion control (nic/).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/bigmem.h"
 #include "sim/sim.h"
-
-static int lookup_modules(const struct bn_scenario *sc, const struct bn_encap **encap,
-                          const struct bn_transport_ops **tp, const struct bn_cc_ops **cc,
-                          struct bn_error *err)
-{
-    *encap = bn_encap_find(sc->nic.encap);
-    if (!*encap)
-        return bn_fail(err, BN_EINPUT, "%s: key 'nic.encap': unknown encapsulation '%s'",
-                       sc->source, sc->nic.encap);
-    *tp = bn_transport_find(sc->nic.transport);
-    if (!*tp)
-        return bn_fail(err, BN_EINPUT, "%s: key 'nic.transport': unknown transport '%s'",
-                       sc->source, sc->nic.transport);
-    *cc = bn_cc_find(sc->nic.congestion_control);
-    if (!*cc)
-        return bn_fail(err, BN_EINPUT, "%s: key 'nic.congestion_control': unknown module '%s'",
-                       sc->source, sc->nic.congestion_control);
-    return BN_OK;
-}
-
-bn_time_t bn_sim_prop_ps(const struct bn_scenario *sc, const struct bn_topo_port *tp)
-{
-    double ns_per_m = tp->cable == BN_CABLE_COPPER ? sc->link.copper_ns_per_m : sc->link.fiber_ns_per_m;
-    return bn_time_from_ns(tp->length_m * ns_per_m + sc->link.fec_ns);
-}
 
 /* Does a switch have ports of different rates (so that cut-through may have
  * to hold a packet for its tail, bn_switch_receive)? Endpoints do not count:
@@ -57,13 +34,10 @@ static int build_ports(struct bn_sim *s, struct bn_error *err)
     const struct bn_scenario *sc = s->sc;
     const struct bn_topo *t = &s->topo;
     struct bn_fabric *f = &s->fab;
-    f->nports = t->nports;
-    f->ports = bn_big_calloc(t->nports + 1, sizeof *f->ports);
-    f->port_node = bn_big_calloc(t->nports + 1, sizeof *f->port_node);
-    f->stats = bn_big_calloc(t->nports + 1, sizeof *f->stats);
-    if (!f->ports || !f->port_node || !f->stats)
-        return bn_fail(err, BN_ENOMEM, "out of memory for %u ports", t->nports);
-    bool cut = strcmp(sc->sw.forwarding, "cut_through") == 0;
+    int rc = bn_fabric_init(f, t->nports, err);
+    if (rc != BN_OK)
+        return rc;
+    bool cut = sc->sw.forwarding == BN_SC_CUT_THROUGH;
     for (uint32_t p = 0; p < t->nports; p++) {
         const struct bn_topo_port *tp = &t->ports[p];
         struct bn_port *port = &f->ports[p];
@@ -76,9 +50,8 @@ static int build_ports(struct bn_sim *s, struct bn_error *err)
         double fwd_ns = peer_kind == BN_NODE_SCALEUP ? sc->scale_up.latency_ns
                         : peer_kind == BN_NODE_AGG  ? sc->sharp.latency_ns
                                                     : sc->sw.latency_ns;
-        bn_pktq_init(&port->q);
         port->rate_bps = (uint64_t)(tp->rate_gbps * 1e9 + 0.5);
-        bn_time_t lat = bn_sim_prop_ps(sc, tp) +
+        bn_time_t lat = bn_topo_prop_ps(sc, tp) +
                         (peer_sw || peer_kind == BN_NODE_AGG ? bn_time_from_ns(fwd_ns) : 0);
         if (lat < 0 || lat > (bn_time_t)UINT32_MAX) {
             char name[96];
@@ -104,6 +77,31 @@ static int build_ports(struct bn_sim *s, struct bn_error *err)
     return BN_OK;
 }
 
+/* Flow control: what its set-up needs to know of each port's link and
+ * place (a NIC's port, an NVSwitch's with unbounded queues, and a switch's
+ * port from its SHARP unit never pause their senders). */
+static int build_fc(struct bn_sim *s, uint32_t max_wire, struct bn_error *err)
+{
+    const struct bn_topo *t = &s->topo;
+    struct bn_fc_link *link = calloc(t->nports + 1, sizeof *link);
+    if (!link)
+        return bn_fail(err, BN_ENOMEM, "out of memory for %u ports", t->nports);
+    for (uint32_t p = 0; p < t->nports; p++) {
+        const struct bn_topo_port *tp = &t->ports[p];
+        uint8_t kind = t->nodes[tp->node].kind, peer = t->nodes[t->ports[tp->peer].node].kind;
+        link[p] = (struct bn_fc_link){
+            .rate_gbps = tp->rate_gbps, .cable_m = tp->length_m,
+            .prop_ps = bn_topo_prop_ps(s->sc, tp), .switch_port = kind == BN_NODE_SWITCH,
+            .never_pauses = (s->fab.ports[p].flags & BN_PORT_AT_HOST) ||
+                            kind == BN_NODE_SCALEUP || peer == BN_NODE_AGG,
+        };
+    }
+    struct bn_fc_setup in = {.sc = s->sc, .max_wire = max_wire, .link = link};
+    int rc = bn_fabric_fc_setup(&s->fab, bn_fc_at(s->sc->link.flow_control), &in, err);
+    free(link);
+    return rc;
+}
+
 static int build_host_maps(struct bn_sim *s, struct bn_error *err)
 {
     const struct bn_topo *t = &s->topo;
@@ -120,9 +118,6 @@ static int build_host_maps(struct bn_sim *s, struct bn_error *err)
         s->host_nvlink[h] = t->nscaleup ? s->host_port[h] + 1 : BN_NONE;
         s->scaleup_port[h] = t->nscaleup ? t->ports[s->host_nvlink[h]].peer : BN_NONE;
     }
-    s->sw.host_route = s->host_route;
-    s->sw.scaleup_first = t->nscaleup ? t->scaleup_first : UINT32_MAX;
-    s->sw.scaleup_port = s->scaleup_port;
     return BN_OK;
 }
 
@@ -152,15 +147,8 @@ int bn_sim_build(struct bn_sim *s, const struct bn_scenario *sc, struct bn_error
 {
     memset(s, 0, sizeof *s);
     s->sc = sc;
-    const struct bn_encap *encap = NULL;
-    const struct bn_transport_ops *tp = NULL;
-    const struct bn_cc_ops *cc = NULL;
-    int rc = lookup_modules(sc, &encap, &tp, &cc, err);
-    if (rc == BN_OK && sc->nic.mtu_bytes > encap->max_mtu)
-        rc = bn_fail(err, BN_EINPUT, "%s: key 'nic.mtu_bytes': %u exceeds %s's maximum %u",
-                     sc->source, sc->nic.mtu_bytes, encap->name, encap->max_mtu);
-    if (rc == BN_OK)
-        rc = bn_topo_build(&s->topo, sc, err);
+    const struct bn_encap *encap = bn_encap_at(sc->nic.encap);
+    int rc = bn_topo_build(&s->topo, sc, err);
     if (rc == BN_OK)
         rc = bn_routes_build(&s->routes, &s->topo, err);
     if (rc == BN_OK)
@@ -173,35 +161,24 @@ int bn_sim_build(struct bn_sim *s, const struct bn_scenario *sc, struct bn_error
     f->trim_bytes = sc->sw.trim ? bn_encap_frame(encap, 0, 0) : 0;
     f->ecn = (struct bn_ecn_params){sc->sw.ecn.enabled, sc->sw.ecn.kmin_bytes,
                                     sc->sw.ecn.kmax_bytes, sc->sw.ecn.pmax};
-    if (bn_pool_init(&f->pool, 4096) != 0 || bn_evq_init(&f->evq, 4096) != 0)
-        return bn_fail(err, BN_ENOMEM, "out of memory for the packet pool and event queue");
-    rc = bn_sim_build_lb(s, err);
+    rc = build_host_maps(s, err);
     if (rc == BN_OK)
-        rc = build_host_maps(s, err);
+        rc = bn_switches_init(&s->sw, f, &s->routes, &s->topo, s->host_route, sc, err);
     if (rc == BN_OK)
-        rc = bn_sim_build_fc(s, bn_encap_frame(encap, encap->reth_bytes, sc->nic.mtu_bytes) +
-                                    encap->wire_overhead, err);
+        rc = build_fc(s, bn_encap_wire_frame(encap, sc->nic.mtu_bytes), err);
     if (rc != BN_OK)
         return rc;
+    s->sw.scaleup_first = s->topo.nscaleup ? s->topo.scaleup_first : UINT32_MAX;
+    s->sw.scaleup_port = s->scaleup_port;
     struct bn_nic_params np = {
-        .seed = sc->seed,
-        .sr_window = sc->nic.sr_window, .sr_reorder_threshold = sc->nic.sr_reorder_threshold,
-        .spray_entropy = strcmp(sc->nic.entropy, "per_packet") == 0,
-        .encap = encap, .tp = tp, .cc = cc, .mtu = sc->nic.mtu_bytes,
-        .line_rate_bps = (uint64_t)(sc->link.rate_gbps * 1e9 + 0.5), .ack_every = sc->nic.ack_every,
-        .rto = bn_time_from_us(sc->nic.rto_us > 0 ? sc->nic.rto_us
-                               : strcmp(sc->link.flow_control, "lossy") == 0 ? 100.0 : 10000.0),
+        .nvlink_port = s->topo.nscaleup ? s->host_nvlink : NULL,
+        .domain_gpus = s->topo.domain_gpus,
     };
-    rc = bn_sim_build_cc(s, &np, err);
-    if (rc != BN_OK)
-        return rc;
-    np.nvlink_port = s->topo.nscaleup ? s->host_nvlink : NULL;
-    np.domain_gpus = s->topo.domain_gpus;
     rc = bn_sim_build_agg(s, &np, err);
+    if (rc == BN_OK)
+        rc = bn_nics_init(&s->nics, f, s->host_port, s->topo.nhosts, sc, &np, err);
     if (rc != BN_OK)
         return rc;
-    if (bn_nics_init(&s->nics, f, s->host_port, s->topo.nhosts, &np) != 0)
-        return bn_fail(err, BN_ENOMEM, "out of memory for NICs");
     if (bn_evq_set_slot_width(&f->evq, slot_shift(f, s->nics.max_frame)) != 0)
         return bn_fail(err, BN_EINTERNAL, "events were scheduled while the fabric was built");
     return BN_OK;
@@ -211,14 +188,7 @@ void bn_sim_free(struct bn_sim *s)
 {
     bn_nics_free(&s->nics);
     bn_switches_free(&s->sw);
-    bn_big_free(s->fab.ports);
-    bn_big_free(s->fab.port_node);
-    bn_big_free(s->fab.stats);
-    bn_big_free(s->fab.fcs);
-    free(s->fab.pfc_dt.shared);
-    free(s->fab.pfc_dt.used);
-    bn_pool_free(&s->fab.pool);
-    bn_evq_free(&s->fab.evq);
+    bn_fabric_free(&s->fab);
     bn_routes_free(&s->routes);
     bn_topo_free(&s->topo);
     free(s->host_route);
@@ -227,10 +197,6 @@ void bn_sim_free(struct bn_sim *s)
     free(s->host_nvlink);
     free(s->agg_port);
     free(s->agg_next);
-    free(s->fstate);
-    free(s->qp_flow);
-    bn_series_free(&s->series);
-    bn_flow_list_free(&s->flows);
     memset(s, 0, sizeof *s);
 }
 
@@ -258,4 +224,15 @@ void bn_sim_topo_info(const struct bn_sim *s, struct bn_topo_info *out)
     out->bisection_gbps = t->bisection_gbps;
     /* as built: a file's links carry their own rates */
     bn_topo_link_rates(t, &out->host_rate_gbps, &out->fabric_rate_gbps);
+}
+
+int bn_describe_topology(const struct bn_scenario *sc, struct bn_topo_info *out,
+                         struct bn_error *err)
+{
+    struct bn_sim s;
+    int rc = bn_sim_build(&s, sc, err);
+    if (rc == BN_OK)
+        bn_sim_topo_info(&s, out);
+    bn_sim_free(&s);
+    return rc;
 }

@@ -14,56 +14,49 @@
 #define BN_SWITCH_LB_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
+#include "bnet/scenario.h"
 #include "core/rng.h"
 #include "link/fabric.h"
 
 enum bn_ecmp_fields { BN_HASH_DST = 1u << 0, BN_HASH_ENTROPY = 1u << 1 };
-enum bn_ar_metric { BN_AR_QUEUE = 0, BN_AR_LOAD = 1 };
 
 struct bn_lb_ops;
-
-#define BN_LB_RR_CURSORS 8
-
-/* A flowlet table slot: where a flow's packets went, and when last. */
-struct bn_flowlet {
-    bn_time_t last;
-    uint32_t port;
-    uint32_t entropy;
-};
 
 struct bn_lb_switch_state {
     const struct bn_lb_ops *ops;  /* this switch's policy (per tier) */
     uint64_t salt;                /* hash seed */
     struct bn_rng rng;            /* random choices and tie-breaks */
-    uint32_t rr[BN_LB_RR_CURSORS]; /* round-robin cursors, by next-hop set */
-    uint32_t flowlets;            /* first slot of its flowlet table */
+    void *priv;                   /* the policy's own state (priv_size bytes, zeroed) */
 };
 
-/* What policies share: configuration and the flowlet tables. */
+/* What policies share: the fabric and the fields ECMP hashes. */
 struct bn_lb_ctx {
     struct bn_fabric *f;
     uint8_t hash_fields;          /* enum bn_ecmp_fields */
-    uint8_t ar_metric;            /* enum bn_ar_metric */
-    bn_time_t flowlet_gap;
-    uint32_t flowlet_slots;       /* per switch */
-    struct bn_flowlet *flowlet;   /* all switches' tables */
 };
 
 struct bn_lb_ops {
     const char *name;
-    bool uses_flowlets;           /* needs the flowlet tables */
     bool pure;                    /* pick changes no state: it may be asked in advance
                                    * (to prefetch the port it will return) */
     bool hashes;                  /* pick is bn_lb_hash_pick with the switch's salt, so a
                                    * fabric of such switches may keep only their salts at
                                    * hand (switch.c) */
+    /* Optional: a switch's private state, sized and filled from the
+     * scenario's keys (priv_size bytes, zeroed, 8-byte aligned). */
+    size_t (*priv_size)(const struct bn_scenario *sc);
+    void (*setup)(void *priv, const struct bn_scenario *sc);
     uint32_t (*pick)(struct bn_lb_ctx *ctx, struct bn_lb_switch_state *sw, const uint32_t *ports,
                      uint32_t nports, const struct bn_packet *pk);
 };
 
-/* NULL if unknown. */
+/* The registry (switch.load_balancing): the i-th policy and its name, NULL
+ * past the last; by name (switch.lb_per_tier), NULL if unknown. */
+const struct bn_lb_ops *bn_lb_at(size_t i);
+const char *bn_lb_name(size_t i);
 const struct bn_lb_ops *bn_lb_find(const char *name);
 /* A uniform choice among n by a 64-bit hash (multiply-shift, no modulo bias worth the name). */
 static inline uint32_t bn_lb_by_hash(uint64_t h, uint32_t n)
@@ -88,8 +81,4 @@ static inline uint32_t bn_lb_hash_pick(const struct bn_lb_ctx *ctx, uint64_t sal
 {
     return ports[bn_lb_hash_index(ctx, salt, nports, pk)];
 }
-/* The least-loaded of `ports` (queue or queue + frame in flight), ties at random. */
-uint32_t bn_lb_least_loaded(struct bn_lb_ctx *ctx, struct bn_lb_switch_state *sw,
-                            const uint32_t *ports, uint32_t nports);
-
 #endif

@@ -8,22 +8,39 @@
  */
 #include "switch/lb.h"
 
-static uint64_t load_of(const struct bn_lb_ctx *ctx, uint32_t p)
+struct adaptive {
+    uint8_t metric;               /* enum bn_sc_ar_metric */
+};
+
+static size_t adaptive_priv_size(const struct bn_scenario *sc)
+{
+    (void)sc;
+    return sizeof(struct adaptive);
+}
+
+static void adaptive_setup(void *priv, const struct bn_scenario *sc)
+{
+    ((struct adaptive *)priv)->metric = sc->sw.ar_metric;
+}
+
+static uint64_t load_of(const struct bn_lb_ctx *ctx, uint8_t metric, uint32_t p)
 {
     const struct bn_port *port = &ctx->f->ports[p];
     uint64_t load = port->q.bytes;
-    if (ctx->ar_metric == BN_AR_LOAD && port->busy_until > ctx->f->now)
+    if (metric == BN_SC_AR_LOAD && port->busy_until > ctx->f->now)
         load += (uint64_t)((double)(port->busy_until - ctx->f->now) * (double)port->rate_bps / 8e12);
     return load;
 }
 
-uint32_t bn_lb_least_loaded(struct bn_lb_ctx *ctx, struct bn_lb_switch_state *sw,
-                            const uint32_t *ports, uint32_t nports)
+static uint32_t adaptive_pick(struct bn_lb_ctx *ctx, struct bn_lb_switch_state *sw,
+                              const uint32_t *ports, uint32_t nports, const struct bn_packet *pk)
 {
+    (void)pk;
+    uint8_t metric = ((const struct adaptive *)sw->priv)->metric;
     uint64_t best = UINT64_MAX;
     uint32_t pick = ports[0], ties = 0;
     for (uint32_t i = 0; i < nports; i++) {
-        uint64_t l = load_of(ctx, ports[i]);
+        uint64_t l = load_of(ctx, metric, ports[i]);
         if (l < best) {
             best = l;
             pick = ports[i];
@@ -35,14 +52,9 @@ uint32_t bn_lb_least_loaded(struct bn_lb_ctx *ctx, struct bn_lb_switch_state *sw
     return pick;
 }
 
-static uint32_t adaptive_pick(struct bn_lb_ctx *ctx, struct bn_lb_switch_state *sw,
-                              const uint32_t *ports, uint32_t nports, const struct bn_packet *pk)
-{
-    (void)pk;
-    return bn_lb_least_loaded(ctx, sw, ports, nports);
-}
-
 const struct bn_lb_ops bn_lb_adaptive = {
     .name = "adaptive",
+    .priv_size = adaptive_priv_size,
+    .setup = adaptive_setup,
     .pick = adaptive_pick,
 };

@@ -14,14 +14,27 @@ static uint32_t random_pick(struct bn_lb_ctx *ctx, struct bn_lb_switch_state *sw
     return ports[bn_rng_below(&sw->rng, nports)];
 }
 
+#define RR_CURSORS 8
+
+/* spray_rr: a cursor per next-hop set (by its place in the routing table),
+ * so flows to different leaves do not lock each other into one port. */
+struct rr {
+    uint32_t cursor[RR_CURSORS];
+};
+
+static size_t rr_priv_size(const struct bn_scenario *sc)
+{
+    (void)sc;
+    return sizeof(struct rr);
+}
+
 static uint32_t rr_pick(struct bn_lb_ctx *ctx, struct bn_lb_switch_state *sw,
                         const uint32_t *ports, uint32_t nports, const struct bn_packet *pk)
 {
     (void)ctx;
     (void)pk;
-    /* a cursor per next-hop set (by its place in the routing table), so
-     * flows to different leaves do not lock each other into one port */
-    uint32_t *rr = &sw->rr[((uintptr_t)ports / sizeof *ports) % BN_LB_RR_CURSORS];
+    struct rr *r = sw->priv;
+    uint32_t *rr = &r->cursor[((uintptr_t)ports / sizeof *ports) % RR_CURSORS];
     return ports[(*rr)++ % nports];
 }
 
@@ -32,5 +45,6 @@ const struct bn_lb_ops bn_lb_spray_random = {
 
 const struct bn_lb_ops bn_lb_spray_rr = {
     .name = "spray_rr",
+    .priv_size = rr_priv_size,
     .pick = rr_pick,
 };

@@ -5,64 +5,18 @@
 #include "core/bigmem.h"
 #include "switch/switch.h"
 
-int bn_switches_init(struct bn_switches *s, struct bn_fabric *f, const struct bn_routes *r,
-                     const struct bn_topo *t, const struct bn_lb_config *cfg, uint64_t seed)
-{
-    s->routes = r;
-    s->hash_salt = NULL;
-    s->ctx = (struct bn_lb_ctx){
-        .f = f, .hash_fields = cfg->hash_fields, .ar_metric = cfg->ar_metric,
-        .flowlet_gap = cfg->flowlet_gap, .flowlet_slots = cfg->flowlet_slots,
-    };
-    s->state = calloc(r->nswitches + 1, sizeof *s->state);
-    if (!s->state)
-        return -1;
-    bool flowlets = false, hashes = true;
-    for (uint32_t i = 0; i < r->nswitches; i++) {
-        struct bn_lb_switch_state *st = &s->state[i];
-        uint32_t node = r->first_switch + i;
-        st->ops = cfg->tier_ops[t->nodes[node].tier];
-        st->salt = bn_mix64(bn_mix64(seed) ^ bn_mix64(BN_STREAM_SWITCH + (cfg->same_salt ? 0 : node)));
-        bn_rng_init(&st->rng, seed, BN_STREAM_SWITCH + node);
-        st->flowlets = i * cfg->flowlet_slots;
-        flowlets |= st->ops->uses_flowlets;
-        hashes &= st->ops->hashes;
-    }
-    if (hashes) {
-        s->hash_salt = malloc((r->nswitches + 1) * sizeof *s->hash_salt);
-        if (!s->hash_salt)
-            return -1;
-        for (uint32_t i = 0; i < r->nswitches; i++)
-            s->hash_salt[i] = s->state[i].salt;
-    }
-    if (flowlets) {
-        s->ctx.flowlet = bn_big_calloc((size_t)r->nswitches * cfg->flowlet_slots + 1,
-                                       sizeof *s->ctx.flowlet);
-        if (!s->ctx.flowlet)
-            return -1;
-    }
-    return 0;
-}
-
 void bn_switches_free(struct bn_switches *s)
 {
     free(s->state);
     free(s->hash_salt);
     free(s->groups.sw_group);
-    bn_big_free(s->ctx.flowlet);
+    bn_big_free(s->lb_priv);
     bn_big_free(s->memo);
     s->memo = NULL;
     s->memo_cap = 0;
     s->state = NULL;
     s->hash_salt = NULL;
-    s->ctx.flowlet = NULL;
-}
-
-void bn_switches_enable_memo(struct bn_switches *s, bool on)
-{
-    for (uint32_t i = 0; on && i < s->routes->nswitches; i++)
-        on = s->state[i].ops->pure;
-    s->memo_on = on;
+    s->lb_priv = NULL;
 }
 
 /* The egress port of `pk` at switch `node`. Deciding (`decide`) may draw

@@ -12,16 +12,6 @@
 #include "topo/routing.h"
 #include "topo/topo.h"
 
-/* Load-balancing set-up: the policy of each switch tier and shared knobs. */
-struct bn_lb_config {
-    const struct bn_lb_ops *tier_ops[BN_MAX_TIERS + 1];
-    uint8_t hash_fields;     /* enum bn_ecmp_fields */
-    bool same_salt;          /* every switch hashes alike (to show polarization) */
-    uint8_t ar_metric;       /* enum bn_ar_metric */
-    bn_time_t flowlet_gap;
-    uint32_t flowlet_slots;
-};
-
 enum bn_nonminimal { BN_NM_NONE = 0, BN_NM_VALIANT = 1, BN_NM_UGAL = 2 };
 
 /* Dragonfly+ groups, for non-minimal routing (nonminimal.c). */
@@ -70,6 +60,7 @@ struct bn_switches {
     struct bn_groups groups;
     struct bn_lb_ctx ctx;
     struct bn_lb_switch_state *state;   /* per switch (node - first_switch) */
+    void *lb_priv;                      /* the policies' private state, all switches' */
     /* when every switch hashes (ECMP): their salts, 8 bytes a switch, so a
      * choice reads no policy state (on a large fabric, a line per hop) */
     uint64_t *hash_salt;
@@ -87,12 +78,16 @@ struct bn_switches {
     const uint32_t *agg_next;
 };
 
+/* switch_setup.c: the switches of topology t, each tier's policy as the
+ * scenario names it (switch.load_balancing, switch.lb_per_tier) set up
+ * from its keys, hashing, Dragonfly+ groups (switch.nonminimal), and path
+ * memos where every switch routes minimally with a pure policy and flows
+ * keep their entropy (no per-packet spraying). host_route: per host, its
+ * leaf and the leaf's port facing it. */
 int bn_switches_init(struct bn_switches *s, struct bn_fabric *f, const struct bn_routes *r,
-                     const struct bn_topo *t, const struct bn_lb_config *cfg, uint64_t seed);
+                     const struct bn_topo *t, const struct bn_host_route *host_route,
+                     const struct bn_scenario *sc, struct bn_error *err);
 void bn_switches_free(struct bn_switches *s);
-/* Memoize flows' paths: only where every switch routes minimally with a
- * pure policy and flows keep their entropy (no per-packet spraying). */
-void bn_switches_enable_memo(struct bn_switches *s, bool on);
 /* nonminimal.c: set up groups; the leaf a packet heads for at `node`. */
 int bn_groups_init(struct bn_groups *g, const struct bn_topo *t, uint8_t mode);
 uint32_t bn_nonminimal_leaf(struct bn_switches *s, uint32_t node, struct bn_packet *pk,
@@ -116,6 +111,25 @@ static inline const void *bn_switch_route_line(const struct bn_switches *s, uint
         (pk->flags & BN_PKT_STAMPED))
         return NULL;
     return bn_routes_entry(s->routes, node, s->host_route[pk->dst].leaf);
+}
+
+/* Hints: start loading what the switch of `in_port` will read for an
+ * arriving packet: its node, where a lookup needs it (a memoized path
+ * needs none); its path memo or routing-table entry (bn_switch_memo_line,
+ * bn_switch_route_line). */
+static inline void bn_switch_prefetch_arrival(const struct bn_switches *s,
+                                              const struct bn_fabric *f, uint32_t in_port)
+{
+    if (!s->memo_on)
+        __builtin_prefetch(&f->port_node[in_port]);
+}
+static inline void bn_switch_prefetch_route(const struct bn_switches *s, const struct bn_fabric *f,
+                                            uint32_t in_port, const struct bn_packet *pk)
+{
+    const void *line = s->memo_on ? bn_switch_memo_line(s, pk)
+                                  : bn_switch_route_line(s, f->port_node[in_port], pk);
+    if (line)
+        __builtin_prefetch(line);
 }
 
 /* The egress port a packet arriving at switch port `in_port` will take, if

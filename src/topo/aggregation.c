@@ -1,7 +1,8 @@
 /*
  * SHARP aggregation units. NVIDIA's Quantum switches each hold aggregation
  * nodes that take a reduction's operands from their children, combine
- * them and send one result on (SHARP v2/v3; FACTS.md 5). bnet gives every
+ * them and send one result on (SHARP v2/v3; NVIDIA SHARP docs, v2.6.1 and
+ * v3.6.0 introductions). bnet gives every
  * backend switch one unit, modelled as an endpoint hanging off the switch
  * by an internal link: its rate is the unit's aggregation throughput
  * (sharp.rate_gbps; default, line rate on every port of the switch), the

@@ -45,8 +45,8 @@ static int build(struct bn_topo *t, const struct bn_scenario *sc, struct bn_erro
     for (uint32_t x = 0; x < hosts; x++)
         t->nodes[x].group = x / (h * h);
     double host_rate = sc->link.rate_gbps, fab_rate = bn_topo_fabric_rate(sc);
-    uint8_t host_cable = bn_topo_cable_kind(sc->link.host_cable);
-    uint8_t fab_cable = bn_topo_cable_kind(sc->link.fabric_cable);
+    uint8_t host_cable = sc->link.host_cable;
+    uint8_t fab_cable = sc->link.fabric_cable;
     for (uint32_t x = 0; x < hosts; x++)
         bn_topo_connect(t, x, leaf0 + x / h, host_rate, sc->link.host_cable_m, host_cable);
     for (uint32_t g = 0; g < groups; g++)

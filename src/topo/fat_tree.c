@@ -42,8 +42,8 @@ static int build(struct bn_topo *t, const struct bn_scenario *sc, struct bn_erro
         bn_topo_set_switch(t, core0 + i, 3);
 
     double host_rate = sc->link.rate_gbps, fab_rate = bn_topo_fabric_rate(sc);
-    uint8_t host_cable = bn_topo_cable_kind(sc->link.host_cable);
-    uint8_t fab_cable = bn_topo_cable_kind(sc->link.fabric_cable);
+    uint8_t host_cable = sc->link.host_cable;
+    uint8_t fab_cable = sc->link.fabric_cable;
     for (uint32_t x = 0; x < hosts; x++)
         bn_topo_connect(t, x, tor0 + x / d1, host_rate, sc->link.host_cable_m, host_cable);
     for (uint32_t p = 0; p < pods; p++)

@@ -220,7 +220,7 @@ static int make_links(struct reader *r, const struct bn_scenario *sc, struct bn_
                       : host ? lk->rate_gbps : bn_topo_fabric_rate(sc);
         int rc = bn_draft_add_link(d, rec->node, rec->peer_node, rate,
                                    host ? lk->host_cable_m : lk->fabric_cable_m,
-                                   bn_topo_cable_kind(host ? lk->host_cable : lk->fabric_cable),
+                                   (host ? lk->host_cable : lk->fabric_cable),
                                    rec->line, err);
         if (rc != BN_OK)
             return rc;

@@ -299,7 +299,7 @@ FILE *bn_topo_open_file(const struct bn_scenario *sc, char *path, size_t cap, st
 {
     if (sc->topology.file[0] == '\0') {
         bn_fail(err, BN_EINPUT, "%s: key 'topology.file': must be set when topology.kind is %s",
-                sc->source, sc->topology.kind);
+                sc->source, bn_topo_builder_name(sc->topology.kind));
         return NULL;
     }
     bn_topo_resolve_path(sc, path, cap);

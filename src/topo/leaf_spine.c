@@ -30,11 +30,11 @@ static int build(struct bn_topo *t, const struct bn_scenario *sc, struct bn_erro
     double host_rate = sc->link.rate_gbps, fab_rate = bn_topo_fabric_rate(sc);
     for (uint32_t x = 0; x < hosts; x++)
         bn_topo_connect(t, x, leaf0 + x / d, host_rate, sc->link.host_cable_m,
-                        bn_topo_cable_kind(sc->link.host_cable));
+                        sc->link.host_cable);
     for (uint32_t l = 0; l < leaves; l++)
         for (uint32_t s = 0; s < spines; s++)
             bn_topo_connect(t, leaf0 + l, spine0 + s, fab_rate, sc->link.fabric_cable_m,
-                            bn_topo_cable_kind(sc->link.fabric_cable));
+                            sc->link.fabric_cable);
 
     /* Half the leaves' uplinks cross any balanced cut of the leaves. */
     double host_side = hosts / 2.0 * host_rate;

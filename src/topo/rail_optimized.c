@@ -14,7 +14,7 @@
  * topology.agg_oversubscription), and u planes of cores, spine j of every
  * pod spreading its u2 uplinks over the c = ceil(pods*u2/k) cores of plane
  * j. With k = 64, G = 8, S = 32 this gives the B200 SuperPOD table
- * (RA docs.nvidia.com/dgx-superpod, FACTS.md 7): 4 SU = 32 leaves, 16
+ * (DGX SuperPOD B200 RA, docs.nvidia.com/dgx-superpod): 4 SU = 32 leaves, 16
  * spines; 16 SU = 128 leaves, 128 spines, 64 cores; 64 SU = 512/512/256.
  */
 #include "topo/topo.h"
@@ -88,7 +88,7 @@ static int build(struct bn_topo *t, const struct bn_scenario *sc, struct bn_erro
 
     const struct bn_scenario_link *lk = &sc->link;
     double fab = bn_topo_fabric_rate(sc);
-    uint8_t hc = bn_topo_cable_kind(lk->host_cable), fc = bn_topo_cable_kind(lk->fabric_cable);
+    uint8_t hc = lk->host_cable, fc = lk->fabric_cable;
     /* host = (su * S + server) * G + gpu; its rail leaf = su * G + gpu */
     uint32_t g = sc->topology.gpus_per_server, per_su = g * sc->topology.servers_per_su;
     for (uint32_t x = 0; x < r.gpus; x++)

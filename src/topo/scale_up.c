@@ -1,7 +1,8 @@
 /*
  * NVLink scale-up domains beside the backend fabric. In a DGX/HGX server the
  * 8 GPUs reach each other through NVSwitch chips at NVLink rate (H100: 18
- * NVLink 4 links, 900 GB/s per GPU both ways; FACTS.md 8), and a GB200 NVL72
+ * NVLink 4 links, 900 GB/s per GPU both ways; NVLink generation table at
+ * juejin.cn, 18 links per NVIDIA's health-validation docs), and a GB200 NVL72
  * rack spans 72 GPUs in one NVLink domain; every GPU also has its own NIC
  * into the backend fabric. So each domain is one scale-up switch node (the
  * NVSwitch fabric, non-blocking, as NVIDIA builds it) with one link per GPU

@@ -20,38 +20,42 @@ static const struct bn_topo_builder_ops *const builders[] = {
     &bn_topo_fat_tree,
     &bn_topo_leaf_spine,
     &bn_topo_rail_optimized,
+    &bn_topo_dragonfly_plus,
     &bn_topo_file,
     &bn_topo_ibnetdiscover,
-    &bn_topo_dragonfly_plus,
 };
+
+#define NBUILDERS (sizeof builders / sizeof builders[0])
+
+const char *bn_topo_builder_name(size_t i)
+{
+    return i < NBUILDERS ? builders[i]->name : NULL;
+}
 
 int bn_topo_build(struct bn_topo *t, const struct bn_scenario *sc, struct bn_error *err)
 {
     memset(t, 0, sizeof *t);
-    for (size_t i = 0; i < sizeof builders / sizeof builders[0]; i++) {
-        if (strcmp(builders[i]->name, sc->topology.kind) == 0) {
-            snprintf(t->kind, sizeof t->kind, "%s", builders[i]->name);
-            int rc = builders[i]->build(t, sc, err);
-            if (rc != BN_OK) {
-                bn_topo_free(t);
-                return rc;
-            }
-            rc = bn_topo_add_scale_up(t, sc, err);
-            if (rc == BN_OK)
-                rc = bn_topo_add_aggregation(t, sc, err);
-            if (rc == BN_OK)
-                rc = bn_topo_finish(t, err);
-            /* Builders that do not derive it from their construction get
-             * the tier-by-tier Clos figure. */
-            if (rc == BN_OK && t->bisection_gbps == 0)
-                t->bisection_gbps = bn_topo_clos_bisection(t);
-            if (rc != BN_OK)
-                bn_topo_free(t);
-            return rc;
-        }
+    if (sc->topology.kind >= NBUILDERS) /* the scenario's setter checked it */
+        return bn_fail(err, BN_EINTERNAL, "topology.kind %u: no such builder", sc->topology.kind);
+    const struct bn_topo_builder_ops *b = builders[sc->topology.kind];
+    snprintf(t->kind, sizeof t->kind, "%s", b->name);
+    int rc = b->build(t, sc, err);
+    if (rc != BN_OK) {
+        bn_topo_free(t);
+        return rc;
     }
-    return bn_fail(err, BN_EINPUT, "%s: key 'topology.kind': unknown topology '%s'",
-                   sc->source, sc->topology.kind);
+    rc = bn_topo_add_scale_up(t, sc, err);
+    if (rc == BN_OK)
+        rc = bn_topo_add_aggregation(t, sc, err);
+    if (rc == BN_OK)
+        rc = bn_topo_finish(t, err);
+    /* Builders that do not derive it from their construction get the
+     * tier-by-tier Clos figure. */
+    if (rc == BN_OK && t->bisection_gbps == 0)
+        t->bisection_gbps = bn_topo_clos_bisection(t);
+    if (rc != BN_OK)
+        bn_topo_free(t);
+    return rc;
 }
 
 void bn_topo_free(struct bn_topo *t)
@@ -210,6 +214,17 @@ double bn_topo_fabric_rate(const struct bn_scenario *sc)
 uint8_t bn_topo_cable_kind(const char *name)
 {
     return strcmp(name, "copper") == 0 ? BN_CABLE_COPPER : BN_CABLE_FIBER;
+}
+
+double bn_topo_link_ns(const struct bn_scenario *sc, double length_m, uint8_t cable)
+{
+    double ns_per_m = cable == BN_CABLE_COPPER ? sc->link.copper_ns_per_m : sc->link.fiber_ns_per_m;
+    return length_m * ns_per_m + sc->link.fec_ns;
+}
+
+bn_time_t bn_topo_prop_ps(const struct bn_scenario *sc, const struct bn_topo_port *tp)
+{
+    return bn_time_from_ns(bn_topo_link_ns(sc, tp->length_m, tp->cable));
 }
 
 int bn_topo_split_ports(const struct bn_scenario *sc, const char *key, uint32_t k, double r,

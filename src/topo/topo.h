@@ -20,6 +20,7 @@
 
 #include "bnet/error.h"
 #include "bnet/scenario.h"
+#include "core/time.h"
 
 #define BN_MAX_TIERS 4
 
@@ -27,7 +28,8 @@
  * a second port of each; it is not part of the routed backend fabric. */
 /* An aggregation unit (SHARP, aggregation.c) is an endpoint inside a switch. */
 enum bn_node_kind { BN_NODE_HOST = 0, BN_NODE_SWITCH = 1, BN_NODE_SCALEUP = 2, BN_NODE_AGG = 3 };
-enum bn_cable { BN_CABLE_COPPER = 0, BN_CABLE_FIBER = 1 };
+/* as the scenario's link.host_cable / link.fabric_cable hold them */
+enum bn_cable { BN_CABLE_COPPER = BN_SC_COPPER, BN_CABLE_FIBER = BN_SC_FIBER };
 
 struct bn_topo_node {
     uint8_t kind;        /* enum bn_node_kind */
@@ -80,6 +82,9 @@ struct bn_topo_builder_ops {
     int (*build)(struct bn_topo *t, const struct bn_scenario *sc, struct bn_error *err);
 };
 
+/* The builders' registry (topology.kind): the i-th one's name, NULL past
+ * the last. */
+const char *bn_topo_builder_name(size_t i);
 int bn_topo_build(struct bn_topo *t, const struct bn_scenario *sc, struct bn_error *err);
 void bn_topo_free(struct bn_topo *t);
 
@@ -126,7 +131,13 @@ int bn_topo_write_dot(const struct bn_topo *t, FILE *f);
 
 /* Link parameters for host and fabric links from the scenario. */
 double bn_topo_fabric_rate(const struct bn_scenario *sc);
+/* "copper" or anything else (fiber), as topology files name them. */
 uint8_t bn_topo_cable_kind(const char *name);
+/* A link's latency besides serialization: `length_m` of cable `cable`
+ * (enum bn_cable: link.copper_ns_per_m or link.fiber_ns_per_m) plus the
+ * FEC latency of every link (link.fec_ns), in ns and in ps. */
+double bn_topo_link_ns(const struct bn_scenario *sc, double length_m, uint8_t cable);
+bn_time_t bn_topo_prop_ps(const struct bn_scenario *sc, const struct bn_topo_port *tp);
 
 /* Split a radix-k switch's ports r:1 into `down` (towards hosts) and `up`:
  * up = k/(r+1), down = k - up; both must be whole and >= 1, else an error

@@ -120,5 +120,6 @@ static int generate(const struct bn_scenario *sc, uint32_t nhosts, struct bn_rng
 
 const struct bn_workload_ops bn_wl_flow_list = {
     .name = "flow_list",
+    .needs_flow_file = true,
     .generate = generate,
 };

@@ -16,22 +16,30 @@ static const struct bn_workload_ops *const workloads[] = {
     &bn_wl_flow_list,
 };
 
+#define NWORKLOADS (sizeof workloads / sizeof workloads[0])
+
+const struct bn_workload_ops *bn_workload_at(size_t i)
+{
+    return i < NWORKLOADS ? workloads[i] : NULL;
+}
+
+const char *bn_workload_name(size_t i)
+{
+    return i < NWORKLOADS ? workloads[i]->name : NULL;
+}
+
 int bn_workload_generate(const struct bn_scenario *sc, uint32_t nhosts,
                          struct bn_flow_list *out, struct bn_error *err)
 {
     memset(out, 0, sizeof *out);
     struct bn_rng rng;
     bn_rng_init(&rng, sc->seed, BN_STREAM_WORKLOAD);
-    for (size_t i = 0; i < sizeof workloads / sizeof workloads[0]; i++) {
-        if (strcmp(workloads[i]->name, sc->workload.kind) == 0) {
-            int rc = workloads[i]->generate(sc, nhosts, &rng, out, err);
-            if (rc != BN_OK)
-                bn_flow_list_free(out);
-            return rc;
-        }
-    }
-    return bn_fail(err, BN_EINPUT, "%s: key 'workload.kind': unknown workload '%s'",
-                   sc->source, sc->workload.kind);
+    if (sc->workload.kind >= NWORKLOADS) /* the scenario's setter checked it */
+        return bn_fail(err, BN_EINTERNAL, "workload.kind %u: no such workload", sc->workload.kind);
+    int rc = workloads[sc->workload.kind]->generate(sc, nhosts, &rng, out, err);
+    if (rc != BN_OK)
+        bn_flow_list_free(out);
+    return rc;
 }
 
 void bn_flow_list_free(struct bn_flow_list *l)

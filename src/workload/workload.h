@@ -6,6 +6,8 @@
 #ifndef BN_WORKLOAD_WORKLOAD_H
 #define BN_WORKLOAD_WORKLOAD_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "bnet/error.h"
@@ -29,10 +31,15 @@ struct bn_flow_list {
 
 struct bn_workload_ops {
     const char *name;
+    bool needs_flow_file;        /* reads workload.flow_file, which must be set */
     int (*generate)(const struct bn_scenario *sc, uint32_t nhosts, struct bn_rng *rng,
                     struct bn_flow_list *out, struct bn_error *err);
 };
 
+/* The registry (workload.kind): the i-th generator and its name, NULL past
+ * the last. */
+const struct bn_workload_ops *bn_workload_at(size_t i);
+const char *bn_workload_name(size_t i);
 int bn_workload_generate(const struct bn_scenario *sc, uint32_t nhosts,
                          struct bn_flow_list *out, struct bn_error *err);
 void bn_flow_list_free(struct bn_flow_list *l);

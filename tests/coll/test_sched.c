@@ -86,7 +86,7 @@ static void test_kind_names(void **state)
     assert_string_equal(bn_coll_kind_name(BN_COLL_REDUCESCATTER), "reducescatter");
 }
 
-/* nccl-tests doc/PERFORMANCE.md; FACTS.md 4.1: n=8 -> 1.75, n=16 -> 1.875. */
+/* nccl-tests doc/PERFORMANCE.md, 2(n-1)/n: n=8 -> 1.75, n=16 -> 1.875. */
 static void test_busbw_factors(void **state)
 {
     (void)state;

@@ -17,7 +17,7 @@
 #include <math.h>
 
 #include "bnet/coll.h"
-#include "sim/sim.h"
+#include "driver/coll.h"
 
 static void sweep(const char *const *sets, struct bn_coll_results *r)
 {

@@ -1,7 +1,7 @@
 /*
- * PFC sizing against FACTS.md 3.1: the seven mlx5 headroom values derived
- * there from the driver's formula, the mlx5 XOFF/XON rule, and the 802.1Qbb
- * in-flight bound for a case worked by hand from the listed components.
+ * PFC sizing against its sources: seven headroom values worked out from the
+ * Linux mlx5 driver's formula (en/port_buffer.c), the mlx5 XOFF/XON rule, and the 802.1Qbb
+ * in-flight bound for a case worked by hand from the components in link/pfc.h.
  */
 #include "support.h"
 

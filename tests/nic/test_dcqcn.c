@@ -1,10 +1,11 @@
 /*
- * DCQCN reaction point against FACTS.md section 2: every expected number is
+ * DCQCN reaction point against its published sources: every expected number is
  * computed here from the published rules (alpha EWMA, RC(1 - alpha/2) cut,
  * fast recovery / additive / hyper increase), not taken from the model.
  * NVIDIA: g = 5/1024, alpha period 1 us, reduce period 4 us, RP timer 300 us,
- * F = 1, AI 5 Mb/s, HAI 50 Mb/s (2.1, 2.2). Paper (htsim): g = 1/256, 55 us,
- * B = 10 MB, F = 5, RAI = line/20, RHAI = line/10 (2.3).
+ * F = 1, AI 5 Mb/s, HAI 50 Mb/s (NVIDIA DOCA "DCQCN CC Parameters", Mellanox
+ * DOC-2790; HPCC ns-3 rdma-hw.cc). Paper (htsim): g = 1/256, 55 us,
+ * B = 10 MB, F = 5, RAI = line/20, RHAI = line/10 (uet-htsim sim/dcqcn.cpp).
  */
 #include <math.h>
 

@@ -17,20 +17,30 @@ struct rig {
     struct bn_fabric f;
     struct bn_nics n;
     struct bn_qp qp;
-    struct bn_nscc_params p;
+    _Alignas(8) unsigned char params[BN_CC_PARAMS_MAX];
     const struct bn_cc_ops *cc;
 };
 
+/* The module set up by its own hook from nscc.* keys. */
 static void rig_init(struct rig *r)
 {
     memset(r, 0, sizeof *r);
-    r->p = (struct bn_nscc_params){.max_cwnd_bytes = 200000, .target_delay = 10000000, .beta = 0.5};
+    struct bn_scenario sc;
+    struct bn_error err;
+    bn_scenario_defaults(&sc);
+    const char *sets[] = {"nic.congestion_control=nscc", "nscc.max_cwnd_bytes=200000",
+                          "nscc.target_delay_us=10", "nscc.beta=0.5"};
+    for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++)
+        assert_int_equal(bn_scenario_set(&sc, sets[i], &err), BN_OK);
     r->n.fab = &r->f;
     r->n.mtu = 4096;
     r->n.line_rate_bps = 100000000000ULL;
-    r->n.cc_params = &r->p;
-    r->cc = bn_cc_find("nscc");
-    assert_non_null(r->cc);
+    r->cc = bn_cc_at(sc.nic.congestion_control);
+    assert_string_equal(r->cc->name, "nscc");
+    bn_time_t cnp = 1;
+    assert_true(r->cc->params_size <= sizeof r->params);
+    assert_int_equal(r->cc->setup(&sc, 100, r->params, &cnp, &err), BN_OK);
+    r->n.cc_params = r->params;
     r->cc->init(&r->n, &r->qp);
 }
 

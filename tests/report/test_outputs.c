@@ -311,6 +311,8 @@ static void test_summary_rankings(void **state)
     struct bn_results r = {0};
     snprintf(r.flow_control, sizeof r.flow_control, "pfc");
     snprintf(r.congestion_control, sizeof r.congestion_control, "dcqcn");
+    snprintf(r.notifications, sizeof r.notifications, "CNPs");
+    r.fc_pauses = true;
     r.ports = ports;
     r.nports = 5;
     r.ecn_marks = 24;

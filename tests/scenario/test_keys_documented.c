@@ -69,11 +69,9 @@ static void expect_on_row(const char *row, const char *path, const char *what, c
 static void check_choices(const char *row, const struct bn_scenario_key_info *k)
 {
     char want[80];
-    for (const char *p = k->choices; p && *p;) {
-        size_t n = strcspn(p, "|");
-        snprintf(want, sizeof want, "`%.*s`", (int)n, p);
+    for (size_t i = 0; k->choice && k->choice(i); i++) {
+        snprintf(want, sizeof want, "`%s`", k->choice(i));
         expect_on_row(row, k->path, "choice", want);
-        p += n + (p[n] == '|');
     }
 }
 

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "bnet/scenario.h"
+#include "support.h"
 #include "scenario/keys.h"
 
 static struct bn_error err;
@@ -87,34 +88,34 @@ static void test_defaults(void **state)
     bn_scenario_defaults(&sc);
     assert_string_equal(sc.source, "<default>");
     assert_int_equal(sc.seed, 1);
-    assert_string_equal(sc.topology.kind, "fat_tree");
+    assert_key(&sc, "topology.kind", "fat_tree");
     assert_int_equal(sc.topology.k, 8);
     assert_true(sc.link.rate_gbps == 100.0);
     assert_true(sc.link.fabric_rate_gbps == 0.0);
     assert_true(sc.link.host_cable_m == 2.0);
-    assert_string_equal(sc.link.host_cable, "copper");
+    assert_key(&sc, "link.host_cable", "copper");
     assert_true(sc.link.fabric_cable_m == 10.0);
-    assert_string_equal(sc.link.fabric_cable, "fiber");
+    assert_key(&sc, "link.fabric_cable", "fiber");
     assert_true(sc.link.copper_ns_per_m == 4.3);
     assert_true(sc.link.fiber_ns_per_m == 5.0);
     assert_true(sc.link.fec_ns == 0.0);
     assert_true(sc.sw.latency_ns == 300.0);
-    assert_string_equal(sc.sw.forwarding, "cut_through");
+    assert_key(&sc, "switch.forwarding", "cut_through");
     assert_int_equal(sc.sw.buffer_bytes, 1048576);
-    assert_string_equal(sc.sw.load_balancing, "ecmp");
+    assert_key(&sc, "switch.load_balancing", "ecmp");
     assert_true(sc.sw.ecn.enabled);
     assert_int_equal(sc.sw.ecn.kmin_bytes, 102400);
     assert_int_equal(sc.sw.ecn.kmax_bytes, 409600);
     assert_true(sc.sw.ecn.pmax == 0.2);
-    assert_string_equal(sc.nic.encap, "roce");
+    assert_key(&sc, "nic.encap", "roce");
     assert_int_equal(sc.nic.mtu_bytes, 4096);
-    assert_string_equal(sc.nic.transport, "go_back_n");
-    assert_string_equal(sc.nic.congestion_control, "none");
+    assert_key(&sc, "nic.transport", "go_back_n");
+    assert_key(&sc, "nic.congestion_control", "none");
     assert_true(sc.nic.rto_us == 0.0); /* unset: chosen by link.flow_control */
     assert_int_equal(sc.nic.ack_every, 1);
-    assert_string_equal(sc.workload.kind, "permutation");
+    assert_key(&sc, "workload.kind", "permutation");
     assert_int_equal(sc.workload.message_bytes, 2000000);
-    assert_string_equal(sc.workload.verb, "write");
+    assert_key(&sc, "workload.verb", "write");
     assert_true(sc.workload.start_us == 0.0);
     assert_int_equal(sc.workload.incast_senders, 8);
     assert_int_equal(sc.workload.incast_receiver, 0);
@@ -186,31 +187,31 @@ static void test_full_file(void **state)
     load_ok(&sc, full_yaml);
     assert_string_equal(sc.source, "t.yaml");
     assert_int_equal(sc.seed, 42);
-    assert_string_equal(sc.topology.kind, "leaf_spine");
+    assert_key(&sc, "topology.kind", "leaf_spine");
     assert_int_equal(sc.topology.k, 16);
     assert_true(sc.link.rate_gbps == 400.0);
     assert_true(sc.link.fabric_rate_gbps == 800.0);
     assert_true(sc.link.host_cable_m == 1.5);
-    assert_string_equal(sc.link.host_cable, "fiber");
+    assert_key(&sc, "link.host_cable", "fiber");
     assert_true(sc.link.fabric_cable_m == 30.0);
-    assert_string_equal(sc.link.fabric_cable, "copper");
+    assert_key(&sc, "link.fabric_cable", "copper");
     assert_true(sc.link.copper_ns_per_m == 4.0);
     assert_true(sc.link.fiber_ns_per_m == 4.9);
     assert_true(sc.link.fec_ns == 100.0);
     assert_true(sc.sw.latency_ns == 450.5);
-    assert_string_equal(sc.sw.forwarding, "store_and_forward");
+    assert_key(&sc, "switch.forwarding", "store_and_forward");
     assert_int_equal(sc.sw.buffer_bytes, 32u * 1024 * 1024);
     assert_false(sc.sw.ecn.enabled);
     assert_int_equal(sc.sw.ecn.kmin_bytes, 50000);
     assert_int_equal(sc.sw.ecn.kmax_bytes, 1000000);
     assert_true(sc.sw.ecn.pmax == 1.0);
-    assert_string_equal(sc.nic.encap, "ib");
+    assert_key(&sc, "nic.encap", "ib");
     assert_int_equal(sc.nic.mtu_bytes, 2048);
     assert_true(sc.nic.rto_us == 2500.0);
     assert_int_equal(sc.nic.ack_every, 4);
-    assert_string_equal(sc.workload.kind, "flow_list");
+    assert_key(&sc, "workload.kind", "flow_list");
     assert_int_equal(sc.workload.message_bytes, 4096);
-    assert_string_equal(sc.workload.verb, "send");
+    assert_key(&sc, "workload.verb", "send");
     assert_true(sc.workload.start_us == 10.0);
     assert_int_equal(sc.workload.incast_senders, 3);
     assert_int_equal(sc.workload.incast_receiver, 5);
@@ -328,7 +329,7 @@ static void test_set_overrides(void **state)
     set_ok(&sc, "workload.flow_file=a=b.txt");
     set_ok(&sc, "seed=9007199254740991");
     assert_true(sc.link.rate_gbps == 400.0);
-    assert_string_equal(sc.topology.kind, "leaf_spine");
+    assert_key(&sc, "topology.kind", "leaf_spine");
     assert_int_equal(sc.topology.k, 16);
     assert_int_equal(sc.sw.ecn.kmin_bytes, 10240);
     assert_string_equal(sc.workload.flow_file, "a=b.txt");

@@ -19,19 +19,19 @@ static void test_preset_under_file_keys(void **state)
     /* the file's rate comes before its fabric line, and still wins */
     assert_int_equal(load(&sc, "link:\n  rate_gbps: 200\nfabric: ib-ndr\n", &err), BN_OK);
     assert_true(sc.link.rate_gbps == 200.0);
-    assert_string_equal(sc.nic.encap, "ib");
-    assert_string_equal(sc.link.flow_control, "credit");
-    assert_string_equal(sc.nic.congestion_control, "ib_cc");
-    assert_string_equal(sc.sw.load_balancing, "adaptive");
+    assert_key(&sc, "nic.encap", "ib");
+    assert_key(&sc, "link.flow_control", "credit");
+    assert_key(&sc, "nic.congestion_control", "ib_cc");
+    assert_key(&sc, "switch.load_balancing", "adaptive");
     assert_true(sc.sw.latency_ns == 130.0);
     assert_int_equal(load(&sc, "fabric: roce-800g\n", &err), BN_OK);
     assert_true(sc.link.rate_gbps == 800.0);
-    assert_string_equal(sc.link.flow_control, "pfc");
-    assert_string_equal(sc.nic.congestion_control, "dcqcn");
+    assert_key(&sc, "link.flow_control", "pfc");
+    assert_key(&sc, "nic.congestion_control", "dcqcn");
     assert_int_equal(load(&sc, "fabric: uec-800g\n", &err), BN_OK);
     assert_true(sc.sw.trim);
-    assert_string_equal(sc.nic.entropy, "per_packet");
-    assert_string_equal(sc.nic.congestion_control, "nscc");
+    assert_key(&sc, "nic.entropy", "per_packet");
+    assert_key(&sc, "nic.congestion_control", "nscc");
 }
 
 static void test_set_and_refusal(void **state)

@@ -26,7 +26,24 @@ struct rig {
     struct bn_lb_ctx ctx;
     struct bn_lb_switch_state sw;
     uint32_t cand[NPORTS];
+    struct bn_scenario sc;
+    _Alignas(8) unsigned char priv[4096]; /* the policy's state, as switch_setup.c gives it */
 };
+
+/* The policy's state from the scenario's keys (defaults, then `set`). */
+static void rig_setup(struct rig *r, const char *set)
+{
+    bn_scenario_defaults(&r->sc);
+    struct bn_error err;
+    if (set)
+        assert_int_equal(bn_scenario_set(&r->sc, set, &err), BN_OK);
+    memset(r->priv, 0, sizeof r->priv);
+    r->sw.priv = r->priv;
+    if (r->sw.ops->priv_size)
+        assert_true(r->sw.ops->priv_size(&r->sc) <= sizeof r->priv);
+    if (r->sw.ops->setup)
+        r->sw.ops->setup(r->priv, &r->sc);
+}
 
 static void rig_init(struct rig *r, const char *policy, uint64_t seed)
 {
@@ -42,6 +59,7 @@ static void rig_init(struct rig *r, const char *policy, uint64_t seed)
     assert_non_null(r->sw.ops);
     r->sw.salt = bn_mix64(seed);
     bn_rng_init(&r->sw.rng, seed, 7);
+    rig_setup(r, NULL);
 }
 
 static uint32_t pick(struct rig *r, uint32_t n, uint32_t entropy)
@@ -116,7 +134,7 @@ static void test_adaptive_avoids_deep_queue(void **state)
     assert_true(chi2(even, 3, 10000) < 13.82); /* ties broken evenly (2 df, 0.001) */
     /* with the load metric a frame still on the wire counts too */
     r.ports[2].q.bytes = 0;
-    r.ctx.ar_metric = BN_AR_LOAD;
+    rig_setup(&r, "switch.ar_metric=load");
     r.f.now = 1000;
     r.ports[1].busy_until = 50000; /* 49 ns of a frame left: ~612 bytes */
     for (int i = 0; i < 1000; i++)

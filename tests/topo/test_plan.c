@@ -3,7 +3,7 @@
  * - oversubscribed fat-trees and leaf-spines: sizes, per-tier ratios and the
  *   bisection worked out by hand from the port split;
  * - rail_optimized against the DGX SuperPOD B200 reference-architecture
- *   table (FACTS.md 7): nodes, GPUs, leaf/spine/core counts and cables;
+ *   table (docs.nvidia.com/dgx-superpod): nodes, GPUs, leaf/spine/core counts and cables;
  * - minimal paths in a k=8 fat-tree: 16 between pods, 4 within a pod, 1
  *   under one ToR (k/2 aggs x k/2 cores, k/2 aggs, the ToR);
  * - a small permutation run on rail-optimized fabrics balances its ledger;
@@ -125,7 +125,7 @@ static void test_leaf_spine_oversubscribed(void **state)
     assert_true(t.tier[1].down_gbps == 4800.0 && t.tier[1].up_gbps == 1600.0);
 }
 
-/* NVIDIA DGX SuperPOD B200 RA table (FACTS.md 7), radix 64 (QM9700). */
+/* NVIDIA DGX SuperPOD B200 RA table (docs.nvidia.com/dgx-superpod), radix 64 (QM9700). */
 static void test_superpod_b200_table(void **state)
 {
     (void)state;

@@ -8,13 +8,14 @@
 #include <string.h>
 
 #include "core/stats.h"
-#include "sim/sim.h"
+#include "driver/flows.h"
 
-static void flow_results(const struct bn_sim *s, struct bn_results *out)
+static void flow_results(const struct bn_flows *flows, struct bn_results *out)
 {
-    for (uint32_t i = 0; i < s->flows.n; i++) {
-        const struct bn_flow_spec *fl = &s->flows.flows[i];
-        const struct bn_flow_state *fs = &s->fstate[i];
+    const struct bn_sim *s = flows->s;
+    for (uint32_t i = 0; i < flows->flows.n; i++) {
+        const struct bn_flow_spec *fl = &flows->flows.flows[i];
+        const struct bn_flow_state *fs = &flows->fstate[i];
         struct bn_flow_result *r = &out->flows[i];
         r->src = fl->src;
         r->dst = fl->dst;
@@ -45,11 +46,12 @@ static void flow_results(const struct bn_sim *s, struct bn_results *out)
 }
 
 /* Per-path packet counts of the followed flows. */
-static int path_results(const struct bn_sim *s, struct bn_results *out, struct bn_error *err)
+static int path_results(const struct bn_flows *fl, struct bn_results *out, struct bn_error *err)
 {
+    const struct bn_sim *s = fl->s;
     uint32_t followed = s->sc->observe.max_flows < out->nflows ? s->sc->observe.max_flows : out->nflows;
     for (uint32_t i = 0; i < followed; i++) {
-        const struct bn_path_hist *h = &s->fstate[i].paths;
+        const struct bn_path_hist *h = &fl->fstate[i].paths;
         out->flows[i].path_packets = calloc(h->n + 1, sizeof(uint32_t));
         if (!out->flows[i].path_packets)
             return bn_fail(err, BN_ENOMEM, "out of memory for path counts");
@@ -115,20 +117,21 @@ static double utilization(const struct bn_fabric *f, uint32_t p)
     return u > 1 ? 1 : u; /* a run cut short counts a frame's whole serialization */
 }
 
-/* Pause time still running at the end counts up to the end. */
-static double paused_fraction(const struct bn_fabric *f, uint32_t p)
+/* Port p's flow-control counters (zero where the module keeps none). */
+static struct bn_fc_port_stats fc_stats(const struct bn_fabric *f, uint32_t p)
 {
-    if (!f->fcs || f->now <= 0)
-        return 0;
-    const struct bn_port_fc *fc = &f->fcs[p];
-    bn_time_t t = fc->paused_ps + (fc->paused ? f->now - fc->paused_since : 0);
-    return (double)t / (double)f->now;
+    struct bn_fc_port_stats st = {0};
+    if (f->fc->port_stats)
+        f->fc->port_stats(f, p, &st);
+    return st;
 }
 
 static bool noteworthy(const struct bn_fabric *f, bool all, uint32_t p)
 {
-    return all || bn_port_drops(f, p) || bn_port_ecn_marks(f, p) ||
-           (f->fcs && (f->fcs[p].pause_sent || f->fcs[p].pause_received));
+    if (all || bn_port_drops(f, p) || bn_port_ecn_marks(f, p))
+        return true;
+    struct bn_fc_port_stats st = fc_stats(f, p);
+    return st.pause_sent || st.pause_received;
 }
 
 static void port_entry(const struct bn_sim *s, uint32_t p, struct bn_port_result *pr)
@@ -142,23 +145,24 @@ static void port_entry(const struct bn_sim *s, uint32_t p, struct bn_port_result
     pr->tx_bytes = f->ports[p].tx_bytes;
     pr->drops = bn_port_drops(f, p);
     pr->ecn_marks = bn_port_ecn_marks(f, p);
-    pr->pause_sent = f->fcs ? f->fcs[p].pause_sent : 0;
-    pr->pause_received = f->fcs ? f->fcs[p].pause_received : 0;
-    pr->paused_fraction = paused_fraction(f, p);
+    struct bn_fc_port_stats st = fc_stats(f, p);
+    pr->pause_sent = st.pause_sent;
+    pr->pause_received = st.pause_received;
+    /* pause time still running at the end counts up to the end */
+    pr->paused_fraction = f->now > 0 ? (double)st.paused_ps / (double)f->now : 0;
 }
 
 static int port_results(const struct bn_sim *s, struct bn_results *out, struct bn_error *err)
 {
     const struct bn_fabric *f = &s->fab;
-    bool all = strcmp(s->sc->observe.ports, "all") == 0;
+    bool all = s->sc->observe.ports == BN_SC_PORTS_ALL;
     double sum = 0, max = 0;
     uint32_t n = 0, nfabric = 0;
     for (uint32_t p = 0; p < f->nports; p++) {
         out->ecn_marks += bn_port_ecn_marks(f, p);
-        if (f->fcs) {
-            out->pause_frames += f->fcs[p].pause_sent;
-            out->resume_frames += f->fcs[p].resume_sent;
-        }
+        struct bn_fc_port_stats st = fc_stats(f, p);
+        out->pause_frames += st.pause_sent;
+        out->resume_frames += st.resume_sent;
         n += noteworthy(f, all, p);
         /* the backend's links: NVLink and SHARP units' internal links apart */
         const struct bn_topo_port *tp = &s->topo.ports[p];
@@ -182,10 +186,11 @@ static int port_results(const struct bn_sim *s, struct bn_results *out, struct b
 }
 
 /* The series moves into the results; queue ports get their names. */
-static int take_series(struct bn_sim *s, struct bn_results *out, struct bn_error *err)
+static int take_series(struct bn_flows *fl, struct bn_results *out, struct bn_error *err)
 {
-    out->series = s->series;
-    memset(&s->series, 0, sizeof s->series);
+    const struct bn_sim *s = fl->s;
+    out->series = fl->series;
+    memset(&fl->series, 0, sizeof fl->series);
     struct bn_series *sr = &out->series;
     sr->queue_name = calloc(sr->nqueues + 1, sizeof *sr->queue_name);
     if (!sr->queue_name)
@@ -195,26 +200,30 @@ static int take_series(struct bn_sim *s, struct bn_results *out, struct bn_error
     return BN_OK;
 }
 
-int bn_sim_collect(struct bn_sim *s, struct bn_results *out, struct bn_error *err)
+int bn_flows_collect(struct bn_flows *fl, struct bn_results *out, struct bn_error *err)
 {
+    const struct bn_sim *s = fl->s;
     const struct bn_fabric *f = &s->fab;
     out->seed = s->sc->seed;
     snprintf(out->scenario, sizeof out->scenario, "%s", s->sc->source);
-    snprintf(out->workload, sizeof out->workload, "%s", s->sc->workload.kind);
+    snprintf(out->workload, sizeof out->workload, "%s", bn_workload_name(s->sc->workload.kind));
     bn_sim_topo_info(s, &out->topo);
-    out->nflows = s->flows.n;
-    out->flows = calloc(s->flows.n + 1, sizeof *out->flows);
+    out->nflows = fl->flows.n;
+    out->flows = calloc(fl->flows.n + 1, sizeof *out->flows);
     if (!out->flows)
         return bn_fail(err, BN_ENOMEM, "out of memory for flow results");
     snprintf(out->flow_control, sizeof out->flow_control, "%s", f->fc->name);
     snprintf(out->congestion_control, sizeof out->congestion_control, "%s", s->nics.cc->name);
-    flow_results(s, out);
+    snprintf(out->notifications, sizeof out->notifications, "%s",
+             s->nics.cc->notice ? s->nics.cc->notice : "");
+    out->fc_pauses = f->fc->pauses;
+    flow_results(fl, out);
     reorder_results(&s->nics, out);
     int rc = port_results(s, out, err);
     if (rc == BN_OK)
-        rc = path_results(s, out, err);
+        rc = path_results(fl, out, err);
     if (rc == BN_OK)
-        rc = take_series(s, out, err);
+        rc = take_series(fl, out, err);
     if (rc != BN_OK)
         return rc;
     out->pkts_injected = f->pkts_injected;

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/sim.h"
+#include "driver/flows.h"
 
 static int add_queue_port(struct bn_series *sr, uint32_t port)
 {
@@ -23,8 +23,9 @@ static int add_queue_port(struct bn_series *sr, uint32_t port)
     return 0;
 }
 
-static int parse_queue_ports(struct bn_sim *s, struct bn_error *err)
+static int parse_queue_ports(struct bn_flows *fl, struct bn_error *err)
 {
+    const struct bn_sim *s = fl->s;
     char buf[BN_PATH_MAX], *save = NULL;
     snprintf(buf, sizeof buf, "%s", s->sc->observe.queue_ports);
     for (char *tok = strtok_r(buf, " ,\t", &save); tok; tok = strtok_r(NULL, " ,\t", &save)) {
@@ -34,28 +35,29 @@ static int parse_queue_ports(struct bn_sim *s, struct bn_error *err)
                            "%s: key 'observe.queue_ports': no port named '%s' (names look like "
                            "tor0/1 or leaf2/0: node, '/', port index on it)",
                            s->sc->source, tok);
-        if (add_queue_port(&s->series, p) != 0)
+        if (add_queue_port(&fl->series, p) != 0)
             return bn_fail(err, BN_ENOMEM, "out of memory");
     }
     return BN_OK;
 }
 
-int bn_sim_observe_init(struct bn_sim *s, struct bn_error *err)
+int bn_flows_series_init(struct bn_flows *fl, struct bn_error *err)
 {
-    struct bn_series *sr = &s->series;
+    struct bn_sim *s = fl->s;
+    struct bn_series *sr = &fl->series;
     memset(sr, 0, sizeof *sr);
     if (s->sc->observe.sample_us <= 0)
         return BN_OK;
     sr->interval_us = s->sc->observe.sample_us;
-    sr->nflows = s->flows.n < s->sc->observe.max_flows ? s->flows.n : s->sc->observe.max_flows;
-    int rc = parse_queue_ports(s, err);
+    sr->nflows = fl->flows.n < s->sc->observe.max_flows ? fl->flows.n : s->sc->observe.max_flows;
+    int rc = parse_queue_ports(fl, err);
     if (rc != BN_OK)
         return rc;
     if (s->sc->observe.queue_ports[0] == '\0')
         for (uint32_t i = 0; i < sr->nflows && sr->nqueues < 16; i++)
-            if (add_queue_port(sr, s->host_route[s->flows.flows[i].dst].deliver_port) != 0)
+            if (add_queue_port(sr, s->host_route[fl->flows.flows[i].dst].deliver_port) != 0)
                 return bn_fail(err, BN_ENOMEM, "out of memory");
-    bn_fabric_schedule(&s->fab, 0, BN_EV_SAMPLE, 0, 0);
+    bn_fabric_schedule(&s->fab, 0, BN_EV_APP, 0, BN_FLOWS_SAMPLE);
     return BN_OK;
 }
 
@@ -82,19 +84,20 @@ static int grow(struct bn_series *sr, uint32_t *cap)
     return 0;
 }
 
-int bn_sim_observe_sample(struct bn_sim *s, struct bn_error *err)
+int bn_flows_series_sample(struct bn_flows *fl, struct bn_error *err)
 {
-    struct bn_series *sr = &s->series;
-    if (grow(sr, &s->series_cap) != 0)
+    struct bn_sim *s = fl->s;
+    struct bn_series *sr = &fl->series;
+    if (grow(sr, &fl->series_cap) != 0)
         return bn_fail(err, BN_ENOMEM, "out of memory for time series");
     uint32_t k = sr->nsamples++;
     sr->t_us[k] = bn_time_to_us(s->fab.now);
     for (uint32_t i = 0; i < sr->nflows; i++) {
-        const struct bn_flow_state *fs = &s->fstate[i];
+        const struct bn_flow_state *fs = &fl->fstate[i];
         double rate = 0, alpha = 0, got = 0;
         if (fs->qp != BN_NONE) {
             const struct bn_qp *qp = &s->nics.qp[fs->qp];
-            double bytes = (double)qp->rcv_nxt * s->nics.mtu, size = (double)s->flows.flows[i].bytes;
+            double bytes = (double)qp->rcv_nxt * s->nics.mtu, size = (double)fl->flows.flows[i].bytes;
             got = bytes < size ? bytes : size;
         }
         if (fs->qp != BN_NONE && fs->tx_done == BN_TIME_NEVER) {
@@ -108,8 +111,9 @@ int bn_sim_observe_sample(struct bn_sim *s, struct bn_error *err)
     }
     for (uint32_t q = 0; q < sr->nqueues; q++)
         sr->queue_bytes[(size_t)k * sr->nqueues + q] = (double)s->fab.ports[sr->queue_port[q]].q.bytes;
-    if (s->flows_done < s->flows.n)
-        bn_fabric_schedule(&s->fab, s->fab.now + bn_time_from_us(sr->interval_us), BN_EV_SAMPLE, 0, 0);
+    if (fl->flows_done < fl->flows.n)
+        bn_fabric_schedule(&s->fab, s->fab.now + bn_time_from_us(sr->interval_us), BN_EV_APP, 0,
+                           BN_FLOWS_SAMPLE);
     return BN_OK;
 }
 

@@ -10,37 +10,17 @@
 #include <sys/resource.h>
 
 #include "coll/tuner.h"
-#include "sim/sim.h"
-
-static uint32_t type_bytes(const char *t)
-{
-    if (strcmp(t, "int8") == 0 || strcmp(t, "uint8") == 0)
-        return 1;
-    if (strcmp(t, "half") == 0 || strcmp(t, "bfloat16") == 0)
-        return 2;
-    if (strcmp(t, "double") == 0 || strcmp(t, "int64") == 0 || strcmp(t, "uint64") == 0)
-        return 8;
-    return 4;
-}
+#include "driver/coll.h"
 
 static bool cut_in_blocks(enum bn_coll_kind k)
 {
     return k == BN_COLL_REDUCESCATTER || k == BN_COLL_ALLGATHER || k == BN_COLL_ALLTOALL;
 }
 
-/* Goodput of a link: payload bits of a full packet over its wire bits. */
-static double goodput(const struct bn_sim *s, double gbps)
-{
-    const struct bn_encap *e = s->nics.encap;
-    uint32_t mtu = s->sc->nic.mtu_bytes;
-    return gbps * mtu / (double)(bn_encap_frame(e, e->reth_bytes, mtu) + e->wire_overhead);
-}
-
+/* Serialization of a full packet on a link of `gbps`, in us. */
 static double mtu_us(const struct bn_sim *s, double gbps)
 {
-    const struct bn_encap *e = s->nics.encap;
-    uint32_t mtu = s->sc->nic.mtu_bytes;
-    return (bn_encap_frame(e, e->reth_bytes, mtu) + e->wire_overhead) * 8.0 / (gbps * 1e3);
+    return bn_encap_wire_frame(s->nics.encap, s->nics.mtu) * 8.0 / (gbps * 1e3);
 }
 
 /* The tuner's inputs, from the fabric as built. */
@@ -50,17 +30,18 @@ static void cost_of(const struct bn_sim *s, struct bn_coll_cost *c)
     struct bn_topo_info ti;
     bn_sim_topo_info(s, &ti);
     double nic = sc->link.rate_gbps, sw_us = sc->sw.latency_ns / 1e3;
-    double host_prop = (sc->link.host_cable_m * sc->link.copper_ns_per_m + sc->link.fec_ns) / 1e3;
-    double fab_prop = (sc->link.fabric_cable_m * sc->link.fiber_ns_per_m + sc->link.fec_ns) / 1e3;
+    /* the cables as the topology builders lay them (topo/) */
+    double host_prop = bn_topo_link_ns(sc, sc->link.host_cable_m, sc->link.host_cable) / 1e3;
+    double fab_prop = bn_topo_link_ns(sc, sc->link.fabric_cable_m, sc->link.fabric_cable) / 1e3;
     *c = (struct bn_coll_cost){
         .net_alpha_us = sc->coll.step_latency_us + ti.diameter_switches * sw_us + 2 * host_prop +
                         (ti.diameter_hops - 2) * fab_prop + mtu_us(s, nic),
-        .nic_gbps = goodput(s, nic),
+        .nic_gbps = bn_encap_goodput_gbps(s->nics.encap, s->nics.mtu, nic),
         .domain_gpus = s->topo.domain_gpus,
     };
     if (s->topo.nscaleup) {
         double nv = sc->scale_up.rate_gbps;
-        c->nv_gbps = goodput(s, nv);
+        c->nv_gbps = bn_encap_goodput_gbps(s->nics.encap, s->nics.mtu, nv);
         c->nv_alpha_us = sc->coll.step_latency_us + sc->scale_up.latency_ns / 1e3 +
                          2 * host_prop + mtu_us(s, nv);
     }
@@ -70,19 +51,20 @@ static int pick_algo(const struct bn_scenario *sc, const struct bn_coll_params *
                      const struct bn_coll_cost *c, const struct bn_coll_algo_ops **algo,
                      double *pred, struct bn_error *err)
 {
-    if (strcmp(sc->coll.algo, "auto") == 0) {
+    const char *op = bn_coll_op_name(sc->coll.op);
+    if (sc->coll.algo == 0) { /* auto */
         *algo = bn_coll_tune(p, c, pred);
         if (!*algo)
             return bn_fail(err, BN_EINPUT, "%s: key 'coll.op': no algorithm can run %s on %u ranks",
-                           sc->source, sc->coll.op, p->nranks);
+                           sc->source, op, p->nranks);
         return BN_OK;
     }
-    *algo = bn_coll_algo_find(sc->coll.algo);
+    *algo = bn_coll_algo_at(sc->coll.algo - 1u);
     if (!*algo || !(*algo)->supports(p))
         return bn_fail(err, BN_EINPUT, "%s: key 'coll.algo': %s cannot run %s on %u ranks%s "
                        "(docs/collectives.md lists what each algorithm runs)", sc->source,
-                       sc->coll.algo, sc->coll.op, p->nranks,
-                       strcmp(sc->coll.algo, "collnet") == 0 && !sc->sharp.enabled
+                       bn_coll_algo_name(sc->coll.algo - 1u), op, p->nranks,
+                       *algo && (*algo)->needs_aggregation && !sc->sharp.enabled
                            ? " without sharp.enabled" : "");
     if (!bn_coll_predict(*algo, p, c, pred))
         *pred = 0;
@@ -187,12 +169,13 @@ static int run_size(const struct bn_scenario *sc, uint64_t size, struct bn_coll_
     uint32_t *ep_host = NULL;
     if (rc == BN_OK) {
         struct bn_coll_params p = {
-            .nranks = s->topo.nhosts, .bytes = size, .type_bytes = type_bytes(sc->coll.datatype),
+            .nranks = s->topo.nhosts, .bytes = size,
+            .type_bytes = bn_coll_type_bytes(sc->coll.datatype),
             .root = sc->coll.root, .channels = sc->coll.channels,
             .slice_bytes = sc->coll.slice_bytes, .gpus_per_server = sc->topology.gpus_per_server,
             .agg_max_trees = sc->sharp.max_trees,
         };
-        bn_coll_kind_find(sc->coll.op, &p.kind);
+        p.kind = (enum bn_coll_kind)sc->coll.op;
         struct bn_coll_cost cost;
         cost_of(s, &cost);
         const struct bn_coll_algo_ops *algo = NULL;
@@ -246,29 +229,21 @@ int bn_coll_sweep_rows(const struct bn_scenario *sc, bn_coll_row_fn on_row, void
 {
     memset(out, 0, sizeof *out);
     double t0 = bn_wall_now();
-    enum bn_coll_kind kind;
-    if (bn_coll_kind_find(sc->coll.op, &kind) != BN_OK)
-        return bn_fail(err, BN_EINPUT, "%s: key 'coll.op': unknown collective '%s'", sc->source,
-                       sc->coll.op);
+    enum bn_coll_kind kind = (enum bn_coll_kind)sc->coll.op;
     if (sc->coll.min_bytes > sc->coll.max_bytes)
         return bn_fail(err, BN_EINPUT, "%s: key 'coll.min_bytes': %llu is above coll.max_bytes "
                        "%llu", sc->source, (unsigned long long)sc->coll.min_bytes,
                        (unsigned long long)sc->coll.max_bytes);
-    snprintf(out->op, sizeof out->op, "%s", sc->coll.op);
-    snprintf(out->datatype, sizeof out->datatype, "%s", sc->coll.datatype);
-    snprintf(out->redop, sizeof out->redop, "%s", sc->coll.redop);
-    out->type_bytes = type_bytes(sc->coll.datatype);
+    snprintf(out->op, sizeof out->op, "%s", bn_coll_op_name(sc->coll.op));
+    snprintf(out->datatype, sizeof out->datatype, "%s", bn_coll_type_name(sc->coll.datatype));
+    snprintf(out->redop, sizeof out->redop, "%s", bn_coll_redop_name(sc->coll.redop));
+    out->type_bytes = bn_coll_type_bytes(sc->coll.datatype);
     bool rooted = kind == BN_COLL_BROADCAST || kind == BN_COLL_REDUCE;
     out->root = rooted ? (int32_t)sc->coll.root : -1;
     out->gpus_per_server = sc->topology.gpus_per_server;
     out->nic_gbps = sc->link.rate_gbps;
-    const struct bn_encap *e = bn_encap_find(sc->nic.encap);
-    if (!e)
-        return bn_fail(err, BN_EINPUT, "%s: key 'nic.encap': unknown encapsulation '%s'",
-                       sc->source, sc->nic.encap);
-    uint32_t mtu = sc->nic.mtu_bytes;
-    out->nic_goodput_gbps = sc->link.rate_gbps * mtu /
-                            (double)(bn_encap_frame(e, e->reth_bytes, mtu) + e->wire_overhead);
+    out->nic_goodput_gbps = bn_encap_goodput_gbps(bn_encap_at(sc->nic.encap), sc->nic.mtu_bytes,
+                                                  sc->link.rate_gbps);
     int rc = bn_describe_topology(sc, &out->topo, err);
     if (rc != BN_OK)
         return rc;

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/sim.h"
+#include "driver/coll.h"
 
 struct exec {
     struct bn_sim *s;
@@ -132,19 +132,47 @@ static void on_complete(void *ud, uint32_t cookie, enum bn_completion_side side,
         end_iteration(x);
 }
 
-static bool app_done(void *ud)
+static bool exec_done(const void *self)
 {
-    const struct exec *x = ud;
+    const struct exec *x = self;
     return x->finished || x->rc != BN_OK;
 }
 
-static int app_event(void *ud, const struct bn_event *ev, struct bn_error *err)
+static int exec_event(struct bn_sim *s, void *self, const struct bn_event *ev,
+                      struct bn_error *err)
 {
-    struct exec *x = ud;
+    struct exec *x = self;
+    (void)s;
     (void)err;
     post(x, ev->obj);
     return x->rc;
 }
+
+/* The first iteration's ready transfers (a schedule with nothing to move,
+ * one rank, completes at once). */
+static int exec_start(struct bn_sim *s, void *self, struct bn_error *err)
+{
+    struct exec *x = self;
+    (void)s;
+    (void)err;
+    int rc = BN_OK;
+    while (rc == BN_OK && x->sched->nxfers == 0 && !x->finished) {
+        rc = start_iteration(x);
+        if (rc == BN_OK)
+            end_iteration(x);
+    }
+    if (rc == BN_OK && !x->finished)
+        rc = start_iteration(x);
+    return rc;
+}
+
+static const struct bn_driver_ops coll_driver = {
+    .name = "collective",
+    .start = exec_start,
+    .event = exec_event,
+    .complete = on_complete,
+    .done = exec_done,
+};
 
 static void fill_row(const struct exec *x, struct bn_coll_row *row)
 {
@@ -174,27 +202,17 @@ int bn_coll_execute(struct bn_sim *s, const struct bn_sched *sched, const uint32
     x.ready = malloc(((size_t)sched->nxfers + 1) * sizeof *x.ready);
     int rc = x.qp_key && x.qp_val && x.ready ? BN_OK
              : bn_fail(err, BN_ENOMEM, "out of memory for %u transfers", sched->nxfers);
-    s->nics.on_complete = on_complete;
-    s->nics.on_arrival = NULL;
-    s->nics.ud = &x;
-    s->app = &x;
-    s->app_done = app_done;
-    s->app_event = app_event;
     double t0 = bn_wall_now();
-    /* a schedule with nothing to move (one rank) completes at once */
-    while (rc == BN_OK && sched->nxfers == 0 && !x.finished) {
-        rc = start_iteration(&x);
-        if (rc == BN_OK)
-            end_iteration(&x);
-    }
-    if (rc == BN_OK && !x.finished)
-        rc = start_iteration(&x);
+    if (rc == BN_OK)
+        rc = bn_sim_attach(s, &coll_driver, &x, err);
     if (rc == BN_OK)
         rc = bn_sim_loop(s, NULL, t0, err);
     if (rc == BN_OK && x.rc != BN_OK)
         rc = x.rc;
     if (rc == BN_OK)
         rc = bn_sim_check_ledger(s, err);
+    if (rc == BN_OK && !s->stopped_early && !x.finished)
+        rc = bn_fail(err, BN_EINTERNAL, "the collective did not complete, yet no event is left");
     if (rc == BN_OK && s->stopped_early)
         rc = bn_fail(err, BN_EINPUT, "%s: key 'sim.max_time_us': the collective of %llu bytes "
                      "did not finish within %g us", sc->source, (unsigned long long)sched->p.bytes,
@@ -203,7 +221,6 @@ int bn_coll_execute(struct bn_sim *s, const struct bn_sched *sched, const uint32
         fill_row(&x, row);
         row->wall_s = bn_wall_now() - t0;
     }
-    s->app = NULL;
     bn_sched_run_free(&x.run);
     free(x.qp_key);
     free(x.qp_val);

@@ -1,0 +1,18 @@
+/*
+ * The collective driver (coll_exec.c): a finished schedule's transfers
+ * posted as RDMA WRITEs as their dependencies are delivered; and the
+ * nccl-tests sweep built on it (coll_sweep.c, bn_coll_sweep).
+ */
+#ifndef BN_DRIVER_COLL_H
+#define BN_DRIVER_COLL_H
+
+#include "bnet/coll.h"
+#include "coll/sched.h"
+#include "sim/sim.h"
+
+/* Run a finished schedule on the built fabric, endpoints on hosts
+ * ep_host[]; fills the row's time, #wrong and fabric counters. */
+int bn_coll_execute(struct bn_sim *s, const struct bn_sched *sched, const uint32_t *ep_host,
+                    const struct bn_scenario *sc, struct bn_coll_row *row, struct bn_error *err);
+
+#endif

@@ -1,0 +1,188 @@
+/*
+ * The flows driver (flows.h) and bn_run: build the model, generate the
+ * workload's flows, run them through the engine, check that every flow
+ * completed and the ledger balances, collect the results.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "driver/flows.h"
+
+static void flows_complete(void *self, uint32_t cookie, enum bn_completion_side side,
+                           bn_time_t when)
+{
+    struct bn_flows *fl = self;
+    struct bn_flow_state *fs = &fl->fstate[cookie];
+    if (side == BN_COMPLETE_RX) {
+        fs->rx_done = when;
+    } else {
+        fs->tx_done = when;
+        fl->flows_done++;
+    }
+}
+
+static inline uint32_t path_slot(uint16_t id)
+{
+    return (uint32_t)((id * 0x9e37u) >> 9) & (BN_PATHS_SLOTS - 1u);
+}
+
+/* Count the path of each data packet that reaches its receiver. */
+static void flows_arrival(void *self, uint32_t qpid, const struct bn_packet *pk)
+{
+    struct bn_flows *fl = self;
+    struct bn_path_hist *h = &fl->fstate[fl->qp_flow[qpid]].paths;
+    if (h->n && h->path[h->last].id == pk->path) {
+        h->path[h->last].count++;
+        return;
+    }
+    uint32_t i = path_slot(pk->path);
+    for (; h->slot[i]; i = (i + 1) & (BN_PATHS_SLOTS - 1u)) {
+        uint32_t e = h->slot[i] - 1u;
+        if (h->path[e].id == pk->path) {
+            h->path[e].count++;
+            h->last = e;
+            return;
+        }
+    }
+    if (h->n < BN_PATHS_MAX) { /* a new path; past BN_PATHS_MAX, not counted */
+        h->slot[i] = (uint8_t)(h->n + 1);
+        h->path[h->n].id = pk->path;
+        h->path[h->n].count = 1;
+        h->last = h->n++;
+    }
+}
+
+/* The path counts a data packet's arrival will touch. */
+static void flows_prefetch(const void *self, const struct bn_packet *pk)
+{
+    const struct bn_flows *fl = self;
+    const struct bn_path_hist *h = &fl->fstate[fl->qp_flow[pk->qp]].paths;
+    __builtin_prefetch(h, 1);
+    /* a memoized flow keeps one path: its count is found first try, on
+     * h's line, without the index */
+    if (!fl->s->sw.memo_on)
+        __builtin_prefetch(&h->slot[path_slot(pk->path)], 1);
+}
+
+static int start_flow(struct bn_flows *fl, uint32_t flow, struct bn_error *err)
+{
+    struct bn_sim *s = fl->s;
+    const struct bn_flow_spec *f = &fl->flows.flows[flow];
+    uint32_t qp = bn_qp_create(&s->nics, f->src, f->dst);
+    enum bn_verb verb = s->sc->workload.verb == BN_SC_SEND ? BN_VERB_SEND : BN_VERB_WRITE;
+    if (qp == BN_NONE)
+        return bn_fail(err, BN_ENOMEM, "out of memory starting flow %u", flow);
+    int rc = bn_qp_post(&s->nics, qp, f->bytes, verb, flow);
+    if (rc == -2)
+        return bn_fail(err, BN_EINPUT, "flow %u: %llu bytes exceed the 2^32 packets of a queue pair",
+                       flow, (unsigned long long)f->bytes);
+    if (rc != 0)
+        return bn_fail(err, BN_ENOMEM, "out of memory starting flow %u", flow);
+    fl->fstate[flow].qp = qp;
+    fl->qp_flow[qp] = flow;
+    return BN_OK;
+}
+
+static int flows_start(struct bn_sim *s, void *self, struct bn_error *err)
+{
+    struct bn_flows *fl = self;
+    for (uint32_t i = 0; i < fl->flows.n; i++) {
+        fl->fstate[i] = (struct bn_flow_state){.qp = BN_NONE, .rx_done = BN_TIME_NEVER,
+                                               .tx_done = BN_TIME_NEVER};
+        bn_fabric_schedule(&s->fab, fl->flows.flows[i].start, BN_EV_APP, i, BN_FLOWS_START);
+    }
+    return bn_flows_series_init(fl, err);
+}
+
+static int flows_event(struct bn_sim *s, void *self, const struct bn_event *ev,
+                       struct bn_error *err)
+{
+    (void)s;
+    struct bn_flows *fl = self;
+    return ev->arg == BN_FLOWS_START ? start_flow(fl, ev->obj, err)
+                                     : bn_flows_series_sample(fl, err);
+}
+
+static bool flows_done(const void *self)
+{
+    const struct bn_flows *fl = self;
+    return fl->flows_done == fl->flows.n;
+}
+
+static void flows_progress(const void *self, uint32_t *done, uint32_t *total)
+{
+    const struct bn_flows *fl = self;
+    *done = fl->flows_done;
+    *total = fl->flows.n;
+}
+
+static const struct bn_driver_ops flows_driver = {
+    .name = "flows",
+    .start = flows_start,
+    .event = flows_event,
+    .complete = flows_complete,
+    .arrival = flows_arrival,
+    .done = flows_done,
+    .progress = flows_progress,
+    .prefetch = flows_prefetch,
+};
+
+static void flows_free(struct bn_flows *fl)
+{
+    free(fl->fstate);
+    free(fl->qp_flow);
+    bn_series_free(&fl->series);
+    bn_flow_list_free(&fl->flows);
+}
+
+static int run_flows(struct bn_sim *s, struct bn_flows *fl, const struct bn_run_opts *opts,
+                     double t0, struct bn_results *out, struct bn_error *err)
+{
+    fl->s = s;
+    int rc = bn_workload_generate(s->sc, s->topo.nhosts, &fl->flows, err);
+    if (rc == BN_OK) {
+        fl->fstate = calloc(fl->flows.n + 1, sizeof *fl->fstate);
+        fl->qp_flow = calloc(fl->flows.n + 1, sizeof *fl->qp_flow);
+        if (!fl->fstate || !fl->qp_flow)
+            rc = bn_fail(err, BN_ENOMEM, "out of memory for %u flows", fl->flows.n);
+    }
+    if (rc == BN_OK)
+        rc = bn_sim_attach(s, &flows_driver, fl, err);
+    if (rc == BN_OK) {
+        double t_setup = bn_wall_now();
+        out->setup_s = t_setup - t0;
+        rc = bn_sim_loop(s, opts, t0, err);
+        out->wall_s = bn_wall_now() - t_setup;
+    }
+    if (rc == BN_OK)
+        rc = bn_sim_check_ledger(s, err);
+    if (rc == BN_OK && !s->stopped_early && !flows_done(fl))
+        rc = bn_fail(err, BN_EINTERNAL, "only %u of %u flows completed, yet no event is left",
+                     fl->flows_done, fl->flows.n);
+    if (rc == BN_OK) {
+        out->events = s->events;
+        rc = bn_flows_collect(fl, out, err);
+    }
+    return rc;
+}
+
+int bn_run(const struct bn_scenario *sc, const struct bn_run_opts *opts, struct bn_results *out,
+           struct bn_error *err)
+{
+    memset(out, 0, sizeof *out);
+    double t0 = bn_wall_now();
+    struct bn_sim s;
+    struct bn_flows fl = {0};
+    int rc = bn_sim_build(&s, sc, err);
+    if (rc == BN_OK)
+        rc = run_flows(&s, &fl, opts, t0, out, err);
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) == 0)
+        out->peak_rss_bytes = (uint64_t)ru.ru_maxrss * 1024;
+    flows_free(&fl);
+    bn_sim_free(&s);
+    if (rc != BN_OK)
+        bn_results_free(out);
+    return rc;
+}

@@ -1,0 +1,56 @@
+/*
+ * The flows driver: the workload's flows (permutation, incast, all-to-all,
+ * a flow list: workload/), each one message on its own queue pair, started
+ * at its time; their completions and the paths their packets took; a time
+ * series while they run (flow_series.c) and their results (flow_results.c).
+ */
+#ifndef BN_DRIVER_FLOWS_H
+#define BN_DRIVER_FLOWS_H
+
+#include "sim/sim.h"
+#include "workload/workload.h"
+
+#define BN_PATHS_MAX 64
+#define BN_PATHS_SLOTS 128 /* a power of two, twice BN_PATHS_MAX: probes stay short */
+
+/* The paths a flow's packets took, by the hash switches stamp on them, in
+ * the order first seen. A sprayed flow crosses hundreds of paths on a large
+ * fabric; `slot` finds a path's entry without scanning them all (open
+ * addressing by id; 1 + its index, 0 = empty). */
+struct bn_path_hist {
+    uint32_t n, last;   /* read on every delivery: on the line of the first paths */
+    struct {
+        uint32_t count;
+        uint16_t id;
+    } path[BN_PATHS_MAX];
+    uint8_t slot[BN_PATHS_SLOTS];
+};
+
+struct bn_flow_state {
+    uint32_t qp;
+    bn_time_t rx_done, tx_done;   /* BN_TIME_NEVER until then */
+    struct bn_path_hist paths;
+};
+
+/* The driver's own events (BN_EV_APP, arg): a flow starts (obj = flow), a
+ * time-series sample is due. */
+enum bn_flows_event { BN_FLOWS_START = 0, BN_FLOWS_SAMPLE = 1 };
+
+struct bn_flows {
+    struct bn_sim *s;
+    struct bn_flow_list flows;
+    struct bn_flow_state *fstate;
+    uint32_t *qp_flow;          /* queue pair -> flow */
+    uint32_t flows_done;
+    struct bn_series series;    /* flow_series.c; handed to the results */
+    uint32_t series_cap;
+};
+
+/* flow_series.c: time series. */
+int bn_flows_series_init(struct bn_flows *fl, struct bn_error *err);
+int bn_flows_series_sample(struct bn_flows *fl, struct bn_error *err);
+void bn_series_free(struct bn_series *sr);
+/* flow_results.c: results after the run. */
+int bn_flows_collect(struct bn_flows *fl, struct bn_results *out, struct bn_error *err);
+
+#endif

@@ -1,5 +1,4 @@
 /* Flow-control modules selectable by name (link.flow_control). */
-#include <string.h>
 
 #include "link/fabric.h"
 

@@ -12,6 +12,7 @@
 #define BN_LINK_PACKET_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define BN_PKT_NONE UINT32_MAX

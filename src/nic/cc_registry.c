@@ -1,6 +1,5 @@
 /* Congestion-control modules selectable by name (nic.congestion_control). */
 #include <stdio.h>
-#include <string.h>
 
 #include "nic/nic.h"
 

@@ -1,5 +1,4 @@
 /* The encapsulation table; byte counts and sources in encap.h / docs/model.md. */
-#include <string.h>
 
 #include "nic/encap.h"
 

@@ -38,8 +38,7 @@ struct bn_msg {
  * way, since the queue pair keeps what a packet needs of them (the PSNs
  * inside the message being sent, where its packets are all full; where the
  * oldest message at either end ends). The rest (rate-control timers,
- * message lists, rarer counters) in the lines after. (Prefetching a third
- * line as well was slower: 1.05, paired.) */
+ * message lists, rarer counters) in the lines after. */
 struct bn_qp {
     /* lines 0-1: what every packet touches */
     uint32_t src, dst;   /* hosts */

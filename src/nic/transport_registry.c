@@ -1,5 +1,4 @@
 /* Reliable transports selectable by name (nic.transport). */
-#include <string.h>
 
 #include "nic/nic.h"
 

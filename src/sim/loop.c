@@ -141,16 +141,11 @@ static inline void prefetch_ahead(struct bn_sim *s)
 }
 
 /* Prefetching pays once the per-port, per-flow and per-event state outgrows
- * the caches; below that it only costs instructions (measured: without it
- * the 128-host permutation is 0.86 of the time and the cluster128 sweep
- * takes 11 % fewer instructions, 432 hosts 0.96, while 1024 hosts, 6144
- * ports, take 1.08). */
-enum { PREFETCH_MIN_PORTS = 4096 };
-/* Writing the event queue's pushes behind (bn_evq_hide_latency) pays
- * later: the wheel's blocks stay cached longer than the ports and packets
- * do (measured, paired: 8192 hosts, 49 k ports, 0.89 of the time; 3456
- * hosts, 21 k ports, 0.99; 1024 hosts, 6 k ports, 1.07, slower). */
-enum { WRITE_BEHIND_MIN_PORTS = 32768 };
+ * the caches; below that it only costs instructions. Writing the event
+ * queue's pushes behind (bn_evq_hide_latency) pays later still: the wheel's
+ * blocks stay cached longer than the ports and packets do. (Both thresholds
+ * measured: docs/performance.md, "Thresholds".) */
+enum { PREFETCH_MIN_PORTS = 4096, WRITE_BEHIND_MIN_PORTS = 32768 };
 static bool latency_hiding_wanted(const struct bn_sim *s, uint32_t min_ports)
 {
     if (s->sc->sim.prefetch == BN_SC_PREFETCH_ON)

@@ -66,7 +66,7 @@ static void fill_plan(const struct bn_topo *t, const struct bn_scenario *sc,
         ti->oversubscription = st[i].up_gbps > 0 && i > 0 ? st[i].down_gbps / st[i].up_gbps : 0;
     }
     fill_links(t, out);
-    if (strcmp(t->kind, "rail_optimized") == 0)
+    if (t->rail_servers)
         out->gpus_per_server = sc->topology.gpus_per_server;
     out->gpu_tflops = sc->topology.gpu_tflops;
     if (out->gpu_tflops > 0) {

@@ -111,5 +111,6 @@ static int build(struct bn_topo *t, const struct bn_scenario *sc, struct bn_erro
 
 const struct bn_topo_builder_ops bn_topo_rail_optimized = {
     .name = "rail_optimized",
+    .rail_servers = true,
     .build = build,
 };

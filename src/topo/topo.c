@@ -39,6 +39,7 @@ int bn_topo_build(struct bn_topo *t, const struct bn_scenario *sc, struct bn_err
         return bn_fail(err, BN_EINTERNAL, "topology.kind %u: no such builder", sc->topology.kind);
     const struct bn_topo_builder_ops *b = builders[sc->topology.kind];
     snprintf(t->kind, sizeof t->kind, "%s", b->name);
+    t->rail_servers = b->rail_servers;
     int rc = b->build(t, sc, err);
     if (rc != BN_OK) {
         bn_topo_free(t);

@@ -50,6 +50,7 @@ struct bn_topo_port {
 
 struct bn_topo {
     char kind[BN_NAME_MAX];
+    bool rail_servers;   /* its builder lays hosts out in servers, a rail per GPU */
     uint32_t nnodes, nports, nhosts, nswitches, nleaves;
     uint32_t ntiers;                     /* switch tiers */
     uint32_t switches_per_tier[BN_MAX_TIERS + 1]; /* index by tier (1..) */
@@ -79,6 +80,7 @@ struct bn_topo_edge {
 /* One topology builder per file (fat_tree.c, leaf_spine.c ...). */
 struct bn_topo_builder_ops {
     const char *name;
+    bool rail_servers;   /* hosts in servers of topology.gpus_per_server, a rail per GPU */
     int (*build)(struct bn_topo *t, const struct bn_scenario *sc, struct bn_error *err);
 };
 

@@ -1,0 +1,92 @@
+/*
+ * The registries are the one list of names: every module key's choices
+ * (what bnet keys prints, what errors list, what the scenario stores an
+ * index into) are its registry's names, in its order; its default is one
+ * of them; and the index a key stores finds that module.
+ */
+#include "support.h"
+
+#include "coll/sched.h"
+#include "link/fc.h"
+#include "nic/nic.h"
+#include "switch/lb.h"
+#include "topo/topo.h"
+#include "workload/workload.h"
+
+static const struct {
+    const char *path;
+    const char *(*name)(size_t i);
+    size_t skip; /* choices before the registry's: "auto", "none" */
+} keys[] = {
+    {"topology.kind", bn_topo_builder_name, 0},  {"link.flow_control", bn_fc_name, 0},
+    {"switch.load_balancing", bn_lb_name, 0},     {"nic.encap", bn_encap_name, 0},
+    {"nic.transport", bn_transport_name, 0},      {"nic.congestion_control", bn_cc_name, 0},
+    {"workload.kind", bn_workload_name, 0},       {"coll.op", bn_coll_op_name, 0},
+    {"coll.datatype", bn_coll_type_name, 0},      {"coll.redop", bn_coll_redop_name, 0},
+    {"coll.algo", bn_coll_algo_name, 1},          {"fabric", bn_scenario_preset_name, 1},
+};
+
+static const struct bn_scenario_key_info *key(const char *path)
+{
+    for (size_t i = 0; i < bn_scenario_key_count(); i++)
+        if (strcmp(bn_scenario_key(i)->path, path) == 0)
+            return bn_scenario_key(i);
+    fail_msg("no key %s", path);
+    return NULL;
+}
+
+static void test_choices_are_the_registry(void **state)
+{
+    (void)state;
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+        const struct bn_scenario_key_info *info = key(keys[k].path);
+        assert_non_null(info->choice);
+        size_t i = 0;
+        for (; keys[k].name(i); i++) {
+            const char *c = info->choice(i + keys[k].skip);
+            if (!c || strcmp(c, keys[k].name(i)) != 0)
+                fail_msg("%s: choice %zu is '%s', registry says '%s'", keys[k].path,
+                         i + keys[k].skip, c ? c : "(none)", keys[k].name(i));
+        }
+        assert_true(i > 0);
+        if (info->choice(i + keys[k].skip))
+            fail_msg("%s: choice '%s' is in no registry", keys[k].path,
+                     info->choice(i + keys[k].skip));
+    }
+}
+
+/* Setting a module by name stores its registry index; the default is one. */
+static void test_index_finds_the_module(void **state)
+{
+    (void)state;
+    struct bn_scenario sc;
+    struct bn_error err;
+    char set[128];
+    for (size_t i = 0; bn_cc_name(i); i++) {
+        bn_scenario_defaults(&sc);
+        snprintf(set, sizeof set, "nic.congestion_control=%s", bn_cc_name(i));
+        assert_int_equal(bn_scenario_set(&sc, set, &err), BN_OK);
+        assert_ptr_equal(bn_cc_at(sc.nic.congestion_control), bn_cc_at(i));
+    }
+    for (size_t i = 0; bn_lb_name(i); i++) {
+        bn_scenario_defaults(&sc);
+        snprintf(set, sizeof set, "switch.load_balancing=%s", bn_lb_name(i));
+        assert_int_equal(bn_scenario_set(&sc, set, &err), BN_OK);
+        assert_ptr_equal(bn_lb_at(sc.sw.load_balancing), bn_lb_at(i));
+    }
+    bn_scenario_defaults(&sc);
+    assert_key(&sc, "nic.congestion_control", "none");
+    assert_key(&sc, "link.flow_control", "lossy");
+    assert_key(&sc, "coll.algo", "auto");
+    assert_int_equal(bn_scenario_set(&sc, "nic.congestion_control=cubic", &err), BN_EINPUT);
+    assert_non_null(strstr(err.msg, "one of: none, dcqcn, ib_cc, nscc"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_choices_are_the_registry),
+        cmocka_unit_test(test_index_finds_the_module),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -35,13 +35,15 @@ struct pfc_port {
     uint8_t pending;        /* frame waiting to be sent: 0, BN_FC_XOFF or BN_FC_XON */
 };
 
+/* One block: the ports' state follows the header, so a port's is found
+ * without loading a pointer first. */
 struct pfc_state {
-    struct pfc_port *port;
     /* dynamic thresholds (shared == NULL: static), per node */
     uint64_t *shared;       /* shared pool (buffer minus headroom reserves) */
     uint64_t *used;         /* bytes in the switch */
     uint32_t shift;         /* alpha = 2^-shift */
     uint32_t resume_gap;    /* resume once this far below the threshold (one frame) */
+    struct pfc_port port[];
 };
 
 static struct pfc_state *st(const struct bn_fabric *f) { return f->fc_state; }
@@ -102,13 +104,10 @@ static int setup_shared(struct bn_fabric *f, const struct bn_fc_setup *in, struc
 
 static int pfc_setup(struct bn_fabric *f, const struct bn_fc_setup *in, struct bn_error *err)
 {
-    struct pfc_state *s = calloc(1, sizeof *s);
+    struct pfc_state *s = bn_big_calloc(1, sizeof *s + (f->nports + 1) * sizeof s->port[0]);
     if (!s)
         return bn_fail(err, BN_ENOMEM, "out of memory for flow-control state");
     f->fc_state = s;
-    s->port = bn_big_calloc(f->nports + 1, sizeof *s->port);
-    if (!s->port)
-        return bn_fail(err, BN_ENOMEM, "out of memory for flow-control state");
     for (uint32_t p = 0; p < f->nports; p++) {
         struct pfc_port *fc = &s->port[p];
         fc->prop_ps = in->link[p].prop_ps;
@@ -127,10 +126,9 @@ static void pfc_free(struct bn_fabric *f)
 {
     struct pfc_state *s = st(f);
     if (s) {
-        bn_big_free(s->port);
         free(s->shared);
         free(s->used);
-        free(s);
+        bn_big_free(s);
     }
     f->fc_state = NULL;
 }

@@ -8,7 +8,6 @@
 #include "nic/nic.h"
 
 BN_CC_PRIV_CHECK(struct bn_dcqcn);
-BN_CC_PARAMS_CHECK(struct bn_dcqcn_params);
 
 /* dcqcn.preset's values, then every dcqcn.* key the scenario sets (0 =
  * the preset's). The notification point's CNP interval goes with the

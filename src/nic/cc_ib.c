@@ -8,7 +8,6 @@
 #include "nic/nic.h"
 
 BN_CC_PRIV_CHECK(struct bn_ibcc);
-BN_CC_PARAMS_CHECK(struct bn_ibcc_params);
 
 /* The defaults of ibcc.h, then every ibcc.* key the scenario sets (0 = the
  * default's). BECNs are not rate-limited at the receiver. */

@@ -22,7 +22,6 @@ struct nscc_params {
     bn_time_t target_delay;
     double beta;
 };
-BN_CC_PARAMS_CHECK(struct nscc_params);
 
 struct nscc {
     double cwnd;           /* bytes */

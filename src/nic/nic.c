@@ -16,11 +16,10 @@ static int setup_modules(struct bn_nics *n, const struct bn_scenario *sc, struct
     int rc = n->tp->setup ? n->tp->setup(n, sc, err) : BN_OK;
     if (rc != BN_OK)
         return rc;
-    n->cc_params_mem = calloc(1, n->cc->params_size + 1);
-    if (!n->cc_params_mem)
+    n->cc_params = calloc(1, n->cc->params_size + 1);
+    if (!n->cc_params)
         return bn_fail(err, BN_ENOMEM, "out of memory for congestion-control parameters");
-    n->cc_params = n->cc_params_mem;
-    rc = n->cc->setup ? n->cc->setup(sc, sc->link.rate_gbps, n->cc_params_mem, &n->cnp_interval, err)
+    rc = n->cc->setup ? n->cc->setup(sc, sc->link.rate_gbps, n->cc_params, &n->cnp_interval, err)
                       : BN_OK;
     if (rc == BN_OK && sc->nic.cnp_interval_us > 0)
         n->cnp_interval = bn_time_from_us(sc->nic.cnp_interval_us);
@@ -76,7 +75,7 @@ void bn_nics_free(struct bn_nics *n)
     free(n->msg);
     free(n->tp_priv);
     free(n->reorder_hist);
-    free(n->cc_params_mem);
+    free(n->cc_params);
     memset(n, 0, sizeof *n);
 }
 

@@ -110,8 +110,7 @@ struct bn_cc_ops {
     const char *name;
     bool notifies;   /* receivers send congestion notifications for CE marks */
     const char *notice; /* what reports call those notifications ("CNPs"); NULL: none */
-    /* The module's parameters: params_size bytes (at most BN_CC_PARAMS_MAX,
-     * zeroed) that setup fills from the scenario's keys for NICs of
+    /* The module's parameters: params_size bytes (zeroed) that setup fills from the scenario's keys for NICs of
      * line_gbps, with the receivers' default minimum gap between
      * notifications per queue pair (nic.cnp_interval_us overrides it).
      * setup may be NULL (no parameters). */
@@ -133,17 +132,12 @@ struct bn_cc_ops {
     double (*window)(const struct bn_nics *n, const struct bn_qp *qp);
 };
 
-/* Room for a congestion-control module's parameters (bn_nics.cc_params). */
-#define BN_CC_PARAMS_MAX 256
-
 #define BN_CC_PRIV_CHECK(type) \
     _Static_assert(sizeof(type) <= sizeof(((struct bn_qp *)0)->cc_priv), \
                    #type " must fit in bn_qp.cc_priv")
 #define BN_TP_PARAMS_CHECK(type) \
     _Static_assert(sizeof(type) <= sizeof(((struct bn_nics *)0)->tp_params), \
                    #type " must fit in bn_nics.tp_params")
-#define BN_CC_PARAMS_CHECK(type) \
-    _Static_assert(sizeof(type) <= BN_CC_PARAMS_MAX, #type " must fit in BN_CC_PARAMS_MAX")
 /* "SOURCE: MODULE parameters: why", for a setup hook whose check failed. */
 int bn_cc_params_error(struct bn_error *err, const char *source, const char *module);
 
@@ -189,8 +183,7 @@ struct bn_nics {
     const struct bn_encap *encap;
     const struct bn_transport_ops *tp;
     const struct bn_cc_ops *cc;
-    const void *cc_params;        /* the module's parameters (its own struct) */
-    void *cc_params_mem;          /* ...where its setup wrote them */
+    void *cc_params;              /* the module's parameters (its own struct, its setup's) */
     uint64_t line_rate_bps;       /* the NICs' port rate */
     bn_time_t cnp_interval;       /* receiver: at most one CNP per queue pair per interval */
     uint32_t mtu, ack_every, max_frame;

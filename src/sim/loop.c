@@ -6,9 +6,6 @@
  * delivered + dropped + in flight). Like Redis's ae.c, the loop knows none
  * of its clients: drivers come in through struct bn_driver_ops.
  */
-#include <stdlib.h>
-#include <string.h>
-#include <sys/resource.h>
 #include <time.h>
 
 #include "sim/sim.h"

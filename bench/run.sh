@@ -17,8 +17,12 @@
 #                  run), then the 8192-host case once, so both
 #                  sizes see the same minutes of a noisy machine (ROUNDS,
 #                  default 3; prints each round's ratio and the median)
-# Usage: bench/run.sh [quick|full|flatness|CASE...]   quick (default): 128 and
-# 1024 hosts only; full: every case but flatness (8192 hosts take minutes each).
+#   reroute        the cost a failure adds: wall time to recompute and compare
+#                  the routes of a 1024- and an 8192-host fat-tree (k=16, 32)
+#                  after one aggregation-core link dies (faults.reroute_wall_s)
+# Usage: bench/run.sh [quick|full|flatness|reroute|CASE...]   quick (default):
+# 128 and 1024 hosts only; full: every case but flatness and reroute (8192
+# hosts take minutes each).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/need-packages.sh time jq
@@ -33,12 +37,14 @@ full=(perm-ecmp-128 perm-spray-128 perm-ecmp-1024 perm-spray-1024 perm-ecmp-8192
 case "${1:-quick}" in
 quick) cases=("${quick[@]}") ;;
 full) cases=("${full[@]}") ;;
-flatness) cases=() ;;
+flatness | reroute) cases=() ;;
 *) cases=("$@") ;;
 esac
 
+# The suite's work stays fixed across model changes: the permutations keep
+# a stalled queue pair's timer at nic.rto_us, as before nic.rto_backoff.
 perm=(--set workload.kind=permutation --set workload.message_bytes=2000000
-      --set nic.mtu_bytes=4096 --set link.rate_gbps=100)
+      --set nic.mtu_bytes=4096 --set link.rate_gbps=100 --set nic.rto_backoff=false)
 spray=(--set nic.entropy=per_packet --set nic.transport=selective_repeat)
 k_of() { case $1 in 128) echo 8 ;; 1024) echo 16 ;; 8192) echo 32 ;; esac; }
 
@@ -104,6 +110,21 @@ for lb in ecmp spray; do
             'BEGIN{printf "cost per packet-hop, 8192 hosts / 128 hosts (%s): %.2fx\n", lb, b / s}'
     fi
 done
+
+# reroute: one link down, routes recomputed (see the header).
+if [ "${1:-}" = reroute ]; then
+    printf '%-6s %6s %8s %16s %12s\n' k hosts switches switches_changed reroute_s
+    for k in 16 32; do
+        build/bnet run --quiet --json "$out/r.json" --set topology.k=$k --set workload.kind=incast \
+            --set workload.incast_senders=1 --set workload.message_bytes=100000 \
+            --set observe.sample_us=0 --set routing.control_plane=local --set routing.baseline=false \
+            --set faults.0.kind=link_down --set "faults.0.target=agg0 core0" --set faults.0.at_us=1
+        jq -r --arg k "$k" '[$k, .topology.hosts, .topology.switches,
+            .faults.list[0].switches_changed, .faults.reroute_wall_s] | @tsv' "$out/r.json" |
+            awk -F'\t' '{printf "%-6s %6s %8s %16s %12.3f\n", $1, $2, $3, $4, $5}'
+    done
+    exit 0
+fi
 
 # flatness: equal stretches of wall time, interleaved (see the header).
 [ "${1:-}" = flatness ] || exit 0

@@ -49,15 +49,17 @@ static inline void test_run(const struct bn_scenario *sc, struct bn_results *res
         fail_msg("bn_run: %s", err.msg);
 }
 
-/* Conservation: what entered the fabric left it or is still inside. */
+/* Conservation: what entered the fabric left it, was lost to a failure,
+ * or is still inside; every flow completed unless a fault failed it. */
 static inline void assert_ledger_balanced(const struct bn_results *r)
 {
-    assert_int_equal(r->pkts_injected, r->pkts_delivered + r->pkts_dropped + r->pkts_in_flight);
-    assert_int_equal(r->bytes_injected,
-                     r->bytes_delivered + r->bytes_dropped + r->bytes_in_flight);
+    assert_int_equal(r->pkts_injected,
+                     r->pkts_delivered + r->pkts_dropped + r->pkts_lost + r->pkts_in_flight);
+    assert_int_equal(r->bytes_injected, r->bytes_delivered + r->bytes_dropped + r->bytes_lost +
+                                            r->bytes_in_flight);
     if (!r->stopped_early) {
         assert_int_equal(r->pkts_in_flight, 0);
-        assert_int_equal(r->flows_completed, r->nflows);
+        assert_int_equal(r->flows_completed + r->flows_failed, r->nflows);
     }
 }
 

@@ -24,6 +24,15 @@ struct bn_coll_row {
     uint64_t packet_hops, events;
     uint64_t pkts_dropped, retransmits;
     double wall_s;              /* simulation wall time of the row */
+    /* with faults (src/fault): frames lost to them; the same row without
+     * them (time_us over it: the slowdown); and whether the collective
+     * failed: a queue pair's retries ran out at failed_us, at rank
+     * failed_rank's failed_step-th send (to failed_peer) of that iteration */
+    uint64_t pkts_lost;
+    double baseline_us;
+    bool failed;
+    double failed_us;
+    uint32_t failed_rank, failed_peer, failed_step;
 };
 
 struct bn_coll_results {

@@ -54,6 +54,9 @@ struct bn_flow_result {
     uint64_t bytes;
     double start_us;
     double fct_us;          /* post -> last byte delivered at the receiver */
+    double failed_us;       /* its queue pair went to the error state then (-1: it did not) */
+    bool no_path;           /* ...because no path served it once faults were over
+                             * (routing.stuck_us), not because its retries ran out */
     double ack_us;          /* post -> sender's completion (last ACK) */
     double throughput_gbps; /* bytes * 8 / fct */
     uint64_t retransmits;   /* data packets sent again */
@@ -76,6 +79,26 @@ struct bn_port_result {
     uint64_t pause_sent;      /* PFC pauses this port sent upstream */
     uint64_t pause_received;  /* pauses that stopped this port */
     double paused_fraction;   /* of simulated time this port was paused */
+};
+
+/* One fault of the scenario's faults: list, as it went (src/fault). */
+struct bn_fault_result {
+    char kind[24];            /* "link_down", ... */
+    char target[BN_NAME_MAX]; /* as the scenario named it; random_links: the links drawn */
+    double at_us, until_us;   /* until 0: for good */
+    uint32_t links;           /* links it took down, slowed or corrupted */
+    uint32_t flaps;           /* link_flap: times the link went down */
+    uint32_t switches_changed; /* switches whose tables its first change rerouted */
+    double converged_us;      /* from the fault to the last of those installing; -1: never
+                               * (static routes), 0: nothing to reroute */
+    double rate_before_gbps;  /* delivered over the window before it */
+    double restored_us;       /* from the fault to the traffic it hit (queue pairs that
+                               * lost frames to it) running at routing.restore_fraction of
+                               * their rate before it, or finished; -1: not within the run */
+    bool restore_measured;    /* false for link_degrade (it loses nothing to tell its
+                               * traffic by: the slowdown shows its cost) and for a fault
+                               * before the first measuring window ended */
+    uint64_t pkts_lost;       /* frames lost on its links (both directions) */
 };
 
 /* Time series sampled every `interval_us` while flows run. */
@@ -124,6 +147,17 @@ struct bn_results {
     double simulated_us, wall_s, setup_s;
     uint64_t peak_rss_bytes;
     bool stopped_early;   /* sim.max_time_us reached before all flows finished */
+    /* failures (src/fault): frames lost to them, flows whose queue pair
+     * failed, and each fault as it went */
+    uint64_t pkts_lost, bytes_lost, pkts_corrupted;
+    uint32_t flows_failed;
+    char control_plane[BN_NAME_MAX];   /* "" without faults */
+    struct bn_fault_result *faults;
+    uint32_t nfaults;
+    /* the same run without its faults (only when there are some): the last
+     * flow's completion, and this run's over it */
+    double baseline_makespan_us, makespan_us, slowdown;
+    double reroute_wall_s;    /* wall time spent computing new routes */
 };
 
 void bn_results_free(struct bn_results *r);

@@ -42,6 +42,17 @@ enum bn_sc_dcqcn_preset { BN_SC_DCQCN_NVIDIA = 0, BN_SC_DCQCN_PAPER };
 enum bn_sc_verb { BN_SC_WRITE = 0, BN_SC_SEND };
 enum bn_sc_ports { BN_SC_PORTS_ALL = 0, BN_SC_PORTS_ACTIVE };
 enum bn_sc_prefetch { BN_SC_PREFETCH_AUTO = 0, BN_SC_PREFETCH_ON, BN_SC_PREFETCH_OFF };
+enum bn_sc_fault_kind {
+    BN_SC_FAULT_LINK_DOWN = 0,   /* a link (target) goes down */
+    BN_SC_FAULT_LINK_DEGRADE,    /* a link runs at rate_gbps (lanes lost) */
+    BN_SC_FAULT_LINK_BER,        /* a link corrupts frames at bit-error rate ber */
+    BN_SC_FAULT_LINK_FLAP,       /* a link goes down for down_us, up for up_us, again */
+    BN_SC_FAULT_SWITCH_DOWN,     /* every link of a switch (target) goes down */
+    BN_SC_FAULT_NIC_DOWN,        /* a host's (target) backend link goes down */
+    BN_SC_FAULT_RANDOM_LINKS,    /* `count` random links above tier `tier` go down (seeded) */
+    BN_SC_FAULT_OCS_RECONFIGURE, /* optical circuits (target) swap peers after dark_us */
+};
+enum bn_sc_eth_detect { BN_SC_DETECT_BFD = 0, BN_SC_DETECT_LOS };
 
 struct bn_scenario_topology {
     uint8_t kind;            /* topology builder: index in its registry (bnet keys lists them) */
@@ -107,6 +118,9 @@ struct bn_scenario_nic {
     uint32_t sr_reorder_threshold; /* a hole this many packets behind a SACK counts as lost */
     uint8_t congestion_control;  /* congestion control: index in its registry */
     double rto_us;               /* retransmission timeout */
+    uint32_t retry_cnt;          /* retransmissions without progress before a queue pair fails */
+    uint32_t ack_timeout;        /* local ACK timeout 4.096 us x 2^this (0: a QP never fails) */
+    bool rto_backoff;            /* the timer doubles per timeout without progress */
     double cnp_interval_us;      /* receiver: min gap between CNPs per queue pair; 0 = preset */
     uint32_t ack_every;          /* receiver ACKs every N data packets (and the last) */
 };
@@ -181,6 +195,42 @@ struct bn_scenario_observe {
     uint8_t ports;               /* enum bn_sc_ports: which ports the results list */
 };
 
+/* Failures and how the fabric's control plane reacts (src/fault). */
+#define BN_SC_FAULTS_MAX 16
+struct bn_scenario_fault {
+    double at_us;                /* when it strikes */
+    double until_us;             /* when it is over (link up, rate back); 0 = for good */
+    char target[BN_NAME_MAX];    /* "leaf0 spine1" / "tor0/5" (a link), "spine1", "host3" */
+    double rate_gbps;            /* link_degrade: the rate it falls to */
+    double ber;                  /* link_ber: bit-error rate */
+    double down_us, up_us;       /* link_flap: each down and up period */
+    double dark_us;              /* ocs_reconfigure: circuits carry nothing this long */
+    uint32_t count;              /* random_links: how many */
+    uint32_t tier;               /* random_links: links from switches of this tier up (0: hosts') */
+    uint8_t kind;                /* enum bn_sc_fault_kind */
+};
+
+struct bn_scenario_routing {
+    double local_detect_us;      /* local: a switch notices its dead port */
+    double local_notify_us;      /* local: per hop, to the switches that must change */
+    double sm_trap_us;           /* ib_sm: the trap's trip to the SM and its handling */
+    double sm_sweep_us;          /* ib_sm: the sweep's discovery, per switch */
+    double sm_route_ns;          /* ib_sm: route computation, per (switch, host) entry */
+    double sm_lft_block_us;      /* ib_sm: one LFT block (64 LIDs) set by a MAD */
+    double eth_bfd_interval_us;  /* ethernet: BFD transmit interval */
+    double eth_los_us;           /* ethernet: loss of signal to link down (carrier delay) */
+    double eth_hop_us;           /* ethernet: a withdrawal's processing, per hop */
+    double eth_install_us;       /* ethernet: next-hop group update in hardware */
+    double restore_fraction;     /* traffic counts as restored at this share of its pre-fault rate */
+    double window_us;            /* the throughput window that measures it; 0 = auto */
+    double stuck_us;             /* no fault event for this long: a queue pair stalled as long fails */
+    uint32_t sm_mads_in_flight;  /* ib_sm: MADs the SM keeps outstanding */
+    uint32_t eth_bfd_multiplier; /* ethernet: BFD detect multiplier */
+    uint8_t control_plane;       /* 0 = auto, else 1 + index in its registry (src/fault) */
+    uint8_t eth_detect;          /* enum bn_sc_eth_detect */
+    bool baseline;               /* also run without the faults, for the slowdown */
+};
+
 struct bn_scenario {
     char source[BN_PATH_MAX];    /* file the scenario came from ("<default>" if embedded) */
     uint64_t seed;
@@ -199,6 +249,9 @@ struct bn_scenario {
     struct bn_scenario_scale_up scale_up;
     struct bn_scenario_coll coll;
     struct bn_scenario_sharp sharp;
+    struct bn_scenario_routing routing;
+    uint32_t nfaults;            /* faults[0 .. nfaults) are given */
+    struct bn_scenario_fault faults[BN_SC_FAULTS_MAX];
 };
 
 /* Fill every field with its documented default. */

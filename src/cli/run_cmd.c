@@ -217,8 +217,10 @@ static int do_run(const struct cli_opts *o, const struct bn_scenario *sc)
         rc = bn_results_write_json(&res, o->json, o->reproducible ? BN_JSON_REPRODUCIBLE : 0, &err);
     if (rc == BN_OK && o->csv)
         rc = bn_results_write_csv(&res, o->csv, &err);
+    bool failed = res.flows_failed > 0;
     bn_results_free(&res);
-    return rc == BN_OK ? 0 : exit_status(&err);
+    /* 3: the run is whole, but faults made flows fail (docs/results.md) */
+    return rc != BN_OK ? exit_status(&err) : failed ? 3 : 0;
 }
 
 /* Rows go out as they are measured, as nccl-tests prints them: a sweep to
@@ -244,8 +246,11 @@ static int do_coll(const struct cli_opts *o, const struct bn_scenario *sc)
         bn_coll_print_footer(stdout, &res);
     if (o->json)
         rc = bn_coll_write_json(&res, o->json, &err);
+    bool failed = false;
+    for (uint32_t i = 0; i < res.nrows; i++)
+        failed = failed || res.rows[i].failed;
     bn_coll_results_free(&res);
-    return rc == BN_OK ? 0 : exit_status(&err);
+    return rc != BN_OK ? exit_status(&err) : failed ? 3 : 0;
 }
 
 /* "SRC,DST": two host indices. */

@@ -13,6 +13,8 @@ enum bn_event_kind {
     BN_EV_APP,             /* obj, arg: the driver's own (flows: start one, sample;
                             * collectives: post a transfer) */
     BN_EV_ARRIVE_HOST,     /* obj = receiving endpoint (NIC) port, arg = packet */
+    BN_EV_FAULT,           /* obj = fault, arg = its phase (src/fault): a link fails, ... */
+    BN_EV_ROUTE,           /* obj = switch, arg = routes version: the control plane installs */
 };
 
 #endif

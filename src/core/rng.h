@@ -18,6 +18,8 @@ struct bn_rng {
 #define BN_STREAM_WORKLOAD (1ULL << 56)
 #define BN_STREAM_PORT (2ULL << 56)
 #define BN_STREAM_SWITCH (3ULL << 56)
+#define BN_STREAM_BER (4ULL << 56)     /* link bit errors (link/impair.c) */
+#define BN_STREAM_FAULT (5ULL << 56)   /* random fault targets (src/fault) */
 
 void bn_rng_init(struct bn_rng *r, uint64_t seed, uint64_t stream);
 uint64_t bn_rng_next(struct bn_rng *r);

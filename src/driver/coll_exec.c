@@ -30,6 +30,10 @@ struct exec {
     double timed_ps;
     uint64_t wrong;
     bool finished;
+    uint32_t *sent;              /* per endpoint: its sends delivered this iteration */
+    bool failed;                 /* a queue pair gave up: the collective cannot finish */
+    double failed_us;
+    uint32_t failed_rank, failed_peer, failed_step;
     struct bn_error *err;        /* first failure inside a callback */
     int rc;
 };
@@ -80,10 +84,11 @@ static void post(struct exec *x, uint32_t xi)
         fail_in_callback(x, BN_ENOMEM, "out of memory posting a transfer");
 }
 
-/* Ready transfers wait out the software step latency, then post. */
+/* Ready transfers wait out the software step latency, then post (none
+ * after a failure: the collective is over). */
 static void release(struct exec *x, const uint32_t *xs, uint32_t n)
 {
-    for (uint32_t i = 0; i < n; i++) {
+    for (uint32_t i = 0; i < n && !x->failed; i++) {
         if (x->step_ps == 0)
             post(x, xs[i]);
         else
@@ -98,6 +103,7 @@ static int start_iteration(struct exec *x)
     if (rc != BN_OK)
         return rc;
     x->iter_start = x->s->fab.now;
+    memset(x->sent, 0, x->sched->nendpoints * sizeof *x->sent);
     release(x, x->ready, bn_sched_run_initial(&x->run, x->ready));
     return BN_OK;
 }
@@ -127,15 +133,34 @@ static void on_complete(void *ud, uint32_t cookie, enum bn_completion_side side,
     (void)when;
     if (side != BN_COMPLETE_RX)
         return;
+    x->sent[x->sched->slots[x->sched->xfers[cookie].src_slot].endpoint]++;
     release(x, x->ready, bn_sched_run_deliver(&x->run, cookie, x->ready));
     if (x->run.delivered == x->sched->nxfers)
         end_iteration(x);
 }
 
+/* A queue pair's retries ran out: the transfer at its head cannot be
+ * delivered, so the collective fails there (the first failure is the one
+ * reported: the rank, its peer, and which of its sends it was). */
+static void exec_qp_error(void *self, uint32_t qpid, bn_time_t when)
+{
+    struct exec *x = self;
+    const struct bn_qp *qp = &x->s->nics.qp[qpid];
+    if (x->failed || qp->msg_head == BN_NONE)
+        return;
+    const struct bn_xfer *t = &x->sched->xfers[x->s->nics.msg[qp->msg_head].cookie];
+    uint32_t src = x->sched->slots[t->src_slot].endpoint;
+    x->failed = true;
+    x->failed_us = bn_time_to_us(when);
+    x->failed_rank = src;
+    x->failed_peer = x->sched->slots[t->dst_slot].endpoint;
+    x->failed_step = x->sent[src] + 1;
+}
+
 static bool exec_done(const void *self)
 {
     const struct exec *x = self;
-    return x->finished || x->rc != BN_OK;
+    return x->finished || x->failed || x->rc != BN_OK;
 }
 
 static int exec_event(struct bn_sim *s, void *self, const struct bn_event *ev,
@@ -172,6 +197,7 @@ static const struct bn_driver_ops coll_driver = {
     .event = exec_event,
     .complete = on_complete,
     .done = exec_done,
+    .qp_error = exec_qp_error,
 };
 
 static void fill_row(const struct exec *x, struct bn_coll_row *row)
@@ -182,6 +208,14 @@ static void fill_row(const struct exec *x, struct bn_coll_row *row)
     row->packet_hops = s->fab.packet_hops;
     row->events = s->events;
     row->pkts_dropped = s->fab.pkts_dropped;
+    row->pkts_lost = s->fab.pkts_lost;
+    row->failed = x->failed;
+    row->failed_us = x->failed_us;
+    row->failed_rank = x->failed_rank;
+    row->failed_peer = x->failed_peer;
+    row->failed_step = x->failed_step;
+    if (x->failed)
+        row->time_us = 0;
     for (uint32_t q = 0; q < s->nics.nqps; q++)
         row->retransmits += s->nics.qp[q].retransmits;
 }
@@ -200,7 +234,8 @@ int bn_coll_execute(struct bn_sim *s, const struct bn_sched *sched, const uint32
     x.qp_key = calloc(x.qp_cap, sizeof *x.qp_key);
     x.qp_val = calloc(x.qp_cap, sizeof *x.qp_val);
     x.ready = malloc(((size_t)sched->nxfers + 1) * sizeof *x.ready);
-    int rc = x.qp_key && x.qp_val && x.ready ? BN_OK
+    x.sent = calloc((size_t)sched->nendpoints + 1, sizeof *x.sent);
+    int rc = x.qp_key && x.qp_val && x.ready && x.sent ? BN_OK
              : bn_fail(err, BN_ENOMEM, "out of memory for %u transfers", sched->nxfers);
     double t0 = bn_wall_now();
     if (rc == BN_OK)
@@ -211,7 +246,7 @@ int bn_coll_execute(struct bn_sim *s, const struct bn_sched *sched, const uint32
         rc = x.rc;
     if (rc == BN_OK)
         rc = bn_sim_check_ledger(s, err);
-    if (rc == BN_OK && !s->stopped_early && !x.finished)
+    if (rc == BN_OK && !s->stopped_early && !x.finished && !x.failed)
         rc = bn_fail(err, BN_EINTERNAL, "the collective did not complete, yet no event is left");
     if (rc == BN_OK && s->stopped_early)
         rc = bn_fail(err, BN_EINPUT, "%s: key 'sim.max_time_us': the collective of %llu bytes "
@@ -225,5 +260,6 @@ int bn_coll_execute(struct bn_sim *s, const struct bn_sched *sched, const uint32
     free(x.qp_key);
     free(x.qp_val);
     free(x.ready);
+    free(x.sent);
     return rc;
 }

@@ -210,6 +210,25 @@ static int run_size(const struct bn_scenario *sc, uint64_t size, struct bn_coll_
     return rc;
 }
 
+/* A row of a scenario with faults, and the same row without them. */
+static int run_row(const struct bn_scenario *sc, uint64_t size, struct bn_coll_row *row,
+                   struct bn_error *err)
+{
+    int rc = run_size(sc, size, row, err);
+    if (rc != BN_OK || sc->nfaults == 0 || !sc->routing.baseline)
+        return rc;
+    struct bn_scenario *clean = malloc(sizeof *clean);
+    struct bn_coll_row base = {.size = size};
+    if (!clean)
+        return bn_fail(err, BN_ENOMEM, "out of memory for the baseline row");
+    *clean = *sc;
+    clean->nfaults = 0;
+    rc = run_size(clean, size, &base, err);
+    row->baseline_us = base.time_us;
+    free(clean);
+    return rc;
+}
+
 int bn_coll_sweep(const struct bn_scenario *sc, struct bn_coll_results *out, struct bn_error *err)
 {
     return bn_coll_sweep_rows(sc, NULL, NULL, out, err);
@@ -267,7 +286,7 @@ int bn_coll_sweep_rows(const struct bn_scenario *sc, bn_coll_row_fn on_row, void
             struct bn_coll_row *row = &out->rows[n];
             memset(row, 0, sizeof *row);
             row->size = bytes;
-            rc = run_size(sc, bytes, row, err);
+            rc = run_row(sc, bytes, row, err);
             if (rc != BN_OK)
                 break;
             finish_row(out, kind, row);

@@ -22,6 +22,9 @@ static void flow_results(const struct bn_flows *flows, struct bn_results *out)
         r->bytes = fl->bytes;
         r->start_us = bn_time_to_us(fl->start);
         r->done = fs->tx_done != BN_TIME_NEVER && fs->rx_done != BN_TIME_NEVER;
+        r->failed_us = fs->failed == BN_TIME_NEVER ? -1 : bn_time_to_us(fs->failed);
+        r->no_path = fs->failed_why == BN_QP_NO_PATH;
+        out->flows_failed += fs->failed != BN_TIME_NEVER;
         if (fs->rx_done != BN_TIME_NEVER) {
             r->fct_us = bn_time_to_us(fs->rx_done - fl->start);
             r->throughput_gbps = r->fct_us > 0 ? (double)fl->bytes * 8.0 / (r->fct_us * 1e3) : 0;
@@ -42,6 +45,8 @@ static void flow_results(const struct bn_flows *flows, struct bn_results *out)
         r->paths = fs->paths.n;
         if (r->done)
             out->flows_completed++;
+        if (r->done && r->start_us + r->fct_us > out->makespan_us)
+            out->makespan_us = r->start_us + r->fct_us;
     }
 }
 
@@ -229,16 +234,28 @@ int bn_flows_collect(struct bn_flows *fl, struct bn_results *out, struct bn_erro
     out->pkts_injected = f->pkts_injected;
     out->pkts_delivered = f->pkts_delivered;
     out->pkts_dropped = f->pkts_dropped;
-    out->pkts_in_flight = f->pkts_injected - f->pkts_delivered - f->pkts_dropped;
+    out->pkts_in_flight = f->pkts_injected - f->pkts_delivered - f->pkts_dropped - f->pkts_lost;
+    out->pkts_lost = f->pkts_lost;
+    out->bytes_lost = f->bytes_lost;
+    out->pkts_corrupted = f->pkts_corrupted;
     out->bytes_injected = f->bytes_injected;
     out->bytes_delivered = f->bytes_delivered;
     out->bytes_dropped = f->bytes_dropped;
-    out->bytes_in_flight = f->bytes_injected - f->bytes_delivered - f->bytes_dropped;
+    out->bytes_in_flight = f->bytes_injected - f->bytes_delivered - f->bytes_dropped -
+                           f->bytes_lost;
     out->data_pkts_dropped = f->data_pkts_dropped;
     out->trimmed = f->pkts_trimmed;
     out->packet_hops = f->packet_hops;
     out->simulated_us = bn_time_to_us(f->now);
     out->stopped_early = s->stopped_early;
+    if (s->faults) {
+        snprintf(out->control_plane, sizeof out->control_plane, "%s",
+                 bn_faults_control_plane(s->faults));
+        out->reroute_wall_s = bn_faults_reroute_s(s->faults);
+        rc = bn_faults_report(s->faults, &out->faults, &out->nfaults, err);
+        if (rc != BN_OK)
+            return rc;
+    }
     return order_stats(out, err);
 }
 
@@ -252,5 +269,8 @@ void bn_results_free(struct bn_results *r)
     free(r->ports);
     r->ports = NULL;
     r->nports = 0;
+    free(r->faults);
+    r->faults = NULL;
+    r->nfaults = 0;
     bn_series_free(&r->series);
 }

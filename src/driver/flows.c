@@ -22,6 +22,18 @@ static void flows_complete(void *self, uint32_t cookie, enum bn_completion_side 
     }
 }
 
+/* Its queue pair gave up (retries exhausted): the flow has failed. */
+static void flows_qp_error(void *self, uint32_t qpid, bn_time_t when)
+{
+    struct bn_flows *fl = self;
+    struct bn_flow_state *fs = &fl->fstate[fl->qp_flow[qpid]];
+    if (fs->failed == BN_TIME_NEVER && fs->tx_done == BN_TIME_NEVER) {
+        fs->failed = when;
+        fs->failed_why = fl->s->nics.qp[qpid].failed;
+        fl->flows_failed++;
+    }
+}
+
 static inline uint32_t path_slot(uint16_t id)
 {
     return (uint32_t)((id * 0x9e37u) >> 9) & (BN_PATHS_SLOTS - 1u);
@@ -89,7 +101,8 @@ static int flows_start(struct bn_sim *s, void *self, struct bn_error *err)
     struct bn_flows *fl = self;
     for (uint32_t i = 0; i < fl->flows.n; i++) {
         fl->fstate[i] = (struct bn_flow_state){.qp = BN_NONE, .rx_done = BN_TIME_NEVER,
-                                               .tx_done = BN_TIME_NEVER};
+                                               .tx_done = BN_TIME_NEVER,
+                                               .failed = BN_TIME_NEVER};
         bn_fabric_schedule(&s->fab, fl->flows.flows[i].start, BN_EV_APP, i, BN_FLOWS_START);
     }
     return bn_flows_series_init(fl, err);
@@ -107,13 +120,13 @@ static int flows_event(struct bn_sim *s, void *self, const struct bn_event *ev,
 static bool flows_done(const void *self)
 {
     const struct bn_flows *fl = self;
-    return fl->flows_done == fl->flows.n;
+    return fl->flows_done + fl->flows_failed == fl->flows.n;
 }
 
 static void flows_progress(const void *self, uint32_t *done, uint32_t *total)
 {
     const struct bn_flows *fl = self;
-    *done = fl->flows_done;
+    *done = fl->flows_done + fl->flows_failed;
     *total = fl->flows.n;
 }
 
@@ -126,6 +139,7 @@ static const struct bn_driver_ops flows_driver = {
     .done = flows_done,
     .progress = flows_progress,
     .prefetch = flows_prefetch,
+    .qp_error = flows_qp_error,
 };
 
 static void flows_free(struct bn_flows *fl)
@@ -158,8 +172,8 @@ static int run_flows(struct bn_sim *s, struct bn_flows *fl, const struct bn_run_
     if (rc == BN_OK)
         rc = bn_sim_check_ledger(s, err);
     if (rc == BN_OK && !s->stopped_early && !flows_done(fl))
-        rc = bn_fail(err, BN_EINTERNAL, "only %u of %u flows completed, yet no event is left",
-                     fl->flows_done, fl->flows.n);
+        rc = bn_fail(err, BN_EINTERNAL, "only %u of %u flows completed (%u failed), yet no event "
+                     "is left", fl->flows_done, fl->flows.n, fl->flows_failed);
     if (rc == BN_OK) {
         out->events = s->events;
         rc = bn_flows_collect(fl, out, err);
@@ -167,21 +181,52 @@ static int run_flows(struct bn_sim *s, struct bn_flows *fl, const struct bn_run_
     return rc;
 }
 
-int bn_run(const struct bn_scenario *sc, const struct bn_run_opts *opts, struct bn_results *out,
-           struct bn_error *err)
+static int run_once(const struct bn_scenario *sc, const struct bn_run_opts *opts,
+                    struct bn_results *out, struct bn_error *err)
 {
-    memset(out, 0, sizeof *out);
     double t0 = bn_wall_now();
     struct bn_sim s;
     struct bn_flows fl = {0};
     int rc = bn_sim_build(&s, sc, err);
     if (rc == BN_OK)
         rc = run_flows(&s, &fl, opts, t0, out, err);
+    flows_free(&fl);
+    bn_sim_free(&s);
+    return rc;
+}
+
+/* With faults, the same run without them: what the faults cost. */
+static int baseline(const struct bn_scenario *sc, struct bn_results *out, struct bn_error *err)
+{
+    struct bn_scenario *clean = malloc(sizeof *clean);
+    struct bn_results base;
+    memset(&base, 0, sizeof base);
+    if (!clean)
+        return bn_fail(err, BN_ENOMEM, "out of memory for the baseline run");
+    *clean = *sc;
+    clean->nfaults = 0;
+    int rc = run_once(clean, NULL, &base, err);
+    if (rc == BN_OK) {
+        out->baseline_makespan_us = base.makespan_us;
+        out->slowdown = base.makespan_us > 0 && out->flows_failed == 0
+                            ? out->makespan_us / base.makespan_us
+                            : -1;
+    }
+    bn_results_free(&base);
+    free(clean);
+    return rc;
+}
+
+int bn_run(const struct bn_scenario *sc, const struct bn_run_opts *opts, struct bn_results *out,
+           struct bn_error *err)
+{
+    memset(out, 0, sizeof *out);
+    int rc = run_once(sc, opts, out, err);
+    if (rc == BN_OK && sc->nfaults > 0 && sc->routing.baseline)
+        rc = baseline(sc, out, err);
     struct rusage ru;
     if (getrusage(RUSAGE_SELF, &ru) == 0)
         out->peak_rss_bytes = (uint64_t)ru.ru_maxrss * 1024;
-    flows_free(&fl);
-    bn_sim_free(&s);
     if (rc != BN_OK)
         bn_results_free(out);
     return rc;

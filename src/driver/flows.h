@@ -29,6 +29,8 @@ struct bn_path_hist {
 struct bn_flow_state {
     uint32_t qp;
     bn_time_t rx_done, tx_done;   /* BN_TIME_NEVER until then */
+    bn_time_t failed;             /* its queue pair's error (BN_TIME_NEVER: none) */
+    uint8_t failed_why;           /* enum bn_qp_failure */
     struct bn_path_hist paths;
 };
 
@@ -42,6 +44,7 @@ struct bn_flows {
     struct bn_flow_state *fstate;
     uint32_t *qp_flow;          /* queue pair -> flow */
     uint32_t flows_done;
+    uint32_t flows_failed;      /* their queue pair went to the error state */
     struct bn_series series;    /* flow_series.c; handed to the results */
     uint32_t series_cap;
 };

@@ -43,6 +43,7 @@ enum bn_port_flag {
     BN_PORT_CUT_IN = 1u << 3,      /* packets arriving here were cut through upstream */
     BN_PORT_PEER_HOST = 1u << 4,   /* packets sent here arrive at an endpoint (a NIC) */
     BN_PORT_WAKE_PENDING = 1u << 5, /* a BN_EV_PORT_FREE is scheduled */
+    BN_PORT_DOWN = 1u << 6,        /* its link is down (link/impair.c): what it carries is lost */
 };
 
 #define BN_PORT_UNBOUNDED UINT32_MAX /* buffer_bytes of a port that never drops */
@@ -68,6 +69,8 @@ struct bn_port_stats {
     uint64_t drops_hi;      /* drops in multiples of 2^8 (see bn_port_drops) */
     uint64_t trims;
     uint64_t ecn_marks_hi;  /* ECN marks in multiples of 2^16 (see bn_port_ecn_marks) */
+    uint64_t lost;          /* frames lost to a failure here: a dead link, corruption,
+                             * no route (link/impair.c) */
     struct bn_rng rng;      /* ECN marking draws */
 } __attribute__((aligned(64)));
 _Static_assert(sizeof(struct bn_port_stats) == 64, "a port's stats are one cache line");
@@ -76,6 +79,11 @@ struct bn_ecn_params {
     bool enabled;
     uint64_t kmin, kmax;
     double pmax;
+};
+
+struct bn_loss_log {
+    uint32_t *qp;
+    uint32_t n, cap;        /* past cap, losses are not logged */
 };
 
 struct bn_fabric {
@@ -99,11 +107,21 @@ struct bn_fabric {
     uint16_t trim_bytes;    /* trimming on: what is left of a trimmed frame (its headers); 0 = off */
     uint64_t pkts_trimmed;
     struct bn_ecn_params ecn;
-    /* conservation ledger */
-    uint64_t pkts_injected, pkts_delivered, pkts_dropped;
-    uint64_t bytes_injected, bytes_delivered, bytes_dropped, data_pkts_dropped;
+    /* conservation ledger: injected = delivered + dropped (congestion) +
+     * lost (to failures: link/impair.c) + in flight */
+    uint64_t pkts_injected, pkts_delivered, pkts_dropped, pkts_lost;
+    uint64_t bytes_injected, bytes_delivered, bytes_dropped, bytes_lost, data_pkts_dropped;
+    uint64_t pkts_corrupted;        /* of pkts_lost: dropped for a bit error at a receiver */
+    /* Some link is down or corrupts frames: arrivals and enqueues check
+     * (one predictable branch when not). */
+    bool impaired;
+    struct bn_impair *impair;       /* link/impair.c's own (NULL: no fault ever) */
+    /* Queue pairs of lost frames, for whoever reads them (the fault
+     * schedule: which flows a fault hit); NULL: not kept. */
+    struct bn_loss_log *loss_log;
     uint64_t packet_hops;
-    bn_time_t last_delivery;        /* progress watchdog */
+    bn_time_t last_delivery;        /* progress watchdog: last frame delivered or lost, or
+                                     * the first into an empty fabric */
     uint64_t lossless_overflows; /* frames a lossless buffer could not have held */
     bool cut_may_hold;      /* a cut-through switch has ports of different rates */
     bool oom;               /* an event or packet could not be allocated */
@@ -249,6 +267,10 @@ void bn_fabric_free(struct bn_fabric *f);
  * control, pool. */
 void bn_fabric_deliver(struct bn_fabric *f, uint32_t in, uint32_t pkt);
 void bn_fabric_drop(struct bn_fabric *f, uint32_t port, uint32_t pkt);
+/* The frame is lost to a failure at `port` (a dead link, a bit error, no
+ * route): the lost ledger, not congestion drops. A frame inside a switch
+ * (at_switch) leaves its ingress accounting first. */
+void bn_fabric_lose(struct bn_fabric *f, uint32_t port, uint32_t pkt, bool at_switch);
 /* A frame a queue without a drop limit has no room for (bn_pktq_has_room):
  * dropped, and the port noted, so the run stops with an error. */
 void bn_fabric_overflow(struct bn_fabric *f, uint32_t port, uint32_t pkt);

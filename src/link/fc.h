@@ -72,6 +72,10 @@ struct bn_fc_ops {
     /* Optional: send a control frame port p has pending (a PFC pause or
      * resume) if the port is idle; true if one went out. */
     bool (*send_control)(struct bn_fabric *f, uint32_t p);
+    /* Optional: port p's link went down or came back up (link/impair.c):
+     * forget what the link owed (pauses no resume will lift, credits in
+     * frames that were lost) so nothing waits on it for ever. */
+    void (*link_reset)(struct bn_fabric *f, uint32_t p);
     /* Optional: port p's counters. */
     void (*port_stats)(const struct bn_fabric *f, uint32_t p, struct bn_fc_port_stats *out);
 };

@@ -14,6 +14,7 @@ struct credit_port {
     int64_t credits;        /* bytes the peer can still accept from this port */
     uint64_t ingress_bytes; /* bytes that entered the switch by this port, still inside */
     bn_time_t prop_ps;      /* one-way propagation to the peer (the credit's trip) */
+    int64_t buffer;         /* the peer's whole receive buffer for this port */
 };
 
 static struct credit_port *cp(const struct bn_fabric *f, uint32_t p)
@@ -37,7 +38,8 @@ static int credit_setup(struct bn_fabric *f, const struct bn_fc_setup *in, struc
     f->fc_state = c;
     for (uint32_t p = 0; p < f->nports; p++)
         c[p] = (struct credit_port){.credits = (int64_t)sc->sw.buffer_bytes,
-                                    .prop_ps = in->link[p].prop_ps};
+                                    .prop_ps = in->link[p].prop_ps,
+                                    .buffer = (int64_t)sc->sw.buffer_bytes};
     return BN_OK;
 }
 
@@ -78,6 +80,16 @@ static void credit_on_signal(struct bn_fabric *f, uint32_t p, uint32_t signal, u
     cp(f, p)->credits += amount;
 }
 
+/* A link going down or up: port p's credit is what its peer's buffer has
+ * free now. Frames lost on the link never return theirs, and credits sent
+ * to a dead port are lost with it (the engine drops signals to it); the
+ * frames still inside the peer's switch return theirs as they leave. */
+static void credit_link_reset(struct bn_fabric *f, uint32_t p)
+{
+    struct credit_port *c = cp(f, p);
+    c->credits = c->buffer - (int64_t)cp(f, f->ports[p].peer)->ingress_bytes;
+}
+
 const struct bn_fc_ops bn_fc_credit = {
     .name = "credit",
     .lossless = true,
@@ -89,4 +101,5 @@ const struct bn_fc_ops bn_fc_credit = {
     .on_arrive = credit_on_arrive,
     .on_depart = credit_on_depart,
     .on_signal = credit_on_signal,
+    .link_reset = credit_link_reset,
 };

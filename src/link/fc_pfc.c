@@ -241,6 +241,20 @@ static bool pfc_send_control(struct bn_fabric *f, uint32_t p)
     return true;
 }
 
+/* A link going down or up: a pause from a dead peer is lifted (no resume
+ * would come), and what this port asked of its peer is forgotten; the next
+ * frame in past XOFF pauses the peer again. */
+static void pfc_link_reset(struct bn_fabric *f, uint32_t p)
+{
+    struct pfc_port *fc = pp(f, p);
+    if (fc->paused)
+        fc->paused_ps += f->now - fc->paused_since;
+    fc->paused = 0;
+    fc->xoff_sent = 0;
+    fc->hr_used = 0;
+    fc->pending = 0;
+}
+
 static void pfc_port_stats(const struct bn_fabric *f, uint32_t p, struct bn_fc_port_stats *out)
 {
     const struct pfc_port *fc = pp(f, p);
@@ -264,5 +278,6 @@ const struct bn_fc_ops bn_fc_pfc = {
     .on_depart = pfc_on_depart,
     .on_signal = pfc_on_signal,
     .send_control = pfc_send_control,
+    .link_reset = pfc_link_reset,
     .port_stats = pfc_port_stats,
 };

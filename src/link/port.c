@@ -76,6 +76,10 @@ void bn_port_enqueue(struct bn_fabric *f, uint32_t p, uint32_t pkt)
 {
     struct bn_port *port = &f->ports[p];
     struct bn_packet *pk = &f->pool.pkts[pkt];
+    if (__builtin_expect(f->impaired, 0) && (port->flags & BN_PORT_DOWN)) {
+        bn_fabric_lose(f, p, pkt, true); /* routed into a dead link */
+        return;
+    }
     if (!bn_pktq_has_room(&port->q, pk->bytes)) {
         bn_fabric_overflow(f, p, pkt);
         return;
@@ -105,6 +109,8 @@ void bn_port_enqueue(struct bn_fabric *f, uint32_t p, uint32_t pkt)
 
 uint32_t bn_fabric_new_packet(struct bn_fabric *f)
 {
+    if (f->pool.in_use == 0) /* the watchdog counts from the first frame in (loop.c) */
+        f->last_delivery = f->now;
     uint32_t i = bn_pool_get(&f->pool);
     if (i == BN_PKT_NONE)
         f->oom = true;
@@ -140,6 +146,20 @@ void bn_fabric_drop(struct bn_fabric *f, uint32_t port, uint32_t pkt)
     f->bytes_dropped += pk->bytes;
     if (pk->type == BN_PKT_DATA)
         f->data_pkts_dropped++;
+    bn_pool_put(&f->pool, pkt);
+}
+
+void bn_fabric_lose(struct bn_fabric *f, uint32_t port, uint32_t pkt, bool at_switch)
+{
+    const struct bn_packet *pk = &f->pool.pkts[pkt];
+    if (at_switch && f->fc->lossless)
+        f->fc->on_depart(f, pk->in_port, pk->bytes + f->wire_overhead);
+    f->stats[port].lost++;
+    f->pkts_lost++;
+    f->last_delivery = f->now; /* not stuck: a failure took it (loop.c's watchdog) */
+    if (f->loss_log && f->loss_log->n < f->loss_log->cap)
+        f->loss_log->qp[f->loss_log->n++] = pk->qp;
+    f->bytes_lost += pk->bytes;
     bn_pool_put(&f->pool, pkt);
 }
 

@@ -47,6 +47,20 @@ int bn_nics_init(struct bn_nics *n, struct bn_fabric *f, const uint32_t *host_po
     n->ack_every = sc->nic.ack_every;
     /* without a loss, a lossless fabric's timer is a last resort */
     n->rto = bn_time_from_us(sc->nic.rto_us > 0 ? sc->nic.rto_us : f->fc->lossless ? 10000.0 : 100.0);
+    /* an RC queue pair gives up after retry_cnt retransmissions, each one
+     * local ACK timeout (4.096 us x 2^ack_timeout) apart; 0: it never does */
+    n->qp_fail_after = sc->nic.ack_timeout
+                           ? (bn_time_t)(sc->nic.retry_cnt + 1) *
+                                 bn_time_from_us(4.096 * (double)(1ull << sc->nic.ack_timeout))
+                           : 0;
+    /* the timer doubles while a queue pair gets no ACK, up to the local ACK
+     * timeout, as NVIDIA's adaptive retransmission does */
+    n->rto_backoff = sc->nic.rto_backoff;
+    n->rto_max = sc->nic.ack_timeout
+                     ? bn_time_from_us(4.096 * (double)(1ull << sc->nic.ack_timeout))
+                     : 1024 * n->rto;
+    if (n->rto_max < n->rto)
+        n->rto_max = n->rto;
     n->msg_free = BN_NONE;
     /* NICs 0..nhosts-1 are the backend NICs; with NVLink domains the
      * GPUs' NVLink ports follow as NICs nhosts..2*nhosts-1. */
@@ -189,7 +203,7 @@ int bn_qp_post(struct bn_nics *n, uint32_t qpid, uint64_t bytes, enum bn_verb ve
 static bool enlist(struct bn_nics *n, uint32_t qpid)
 {
     struct bn_qp *qp = &n->qp[qpid];
-    if (qp->active || !n->tp->has_data(n, qp))
+    if (qp->active || qp->failed || !n->tp->has_data(n, qp))
         return false;
     struct bn_nic *nic = &n->nic[qp->snic];
     qp->active = 1;
@@ -250,7 +264,7 @@ static uint32_t next_data_packet(struct bn_nics *n, struct bn_nic *nic)
         if (nic->active_head == BN_NONE)
             nic->active_tail = BN_NONE;
         qp->active = 0;
-        if (!n->tp->has_data(n, qp))
+        if (qp->failed || !n->tp->has_data(n, qp))
             continue;
         const struct bn_cc_ops *cc = qp_cc(n, qp);
         if (cc->can_send && !cc->can_send(n, qp))
@@ -375,10 +389,16 @@ void bn_nic_receive(struct bn_nics *n, uint32_t nicid, uint32_t pkt)
         cc->on_notify(n, &n->qp[pk.qp]);
         bn_nic_cc_sync(n, pk.qp);
         break;
-    default:
+    default: {
+        uint32_t una = n->qp[pk.qp].snd_una;
         n->tp->on_ack(n, pk.qp, &pk);
+        if (n->qp[pk.qp].snd_una != una) { /* progress: the retry count starts again */
+            n->qp[pk.qp].stalled = 0;
+            n->qp[pk.qp].backoff = 0;
+        }
         if (cc->on_ack)
             window_ack(n, pk.qp, &pk);
+    }
     }
 }
 
@@ -433,20 +453,47 @@ void bn_nic_pace_event(struct bn_nics *n, uint32_t qpid)
     bn_nic_activate(n, qpid);
 }
 
+/* The timer a queue pair runs now: nic.rto_us, doubled per timeout in a
+ * row without progress (nic.rto_backoff). */
+static bn_time_t rto_of(const struct bn_nics *n, const struct bn_qp *qp)
+{
+    bn_time_t t = qp->stalled ? n->rto << qp->backoff : n->rto;
+    return t < n->rto_max ? t : n->rto_max;
+}
+
 void bn_nic_arm_rto(struct bn_nics *n, uint32_t qpid)
 {
     struct bn_qp *qp = &n->qp[qpid];
-    qp->rto_deadline = n->fab->now + n->rto;
+    qp->rto_deadline = n->fab->now + rto_of(n, qp);
     if (!qp->rto_pending) {
         qp->rto_pending = 1;
         bn_fabric_schedule(n->fab, qp->rto_deadline, BN_EV_RTO, qpid, 0);
     }
 }
 
+/* Retries exhausted: the queue pair goes to the error state, as an RC
+ * queue pair does after retry_cnt retransmissions without an ACK, each a
+ * local ACK timeout apart (IBTA spec vol. 1, 9.7.6.1.3 and 12.7.34; the
+ * work request completes with IBV_WC_RETRY_EXC_ERR). bnet's own timer
+ * (nic.rto_us) retransmits sooner, to recover congestion drops quickly;
+ * the error comes when the hardware's would: after (retry_cnt + 1) local
+ * ACK timeouts without progress. It sends nothing more; the driver hears. */
+void bn_nic_qp_fail(struct bn_nics *n, uint32_t qpid, uint8_t why)
+{
+    if (n->qp[qpid].failed)
+        return;
+    n->qp[qpid].failed = why;
+    n->qps_failed++;
+    if (n->on_error)
+        n->on_error(n->ud, qpid, n->fab->now);
+}
+
 void bn_nic_rto_event(struct bn_nics *n, uint32_t qpid)
 {
     struct bn_qp *qp = &n->qp[qpid];
     qp->rto_pending = 0;
+    if (qp->failed)
+        return;
     if (qp->snd_una >= qp->snd_max)
         return; /* nothing sent is unacknowledged (paced data may wait): the timer lapses */
     if (n->fab->now < qp->rto_deadline) {
@@ -455,6 +502,16 @@ void bn_nic_rto_event(struct bn_nics *n, uint32_t qpid)
         bn_fabric_schedule(n->fab, qp->rto_deadline, BN_EV_RTO, qpid, 0);
         return;
     }
+    if (!qp->stalled) { /* the deadline was one timer past the last progress */
+        qp->stalled = 1;
+        qp->stall_since = qp->rto_deadline - n->rto;
+    }
+    if (n->qp_fail_after && n->fab->now - qp->stall_since >= n->qp_fail_after) {
+        bn_nic_qp_fail(n, qpid, BN_QP_RETRIES);
+        return;
+    }
+    if (n->rto_backoff && qp->backoff < 40 && (n->rto << qp->backoff) < n->rto_max)
+        qp->backoff++;
     n->tp->on_timeout(n, qpid);
 }
 
@@ -493,7 +550,9 @@ void bn_nic_complete_tx_upto(struct bn_nics *n, uint32_t qpid)
 {
     for (;;) {
         struct bn_qp *qp = &n->qp[qpid];
-        if (qp->snd_una < qp->head_end || qp->msg_head == BN_NONE)
+        /* a queue pair in the error state completes nothing more (its
+         * work requests are flushed with errors) */
+        if (qp->snd_una < qp->head_end || qp->msg_head == BN_NONE || qp->failed)
             return;
         uint32_t mi = qp->msg_head;
         struct bn_msg *m = &n->msg[mi];

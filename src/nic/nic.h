@@ -21,6 +21,8 @@
 #define BN_NONE UINT32_MAX
 
 enum bn_verb { BN_VERB_WRITE = 0, BN_VERB_SEND = 1 };
+/* Why a queue pair is in the error state (0: it is not). */
+enum bn_qp_failure { BN_QP_OK = 0, BN_QP_RETRIES = 1, BN_QP_NO_PATH = 2 };
 enum bn_completion_side { BN_COMPLETE_RX = 0, BN_COMPLETE_TX = 1 };
 
 struct bn_msg {
@@ -63,6 +65,9 @@ struct bn_qp {
     uint8_t active, rto_pending, nak_sent;
     uint8_t nvlink;      /* both ends in one NVLink domain: over NVLink, no congestion control */
     uint8_t ce_echo;     /* receiver side: the next ACK echoes a CE mark */
+    uint8_t stalled;     /* a timeout fired since the last progress (stall_since holds) */
+    uint8_t backoff;     /* while stalled: the timer is nic.rto_us x 2^backoff (capped) */
+    uint8_t failed;      /* enum bn_qp_failure: in the error state, it sends no more */
     uint64_t rate_bps;   /* sending rate the NIC paces this queue pair to (bn_cc_ops sets it) */
     bn_time_t next_send; /* earliest start of its next data packet */
     bn_time_t last_send; /* start of its last data packet (the gap is recomputed from it
@@ -84,6 +89,7 @@ struct bn_qp {
     uint64_t duplicates;  /* receiver: data it already had (spurious retransmissions) */
     /* rarer counters */
     uint64_t timeouts, cnps_sent, cnps_received;
+    bn_time_t stall_since; /* when its last progress was (valid while stalled) */
     uint64_t cc_priv[16]; /* the congestion-control module's own state */
 } __attribute__((aligned(64)));
 _Static_assert(__builtin_offsetof(struct bn_qp, pace_at) == 128,
@@ -188,7 +194,13 @@ struct bn_nics {
     bn_time_t cnp_interval;       /* receiver: at most one CNP per queue pair per interval */
     uint32_t mtu, ack_every, max_frame;
     bn_time_t rto;
+    bn_time_t qp_fail_after;      /* no progress this long: the queue pair fails (0: never) */
+    bn_time_t rto_max;            /* a stalled queue pair's timer doubles up to this */
+    bool rto_backoff;
+    uint32_t qps_failed;
     bn_completion_fn on_complete;
+    /* A queue pair went to the error state (may be NULL). */
+    void (*on_error)(void *ud, uint32_t qpid, bn_time_t when);
     void *ud;
     /* Every data packet reaching its receiver (for path statistics; may be NULL). */
     void (*on_arrival)(void *ud, uint32_t qpid, const struct bn_packet *pk);
@@ -295,6 +307,9 @@ static inline void *bn_nic_tp_priv(struct bn_nics *n, uint32_t qpid)
 /* Receiver statistics shared by transports. */
 void bn_nic_note_reorder(struct bn_nics *n, uint32_t depth);
 void bn_nic_arm_rto(struct bn_nics *n, uint32_t qpid);
+/* Put a queue pair in the error state (enum bn_qp_failure); the driver
+ * hears of it. The fault schedule fails the ones no path can serve. */
+void bn_nic_qp_fail(struct bn_nics *n, uint32_t qpid, uint8_t why);
 /* Payload bytes of `psn` within message `m`. */
 uint32_t bn_nic_psn_payload(const struct bn_nics *n, const struct bn_msg *m, uint32_t psn);
 /* Data packet `psn`'s size and flags (psn, payload, bytes, BN_PKT_LAST).

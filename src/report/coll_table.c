@@ -25,10 +25,22 @@ void bn_coll_print_header(FILE *out, const struct bn_coll_results *r)
 void bn_coll_print_row(FILE *out, const struct bn_coll_results *r, uint32_t row)
 {
     const struct bn_coll_row *w = &r->rows[row];
-    fprintf(out, "  %10llu %12llu %8s %6s %6d %10.2f %8.2f %8.2f %7llu  %-8s %3u\n",
+    if (w->failed) { /* a fault stopped it: say where, in the time column's place */
+        fprintf(out, "  %10llu %12llu %8s %6s %6d %10s %8s %8s %7s  %-8s %3u  # failed at %.3f us: "
+                "rank %u's send %u to rank %u failed\n",
+                (unsigned long long)w->size, (unsigned long long)w->count, r->datatype, r->redop,
+                r->root, "failed", "-", "-", "-", w->algo, w->channels, w->failed_us,
+                w->failed_rank, w->failed_step, w->failed_peer);
+        return;
+    }
+    fprintf(out, "  %10llu %12llu %8s %6s %6d %10.2f %8.2f %8.2f %7llu  %-8s %3u",
             (unsigned long long)w->size, (unsigned long long)w->count, r->datatype, r->redop,
             r->root, w->time_us, w->algbw_gbs, w->busbw_gbs, (unsigned long long)w->wrong,
             w->algo, w->channels);
+    if (w->baseline_us > 0) /* with faults: their cost */
+        fprintf(out, "  # %.3fx of %.2f us without faults, %llu frames lost",
+                w->time_us / w->baseline_us, w->baseline_us, (unsigned long long)w->pkts_lost);
+    fputc('\n', out);
 }
 
 void bn_coll_print_footer(FILE *out, const struct bn_coll_results *r)

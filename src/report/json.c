@@ -87,10 +87,41 @@ static json_t *topo_json(const struct bn_topo_info *t)
     return o;
 }
 
-static json_t *ledger_json(uint64_t inj, uint64_t del, uint64_t drop, uint64_t fly)
+static json_t *ledger_json(uint64_t inj, uint64_t del, uint64_t drop, uint64_t lost,
+                           uint64_t fly)
 {
-    return json_pack("{s:I, s:I, s:I, s:I}", "injected", (json_int_t)inj, "delivered",
-                     (json_int_t)del, "dropped", (json_int_t)drop, "in_flight", (json_int_t)fly);
+    return json_pack("{s:I, s:I, s:I, s:I, s:I}", "injected", (json_int_t)inj, "delivered",
+                     (json_int_t)del, "dropped", (json_int_t)drop, "lost", (json_int_t)lost,
+                     "in_flight", (json_int_t)fly);
+}
+
+/* The faults and what they cost (only when the scenario has some). */
+static json_t *faults_json(const struct bn_results *r, int flags)
+{
+    json_t *o = json_object(), *a = json_array();
+    json_object_set_new(o, "control_plane", json_string(r->control_plane));
+    json_object_set_new(o, "pkts_lost", json_integer((json_int_t)r->pkts_lost));
+    json_object_set_new(o, "pkts_corrupted", json_integer((json_int_t)r->pkts_corrupted));
+    json_object_set_new(o, "flows_failed", json_integer(r->flows_failed));
+    json_object_set_new(o, "makespan_us", json_real(r->makespan_us));
+    json_object_set_new(o, "baseline_makespan_us", json_real(r->baseline_makespan_us));
+    json_object_set_new(o, "slowdown", json_real(r->slowdown));
+    json_object_set_new(o, "reroute_wall_s",
+                        json_real(flags & BN_JSON_REPRODUCIBLE ? 0 : r->reroute_wall_s));
+    for (uint32_t i = 0; i < r->nfaults; i++) {
+        const struct bn_fault_result *f = &r->faults[i];
+        json_t *e = json_pack("{s:s, s:s, s:f, s:f, s:i, s:i, s:i, s:f, s:f, s:f, s:I}", "kind",
+                              f->kind, "target", f->target, "at_us", f->at_us, "until_us",
+                              f->until_us, "links", (json_int_t)f->links, "flaps",
+                              (json_int_t)f->flaps, "switches_changed",
+                              (json_int_t)f->switches_changed, "converged_us", f->converged_us,
+                              "rate_before_gbps", f->rate_before_gbps, "restored_us",
+                              f->restore_measured ? f->restored_us : -1.0, "pkts_lost",
+                              (json_int_t)f->pkts_lost);
+        json_array_append_new(a, e);
+    }
+    json_object_set_new(o, "list", a);
+    return o;
 }
 
 static json_t *summary_json(const struct bn_results *r)
@@ -120,10 +151,13 @@ static json_t *summary_json(const struct bn_results *r)
     json_object_set_new(s, "cnps", json_integer((json_int_t)r->cnps));
     json_object_set_new(s, "link_utilization",
                         json_pack("{s:f, s:f}", "max", r->link_util_max, "mean", r->link_util_mean));
+    json_object_set_new(s, "flows_failed", json_integer(r->flows_failed));
     json_object_set_new(s, "packets", ledger_json(r->pkts_injected, r->pkts_delivered,
-                                                  r->pkts_dropped, r->pkts_in_flight));
+                                                  r->pkts_dropped, r->pkts_lost,
+                                                  r->pkts_in_flight));
     json_object_set_new(s, "bytes", ledger_json(r->bytes_injected, r->bytes_delivered,
-                                                r->bytes_dropped, r->bytes_in_flight));
+                                                r->bytes_dropped, r->bytes_lost,
+                                                r->bytes_in_flight));
     return s;
 }
 
@@ -152,6 +186,10 @@ static json_t *flows_json(const struct bn_results *r)
                               (json_int_t)f->timeouts, "done", f->done);
         json_object_set_new(o, "duplicates", json_integer((json_int_t)f->duplicates));
         json_object_set_new(o, "paths", json_integer(f->paths));
+        if (f->failed_us >= 0) {
+            json_object_set_new(o, "failed_us", json_real(f->failed_us));
+            json_object_set_new(o, "failed_reason", json_string(f->no_path ? "no_path" : "retries"));
+        }
         if (f->path_packets) {
             json_t *pp = json_array();
             for (uint32_t k = 0; k < f->paths; k++)
@@ -256,6 +294,8 @@ int bn_results_write_json(const struct bn_results *r, const char *path, int flag
     json_object_set_new(root, "congestion_control", json_string(r->congestion_control));
     json_object_set_new(root, "topology", topo_json(&r->topo));
     json_object_set_new(root, "summary", summary_json(r));
+    if (r->nfaults)
+        json_object_set_new(root, "faults", faults_json(r, flags));
     json_object_set_new(root, "sim", sim_json(r, flags));
     json_object_set_new(root, "flows", flows_json(r));
     json_object_set_new(root, "ports", ports_json(r));
@@ -287,6 +327,14 @@ int bn_coll_write_json(const struct bn_coll_results *r, const char *path, struct
         json_object_set_new(o, "events", json_integer((json_int_t)w->events));
         json_object_set_new(o, "pkts_dropped", json_integer((json_int_t)w->pkts_dropped));
         json_object_set_new(o, "retransmits", json_integer((json_int_t)w->retransmits));
+        json_object_set_new(o, "pkts_lost", json_integer((json_int_t)w->pkts_lost));
+        if (w->baseline_us > 0)
+            json_object_set_new(o, "baseline_us", json_real(w->baseline_us));
+        if (w->failed)
+            json_object_set_new(o, "failed", json_pack("{s:f, s:i, s:i, s:i}", "at_us",
+                                                       w->failed_us, "rank", (int)w->failed_rank,
+                                                       "peer", (int)w->failed_peer, "step",
+                                                       (int)w->failed_step));
         json_array_append_new(rows, o);
     }
     json_t *root = json_object();

@@ -98,8 +98,11 @@ static void print_flows(FILE *out, const struct bn_results *r)
     const struct bn_summary_stats *t = &r->throughput_gbps;
     fprintf(out, "fabric          %s links, %s congestion control\n", r->flow_control,
             r->congestion_control);
-    fprintf(out, "flows           %u of %u completed%s\n", r->flows_completed, r->nflows,
+    fprintf(out, "flows           %u of %u completed%s", r->flows_completed, r->nflows,
             r->stopped_early ? " (stopped at sim.max_time_us)" : "");
+    if (r->flows_failed)
+        fprintf(out, ", %u failed (faults: see below)", r->flows_failed);
+    fputc('\n', out);
     fprintf(out, "throughput      mean %.2f  min %.2f  p1 %.2f  p50 %.2f  p99 %.2f Gb/s per flow\n",
             t->mean, t->min, t->p1, t->p50, t->p99);
     fprintf(out, "FCT             p50 %.2f  p99 %.2f  p99.9 %.2f us\n", r->fct_p50_us,
@@ -148,9 +151,61 @@ static void print_fabric(FILE *out, const struct bn_results *r)
         fprintf(out, "%-16s%llu\n", r->notifications, (unsigned long long)r->cnps);
     fprintf(out, "link util       max %.1f%%  mean %.1f%%\n", 100 * r->link_util_max,
             100 * r->link_util_mean);
-    fprintf(out, "packets         %llu injected = %llu delivered + %llu dropped + %llu in flight\n",
+    fprintf(out, "packets         %llu injected = %llu delivered + %llu dropped + %llu lost + "
+            "%llu in flight\n",
             (unsigned long long)r->pkts_injected, (unsigned long long)r->pkts_delivered,
-            (unsigned long long)r->pkts_dropped, (unsigned long long)r->pkts_in_flight);
+            (unsigned long long)r->pkts_dropped, (unsigned long long)r->pkts_lost,
+            (unsigned long long)r->pkts_in_flight);
+}
+
+/* "12.3 us", or what -1 stands for. */
+static void print_us(FILE *out, double us, const char *never)
+{
+    if (us < 0)
+        fprintf(out, "%s", never);
+    else if (us >= 1000)
+        fprintf(out, "%.3f ms", us / 1000);
+    else
+        fprintf(out, "%.2f us", us);
+}
+
+static void print_faults(FILE *out, const struct bn_results *r)
+{
+    fprintf(out, "faults          control plane %s; %llu frames lost (%llu corrupted); %u flows "
+            "failed\n", r->control_plane, (unsigned long long)r->pkts_lost,
+            (unsigned long long)r->pkts_corrupted, r->flows_failed);
+    for (uint32_t i = 0; i < r->nfaults; i++) {
+        const struct bn_fault_result *f = &r->faults[i];
+        fprintf(out, "  %-14s %s at %.3f us: %u link%s, %llu lost; ", f->kind, f->target, f->at_us,
+                f->links, f->links == 1 ? "" : "s", (unsigned long long)f->pkts_lost);
+        if (f->switches_changed)
+            fprintf(out, "%u switch%s rerouted, converged ", f->switches_changed,
+                    f->switches_changed == 1 ? "" : "es");
+        else
+            fprintf(out, "converged ");
+        print_us(out, f->converged_us, "never");
+        if (f->restore_measured) {
+            fprintf(out, ", traffic restored ");
+            print_us(out, f->restored_us, "not within the run");
+        }
+        fputc('\n', out);
+    }
+    if (r->baseline_makespan_us > 0) {
+        fprintf(out, "  last flow done at %.3f us, %.3f us without the faults", r->makespan_us,
+                r->baseline_makespan_us);
+        if (r->slowdown > 0)
+            fprintf(out, ": %.3fx", r->slowdown);
+        fputc('\n', out);
+    }
+    for (uint32_t i = 0, shown = 0; i < r->nflows && shown < 8; i++) {
+        const struct bn_flow_result *fl = &r->flows[i];
+        if (fl->failed_us < 0)
+            continue;
+        fprintf(out, "  flow %u (host%u -> host%u) failed at %.3f us: %s\n", i, fl->src, fl->dst,
+                fl->failed_us, fl->no_path ? "no path delivered it after the faults (routing.stuck_us)"
+                                           : "its retries ran out (nic.retry_cnt, nic.ack_timeout)");
+        shown++;
+    }
 }
 
 static void print_run(FILE *out, const struct bn_results *r)
@@ -171,6 +226,8 @@ void bn_results_print(FILE *out, const struct bn_results *r)
     fputc('\n', out);
     print_flows(out, r);
     print_fabric(out, r);
+    if (r->nfaults)
+        print_faults(out, r);
     fputc('\n', out);
     print_run(out, r);
 }

@@ -13,12 +13,18 @@
 #include <strings.h>
 
 #include "coll/sched.h"
+#include "fault/fault.h"
 #include "link/fc.h"
 #include "nic/nic.h"
 #include "scenario/keys.h"
 #include "switch/lb.h"
 #include "topo/topo.h"
 #include "workload/workload.h"
+
+/* A field of every item of the `faults` list (BN_SCN_ITEM). */
+#define ITEM(m) \
+    .offset = offsetof(struct bn_scenario, faults[0].m), \
+    .size = sizeof(((struct bn_scenario *)0)->faults[0].m), .item = true
 
 #define FIELD(m) \
     .offset = offsetof(struct bn_scenario, m), .size = sizeof(((struct bn_scenario *)0)->m)
@@ -61,6 +67,17 @@ static const char *algo_choice(size_t i)
 {
     return i == 0 ? "auto" : bn_coll_algo_name(i - 1);
 }
+
+/* "auto", then the control planes' registry (routing.control_plane =
+ * 1 + its index). */
+static const char *control_plane_choice(size_t i)
+{
+    return i == 0 ? "auto" : bn_cp_name(i - 1);
+}
+
+CHOICES(fault_kind_choice, "link_down", "link_degrade", "link_ber", "link_flap", "switch_down",
+        "nic_down", "random_links", "ocs_reconfigure")
+CHOICES(eth_detect_choice, "bfd", "los")
 
 /* "none", then the presets (fabric = 1 + its index). */
 static const char *fabric_choice(size_t i)
@@ -319,6 +336,21 @@ static const struct bn_scn_key keys[] = {
       .info.doc = "Retransmission timeout; unset = 100 us on lossy links, 10 ms on lossless "
                   "ones (where a short timer only fires spuriously behind pauses).",
       FIELD(nic.rto_us), .lo = 0.001, .hi = 1e9, .flags = BN_SCN_LO | BN_SCN_HI | BN_SCN_DERIVED },
+    { .info.path = "nic.retry_cnt", INT_KEY, .info.unit = "retries", .info.def = "7",
+      .info.doc = "Retransmissions without progress, each a local ACK timeout apart, before a "
+                  "queue pair goes to the error state and its flow or collective fails (IB RC "
+                  "retry_cnt, 3 bits; NCCL_IB_RETRY_CNT defaults to 7).",
+      FIELD(nic.retry_cnt), RANGE(0, 7) },
+    { .info.path = "nic.ack_timeout", INT_KEY, .info.unit = "", .info.def = "20",
+      .info.doc = "Local ACK timeout exponent: 4.096 us x 2^this (IB spec 12.7.34; "
+                  "NCCL_IB_TIMEOUT, 20 since NCCL 2.23: 4.3 s, 8 x 4.3 s with 7 retries); 0 = a "
+                  "queue pair never fails. Only the error uses it: nic.rto_us retransmits.",
+      FIELD(nic.ack_timeout), RANGE(0, 31) },
+    { .info.path = "nic.rto_backoff", BOOL_KEY, .info.unit = "", .info.def = "true",
+      .info.doc = "The retransmission timer doubles per timeout without progress, up to the "
+                  "local ACK timeout (NVIDIA ConnectX adaptive retransmission); false: it stays "
+                  "nic.rto_us.",
+      FIELD(nic.rto_backoff) },
     { .info.path = "nic.ack_every", INT_KEY, .info.unit = "packets", .info.def = "1",
       .info.doc = "Receiver ACKs every N data packets (and always the last one).",
       FIELD(nic.ack_every), AT_LEAST(1) },
@@ -362,6 +394,123 @@ static const struct bn_scn_key keys[] = {
       .info.doc = "Ports whose queue depth is sampled, e.g. 'tor0/0 agg1/2'; empty = the "
                   "ports facing the sampled flows' receivers.",
       FIELD(observe.queue_ports) },
+    { .info.path = "routing.control_plane", ENUM_KEY, .info.unit = "", .info.def = "auto",
+      .info.choice = control_plane_choice,
+      .info.doc = "What reroutes around failures: none (static tables), local (switches repair "
+                  "their own tables, NVIDIA SHIELD style), ib_sm (an InfiniBand subnet manager), "
+                  "ethernet (BFD/loss of signal and BGP withdrawals); auto = ib_sm with credit "
+                  "flow control, else ethernet. See docs/failures.md.",
+      FIELD(routing.control_plane) },
+    { .info.path = "routing.local.detect_us", FLOAT_KEY, .info.unit = "us", .info.def = "1",
+      .info.doc = "local: from a link's failure to its switches dropping it from their tables.",
+      FIELD(routing.local_detect_us), RANGE(0, 1e9) },
+    { .info.path = "routing.local.notify_us", FLOAT_KEY, .info.unit = "us", .info.def = "1",
+      .info.doc = "local: per switch-to-switch hop, a fault notification's trip to the switches "
+                  "that must change their tables too.",
+      FIELD(routing.local_notify_us), RANGE(0, 1e9) },
+    { .info.path = "routing.ib_sm.trap_us", FLOAT_KEY, .info.unit = "us", .info.def = "100",
+      .info.doc = "ib_sm: from a port's state change to the subnet manager starting a sweep "
+                  "(the switch's trap and its handling).",
+      FIELD(routing.sm_trap_us), RANGE(0, 1e9) },
+    { .info.path = "routing.ib_sm.sweep_us", FLOAT_KEY, .info.unit = "us", .info.def = "50",
+      .info.doc = "ib_sm: the sweep's discovery cost per switch (its SMPs).",
+      FIELD(routing.sm_sweep_us), RANGE(0, 1e9) },
+    { .info.path = "routing.ib_sm.route_ns", FLOAT_KEY, .info.unit = "ns", .info.def = "500",
+      .info.doc = "ib_sm: route computation per forwarding-table entry (switch x destination "
+                  "host): the whole fabric is recomputed (500 ns: a 16k-host fabric in 10 s, as "
+                  "large fabrics are quoted to take).",
+      FIELD(routing.sm_route_ns), RANGE(0, 1e9) },
+    { .info.path = "routing.ib_sm.lft_block_us", FLOAT_KEY, .info.unit = "us", .info.def = "10",
+      .info.doc = "ib_sm: one SMP setting a 64-LID block of a switch's forwarding table "
+                  "(a round trip).",
+      FIELD(routing.sm_lft_block_us), RANGE(0, 1e9) },
+    { .info.path = "routing.ib_sm.mads_in_flight", INT_KEY, .info.unit = "MADs", .info.def = "4",
+      .info.doc = "ib_sm: SMPs the subnet manager keeps outstanding (OpenSM max_wire_smps).",
+      FIELD(routing.sm_mads_in_flight), RANGE(1, 4096) },
+    { .info.path = "routing.ethernet.detect", ENUM_KEY, .info.unit = "", .info.def = "bfd",
+      .info.choice = eth_detect_choice,
+      .info.doc = "ethernet: how a link's failure is noticed: BFD (interval x multiplier) or "
+                  "loss of signal (routing.ethernet.los_us).",
+      FIELD(routing.eth_detect) },
+    { .info.path = "routing.ethernet.bfd_interval_us", FLOAT_KEY, .info.unit = "us",
+      .info.def = "300000",
+      .info.doc = "ethernet: BFD control-packet interval.",
+      FIELD(routing.eth_bfd_interval_us), RANGE(1, 1e9) },
+    { .info.path = "routing.ethernet.bfd_multiplier", INT_KEY, .info.unit = "packets",
+      .info.def = "3",
+      .info.doc = "ethernet: BFD detect multiplier (missed packets that declare the session down).",
+      FIELD(routing.eth_bfd_multiplier), RANGE(1, 255) },
+    { .info.path = "routing.ethernet.los_us", FLOAT_KEY, .info.unit = "us", .info.def = "10",
+      .info.doc = "ethernet: loss of signal to the link declared down (carrier delay).",
+      FIELD(routing.eth_los_us), RANGE(0, 1e9) },
+    { .info.path = "routing.ethernet.hop_us", FLOAT_KEY, .info.unit = "us", .info.def = "1000",
+      .info.doc = "ethernet: a BGP withdrawal's processing and sending, per hop.",
+      FIELD(routing.eth_hop_us), RANGE(0, 1e9) },
+    { .info.path = "routing.ethernet.install_us", FLOAT_KEY, .info.unit = "us", .info.def = "1000",
+      .info.doc = "ethernet: programming the new next-hop group into the switch ASIC.",
+      FIELD(routing.eth_install_us), RANGE(0, 1e9) },
+    { .info.path = "routing.restore_fraction", FLOAT_KEY, .info.unit = "ratio", .info.def = "0.95",
+      .info.doc = "Traffic counts as restored after a fault once the fabric delivers this share "
+                  "of its rate before the fault.",
+      FIELD(routing.restore_fraction), RANGE(0.01, 1) },
+    { .info.path = "routing.window_us", FLOAT_KEY, .info.unit = "us", .info.def = "0",
+      .info.doc = "Window over which delivered bytes give the rate before and after a fault; "
+                  "0 = auto (50 x the longest link's delay, at least 10 us).",
+      FIELD(routing.window_us), RANGE(0, 1e9) },
+
+    { .info.path = "routing.stuck_us", FLOAT_KEY, .info.unit = "us", .info.def = "100000",
+      .info.doc = "Once no fault or route change has happened for this long, a queue pair that "
+                  "has made no progress for as long has no working path: it fails (the run "
+                  "ends instead of retrying for ever).",
+      FIELD(routing.stuck_us), RANGE(1, 1e9) },
+
+    { .info.path = "routing.baseline", BOOL_KEY, .info.unit = "", .info.def = "true",
+      .info.doc = "With faults, also run the scenario without them and report the slowdown "
+                  "(bnet coll: per row); false halves the time.",
+      FIELD(routing.baseline) },
+
+    { .info.path = "faults[].kind", ENUM_KEY, .info.unit = "", .info.def = "link_down",
+      .info.choice = fault_kind_choice,
+      .info.doc = "What fails (a list item of faults:, at most 16): link_down, link_degrade, "
+                  "link_ber, link_flap, switch_down, nic_down, random_links, ocs_reconfigure.",
+      ITEM(kind) },
+    { .info.path = "faults[].at_us", FLOAT_KEY, .info.unit = "us", .info.def = "0",
+      .info.doc = "When it strikes (simulated time).",
+      ITEM(at_us), RANGE(0, 1e9) },
+    { .info.path = "faults[].until_us", FLOAT_KEY, .info.unit = "us", .info.def = "0",
+      .info.doc = "When it is over (link back up, rate or BER back to normal); 0 = for good.",
+      ITEM(until_us), RANGE(0, 1e9) },
+    { .info.path = "faults[].target", STRING_KEY, .info.unit = "", .info.def = "",
+      .info.doc = "A link by its two ends (\"tor0 agg1\") or a port (\"tor0/5\"); a switch "
+                  "(\"spine1\"); a host (\"host3\"); ocs_reconfigure: two circuits "
+                  "(\"a b c d\": a-b and c-d become a-d and c-b).",
+      ITEM(target) },
+    { .info.path = "faults[].rate_gbps", FLOAT_KEY, .info.unit = "Gb/s", .info.def = "0",
+      .info.doc = "link_degrade: the rate the link falls to (e.g. 200 for a 400G port with half "
+                  "its lanes).",
+      ITEM(rate_gbps), RANGE(0, 1e6) },
+    { .info.path = "faults[].ber", FLOAT_KEY, .info.unit = "", .info.def = "0",
+      .info.doc = "link_ber: bit-error rate; a frame of b bits is dropped with probability "
+                  "1 - (1 - ber)^b.",
+      ITEM(ber), RANGE(0, 1) },
+    { .info.path = "faults[].down_us", FLOAT_KEY, .info.unit = "us", .info.def = "0",
+      .info.doc = "link_flap: each down period.",
+      ITEM(down_us), RANGE(0, 1e9) },
+    { .info.path = "faults[].up_us", FLOAT_KEY, .info.unit = "us", .info.def = "0",
+      .info.doc = "link_flap: each up period between.",
+      ITEM(up_us), RANGE(0, 1e9) },
+    { .info.path = "faults[].count", INT_KEY, .info.unit = "links", .info.def = "1",
+      .info.doc = "random_links: how many distinct links fail (drawn from the run's seed).",
+      ITEM(count), RANGE(1, 1000000) },
+    { .info.path = "faults[].tier", INT_KEY, .info.unit = "tier", .info.def = "1",
+      .info.doc = "random_links: draw among the uplinks of this tier's nodes (0 = hosts' links, "
+                  "1 = leaves' uplinks, 2 = spines' uplinks to cores).",
+      ITEM(tier), RANGE(0, 3) },
+    { .info.path = "faults[].dark_us", FLOAT_KEY, .info.unit = "us", .info.def = "10000",
+      .info.doc = "ocs_reconfigure: how long the circuits being moved carry nothing (MEMS "
+                  "mirrors settling).",
+      ITEM(dark_us), RANGE(0, 1e9) },
+
     { .info.path = "sim.max_time_us", FLOAT_KEY, .info.unit = "us", .info.def = "0",
       .info.doc = "Stop at this simulated time; 0 runs until every flow completes.",
       FIELD(sim.max_time_us), RANGE(0, 1e12) },
@@ -471,6 +620,43 @@ const struct bn_scn_key *bn_scn_find(const char *path)
     return NULL;
 }
 
+const struct bn_scn_key *bn_scn_item_field(const char *field)
+{
+    for (size_t i = 0; i < NKEYS; i++)
+        if (keys[i].item && strcmp(keys[i].info.path + strlen("faults[]."), field) == 0)
+            return &keys[i];
+    return NULL;
+}
+
+const struct bn_scn_key *bn_scn_find_item(const char *path, uint32_t *index)
+{
+    const char *p = path + strlen("faults.");
+    if (strncmp(path, "faults.", strlen("faults.")) != 0 || *p < '0' || *p > '9')
+        return NULL;
+    uint32_t n = 0;
+    for (; *p >= '0' && *p <= '9'; p++)
+        if ((n = n * 10 + (uint32_t)(*p - '0')) >= BN_SC_FAULTS_MAX)
+            return NULL;
+    if (*p != '.')
+        return NULL;
+    *index = n;
+    return bn_scn_item_field(p + 1);
+}
+
+int bn_scn_apply_item(struct bn_scenario *sc, const struct bn_scn_key *k, uint32_t index,
+                      const char *text, char *why, size_t len)
+{
+    if (index >= BN_SC_FAULTS_MAX)
+        return bn_scn_why(why, len, "at most %d faults", BN_SC_FAULTS_MAX);
+    struct bn_scn_key at = *k;
+    at.offset += index * sizeof sc->faults[0];
+    if (bn_scn_apply(sc, &at, text, why, len) != 0)
+        return -1;
+    if (sc->nfaults <= index)
+        sc->nfaults = index + 1;
+    return 0;
+}
+
 /* If `path` lies under `section` ("" = top level), the start of its next
  * component, with that component's length in *n; else NULL. */
 static const char *child_of(const char *path, const char *section, size_t *n)
@@ -511,11 +697,17 @@ static bool child_seen(const char *section, size_t upto, const char *name, size_
 void bn_scn_children(const char *section, char *buf, size_t len)
 {
     size_t used = 0, n;
+    bool items = false;
     buf[0] = '\0';
     for (size_t i = 0; i < NKEYS && used < len; i++) {
         const char *c = child_of(keys[i].info.path, section, &n);
-        if (!c || child_seen(section, i, c, n))
+        if (!c || child_seen(section, i, c, n) || (keys[i].item && items))
             continue;
+        if (keys[i].item) { /* the list, as a file writes it */
+            items = true;
+            c = "faults";
+            n = strlen(c);
+        }
         int w = snprintf(buf + used, len - used, "%s%.*s", used ? ", " : "", (int)n, c);
         if (w < 0)
             break;
@@ -837,8 +1029,12 @@ void bn_scenario_defaults(struct bn_scenario *sc)
     for (size_t i = 0; i < NKEYS; i++) {
         if (keys[i].flags & BN_SCN_DERIVED)
             continue; /* stays 0: "same as" the key its default names */
-        if (bn_scn_apply(sc, &keys[i], keys[i].info.def, why, sizeof why) != 0)
-            abort(); /* a registry default that fails its own check: a bug */
+        for (uint32_t j = 0; j < (keys[i].item ? BN_SC_FAULTS_MAX : 1); j++) {
+            struct bn_scn_key at = keys[i];
+            at.offset += j * sizeof sc->faults[0];
+            if (bn_scn_apply(sc, &at, keys[i].info.def, why, sizeof why) != 0)
+                abort(); /* a registry default that fails its own check: a bug */
+        }
     }
 }
 
@@ -850,10 +1046,15 @@ const char *bn_scenario_choice(const char *path, unsigned index)
 
 int bn_scenario_get(const struct bn_scenario *sc, const char *path, char *buf, size_t len)
 {
+    uint32_t index = 0;
     const struct bn_scn_key *k = bn_scn_find(path);
+    if (k && k->item)
+        k = NULL; /* "faults[].x" names no value; "faults.N.x" does */
+    else if (!k)
+        k = bn_scn_find_item(path, &index);
     if (!k || len == 0)
         return BN_EINPUT;
-    const char *at = (const char *)sc + k->offset;
+    const char *at = (const char *)sc + k->offset + index * sizeof sc->faults[0];
     const char *name;
     switch (k->kind) {
     case BN_SCN_INT:

@@ -28,6 +28,7 @@ struct bn_scn_key {
     size_t size;   /* field size: int width or string buffer size */
     double lo, hi;
     unsigned flags;
+    bool item;     /* a field of each item of the faults list ("faults[].x") */
 };
 
 /* Longest message fragment ("why") the setter produces. */
@@ -38,6 +39,15 @@ const struct bn_scn_key *bn_scn_at(size_t i);
 
 /* Leaf key with exactly this dotted path, or NULL. */
 const struct bn_scn_key *bn_scn_find(const char *path);
+
+/* The list of faults: "faults.N.field" as --set writes it: the item key
+ * ("faults[].field") and N, or NULL. */
+const struct bn_scn_key *bn_scn_find_item(const char *path, uint32_t *index);
+/* The item key of `field` ("kind"), or NULL. */
+const struct bn_scn_key *bn_scn_item_field(const char *field);
+/* Set field k of item `index` (which then exists: nfaults grows to it). */
+int bn_scn_apply_item(struct bn_scenario *sc, const struct bn_scn_key *k, uint32_t index,
+                      const char *text, char *why, size_t len);
 
 /* True if some key lives under "prefix." (e.g. "switch.ecn"). */
 bool bn_scn_is_section(const char *prefix);

@@ -136,12 +136,99 @@ static void shown_path(const char *section, const yaml_node_t *key, char *buf, s
     snprintf(buf, len, "%s%s%s", section, section[0] ? "." : "", name);
 }
 
+static int check_key(struct loader *ld, const yaml_node_t *map, size_t i, const char *section);
+
+/* The item keys, for messages: "kind, at_us, ...". */
+static void item_fields(char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < bn_scn_count() && used < len; i++) {
+        const struct bn_scn_key *k = bn_scn_at(i);
+        if (k->item) {
+            int w = snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
+                             k->info.path + strlen("faults[]."));
+            used += w > 0 ? (size_t)w : 0;
+        }
+    }
+}
+
+/* Item `index` of faults: a mapping of item keys. */
+static int fault_item(struct loader *ld, uint32_t index, const yaml_node_t *map)
+{
+    char path[64], why[BN_SCN_WHY_MAX], list[200];
+    snprintf(path, sizeof path, "faults[%u]", index);
+    if (map->type != YAML_MAPPING_NODE) {
+        item_fields(list, sizeof list);
+        snprintf(why, sizeof why, "got %s (expected a mapping with keys: %s)", node_kind(map),
+                 list);
+        return fail_key(ld, map, path, why);
+    }
+    size_t n = (size_t)(map->data.mapping.pairs.top - map->data.mapping.pairs.start);
+    for (size_t i = 0; i < n; i++) {
+        const yaml_node_pair_t *pair = &map->data.mapping.pairs.start[i];
+        const yaml_node_t *key = yaml_document_get_node(ld->doc, pair->key);
+        const yaml_node_t *val = yaml_document_get_node(ld->doc, pair->value);
+        if (!key || !val)
+            return bn_fail(ld->err, BN_EINTERNAL, "%s: malformed YAML document", ld->source);
+        int rc = check_key(ld, map, i, path);
+        if (rc != BN_OK)
+            return rc;
+        char field[NAME_MAX_BYTES + 1] = "", shown[200];
+        key_path("", key, field, sizeof field);
+        const struct bn_scn_key *k = field[0] ? bn_scn_item_field(field) : NULL;
+        shown_path(path, key, shown, sizeof shown);
+        if (!k) {
+            item_fields(list, sizeof list);
+            snprintf(why, sizeof why, "unknown key (valid keys in a fault: %s)", list);
+            return fail_key(ld, key, shown, why);
+        }
+        if (leaf_form(k, val, why, sizeof why) != 0 ||
+            bn_scn_apply_item(ld->sc, k, index, is_null(val) ? "" : scalar_text(val), why,
+                              sizeof why) != 0)
+            return fail_key(ld, val, shown, why);
+    }
+    if (ld->sc->nfaults <= index) /* an item of defaults only */
+        ld->sc->nfaults = index + 1;
+    return BN_OK;
+}
+
+/* faults: a sequence of items. */
+static int fault_list(struct loader *ld, const yaml_node_t *seq)
+{
+    char why[BN_SCN_WHY_MAX];
+    ld->sc->nfaults = 0;
+    if (is_null(seq))
+        return BN_OK;
+    if (seq->type != YAML_SEQUENCE_NODE) {
+        snprintf(why, sizeof why, "got %s (expected a list of faults, each a mapping)",
+                 node_kind(seq));
+        return fail_key(ld, seq, "faults", why);
+    }
+    size_t n = (size_t)(seq->data.sequence.items.top - seq->data.sequence.items.start);
+    if (n > BN_SC_FAULTS_MAX) {
+        snprintf(why, sizeof why, "%zu faults (at most %d)", n, BN_SC_FAULTS_MAX);
+        return fail_key(ld, seq, "faults", why);
+    }
+    for (size_t i = 0; i < n; i++) {
+        const yaml_node_t *item = yaml_document_get_node(ld->doc, seq->data.sequence.items.start[i]);
+        if (!item)
+            return bn_fail(ld->err, BN_EINTERNAL, "%s: malformed YAML document", ld->source);
+        int rc = fault_item(ld, (uint32_t)i, item);
+        if (rc != BN_OK)
+            return rc;
+    }
+    return BN_OK;
+}
+
 static int entry(struct loader *ld, const char *section, const yaml_node_t *key,
                  const yaml_node_t *val)
 {
     char path[NAME_MAX_BYTES + BN_NAME_MAX], shown[200], why[BN_SCN_WHY_MAX];
     key_path(section, key, path, sizeof path);
-    const struct bn_scn_key *k = path[0] ? bn_scn_find(path) : NULL;
+    if (strcmp(path, "faults") == 0)
+        return fault_list(ld, val);
+    const struct bn_scn_key *k = path[0] && !strchr(path, '[') ? bn_scn_find(path) : NULL;
     if (k)
         return set_leaf(ld, k, val);
     if (path[0] && bn_scn_is_section(path))

@@ -45,6 +45,20 @@ static void nearest_section(const char *path, char *buf, size_t len)
 static void bad_key_why(const char *key, char *why, size_t len)
 {
     char section[128];
+    if (strncmp(key, "faults.", strlen("faults.")) == 0) { /* an item of the list */
+        size_t used = (size_t)snprintf(why, len, "expected faults.N.KEY with N below %d and KEY "
+                                       "one of: ", BN_SC_FAULTS_MAX);
+        for (size_t i = 0, first = 1; i < bn_scn_count() && used < len; i++) {
+            const struct bn_scn_key *k = bn_scn_at(i);
+            if (!k->item)
+                continue;
+            int w = snprintf(why + used, len - used, "%s%s", first ? "" : ", ",
+                             k->info.path + strlen("faults[]."));
+            used += w > 0 ? (size_t)w : 0;
+            first = 0;
+        }
+        return;
+    }
     if (key[0] && bn_scn_is_section(key)) {
         bn_scn_unknown(key, "is a section, not a key", why, len);
         return;
@@ -57,8 +71,16 @@ static int apply(struct bn_scenario *sc, const char *shown, const char *key,
                  const char *value, struct bn_error *err)
 {
     char why[BN_SCN_WHY_MAX], key_shown[80];
+    uint32_t index = 0;
     const struct bn_scn_key *k = bn_scn_find(key);
     bn_scn_excerpt(key, strlen(key), key_shown, sizeof key_shown);
+    if (k && k->item)
+        k = NULL; /* an item's field is set as faults.N.field */
+    if (!k && (k = bn_scn_find_item(key, &index)) != NULL) {
+        if (bn_scn_apply_item(sc, k, index, value, why, sizeof why) != 0)
+            return bn_fail(err, BN_EINPUT, "--set '%s': key '%s': %s", shown, key_shown, why);
+        return BN_OK;
+    }
     if (!k) {
         bad_key_why(key, why, sizeof why);
         return bn_fail(err, BN_EINPUT, "--set '%s': key '%s': %s", shown, key_shown, why);

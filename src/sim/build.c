@@ -185,11 +185,15 @@ int bn_sim_build(struct bn_sim *s, const struct bn_scenario *sc, struct bn_error
         return rc;
     if (bn_evq_set_slot_width(&f->evq, slot_shift(f, s->nics.max_frame)) != 0)
         return bn_fail(err, BN_EINTERNAL, "events were scheduled while the fabric was built");
-    return BN_OK;
+    /* last: the fault schedule's first events go on the queue */
+    struct bn_fault_env fe = {.sc = sc, .f = f, .t = &s->topo, .r = &s->routes, .sw = &s->sw,
+                              .nics = &s->nics};
+    return bn_faults_init(&s->faults, &fe, err);
 }
 
 void bn_sim_free(struct bn_sim *s)
 {
+    bn_faults_free(s->faults);
     bn_nics_free(&s->nics);
     bn_switches_free(&s->sw);
     bn_fabric_free(&s->fab);

@@ -3,11 +3,12 @@
  * layer that owns its object (a driver's own events to the driver), until
  * the driver's work is done and no frame is left in the fabric (or
  * sim.max_time_us). At the end the packet ledger must balance (injected =
- * delivered + dropped + in flight). Like Redis's ae.c, the loop knows none
+ * delivered + dropped + lost to failures + in flight). Like Redis's ae.c, the loop knows none
  * of its clients: drivers come in through struct bn_driver_ops.
  */
 #include <time.h>
 
+#include "link/impair.h"
 #include "sim/sim.h"
 
 double bn_wall_now(void)
@@ -23,6 +24,7 @@ int bn_sim_attach(struct bn_sim *s, const struct bn_driver_ops *ops, void *self,
     s->drv = (struct bn_driver){ops, self};
     s->nics.on_complete = ops->complete;
     s->nics.on_arrival = ops->arrival;
+    s->nics.on_error = ops->qp_error;
     s->nics.ud = self;
     return ops->start(s, self, err);
 }
@@ -45,9 +47,13 @@ static int dispatch(struct bn_sim *s, const struct bn_event *ev, struct bn_error
         return BN_OK;
     }
     case BN_EV_ARRIVE:
+        if (__builtin_expect(f->impaired, 0) && bn_link_loses(f, ev->obj, ev->arg))
+            return BN_OK;
         bn_switch_receive(f, &s->sw, ev->obj, ev->arg);
         return BN_OK;
     case BN_EV_ARRIVE_HOST:
+        if (__builtin_expect(f->impaired, 0) && bn_link_loses(f, ev->obj, ev->arg))
+            return BN_OK;
         bn_nic_receive(&s->nics, bn_nic_of_port(&s->nics, ev->obj), ev->arg);
         return BN_OK;
     case BN_EV_ARRIVE_TAIL:
@@ -64,7 +70,12 @@ static int dispatch(struct bn_sim *s, const struct bn_event *ev, struct bn_error
         return BN_OK;
     case BN_EV_APP:
         return s->drv.ops->event(s, s->drv.self, ev, err);
+    case BN_EV_FAULT:
+    case BN_EV_ROUTE:
+        return bn_faults_event(s->faults, ev, err);
     case BN_EV_FC_SIGNAL:
+        if (__builtin_expect(f->impaired, 0) && bn_link_is_down(f, ev->obj))
+            return BN_OK; /* lost with its link */
         f->fc->on_signal(f, ev->obj, ev->arg & 3u, ev->arg >> 2);
         if ((f->ports[ev->obj].flags & BN_PORT_AT_HOST) || !bn_pktq_empty(&f->ports[ev->obj].q))
             bn_port_want_wake(f, ev->obj); /* only a port with work waits for credit or resume */
@@ -206,9 +217,11 @@ int bn_sim_loop(struct bn_sim *s, const struct bn_run_opts *opts, double t0, str
         if ((++s->events & 0x3ffff) == 0) {
             if (opts && opts->progress)
                 report_progress(s, opts, t0);
-            /* A fabric that has delivered nothing for a simulated second
-             * is stuck (a lost wake-up, a closed window); say so. */
-            if (s->fab.now - s->fab.last_delivery > BN_PS_PER_S)
+            /* A fabric holding frames that has delivered (or lost to a
+             * failure) none of them for a simulated second is stuck (a
+             * lost wake-up, a closed window); say so. An empty fabric
+             * waiting for work to start is not. */
+            if (s->fab.pool.in_use && s->fab.now - s->fab.last_delivery > BN_PS_PER_S)
                 return bn_fail(err, BN_EINTERNAL,
                                "no packet delivered since %.3f us (now %.3f us): the fabric is stuck",
                                bn_time_to_us(s->fab.last_delivery), bn_time_to_us(s->fab.now));
@@ -228,12 +241,13 @@ int bn_sim_check_ledger(const struct bn_sim *s, struct bn_error *err)
 {
     const struct bn_fabric *f = &s->fab;
     uint64_t in_flight = f->pool.in_use;
-    if (f->pkts_injected != f->pkts_delivered + f->pkts_dropped + in_flight)
+    if (f->pkts_injected != f->pkts_delivered + f->pkts_dropped + f->pkts_lost + in_flight)
         return bn_fail(err, BN_EINTERNAL,
                        "packet conservation violated: injected %llu != delivered %llu + "
-                       "dropped %llu + in flight %llu",
+                       "dropped %llu + lost %llu + in flight %llu",
                        (unsigned long long)f->pkts_injected, (unsigned long long)f->pkts_delivered,
-                       (unsigned long long)f->pkts_dropped, (unsigned long long)in_flight);
+                       (unsigned long long)f->pkts_dropped, (unsigned long long)f->pkts_lost,
+                       (unsigned long long)in_flight);
     if (f->fc->lossless && (f->pkts_dropped || f->lossless_overflows))
         return bn_fail(err, BN_EINTERNAL,
                        "lossless fabric (%s) lost frames: %llu dropped, %llu beyond a buffer's "

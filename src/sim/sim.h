@@ -16,6 +16,7 @@
 #define BN_SIM_SIM_H
 
 #include "bnet/bnet.h"
+#include "fault/fault.h"
 #include "link/fabric.h"
 #include "nic/nic.h"
 #include "switch/switch.h"
@@ -42,6 +43,8 @@ struct bn_driver_ops {
     bool (*done)(const void *self);
     void (*progress)(const void *self, uint32_t *done, uint32_t *total);
     void (*prefetch)(const void *self, const struct bn_packet *pk);
+    /* A queue pair went to the error state (retries exhausted; may be NULL). */
+    void (*qp_error)(void *self, uint32_t qpid, bn_time_t when);
 };
 
 struct bn_driver {
@@ -62,6 +65,7 @@ struct bn_sim {
     uint32_t *host_nvlink;      /* host -> its own NVLink port (BN_NONE: none) */
     uint32_t *agg_port;         /* SHARP unit -> its port (build_agg.c) */
     uint32_t *agg_next;         /* [unit * nswitches + switch] -> next hop port */
+    struct bn_faults *faults;   /* the scenario's fault schedule (NULL: none) */
     struct bn_driver drv;
     uint64_t events;
     bool stopped_early;

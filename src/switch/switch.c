@@ -39,7 +39,7 @@ static uint32_t lookup(struct bn_switches *s, uint32_t node, struct bn_packet *p
                                    : s->host_route[pk->dst].leaf;
     struct bn_route_set set = bn_routes_lookup(s->routes, node, leaf);
     if (set.cnt == 0)
-        return s->host_route[pk->dst].deliver_port;
+        return set.run ? BN_ROUTE_DROP : s->host_route[pk->dst].deliver_port;
     if (set.cnt == 1)
         return set.first;
     if (s->hash_salt) { /* a run's port is known without reading the set (routing.h) */
@@ -65,13 +65,13 @@ static void memo_walk(struct bn_switches *s, uint32_t node, const struct bn_pack
 {
     const struct bn_port *ports = s->ctx.f->ports;
     struct bn_packet probe = *pk;
-    *m = (struct bn_path_memo){.dst = pk->dst, .entropy = pk->entropy};
+    *m = (struct bn_path_memo){.dst = pk->dst, .entropy = pk->entropy, .epoch = s->memo_epoch};
     uint32_t stamp = 0, prev = 0;
     uint16_t mul = 1, add = 0;
     for (uint32_t i = 0; i < BN_MEMO_HOPS; i++) {
         bool multi;
         uint32_t out = lookup(s, node, &probe, UINT32_MAX, false, &multi);
-        if (out == UINT32_MAX)
+        if (out >= BN_ROUTE_DROP)
             return;
         if (i == 0) {
             m->out0 = out;
@@ -113,7 +113,9 @@ static inline const struct bn_path_memo *memo_hit(const struct bn_switches *s,
     if (i >= s->memo_cap)
         return NULL;
     const struct bn_path_memo *m = &s->memo[i];
-    return m->dst == pk->dst && m->entropy == pk->entropy && m->n ? m : NULL;
+    return m->dst == pk->dst && m->entropy == pk->entropy && m->n && m->epoch == s->memo_epoch
+               ? m
+               : NULL;
 }
 
 /* A packet at its first switch that no memo serves: walk its path, once per
@@ -138,7 +140,7 @@ memo_learn(struct bn_switches *s, uint32_t node, const struct bn_packet *pk)
         s->memo_cap = cap;
     }
     struct bn_path_memo *m = &s->memo[i];
-    if (m->dst == pk->dst && m->entropy == pk->entropy)
+    if (m->dst == pk->dst && m->entropy == pk->entropy && m->epoch == s->memo_epoch)
         return NULL; /* walked before, in vain */
     memo_walk(s, node, pk, m);
     return m->n ? m : NULL;
@@ -179,19 +181,21 @@ static inline uint32_t route(struct bn_switches *s, uint32_t in_port, struct bn_
         return m->out0;
     }
     bool multi;
+    if (decide && pk->hop >= BN_PKT_HOP_MAX)
+        return BN_ROUTE_DROP; /* a loop, while switches' tables disagree */
     uint32_t out = lookup(s, s->ctx.f->port_node[in_port], pk, in_port, decide, &multi);
-    if (decide) {
+    if (decide && out != BN_ROUTE_DROP) {
         if (multi && pk->type == BN_PKT_DATA)
             pk->path = (uint16_t)(pk->path * 31u + out + 1u); /* which path, for the results */
-        if (pk->hop < BN_PKT_HOP_MAX)
-            pk->hop++;
+        pk->hop++;
     }
     return out;
 }
 
 uint32_t bn_switch_predict_egress(struct bn_switches *s, uint32_t in_port, struct bn_packet *pk)
 {
-    return route(s, in_port, pk, false);
+    uint32_t out = route(s, in_port, pk, false);
+    return out == BN_ROUTE_DROP ? UINT32_MAX : out;
 }
 
 uint32_t bn_switch_route(struct bn_switches *s, uint32_t in_port, struct bn_packet *pk)
@@ -211,6 +215,10 @@ void bn_switch_receive(struct bn_fabric *f, struct bn_switches *s, uint32_t in_p
      * arrived (store-and-forward) and only then queues it. Only a fabric
      * whose cut-through switches mix port rates has to look. */
     uint32_t out = bn_switch_route(s, in_port, pk);
+    if (__builtin_expect(out == BN_ROUTE_DROP, 0)) {
+        bn_fabric_lose(f, in_port, pkt, true);
+        return;
+    }
     const struct bn_port *in = &f->ports[in_port];
     if (f->cut_may_hold && (in->flags & BN_PORT_CUT_IN) && f->ports[out].rate_bps > in->rate_bps) {
         bn_time_t rest = bn_serialization_ps(pk->bytes + f->wire_overhead, in->rate_bps) -

@@ -42,7 +42,9 @@ struct bn_path_memo {
      * path * path_mul + path_add (mod 2^16), what the hops would have made */
     uint16_t path_mul, path_add;
     uint8_t n;                    /* switches on the path; 0: none memoized */
-    uint8_t pad_[11];
+    uint8_t pad_[3];
+    uint32_t epoch;               /* the routing tables it was walked on (memo_epoch) */
+    uint32_t pad2_;
 };
 _Static_assert(sizeof(struct bn_path_memo) == 32, "a path memo is half a cache line");
 
@@ -56,6 +58,7 @@ struct bn_switches {
     /* path memos, by queue pair and direction (bn_switches_enable_memo) */
     bool memo_on;
     uint32_t memo_cap;
+    uint32_t memo_epoch;                /* bumped when any switch's table changes */
     struct bn_path_memo *memo;
     struct bn_groups groups;
     struct bn_lb_ctx ctx;
@@ -92,6 +95,18 @@ void bn_switches_free(struct bn_switches *s);
 int bn_groups_init(struct bn_groups *g, const struct bn_topo *t, uint8_t mode);
 uint32_t bn_nonminimal_leaf(struct bn_switches *s, uint32_t node, struct bn_packet *pk,
                             uint32_t in_port);
+
+/* A packet routed nowhere: the leaf of its destination cannot be reached
+ * from this switch (links down), or it passed BN_PKT_HOP_MAX switches (a
+ * loop while tables disagree). It is lost (bn_fabric_lose). */
+#define BN_ROUTE_DROP (UINT32_MAX - 1)
+
+/* Some switch installed new routing tables: paths memoized before are
+ * walked again. (A packet stamped before keeps its stamped path.) */
+static inline void bn_switches_routes_changed(struct bn_switches *s)
+{
+    s->memo_epoch++;
+}
 
 /* The line holding the path memo a packet at its first switch may read (a
  * queue pair's two directions share it), or NULL: a prefetch hint. */

@@ -54,3 +54,14 @@ uint32_t bn_topo_find_port(const struct bn_topo *t, const char *name)
     }
     return UINT32_MAX;
 }
+
+uint32_t bn_topo_find_node(const struct bn_topo *t, const char *name)
+{
+    char have[64];
+    for (uint32_t n = 0; n < t->nnodes; n++) {
+        bn_topo_node_name(t, n, have, sizeof have);
+        if (strcmp(have, name) == 0)
+            return n;
+    }
+    return UINT32_MAX;
+}

@@ -13,7 +13,8 @@ struct bfs_scratch {
     uint32_t *cand;   /* candidate next-hop ports of one switch */
 };
 
-static void bfs_from(const struct bn_topo *t, uint32_t src_node, struct bfs_scratch *s)
+static void bfs_from(const struct bn_topo *t, const uint8_t *down, uint32_t src_node,
+                     struct bfs_scratch *s)
 {
     uint32_t first = t->nhosts;
     for (uint32_t i = 0; i < t->nswitches; i++)
@@ -26,7 +27,8 @@ static void bfs_from(const struct bn_topo *t, uint32_t src_node, struct bfs_scra
         const struct bn_topo_node *nd = &t->nodes[n];
         for (uint32_t p = nd->first_port; p < nd->first_port + nd->nports; p++) {
             uint32_t m = t->ports[t->ports[p].peer].node;
-            if (t->nodes[m].kind != BN_NODE_SWITCH || s->dist[m - first] != UNREACHED)
+            if (t->nodes[m].kind != BN_NODE_SWITCH || s->dist[m - first] != UNREACHED ||
+                (down && down[p]))
                 continue;
             s->dist[m - first] = s->dist[n - first] + 1;
             s->queue[tail++] = m;
@@ -81,13 +83,17 @@ static int open_region(struct bn_routes *r, const struct bn_topo_node *nd, uint3
 }
 
 /* Ports of switch `sw` one hop closer to leaf `l`, interned into the table. */
-static int fill_one(struct bn_routes *r, const struct bn_topo *t, const uint32_t *dist_l,
-                    uint32_t sw, uint32_t l, uint32_t *cand, struct bn_route_set *last,
-                    struct bn_error *err)
+static int fill_one(struct bn_routes *r, const struct bn_topo *t, const uint8_t *down,
+                    const uint32_t *dist_l, uint32_t sw, uint32_t l, uint32_t *cand,
+                    struct bn_route_set *last, struct bn_error *err)
 {
     uint32_t first = t->nhosts, node = first + sw, d = dist_l[sw];
     if (d == 0) { /* this switch is leaf l: the lookup delivers; see dedupe_rows */
         r->sw[sw].own_leaf = l;
+        return BN_OK;
+    }
+    if (d == UNREACHED && down) { /* cut off by failures */
+        r->table[(size_t)sw * r->nleaves + l] = BN_ROUTE_UNREACHABLE;
         return BN_OK;
     }
     if (d == UNREACHED) {
@@ -101,7 +107,8 @@ static int fill_one(struct bn_routes *r, const struct bn_topo *t, const uint32_t
     uint32_t cnt = 0;
     for (uint32_t p = nd->first_port; p < nd->first_port + nd->nports; p++) {
         uint32_t m = t->ports[t->ports[p].peer].node;
-        if (t->nodes[m].kind == BN_NODE_SWITCH && dist_l[m - first] == d - 1)
+        if (t->nodes[m].kind == BN_NODE_SWITCH && dist_l[m - first] == d - 1 &&
+            !(down && down[p]))
             cand[cnt++] = p;
     }
     uint32_t off = cand[0] - nd->first_port, run = BN_ROUTE_RUN; /* in the region's opening */
@@ -167,13 +174,15 @@ static int dedupe_rows(struct bn_routes *r, struct bn_error *err)
     return BN_OK;
 }
 
-int bn_routes_build(struct bn_routes *r, const struct bn_topo *t, struct bn_error *err)
+static int build(struct bn_routes *r, const struct bn_topo *t, const uint8_t *down,
+                 struct bn_error *err)
 {
     memset(r, 0, sizeof *r);
     r->nleaves = t->nleaves;
     r->first_switch = t->nhosts;
     r->nswitches = t->nswitches;
-    r->table = bn_big_calloc((size_t)t->nswitches * t->nleaves + 1, sizeof *r->table);
+    r->table_cap = (size_t)t->nswitches * t->nleaves + 1;
+    r->table = bn_big_calloc(r->table_cap, sizeof *r->table);
     r->sw = bn_big_calloc(t->nswitches + 1, sizeof *r->sw);
     for (uint32_t sw = 0; r->sw && sw < t->nswitches; sw++)
         r->sw[sw].own_leaf = UINT32_MAX;
@@ -195,7 +204,7 @@ int bn_routes_build(struct bn_routes *r, const struct bn_topo *t, struct bn_erro
         goto out;
     }
     for (uint32_t l = 0; l < t->nleaves; l++) {
-        bfs_from(t, t->leaf_node[l], &s);
+        bfs_from(t, down, t->leaf_node[l], &s);
         memcpy(&dist_all[(size_t)l * t->nswitches], s.dist, t->nswitches * sizeof(uint32_t));
         for (uint32_t m = 0; m < t->nleaves; m++) {
             uint32_t d = s.dist[t->leaf_node[m] - t->nhosts];
@@ -208,7 +217,8 @@ int bn_routes_build(struct bn_routes *r, const struct bn_topo *t, struct bn_erro
         if (open_region(r, &t->nodes[t->nhosts + sw], sw) != 0)
             rc = bn_fail(err, BN_ENOMEM, "out of memory building routing tables");
         for (uint32_t l = 0; l < t->nleaves && rc == BN_OK; l++)
-            rc = fill_one(r, t, &dist_all[(size_t)l * t->nswitches], sw, l, s.cand, &last, err);
+            rc = fill_one(r, t, down, &dist_all[(size_t)l * t->nswitches], sw, l, s.cand, &last,
+                          err);
     }
     free(dist_all);
     if (rc == BN_OK)
@@ -220,6 +230,74 @@ out:
     if (rc != BN_OK)
         bn_routes_free(r);
     return rc;
+}
+
+int bn_routes_build(struct bn_routes *r, const struct bn_topo *t, struct bn_error *err)
+{
+    return build(r, t, NULL, err);
+}
+
+int bn_routes_build_live(struct bn_routes *r, const struct bn_topo *t, const uint8_t *down,
+                         struct bn_error *err)
+{
+    return build(r, t, down, err); /* down is not NULL: unreachable is no error */
+}
+
+int bn_routes_append(struct bn_routes *r, const struct bn_routes *fresh,
+                     struct bn_route_switch *rec, struct bn_error *err)
+{
+    size_t used = (size_t)r->nrows * r->nleaves, add = (size_t)fresh->nrows * fresh->nleaves;
+    if (used + add + 1 > r->table_cap) {
+        size_t cap = r->table_cap * 2 > used + add + 1 ? r->table_cap * 2 : used + add + 1;
+        uint32_t *tb = bn_big_realloc(r->table, r->table_cap * sizeof *tb, cap * sizeof *tb);
+        if (!tb)
+            return bn_fail(err, BN_ENOMEM, "out of memory for new routing tables");
+        r->table = tb;
+        r->table_cap = cap;
+    }
+    uint32_t hops0 = r->nhops;
+    if (reserve_hops(r, fresh->nhops) != 0)
+        return bn_fail(err, BN_ENOMEM, "out of memory for new routing tables");
+    memcpy(&r->table[used], fresh->table, add * sizeof *r->table);
+    memcpy(&r->hops[hops0], fresh->hops, (size_t)fresh->nhops * sizeof *r->hops);
+    r->nhops += fresh->nhops;
+    for (uint32_t sw = 0; sw < r->nswitches; sw++) {
+        rec[sw] = fresh->sw[sw];
+        rec[sw].row += (uint32_t)used;
+        rec[sw].hops_base += hops0;
+    }
+    r->nrows += fresh->nrows;
+    return BN_OK;
+}
+
+/* Switch record w's set towards leaf l (cnt 0 and run: unreachable). */
+static struct bn_route_set set_of(const struct bn_routes *r, const struct bn_route_switch *w,
+                                  uint32_t l)
+{
+    uint32_t e = r->table[w->row + l], off = e >> BN_ROUTE_OFF_SHIFT;
+    return (struct bn_route_set){w->hops_base + off, e & BN_ROUTE_CNT_MAX, w->first_port + off,
+                                 (e & BN_ROUTE_RUN) != 0};
+}
+
+bool bn_routes_same_leaf(const struct bn_routes *r, const struct bn_route_switch *a,
+                         const struct bn_route_switch *b, uint32_t l)
+{
+    struct bn_route_set x = set_of(r, a, l), y = set_of(r, b, l);
+    if (x.cnt != y.cnt || (x.cnt == 0 && x.run != y.run))
+        return false;
+    for (uint32_t i = 0; i < x.cnt; i++)
+        if (bn_route_port(r, x, i) != bn_route_port(r, y, i))
+            return false;
+    return true;
+}
+
+bool bn_routes_same(const struct bn_routes *r, const struct bn_route_switch *a,
+                    const struct bn_route_switch *b)
+{
+    for (uint32_t l = 0; l < r->nleaves; l++)
+        if (l != a->own_leaf && !bn_routes_same_leaf(r, a, b, l))
+            return false;
+    return true;
 }
 
 void bn_routes_free(struct bn_routes *r)

@@ -33,7 +33,7 @@
 
 struct bn_route_set {
     uint32_t off;   /* into bn_routes.hops: the ports hops[off .. off + cnt) */
-    uint32_t cnt;   /* 0: the destination leaf is this switch */
+    uint32_t cnt;   /* 0: the destination leaf is this switch, or (run set) unreachable */
     uint32_t first; /* a run (always when cnt is 1): the ports first .. first + cnt */
     bool run;
 };
@@ -53,10 +53,13 @@ struct bn_route_switch {
 #define BN_ROUTE_RUN (1u << BN_ROUTE_CNT_BITS)
 #define BN_ROUTE_OFF_SHIFT (BN_ROUTE_CNT_BITS + 1u)
 #define BN_ROUTE_OFF_MAX (UINT32_MAX >> BN_ROUTE_OFF_SHIFT)
+/* The entry of a leaf the switch cannot reach (links down): an empty run. */
+#define BN_ROUTE_UNREACHABLE BN_ROUTE_RUN
 
 struct bn_routes {
     uint32_t nleaves, first_switch, nswitches;
     uint32_t *table;             /* [sw[node - first_switch].row + leaf] -> entry */
+    size_t table_cap;            /* entries allocated (routes appended after failures) */
     struct bn_route_switch *sw;
     uint32_t nrows;              /* distinct rows stored */
     uint32_t *hops;              /* global port ids */
@@ -65,7 +68,25 @@ struct bn_routes {
 };
 
 int bn_routes_build(struct bn_routes *r, const struct bn_topo *t, struct bn_error *err);
+/* The same over the links that are up (down[p] != 0: port p's link is
+ * down; down is not NULL): minimal paths of the surviving graph; a leaf a switch cannot
+ * reach gets BN_ROUTE_UNREACHABLE instead of an error. */
+int bn_routes_build_live(struct bn_routes *r, const struct bn_topo *t, const uint8_t *down,
+                         struct bn_error *err);
 void bn_routes_free(struct bn_routes *r);
+
+/* After failures: append fresh's rows and sets to r (which goes on
+ * serving lookups unchanged) and give, per switch, the record that would
+ * make it route as fresh does (rec[nswitches]); installing one is
+ * assigning it to r->sw[switch]. */
+int bn_routes_append(struct bn_routes *r, const struct bn_routes *fresh,
+                     struct bn_route_switch *rec, struct bn_error *err);
+/* Whether records a and b of one switch (both in r) route every leaf
+ * (bn_routes_same) or leaf l over the same ports. */
+bool bn_routes_same(const struct bn_routes *r, const struct bn_route_switch *a,
+                    const struct bn_route_switch *b);
+bool bn_routes_same_leaf(const struct bn_routes *r, const struct bn_route_switch *a,
+                         const struct bn_route_switch *b, uint32_t l);
 
 /* The next hops of switch `node` towards `leaf`; cnt 0 when the
  * destination leaf is this switch. */

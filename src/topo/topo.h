@@ -127,6 +127,8 @@ static inline uint32_t bn_topo_domain(const struct bn_topo *t, uint32_t h)
 void bn_topo_node_name(const struct bn_topo *t, uint32_t node, char *buf, size_t len);
 void bn_topo_port_name(const struct bn_topo *t, uint32_t port, char *buf, size_t len);
 uint32_t bn_topo_find_port(const struct bn_topo *t, const char *name);
+/* The node named `name` ("tor3", "host12"), or UINT32_MAX. */
+uint32_t bn_topo_find_node(const struct bn_topo *t, const char *name);
 
 /* dot.c: the graph as Graphviz DOT; -1 on a write error. */
 int bn_topo_write_dot(const struct bn_topo *t, FILE *f);

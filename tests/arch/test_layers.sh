@@ -13,11 +13,12 @@ declare -A allowed=(
   [nic]="core link nic"
   [switch]="core link topo switch"
   [coll]="core coll"
+  [fault]="core link topo nic switch fault"
   [workload]="core workload"
   [report]="report"
-  [scenario]="core link topo nic switch coll workload scenario"
-  [sim]="core link topo nic switch sim"
-  [driver]="core link topo nic switch coll workload sim driver"
+  [scenario]="core link topo nic switch coll workload fault scenario"
+  [sim]="core link topo nic switch fault sim"
+  [driver]="core link topo nic switch coll workload fault sim driver"
   [cli]="cli"
 )
 

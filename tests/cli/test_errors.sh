@@ -647,5 +647,26 @@ grep -q '"busbw_gbs"' "$OUT" || why+=("no busbw_gbs")
 grep -q '"nranks": 16' "$OUT" || why+=("no \"nranks\": 16")
 report "coll --json -: valid JSON" "${#why[@]}" "${why[@]}" -- coll "${SMALL[@]}" --json -
 
+# ---------------------------------------------------------------- faults (docs/failures.md)
+
+printf 'topology:\n  k: 4\nfaults:\n  - kind: link_down\n    targt: tor0 agg0\n' >"$S/fault_key.yaml"
+printf 'topology:\n  k: 4\nfaults: 3\n' >"$S/fault_scalar.yaml"
+expect_error "a fault's unknown key names FILE:LINE and the item" \
+    "$S/fault_key.yaml:5:" "key 'faults[0].targt'" "valid keys in a fault" \
+    -- run "$S/fault_key.yaml"
+expect_error "faults must be a list" "$S/fault_scalar.yaml:3:" "key 'faults'" "list" \
+    -- run "$S/fault_scalar.yaml"
+expect_error "a fault's unknown target" "key 'faults[0].target'" "'nosuch'" \
+    -- run --quiet --set topology.k=4 --set faults.0.target=nosuch
+expect_error "a flap without an end" "key 'faults[0].until_us'" \
+    -- run --quiet --set topology.k=4 --set faults.0.kind=link_flap \
+    --set "faults.0.target=tor0 agg0" --set faults.0.down_us=5 --set faults.0.up_us=5
+expect_error "a fault left without a target" "key 'faults[0].target'" "missing" \
+    -- run --quiet --set topology.k=4 --set faults.1.kind=nic_down --set faults.1.target=host1
+expect_error "more faults than the list holds" "key 'faults.16.kind'" "below 16" \
+    -- run --quiet --set faults.16.kind=link_down
+expect_error "more random links than the tier has" "key 'faults[0].count'" \
+    -- run --quiet --set topology.k=4 --set faults.0.kind=random_links --set faults.0.count=99
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -1,0 +1,271 @@
+/*
+ * Failures end to end, each against a figure computed apart from the
+ * simulation:
+ *  - a link dying under a lone line-rate flow loses what was on its wire
+ *    and queued at its ends: (latency + a frame's head) / frame spacing in
+ *    each direction (data one way, its ACKs the other), when the switches
+ *    reroute at once and nothing is sent into it afterwards;
+ *  - each control plane converges when its published timing says: local
+ *    at detect + hops x notify, ethernet at BFD interval x multiplier +
+ *    hops x hop + install, ib_sm at trap + switches x sweep + switches x
+ *    hosts x route + blocks x SMP / in flight; none never; and on a
+ *    leaf-spine the switches rerouted are the two at the link and every
+ *    other leaf;
+ *  - a partition (every spine down) ends: flows across it fail when their
+ *    queue pairs' retries run out, (retry_cnt + 1) local ACK timeouts
+ *    after their last progress, the rest complete, the ledger balances;
+ *  - a collective that cannot finish names the rank and step it failed at;
+ *  - faults are deterministic (same seed, same JSON), and random links
+ *    follow the seed;
+ *  - one uplink of a leaf slowed to a tenth: a flow ECMP pins to it takes
+ *    at least 1 MB / 10 Gb/s, while adaptive routing steers around it
+ *    (the asymmetry result of CONGA, SIGCOMM 2014).
+ */
+#include <math.h>
+
+#include "support.h"
+
+#include "bnet/coll.h"
+#include "nic/encap.h"
+
+static void run_sets(const char *const *sets, struct bn_results *r)
+{
+    struct bn_scenario sc;
+    test_scenario(&sc, sets);
+    test_run(&sc, r);
+    assert_ledger_balanced(r);
+}
+
+/* h0 - s0 = s1 - h1, the switches 1 km apart. */
+static const char single_path_topo[] =
+    "host h0\nhost h1\nswitch s0 tier 1\nswitch s1 tier 1\n"
+    "link h0 s0 400 2 copper\nlink h1 s1 400 2 copper\nlink s0 s1 400 1000 fiber\n";
+
+static void test_lost_equals_what_was_on_the_link(void **state)
+{
+    (void)state;
+    char topo[80], flows[80], file[120], tf[120];
+    snprintf(topo, sizeof topo, "%s", test_tmpfile(single_path_topo));
+    snprintf(flows, sizeof flows, "%s", test_tmpfile("0 1 20000000 0\n"));
+    snprintf(file, sizeof file, "topology.file=%s", topo);
+    snprintf(tf, sizeof tf, "workload.flow_file=%s", flows);
+    const char *sets[] = {"topology.kind=file", file, "workload.kind=flow_list", tf,
+                          "link.rate_gbps=400", "routing.control_plane=local",
+                          "routing.local.detect_us=0", "routing.local.notify_us=0",
+                          "faults.0.kind=link_down", "faults.0.target=s0 s1",
+                          "faults.0.at_us=200", "nic.ack_timeout=5", NULL};
+    struct bn_scenario sc;
+    test_scenario(&sc, sets);
+    struct bn_results r;
+    test_run(&sc, &r);
+    assert_ledger_balanced(&r);
+    assert_int_equal(r.nfaults, 1);
+    assert_int_equal(r.flows_failed, 1); /* no other path: its retries run out */
+    /* on the wire s0 -> s1: propagation + FEC + s1's forwarding, and the
+     * head a cut-through switch waits for; frames leave every spacing */
+    const struct bn_encap *e = bn_encap_at(sc.nic.encap);
+    double frame_bits = 8.0 * bn_encap_wire_frame(e, sc.nic.mtu_bytes);
+    double spacing_ns = frame_bits / 400.0;
+    double lat_ns = 1000 * sc.link.fiber_ns_per_m + sc.link.fec_ns + sc.sw.latency_ns +
+                    8.0 * e->head_bytes / 400.0;
+    double each_way = lat_ns / spacing_ns;
+    printf("lost on the link %llu, expected 2 x %.1f (+ what was queued)\n",
+           (unsigned long long)r.faults[0].pkts_lost, each_way);
+    assert_true(r.faults[0].pkts_lost >= (uint64_t)floor(2 * each_way) - 2);
+    assert_true(r.faults[0].pkts_lost <= (uint64_t)ceil(2 * each_way) + 4);
+    assert_true(r.faults[0].converged_us == 0);
+    bn_results_free(&r);
+}
+
+/* Leaf-spine k=8 (8 leaves, 4 spines, 32 hosts), leaf0-spine0 down at
+ * 20 us under `plane`: what the report says of it. */
+static void leaf_spine_fault(const char *plane, struct bn_results *r)
+{
+    char cp[64];
+    snprintf(cp, sizeof cp, "routing.control_plane=%s", plane);
+    const char *sets[] = {"topology.kind=leaf_spine", "topology.k=8", "workload.message_bytes=500000",
+                          cp, "faults.0.kind=link_down", "faults.0.target=leaf0 spine0",
+                          "faults.0.at_us=20", "nic.ack_timeout=0", NULL};
+    run_sets(sets, r);
+    assert_int_equal(r->nfaults, 1);
+    assert_string_equal(r->control_plane, plane);
+}
+
+static void test_convergence_follows_each_plane(void **state)
+{
+    (void)state;
+    struct bn_scenario d;
+    bn_scenario_defaults(&d);
+    const struct bn_scenario_routing *k = &d.routing;
+    const double switches = 12, hosts = 32, changed = 9;
+    /* leaf0 and spine0 at the link (0 hops), the 7 other leaves 1 hop away */
+    const double hops = 1;
+    struct bn_results r;
+
+    leaf_spine_fault("local", &r);
+    assert_int_equal(r.faults[0].switches_changed, changed);
+    assert_true(fabs(r.faults[0].converged_us - (k->local_detect_us + hops * k->local_notify_us)) < 1e-6);
+    bn_results_free(&r);
+
+    leaf_spine_fault("ethernet", &r);
+    assert_int_equal(r.faults[0].switches_changed, changed);
+    double eth = k->eth_bfd_interval_us * k->eth_bfd_multiplier + hops * k->eth_hop_us +
+                 k->eth_install_us;
+    assert_true(fabs(r.faults[0].converged_us - eth) < 1e-6);
+    bn_results_free(&r);
+
+    /* every changed switch's table changes for leaf0's hosts or (leaf0
+     * itself) everyone's: 32 hosts, one 64-LID block each */
+    leaf_spine_fault("ib_sm", &r);
+    assert_int_equal(r.faults[0].switches_changed, changed);
+    double sm = k->sm_trap_us + switches * k->sm_sweep_us + switches * hosts * k->sm_route_ns / 1e3 +
+                changed * 1 * k->sm_lft_block_us / k->sm_mads_in_flight;
+    assert_true(fabs(r.faults[0].converged_us - sm) < 1e-6);
+    bn_results_free(&r);
+
+    leaf_spine_fault("none", &r);
+    assert_true(r.faults[0].converged_us < 0);
+    assert_int_equal(r.faults[0].switches_changed, 0);
+    bn_results_free(&r);
+}
+
+static void test_partition_ends_with_failed_flows(void **state)
+{
+    (void)state;
+    const char *sets[] = {"topology.kind=leaf_spine", "topology.k=8", "workload.message_bytes=500000",
+                          "routing.control_plane=local", "nic.ack_timeout=5",
+                          "faults.0.kind=switch_down", "faults.0.target=spine0",
+                          "faults.1.kind=switch_down", "faults.1.target=spine1",
+                          "faults.2.kind=switch_down", "faults.2.target=spine2",
+                          "faults.3.kind=switch_down", "faults.3.target=spine3",
+                          "faults.0.at_us=10", "faults.1.at_us=10", "faults.2.at_us=10",
+                          "faults.3.at_us=10", NULL};
+    struct bn_results r;
+    run_sets(sets, &r);
+    const double timeout_us = 4.096 * 32, budget_us = 8 * timeout_us; /* retry_cnt 7 */
+    uint32_t cross = 0;
+    for (uint32_t i = 0; i < r.nflows; i++) {
+        const struct bn_flow_result *f = &r.flows[i];
+        bool crosses = f->src / 4 != f->dst / 4; /* 4 hosts a leaf */
+        cross += crosses;
+        assert_true(crosses ? f->failed_us >= 0 && !f->done : f->done && f->failed_us < 0);
+        if (crosses) /* its last progress was before the partition, its failure a budget later */
+            assert_true(f->failed_us >= budget_us && f->failed_us <= 10 + budget_us + 100 + 1);
+    }
+    assert_int_equal(r.flows_failed, cross);
+    assert_true(cross > 0);
+    assert_int_equal(r.faults[0].links, 8);
+    bn_results_free(&r);
+}
+
+static void test_collective_failure_names_rank_and_step(void **state)
+{
+    (void)state;
+    const char *sets[] = {"topology.kind=leaf_spine", "topology.k=8", "coll.min_bytes=1000000",
+                          "coll.max_bytes=1000000", "coll.algo=ring", "nic.ack_timeout=5",
+                          "faults.0.kind=nic_down", "faults.0.target=host5", "faults.0.at_us=5",
+                          NULL};
+    struct bn_scenario sc;
+    test_scenario(&sc, sets);
+    struct bn_coll_results res;
+    struct bn_error err = {0};
+    if (bn_coll_sweep(&sc, &res, &err) != BN_OK)
+        fail_msg("%s", err.msg);
+    assert_int_equal(res.nrows, 1);
+    const struct bn_coll_row *w = &res.rows[0];
+    assert_true(w->failed);
+    assert_true(w->failed_rank == 5 || w->failed_peer == 5); /* a send from or to the dead NIC */
+    assert_true(w->failed_step >= 1);
+    assert_true(w->failed_us > 5);
+    assert_true(w->baseline_us > 0); /* the same row without the fault */
+    bn_coll_results_free(&res);
+}
+
+static char *json_of(const char *const *sets)
+{
+    struct bn_scenario sc;
+    test_scenario(&sc, sets);
+    struct bn_results r;
+    test_run(&sc, &r);
+    const char *path = test_tmpfile("");
+    struct bn_error err = {0};
+    assert_int_equal(bn_results_write_json(&r, path, BN_JSON_REPRODUCIBLE, &err), BN_OK);
+    bn_results_free(&r);
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    rewind(f);
+    char *text = calloc((size_t)n + 1, 1);
+    assert_int_equal(fread(text, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    remove(path);
+    return text;
+}
+
+static void test_faults_are_deterministic(void **state)
+{
+    (void)state;
+    const char *a[] = {"topology.k=8", "workload.message_bytes=300000",
+                       "nic.transport=selective_repeat", "faults.0.kind=random_links",
+                       "faults.0.count=3", "faults.0.tier=2", "faults.0.at_us=10",
+                       "faults.1.kind=link_flap", "faults.1.target=tor0 agg0",
+                       "faults.1.at_us=5", "faults.1.down_us=20", "faults.1.up_us=20",
+                       "faults.1.until_us=100", "faults.2.kind=link_ber", "faults.2.target=tor1/0",
+                       "faults.2.ber=1e-6", "routing.control_plane=local", NULL};
+    char *one = json_of(a), *two = json_of(a);
+    assert_string_equal(one, two);
+    assert_non_null(strstr(one, "\"flaps\": 3")); /* down at 5, 45 and 85 us */
+    const char *b[] = {"seed=2", "topology.k=8", "workload.message_bytes=300000",
+                       "routing.control_plane=local",
+                       "faults.0.kind=random_links", "faults.0.count=3", "faults.0.tier=2",
+                       "faults.0.at_us=10", NULL};
+    const char *c[] = {"seed=3", "topology.k=8", "workload.message_bytes=300000",
+                       "routing.control_plane=local",
+                       "faults.0.kind=random_links", "faults.0.count=3", "faults.0.tier=2",
+                       "faults.0.at_us=10", NULL};
+    char *x = json_of(b), *y = json_of(c);
+    const char *tx = strstr(x, "\"target\""), *ty = strstr(y, "\"target\"");
+    assert_non_null(tx);
+    assert_non_null(ty);
+    assert_true(strncmp(tx, ty, strcspn(tx, "\n")) != 0); /* other seeds, other links */
+    free(one);
+    free(two);
+    free(x);
+    free(y);
+}
+
+static double makespan(const char *lb)
+{
+    const char *sets[] = {"topology.kind=leaf_spine", "topology.k=8", "workload.message_bytes=1MB",
+                          "nic.transport=selective_repeat", lb, "faults.0.kind=link_degrade",
+                          "faults.0.target=leaf0/4", "faults.0.rate_gbps=10", NULL};
+    struct bn_results r;
+    run_sets(sets, &r);
+    double m = r.makespan_us;
+    printf("%-32s makespan %.1f us (%.1f us without the fault)\n", lb, m, r.baseline_makespan_us);
+    bn_results_free(&r);
+    return m;
+}
+
+static void test_degraded_uplink_hurts_ecmp(void **state)
+{
+    (void)state;
+    double ecmp = makespan("switch.load_balancing=ecmp");
+    double adaptive = makespan("switch.load_balancing=adaptive");
+    assert_true(ecmp >= 1e6 * 8 / 10e9 * 1e6); /* a pinned flow: 1 MB at 10 Gb/s */
+    assert_true(adaptive < ecmp / 3);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_lost_equals_what_was_on_the_link),
+        cmocka_unit_test(test_convergence_follows_each_plane),
+        cmocka_unit_test(test_partition_ends_with_failed_flows),
+        cmocka_unit_test(test_collective_failure_names_rank_and_step),
+        cmocka_unit_test(test_faults_are_deterministic),
+        cmocka_unit_test(test_degraded_uplink_hurts_ecmp),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

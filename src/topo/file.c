@@ -10,7 +10,7 @@
  * link, to a switch. A switch's tier is its hop distance from the nearest
  * host; a stated tier is checked against it. Errors are FILE:LINE: field.
  */
-#include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,12 +33,13 @@ static int split(char *line, char **tok)
     return n;
 }
 
-static int parse_num(const char *tok, double lo_excl, double *v)
+/* A number; -1 if tok is not one. The caller checks bounds (what strtod
+ * overflows or underflows to, inf or 0, falls outside them). */
+static int parse_num(const char *tok, double *v)
 {
     char *end;
-    errno = 0;
     double x = strtod(tok, &end);
-    if (errno || end == tok || *end || !(x > lo_excl) || x > 1e9)
+    if (end == tok || *end || isnan(x))
         return -1;
     *v = x;
     return 0;
@@ -66,12 +67,21 @@ static int parse_link(struct bn_draft *d, char **tok, int n, uint32_t line, stru
         rc = node_of(d, tok[2], line, "link endpoint B", &b, err);
     if (rc != BN_OK)
         return rc;
-    if (parse_num(tok[3], 0, &rate) != 0)
-        return bn_fail(err, BN_EINPUT, "%s:%u: link RATE_GBPS: '%s' is not a rate in Gb/s > 0",
+    /* the bounds of link.rate_gbps and the cable-length keys */
+    if (parse_num(tok[3], &rate) != 0)
+        return bn_fail(err, BN_EINPUT, "%s:%u: link RATE_GBPS: '%s' is not a rate in Gb/s",
                        d->path, line, tok[3]);
-    if (parse_num(tok[4], -1e-300, &len) != 0) /* 0 is a length */
-        return bn_fail(err, BN_EINPUT, "%s:%u: link LENGTH_M: '%s' is not a length in metres "
-                       ">= 0", d->path, line, tok[4]);
+    if (!(rate >= BN_DRAFT_RATE_MIN_GBPS && rate <= BN_DRAFT_RATE_MAX_GBPS))
+        return bn_fail(err, BN_EINPUT, "%s:%u: link RATE_GBPS: '%s' is out of range (expected "
+                       "%g..%g Gb/s, as link.rate_gbps)", d->path, line, tok[3],
+                       BN_DRAFT_RATE_MIN_GBPS, BN_DRAFT_RATE_MAX_GBPS);
+    if (parse_num(tok[4], &len) != 0)
+        return bn_fail(err, BN_EINPUT, "%s:%u: link LENGTH_M: '%s' is not a length in metres",
+                       d->path, line, tok[4]);
+    if (!(len >= 0 && len <= BN_DRAFT_LENGTH_MAX_M))
+        return bn_fail(err, BN_EINPUT, "%s:%u: link LENGTH_M: '%s' is out of range (expected "
+                       "0..%g m, as link.host_cable_m)", d->path, line, tok[4],
+                       BN_DRAFT_LENGTH_MAX_M);
     if (strcmp(tok[5], "copper") != 0 && strcmp(tok[5], "fiber") != 0)
         return bn_fail(err, BN_EINPUT, "%s:%u: link cable: '%s' is not copper or fiber",
                        d->path, line, tok[5]);
@@ -97,8 +107,8 @@ static int parse_line(struct bn_draft *d, char *text, uint32_t line, struct bn_e
         if (n != 2 && n != 4)
             return bn_fail(err, BN_EINPUT, "%s:%u: switch: expected 'switch NAME [tier N]'",
                            d->path, line);
-        if (n == 4 && (strcmp(tok[2], "tier") != 0 || parse_num(tok[3], 0, &tier) != 0 ||
-                       tier != (int)tier || tier > BN_MAX_TIERS))
+        if (n == 4 && (strcmp(tok[2], "tier") != 0 || parse_num(tok[3], &tier) != 0 ||
+                       !(tier >= 1 && tier <= BN_MAX_TIERS) || tier != (int)tier))
             return bn_fail(err, BN_EINPUT, "%s:%u: switch tier: expected 'tier N' with N in "
                            "1..%d (got '%s %s')", d->path, line, BN_MAX_TIERS, tok[2], tok[3]);
         return bn_draft_add_node(d, tok[1], BN_NODE_SWITCH, (uint8_t)tier, line, &idx, err);

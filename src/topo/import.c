@@ -102,6 +102,14 @@ int bn_draft_add_link(struct bn_draft *d, uint32_t a, uint32_t b, double rate_gb
     if (a == b)
         return bn_fail(err, BN_EINPUT, "%s:%u: link joins '%s' to itself", d->path, line,
                        d->nodes[a].name);
+    if (!(rate_gbps >= BN_DRAFT_RATE_MIN_GBPS && rate_gbps <= BN_DRAFT_RATE_MAX_GBPS))
+        return bn_fail(err, BN_EINPUT, "%s:%u: link rate: %g Gb/s is out of range (expected "
+                       "%g..%g, as link.rate_gbps)", d->path, line, rate_gbps,
+                       BN_DRAFT_RATE_MIN_GBPS, BN_DRAFT_RATE_MAX_GBPS);
+    if (!(length_m >= 0 && length_m <= BN_DRAFT_LENGTH_MAX_M))
+        return bn_fail(err, BN_EINPUT, "%s:%u: link length: %g m is out of range (expected "
+                       "0..%g, as link.host_cable_m)", d->path, line, length_m,
+                       BN_DRAFT_LENGTH_MAX_M);
     if (d->nlinks == d->links_cap) {
         uint32_t cap = d->links_cap ? d->links_cap * 2 : 128;
         struct bn_draft_link *l = realloc(d->links, cap * sizeof *l);

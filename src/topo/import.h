@@ -12,6 +12,14 @@
 
 #include "topo/topo.h"
 
+/* A link's rate and cable length as the scenario keys bound them
+ * (link.rate_gbps, link.host_cable_m / fabric_cable_m): a rate that rounds
+ * to 0 b/s divides by zero in the serialization time, and a slower one
+ * only stalls. tests/topo/test_import.c keeps these and the keys in step. */
+#define BN_DRAFT_RATE_MIN_GBPS 0.001
+#define BN_DRAFT_RATE_MAX_GBPS 1e6
+#define BN_DRAFT_LENGTH_MAX_M 1e6
+
 struct bn_draft_node {
     char *name;
     uint8_t kind;      /* enum bn_node_kind */
@@ -44,6 +52,7 @@ uint32_t bn_draft_find(const struct bn_draft *d, const char *name);
 /* Declare a node; an existing name is an error naming both lines. */
 int bn_draft_add_node(struct bn_draft *d, const char *name, uint8_t kind, uint8_t tier,
                       uint32_t line, uint32_t *index, struct bn_error *err);
+/* Add a link; a rate or length outside the bounds above is an error. */
 int bn_draft_add_link(struct bn_draft *d, uint32_t a, uint32_t b, double rate_gbps,
                       double length_m, uint8_t cable, uint32_t line, struct bn_error *err);
 /* Number hosts then switches, derive tiers, check every host has one link

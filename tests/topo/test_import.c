@@ -6,6 +6,9 @@
  */
 #include "support.h"
 
+#include "scenario/keys.h"
+#include "topo/import.h"
+
 static int plan_file(const char *kind, const char *file, struct bn_topo_info *t,
                      struct bn_error *err)
 {
@@ -85,6 +88,54 @@ static void test_text_format_errors(void **state)
           "link b t 100 2 copper\n", ":2: 'b' cannot reach 'a': the fabric must be one connected");
 }
 
+/* The file's links take the bounds of the YAML keys: a rate that rounds to
+ * 0 b/s divided by zero in the serialization time (SIGFPE), a slower one
+ * ended as "fabric is stuck", and lengths up to 1e9 m were taken. */
+static void test_text_format_bounds(void **state)
+{
+    (void)state;
+    const char *head = "host a\nswitch s\n";
+    static const struct { const char *link, *want; } bad[] = {
+        {"link a s 1e-300 2 copper\n", ":3: link RATE_GBPS: '1e-300' is out of range"},
+        {"link a s 1e-400 2 copper\n", ":3: link RATE_GBPS: '1e-400' is out of range"},
+        {"link a s 0.0009 2 copper\n", ":3: link RATE_GBPS: '0.0009' is out of range"},
+        {"link a s 1e-7 2 copper\n", ":3: link RATE_GBPS: '1e-7' is out of range"},
+        {"link a s 1000001 2 copper\n", ":3: link RATE_GBPS: '1000001' is out of range"},
+        {"link a s 1e400 2 copper\n", ":3: link RATE_GBPS: '1e400' is out of range"},
+        {"link a s 0 2 copper\n", ":3: link RATE_GBPS: '0' is out of range"},
+        {"link a s nan 2 copper\n", ":3: link RATE_GBPS: 'nan'"},
+        {"link a s 100 1e9 fiber\n", ":3: link LENGTH_M: '1e9' is out of range"},
+        {"link a s 100 1000000.5 fiber\n", ":3: link LENGTH_M: '1000000.5' is out of range"},
+    };
+    char body[256];
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(body, sizeof body, "%s%s", head, bad[i].link);
+        fails("file", body, bad[i].want);
+    }
+    /* the bounds themselves are links */
+    const char *edge = test_tmpfile("host a\nhost b\nswitch s\nlink a s 0.001 0 copper\n"
+                                    "link b s 1e6 1e6 fiber\n");
+    struct bn_topo_info t = plan_ok("file", edge);
+    assert_int_equal(t.links, 2);
+    remove(edge);
+}
+
+/* The readers' bounds are the keys': the same numbers in both places. */
+static void test_bounds_match_keys(void **state)
+{
+    (void)state;
+    static const char *const rates[] = {"link.rate_gbps", "link.fabric_rate_gbps"};
+    static const char *const lengths[] = {"link.host_cable_m", "link.fabric_cable_m"};
+    for (size_t i = 0; i < 2; i++) {
+        const struct bn_scn_key *k = bn_scn_find(rates[i]);
+        assert_non_null(k);
+        assert_true(k->lo == BN_DRAFT_RATE_MIN_GBPS && k->hi == BN_DRAFT_RATE_MAX_GBPS);
+        k = bn_scn_find(lengths[i]);
+        assert_non_null(k);
+        assert_true(k->lo == 0 && k->hi == BN_DRAFT_LENGTH_MAX_M);
+    }
+}
+
 static void test_ibnetdiscover_two_leaf(void **state)
 {
     (void)state;
@@ -155,6 +206,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_text_format),
         cmocka_unit_test(test_text_format_errors),
+        cmocka_unit_test(test_text_format_bounds),
+        cmocka_unit_test(test_bounds_match_keys),
         cmocka_unit_test(test_ibnetdiscover_two_leaf),
         cmocka_unit_test(test_ibnetdiscover_single_switch),
         cmocka_unit_test(test_ibnetdiscover_errors),

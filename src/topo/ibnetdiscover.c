@@ -190,6 +190,11 @@ static int cmp_rec(const void *x, const void *y)
 static int make_links(struct reader *r, const struct bn_scenario *sc, struct bn_error *err)
 {
     struct bn_draft *d = &r->d;
+    /* checked here, before qsort and bsearch meet an empty (NULL) array */
+    if (r->nrecs == 0)
+        return bn_fail(err, BN_EINPUT, "%s: no '[port]' lines: not an ibnetdiscover dump of a "
+                       "cabled fabric (each Switch or Ca block lists its connected ports)",
+                       d->path);
     for (uint32_t i = 0; i < r->nrecs; i++) {
         struct port_rec *rec = &r->recs[i];
         rec->peer_node = bn_draft_find(d, rec->peer);

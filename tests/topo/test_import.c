@@ -178,6 +178,10 @@ static void test_ibnetdiscover_errors(void **state)
     fails("ibnetdiscover", "Switch 8\n", ":1: Switch: expected the node's quoted id");
     fails("ibnetdiscover", "hello world\n", ":1: not ibnetdiscover output");
     fails("ibnetdiscover", "Rt 2 \"R-1\"\n", ":1: routers (Rt) are not supported");
+    /* no port lines: qsort on a NULL array was undefined behaviour (UBSan) */
+    fails("ibnetdiscover", "Switch 8 \"S-1\"\nCa 1 \"H-1\"\n", ": no '[port]' lines");
+    fails("ibnetdiscover", "", ": no '[port]' lines");
+    fails("ibnetdiscover", "vendid=0x2c9\n# only comments\n", ": no '[port]' lines");
     /* a dual-port HCA with both ports cabled */
     fails("ibnetdiscover",
           "Switch 8 \"S-1\"\n[1] \"H-1\"[1] # 4xNDR\n[2] \"H-1\"[2] # 4xNDR\n"

@@ -63,6 +63,21 @@ static inline void assert_ledger_balanced(const struct bn_results *r)
     }
 }
 
+/* Write n bytes (NULs included) to a fresh temporary file; returns its
+ * path (static buffer). */
+static inline const char *test_tmpfile_n(const char *data, size_t n)
+{
+    static char path[64];
+    snprintf(path, sizeof path, "/tmp/bnet_test_XXXXXX");
+    int fd = mkstemp(path);
+    if (fd < 0)
+        fail_msg("mkstemp failed");
+    FILE *f = fdopen(fd, "w");
+    fwrite(data, 1, n, f);
+    fclose(f);
+    return path;
+}
+
 /* Write `text` to a fresh temporary file; returns its path (static buffer). */
 static inline const char *test_tmpfile(const char *text)
 {

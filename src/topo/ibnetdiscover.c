@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include "topo/import.h"
 
@@ -245,8 +246,13 @@ static int build(struct bn_topo *t, const struct bn_scenario *sc, struct bn_erro
     size_t cap = 0;
     uint32_t line = 0;
     int rc = BN_OK;
-    while (rc == BN_OK && getline(&buf, &cap, f) >= 0)
-        rc = read_line(&r, buf, ++line, err);
+    ssize_t n;
+    while (rc == BN_OK && (n = getline(&buf, &cap, f)) >= 0) {
+        if (strlen(buf) != (size_t)n) /* C string functions would stop at it */
+            rc = bn_fail(err, BN_EINPUT, "%s:%u: the line contains a NUL byte", path, ++line);
+        else
+            rc = read_line(&r, buf, ++line, err);
+    }
     free(buf);
     fclose(f);
     if (rc == BN_OK)

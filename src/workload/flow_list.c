@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include "workload/workload.h"
 
@@ -104,9 +105,13 @@ static int generate(const struct bn_scenario *sc, uint32_t nhosts, struct bn_rng
     size_t cap = 0;
     unsigned lineno = 0;
     int rc = BN_OK;
-    while (rc == BN_OK && getline(&line, &cap, fp) >= 0) {
+    ssize_t n;
+    while (rc == BN_OK && (n = getline(&line, &cap, fp)) >= 0) {
         lineno++;
-        rc = parse_line(line, path, lineno, nhosts, out, err);
+        if (strlen(line) != (size_t)n) /* the rest of the line would vanish */
+            rc = bn_fail(err, BN_EINPUT, "%s:%u: the line contains a NUL byte", path, lineno);
+        else
+            rc = parse_line(line, path, lineno, nhosts, out, err);
     }
     if (rc == BN_OK && ferror(fp))
         rc = bn_fail(err, BN_EINPUT, "%s: key 'workload.flow_file': cannot read '%s': %s",

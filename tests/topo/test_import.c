@@ -44,6 +44,18 @@ static void fails(const char *kind, const char *body, const char *want)
     remove(path);
 }
 
+/* As fails(), for a body of n bytes that may hold NULs. */
+static void fails_n(const char *kind, const char *body, size_t n, const char *want)
+{
+    const char *path = test_tmpfile_n(body, n);
+    struct bn_topo_info t;
+    struct bn_error err = {0};
+    assert_int_equal(plan_file(kind, path, &t, &err), BN_EINPUT);
+    if (!strstr(err.msg, want) || !strstr(err.msg, path))
+        fail_msg("error '%s' lacks '%s' or the file", err.msg, want);
+    remove(path);
+}
+
 static void test_text_format(void **state)
 {
     (void)state;
@@ -136,6 +148,20 @@ static void test_bounds_match_keys(void **state)
     }
 }
 
+/* A NUL inside a line cut the rest of it off unseen (here the cable kind
+ * and a second host's link); such a line is refused with FILE:LINE. */
+static void test_nul_byte(void **state)
+{
+    (void)state;
+    static const char topo[] = "host a\nhost b\nswitch s\nlink a s 100 2 copper\0 junk\n"
+                               "link b s 100 2 copper\n";
+    fails_n("file", topo, sizeof topo - 1, ":4: the line contains a NUL byte");
+    static const char ib[] = "Switch 8 \"S-1\"\n[1] \"H-1\"[1] # 4xNDR\n"
+                             "[2] \"H-2\"[1] # 4x\0NDR\nCa 1 \"H-1\"\n[1] \"S-1\"[1]\n"
+                             "Ca 1 \"H-2\"\n[1] \"S-1\"[2]\n";
+    fails_n("ibnetdiscover", ib, sizeof ib - 1, ":3: the line contains a NUL byte");
+}
+
 static void test_ibnetdiscover_two_leaf(void **state)
 {
     (void)state;
@@ -212,6 +238,7 @@ int main(void)
         cmocka_unit_test(test_text_format_errors),
         cmocka_unit_test(test_text_format_bounds),
         cmocka_unit_test(test_bounds_match_keys),
+        cmocka_unit_test(test_nul_byte),
         cmocka_unit_test(test_ibnetdiscover_two_leaf),
         cmocka_unit_test(test_ibnetdiscover_single_switch),
         cmocka_unit_test(test_ibnetdiscover_errors),

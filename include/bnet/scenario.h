@@ -231,8 +231,18 @@ struct bn_scenario_routing {
     bool baseline;               /* also run without the faults, for the slowdown */
 };
 
+/* Room for the registry's keys in bn_scenario.key_line (checked at build). */
+#define BN_SCENARIO_KEYS_MAX 256
+/* key_line of a key given on the command line (--set, --seed, coll flags). */
+#define BN_SCENARIO_LINE_CLI UINT32_MAX
+
 struct bn_scenario {
     char source[BN_PATH_MAX];    /* file the scenario came from ("<default>" if embedded) */
+    /* The line of `source` each key was read from, by registry index
+     * (bn_scenario_key); 0 = a default or a preset's value;
+     * BN_SCENARIO_LINE_CLI = an override. Checks that compare keys name it
+     * (bn_scenario_where). */
+    uint32_t key_line[BN_SCENARIO_KEYS_MAX];
     uint64_t seed;
     uint8_t fabric;              /* technology preset applied first: 0 = none, else 1 + its index */
     struct bn_scenario_topology topology;
@@ -266,6 +276,11 @@ int bn_scenario_load_file(struct bn_scenario *sc, const char *path,
 /* Apply one "dotted.key=value" override (as from --set). */
 int bn_scenario_set(struct bn_scenario *sc, const char *assignment,
                     struct bn_error *err);
+
+/* Where key `path` got its value, for a message: "FILE:LINE" when the
+ * scenario file gave it, else the source alone. Returns buf. */
+const char *bn_scenario_where(const struct bn_scenario *sc, const char *path, char *buf,
+                              size_t len);
 
 /* Cross-field checks after all loads and overrides (e.g. k even). */
 int bn_scenario_validate(const struct bn_scenario *sc, struct bn_error *err);

@@ -601,7 +601,11 @@ static const struct bn_scn_key keys[] = {
 
 #define NKEYS (sizeof keys / sizeof keys[0])
 
+_Static_assert(NKEYS <= BN_SCENARIO_KEYS_MAX, "bn_scenario.key_line has no room for every key");
+
 size_t bn_scn_count(void) { return NKEYS; }
+
+size_t bn_scn_index(const struct bn_scn_key *k) { return (size_t)(k - keys); }
 
 const struct bn_scn_key *bn_scn_at(size_t i) { return i < NKEYS ? &keys[i] : NULL; }
 
@@ -643,14 +647,15 @@ const struct bn_scn_key *bn_scn_find_item(const char *path, uint32_t *index)
     return bn_scn_item_field(p + 1);
 }
 
+static int apply_at(struct bn_scenario *sc, const struct bn_scn_key *k, size_t delta,
+                    const char *text, char *why, size_t len);
+
 int bn_scn_apply_item(struct bn_scenario *sc, const struct bn_scn_key *k, uint32_t index,
                       const char *text, char *why, size_t len)
 {
     if (index >= BN_SC_FAULTS_MAX)
         return bn_scn_why(why, len, "at most %d faults", BN_SC_FAULTS_MAX);
-    struct bn_scn_key at = *k;
-    at.offset += index * sizeof sc->faults[0];
-    if (bn_scn_apply(sc, &at, text, why, len) != 0)
+    if (apply_at(sc, k, index * sizeof sc->faults[0], text, why, len) != 0)
         return -1;
     if (sc->nfaults <= index)
         sc->nfaults = index + 1;
@@ -1009,16 +1014,28 @@ static int set_value(struct bn_scenario *sc, const struct bn_scn_key *k,
     return -1;
 }
 
-int bn_scn_apply(struct bn_scenario *sc, const struct bn_scn_key *k,
-                 const char *text, char *why, size_t len)
+/* Set key k (a registry entry) `delta` bytes past its field: the same
+ * field of a later item of the faults list. */
+static int apply_at(struct bn_scenario *sc, const struct bn_scn_key *k, size_t delta,
+                    const char *text, char *why, size_t len)
 {
     char shown[80], bad[160], expect[200];
+    struct bn_scn_key at = *k;
+    at.offset += delta;
     bn_scn_excerpt(text, strlen(text), shown, sizeof shown);
-    if (set_value(sc, k, text, shown, bad, sizeof bad) == 0)
+    if (set_value(sc, &at, text, shown, bad, sizeof bad) == 0) {
+        sc->key_line[bn_scn_index(k)] = 0; /* no longer the file's value */
         return 0;
+    }
     bn_scn_expect(k, expect, sizeof expect);
     snprintf(why, len, "%s (expected %s)", bad, expect);
     return -1;
+}
+
+int bn_scn_apply(struct bn_scenario *sc, const struct bn_scn_key *k,
+                 const char *text, char *why, size_t len)
+{
+    return apply_at(sc, k, 0, text, why, len);
 }
 
 void bn_scenario_defaults(struct bn_scenario *sc)
@@ -1029,13 +1046,24 @@ void bn_scenario_defaults(struct bn_scenario *sc)
     for (size_t i = 0; i < NKEYS; i++) {
         if (keys[i].flags & BN_SCN_DERIVED)
             continue; /* stays 0: "same as" the key its default names */
-        for (uint32_t j = 0; j < (keys[i].item ? BN_SC_FAULTS_MAX : 1); j++) {
-            struct bn_scn_key at = keys[i];
-            at.offset += j * sizeof sc->faults[0];
-            if (bn_scn_apply(sc, &at, keys[i].info.def, why, sizeof why) != 0)
+        for (uint32_t j = 0; j < (keys[i].item ? BN_SC_FAULTS_MAX : 1); j++)
+            if (apply_at(sc, &keys[i], j * sizeof sc->faults[0], keys[i].info.def, why,
+                         sizeof why) != 0)
                 abort(); /* a registry default that fails its own check: a bug */
-        }
     }
+}
+
+const char *bn_scenario_where(const struct bn_scenario *sc, const char *path, char *buf,
+                              size_t len)
+{
+    const struct bn_scn_key *k = bn_scn_find(path);
+    const char *src = sc->source[0] ? sc->source : "<scenario>";
+    uint32_t line = k ? sc->key_line[bn_scn_index(k)] : 0;
+    if (line && line != BN_SCENARIO_LINE_CLI)
+        snprintf(buf, len, "%s:%lu", src, (unsigned long)line);
+    else
+        snprintf(buf, len, "%s", src);
+    return buf;
 }
 
 const char *bn_scenario_choice(const char *path, unsigned index)

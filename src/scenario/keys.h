@@ -37,6 +37,9 @@ struct bn_scn_key {
 size_t bn_scn_count(void);
 const struct bn_scn_key *bn_scn_at(size_t i);
 
+/* k's index in the registry (its slot in bn_scenario.key_line). */
+size_t bn_scn_index(const struct bn_scn_key *k);
+
 /* Leaf key with exactly this dotted path, or NULL. */
 const struct bn_scn_key *bn_scn_find(const char *path);
 
@@ -63,8 +66,9 @@ void bn_scn_unknown(const char *section, const char *what, char *why, size_t len
 /* "a number in Gb/s, > 0" : what a valid value for k looks like. */
 void bn_scn_expect(const struct bn_scn_key *k, char *buf, size_t len);
 
-/* Parse `text` as k's type, check bounds, store it in sc. On failure leave
- * sc untouched, write "<problem> (expected <what>)" to why, return -1. */
+/* Parse `text` as k's type, check bounds, store it in sc (its line becomes
+ * 0: the YAML loader sets it after). On failure leave sc untouched, write
+ * "<problem> (expected <what>)" to why, return -1. */
 int bn_scn_apply(struct bn_scenario *sc, const struct bn_scn_key *k,
                  const char *text, char *why, size_t len);
 

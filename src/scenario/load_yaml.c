@@ -96,6 +96,7 @@ static int set_leaf(struct loader *ld, const struct bn_scn_key *k, const yaml_no
     const char *text = is_null(v) ? "" : scalar_text(v);
     if (bn_scn_apply(ld->sc, k, text, why, sizeof why) != 0)
         return fail_key(ld, v, k->info.path, why);
+    ld->sc->key_line[bn_scn_index(k)] = (uint32_t)line_of(v); /* for checks across keys */
     return BN_OK;
 }
 

@@ -87,6 +87,7 @@ static int apply(struct bn_scenario *sc, const char *shown, const char *key,
     }
     if (bn_scn_apply(sc, k, value, why, sizeof why) != 0)
         return bn_fail(err, BN_EINPUT, "--set '%s': key '%s': %s", shown, key_shown, why);
+    sc->key_line[bn_scn_index(k)] = BN_SCENARIO_LINE_CLI; /* not the file's line */
     return BN_OK;
 }
 

@@ -1,7 +1,8 @@
 /*
  * Cross-field checks, run once after the YAML file and every --set override
  * are applied (single values are already checked by the registry setter).
- * Errors name the key: "SOURCE: key 'topology.k': must be even (got 7)".
+ * Errors name the key and, when the scenario file gave it, its line:
+ * "FILE:LINE: key 'topology.k': must be even (got 7)".
  */
 #include <stdio.h>
 #include <string.h>
@@ -9,20 +10,35 @@
 #include "bnet/scenario.h"
 #include "link/fc.h"
 #include "nic/encap.h"
+#include "scenario/keys.h"
 #include "workload/workload.h"
 
 #define K_MAX 256u
 #define MTU_MIN 256u
 
-static const char *source_of(const struct bn_scenario *sc)
+/* Buffer for bn_scenario_where: a path and ":LINE". */
+typedef char where_buf[BN_PATH_MAX + 16];
+
+static uint32_t key_line(const struct bn_scenario *sc, const char *path)
 {
-    return sc->source[0] ? sc->source : "<scenario>";
+    const struct bn_scn_key *k = bn_scn_find(path);
+    return k ? sc->key_line[bn_scn_index(k)] : 0;
+}
+
+/* Where `key` was given; a key the file left at its default takes the
+ * line of `other` (the key that made it matter), if that one has one. */
+static const char *where(const struct bn_scenario *sc, const char *key, const char *other,
+                         where_buf buf)
+{
+    const char *at = other && !key_line(sc, key) ? other : key;
+    return bn_scenario_where(sc, at, buf, sizeof(where_buf));
 }
 
 static int check_k(const struct bn_scenario *sc, struct bn_error *err)
 {
     unsigned long k = sc->topology.k;
-    const char *src = source_of(sc);
+    where_buf at;
+    const char *src = where(sc, "topology.k", NULL, at);
     if (k < 2)
         return bn_fail(err, BN_EINPUT, "%s: key 'topology.k': must be at least 2 (got %lu)", src, k);
     if (k % 2 != 0)
@@ -36,10 +52,12 @@ static int check_k(const struct bn_scenario *sc, struct bn_error *err)
 static int check_ecn(const struct bn_scenario *sc, struct bn_error *err)
 {
     const struct bn_scenario_ecn *e = &sc->sw.ecn;
+    where_buf at;
     if (e->kmin_bytes > e->kmax_bytes)
         return bn_fail(err, BN_EINPUT,
                        "%s: key 'switch.ecn.kmin_bytes': must be <= switch.ecn.kmax_bytes "
-                       "(got %llu > %llu)", source_of(sc),
+                       "(got %llu > %llu)", where(sc, "switch.ecn.kmin_bytes",
+                                                 "switch.ecn.kmax_bytes", at),
                        (unsigned long long)e->kmin_bytes, (unsigned long long)e->kmax_bytes);
     return BN_OK;
 }
@@ -48,10 +66,12 @@ static int check_mtu(const struct bn_scenario *sc, struct bn_error *err)
 {
     unsigned long mtu = sc->nic.mtu_bytes;
     const struct bn_encap *e = bn_encap_at(sc->nic.encap);
+    where_buf at;
     if (mtu < MTU_MIN || mtu > e->max_mtu)
         return bn_fail(err, BN_EINPUT,
                        "%s: key 'nic.mtu_bytes': must be %u..%u for nic.encap %s (got %lu)",
-                       source_of(sc), MTU_MIN, e->max_mtu, e->name, mtu);
+                       where(sc, "nic.mtu_bytes", "nic.encap", at), MTU_MIN, e->max_mtu,
+                       e->name, mtu);
     return BN_OK;
 }
 
@@ -67,20 +87,24 @@ static int check_link_layer(const struct bn_scenario *sc, struct bn_error *err)
     for (size_t i = 0; bn_encap_at(i); i++)
         if (bn_encap_at(i)->link_layer == fc->link_layer)
             needs = bn_encap_at(i)->name;
+    where_buf at;
     return bn_fail(err, BN_EINPUT, "%s: key 'link.flow_control': '%s' needs nic.encap %s (got %s)",
-                   source_of(sc), fc->name, needs, e->name);
+                   where(sc, "link.flow_control", "nic.encap", at), fc->name, needs, e->name);
 }
 
 static int check_workload(const struct bn_scenario *sc, struct bn_error *err)
 {
     const struct bn_scenario_workload *w = &sc->workload;
+    where_buf at;
     if (w->incast_senders < 1)
         return bn_fail(err, BN_EINPUT, "%s: key 'workload.incast_senders': must be at least 1 "
-                       "(got %lu)", source_of(sc), (unsigned long)w->incast_senders);
+                       "(got %lu)", where(sc, "workload.incast_senders", NULL, at),
+                       (unsigned long)w->incast_senders);
     const struct bn_workload_ops *ops = bn_workload_at(w->kind);
     if (ops->needs_flow_file && w->flow_file[0] == '\0')
         return bn_fail(err, BN_EINPUT, "%s: key 'workload.flow_file': must be set when "
-                       "workload.kind is %s", source_of(sc), ops->name);
+                       "workload.kind is %s", where(sc, "workload.flow_file", "workload.kind", at),
+                       ops->name);
     return BN_OK;
 }
 

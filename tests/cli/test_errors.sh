@@ -365,7 +365,7 @@ expect_error "two scenario files" \
 # ---------------------------------------------------------------- cross-checks
 
 expect_error "odd topology.k in a file names the file and the key" \
-    "$S/odd_k.yaml: key 'topology.k'" "even" "7" \
+    "$S/odd_k.yaml:2: key 'topology.k'" "even" "7" \
     -- run "$S/odd_k.yaml"
 
 expect_error "odd topology.k from --set" \
@@ -373,15 +373,15 @@ expect_error "odd topology.k from --set" \
     -- topo --set topology.k=7
 
 expect_error "ECN kmin above kmax" \
-    "$S/ecn_order.yaml: key 'switch.ecn.kmin_bytes'" "kmax_bytes" \
+    "$S/ecn_order.yaml:5: key 'switch.ecn.kmin_bytes'" "kmax_bytes" \
     -- run "$S/ecn_order.yaml"
 
 expect_error "nic.mtu_bytes too large for ib" \
-    "$S/mtu_ib.yaml: key 'nic.mtu_bytes'" "ib" "9000" \
+    "$S/mtu_ib.yaml:5: key 'nic.mtu_bytes'" "ib" "9000" \
     -- run "$S/mtu_ib.yaml"
 
 expect_error "flow_list without workload.flow_file" \
-    "$S/flow_list_no_file.yaml: key 'workload.flow_file'" "flow_list" \
+    "$S/flow_list_no_file.yaml:4: key 'workload.flow_file'" "flow_list" \
     -- run "$S/flow_list_no_file.yaml"
 
 # ---------------------------------------------------------------- errors found while building the run

@@ -101,6 +101,47 @@ static void test_workload(void **state)
     assert_string_equal(err.msg, "<default>: key 'workload.incast_senders': must be at least 1 (got 0)");
 }
 
+/* Checks across keys name the line of the key (as single-key errors do),
+ * not the file alone; a key the file left at its default takes the line
+ * of the key that made it matter; a key from --set has no line. */
+static void yaml_invalid(const char *yaml, const char *const sets[], const char *want)
+{
+    struct bn_scenario sc;
+    if (bn_scenario_load_string(&sc, yaml, "x.yaml", &err) != BN_OK)
+        fail_msg("%s", err.msg);
+    for (size_t i = 0; sets && sets[i]; i++)
+        set_ok(&sc, sets[i]);
+    assert_int_equal(bn_scenario_validate(&sc, &err), BN_EINPUT);
+    assert_string_equal(err.msg, want);
+}
+
+static void test_lines_of_keys(void **state)
+{
+    (void)state;
+    yaml_invalid("seed: 1\ntopology:\n  k: 7\n", NULL,
+                 "x.yaml:3: key 'topology.k': must be even (got 7)");
+    yaml_invalid("nic:\n  encap: ib\n  mtu_bytes: 9000\n", NULL,
+                 "x.yaml:3: key 'nic.mtu_bytes': must be 256..4096 for nic.encap ib (got 9000)");
+    /* the MTU is the default: the line of the encapsulation that refuses it */
+    yaml_invalid("seed: 1\nnic:\n  encap: ib\n", (const char *const[]){"nic.mtu_bytes=9000", NULL},
+                 "x.yaml: key 'nic.mtu_bytes': must be 256..4096 for nic.encap ib (got 9000)");
+    yaml_invalid("switch:\n  ecn:\n    kmin_bytes: 500000\n", NULL,
+                 "x.yaml:3: key 'switch.ecn.kmin_bytes': must be <= switch.ecn.kmax_bytes "
+                 "(got 500000 > 409600)");
+    yaml_invalid("seed: 2\nworkload:\n  kind: flow_list\n", NULL,
+                 "x.yaml:3: key 'workload.flow_file': must be set when workload.kind is "
+                 "flow_list");
+    yaml_invalid("link:\n  flow_control: credit\n", NULL,
+                 "x.yaml:2: key 'link.flow_control': 'credit' needs nic.encap ib (got roce)");
+    /* --set over a file's key: the file's line is not where it came from */
+    yaml_invalid("topology:\n  k: 8\n", (const char *const[]){"topology.k=7", NULL},
+                 "x.yaml: key 'topology.k': must be even (got 7)");
+    char buf[64];
+    struct bn_scenario sc;
+    bn_scenario_defaults(&sc);
+    assert_string_equal(bn_scenario_where(&sc, "topology.k", buf, sizeof buf), "<default>");
+}
+
 /* ---- the default scenario and the example files ---- */
 
 static char *read_all(const char *path)
@@ -259,7 +300,8 @@ static void test_registry_covers_struct(void **state)
     /* Every byte of every field belongs to some key: add up the sizes of the
      * keys and of `source`; only padding may be left over. */
     size_t total = sizeof(((struct bn_scenario *)0)->source) +
-                   sizeof(((struct bn_scenario *)0)->nfaults), item = 0;
+                   sizeof(((struct bn_scenario *)0)->nfaults) +
+                   sizeof(((struct bn_scenario *)0)->key_line), item = 0;
     for (size_t i = 0; i < bn_scn_count(); i++) { /* a fault's keys, once per item */
         total += bn_scn_at(i)->size * (bn_scn_at(i)->item ? BN_SC_FAULTS_MAX : 1);
         item += bn_scn_at(i)->item ? bn_scn_at(i)->size : 0;
@@ -282,6 +324,7 @@ int main(void)
         cmocka_unit_test(test_ecn_thresholds),
         cmocka_unit_test(test_mtu),
         cmocka_unit_test(test_workload),
+        cmocka_unit_test(test_lines_of_keys),
         cmocka_unit_test(test_default_yaml_is_defaults),
         cmocka_unit_test(test_default_yaml_mentions_every_key),
         cmocka_unit_test(test_default_file_matches_embedded),

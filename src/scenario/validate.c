@@ -92,6 +92,26 @@ static int check_link_layer(const struct bn_scenario *sc, struct bn_error *err)
                    where(sc, "link.flow_control", "nic.encap", at), fc->name, needs, e->name);
 }
 
+/* A lossy switch queue must hold one whole frame (as credits must admit
+ * one): below that every data packet is dropped, and resent until the run
+ * is declared stuck, or with switch.trim cut to its header and resent
+ * forever. PFC checks its own, larger, minimum when it sets up. */
+static int check_buffer(const struct bn_scenario *sc, struct bn_error *err)
+{
+    const struct bn_fc_ops *fc = bn_fc_at(sc->link.flow_control);
+    const struct bn_encap *e = bn_encap_at(sc->nic.encap);
+    uint32_t frame = bn_encap_wire_frame(e, sc->nic.mtu_bytes);
+    if (fc->lossless || sc->sw.buffer_bytes >= frame)
+        return BN_OK;
+    where_buf at;
+    return bn_fail(err, BN_EINPUT, "%s: key 'switch.buffer_bytes': %llu bytes cannot hold one "
+                   "%u-byte frame (nic.mtu_bytes %lu with %s headers) on %s links%s",
+                   where(sc, "switch.buffer_bytes", NULL, at),
+                   (unsigned long long)sc->sw.buffer_bytes, frame,
+                   (unsigned long)sc->nic.mtu_bytes, e->name, fc->name,
+                   sc->sw.trim ? ": every packet would be trimmed and resent forever" : "");
+}
+
 static int check_workload(const struct bn_scenario *sc, struct bn_error *err)
 {
     const struct bn_scenario_workload *w = &sc->workload;
@@ -117,6 +137,8 @@ int bn_scenario_validate(const struct bn_scenario *sc, struct bn_error *err)
         rc = check_mtu(sc, err);
     if (rc == BN_OK)
         rc = check_link_layer(sc, err);
+    if (rc == BN_OK)
+        rc = check_buffer(sc, err);
     if (rc == BN_OK)
         rc = check_workload(sc, err);
     return rc;

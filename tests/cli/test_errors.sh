@@ -438,6 +438,15 @@ expect_error "credit buffer smaller than one frame" \
     "key 'switch.buffer_bytes'" "cannot admit" \
     -- run --set topology.k=4 --set nic.encap=ib --set link.flow_control=credit --set switch.buffer_bytes=1000
 
+printf 'topology:\n  k: 4\nswitch:\n  trim: true\n  buffer_bytes: 2000\n' >"$S/trim_tiny.yaml"
+expect_error "trimming with a buffer below one frame (ran forever)" \
+    "$S/trim_tiny.yaml:5: key 'switch.buffer_bytes'" "4194-byte frame" "trimmed" \
+    -- run "$S/trim_tiny.yaml"
+
+expect_error "lossy buffer below one frame (ended as 'stuck' without the key)" \
+    "key 'switch.buffer_bytes'" "cannot hold one" \
+    -- run --set topology.k=4 --set switch.buffer_bytes=3000
+
 expect_error "unknown queue port to observe" \
     "key 'observe.queue_ports'" "'tor99/0'" \
     -- run --set topology.k=4 --set observe.queue_ports=tor99/0

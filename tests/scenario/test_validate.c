@@ -51,6 +51,8 @@ static void valid(const char *const assignments[])
 }
 #define VALID(...) valid((const char *const[]){ __VA_ARGS__, NULL })
 
+static void yaml_invalid(const char *yaml, const char *const sets[], const char *want);
+
 static void test_topology_k(void **state)
 {
     (void)state;
@@ -84,6 +86,32 @@ static void test_mtu(void **state)
     VALID("nic.mtu_bytes=9000");
     VALID("nic.mtu_bytes=256");
     VALID("nic.encap=ib", "nic.mtu_bytes=4096");
+}
+
+/* A lossy buffer below one frame (4096 + 62 B of RoCE headers + RETH 16 +
+ * 20 B of wire overhead = 4194 B) ran until "the fabric is stuck" without
+ * naming the key; with switch.trim it never ended (every packet trimmed
+ * and resent). Both are refused before the run, as credit mode's is. */
+static void test_buffer_below_frame(void **state)
+{
+    (void)state;
+    INVALID("s.yaml: key 'switch.buffer_bytes': 4000 bytes cannot hold one 4194-byte frame "
+            "(nic.mtu_bytes 4096 with roce headers) on lossy links", "switch.buffer_bytes=4000");
+    INVALID("s.yaml: key 'switch.buffer_bytes': 4193 bytes cannot hold one 4194-byte frame "
+            "(nic.mtu_bytes 4096 with roce headers) on lossy links: every packet would be "
+            "trimmed and resent forever", "switch.trim=true", "switch.buffer_bytes=4193");
+    INVALID("s.yaml: key 'switch.buffer_bytes': 1000 bytes cannot hold one 1122-byte frame "
+            "(nic.mtu_bytes 1024 with roce headers) on lossy links", "nic.mtu_bytes=1024",
+            "switch.buffer_bytes=1000");
+    VALID("switch.buffer_bytes=4194");
+    VALID("switch.trim=true", "switch.buffer_bytes=4194");
+    VALID("nic.mtu_bytes=1024", "switch.buffer_bytes=1122");
+    /* lossless modes check their own minimum when they set up */
+    VALID("link.flow_control=pfc", "switch.buffer_bytes=4000");
+    yaml_invalid("switch:\n  trim: true\n  buffer_bytes: 1500\n", NULL,
+                 "x.yaml:3: key 'switch.buffer_bytes': 1500 bytes cannot hold one 4194-byte "
+                 "frame (nic.mtu_bytes 4096 with roce headers) on lossy links: every packet "
+                 "would be trimmed and resent forever");
 }
 
 static void test_workload(void **state)
@@ -325,6 +353,7 @@ int main(void)
         cmocka_unit_test(test_mtu),
         cmocka_unit_test(test_workload),
         cmocka_unit_test(test_lines_of_keys),
+        cmocka_unit_test(test_buffer_below_frame),
         cmocka_unit_test(test_default_yaml_is_defaults),
         cmocka_unit_test(test_default_yaml_mentions_every_key),
         cmocka_unit_test(test_default_file_matches_embedded),

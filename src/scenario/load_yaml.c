@@ -14,6 +14,8 @@
 #include "scenario/keys.h"
 
 #define FILE_MAX_BYTES (16u * 1024u * 1024u)
+/* Deepest nesting of mappings and sequences read: a scenario needs 3. */
+#define DEPTH_MAX 32
 #define NAME_MAX_BYTES 128
 
 struct loader {
@@ -349,6 +351,38 @@ static int expect_end(struct loader *ld, yaml_parser_t *p)
     return rc;
 }
 
+/* Stop at DEPTH_MAX levels while reading the parser's events, before the
+ * document is built: libyaml's scanner walks every open flow collection on
+ * every token, so a file of nested brackets is quadratic (400 KB of them
+ * took 82 s to reach the error the walk gives). */
+static int check_depth(struct loader *ld)
+{
+    yaml_parser_t parser;
+    if (!yaml_parser_initialize(&parser))
+        return bn_fail(ld->err, BN_ENOMEM, "%s: out of memory reading YAML", ld->source);
+    yaml_parser_set_input_string(&parser, (const unsigned char *)ld->text, ld->len);
+    int rc = BN_OK, depth = 0;
+    for (bool end = false; rc == BN_OK && !end;) {
+        yaml_event_t ev;
+        if (!yaml_parser_parse(&parser, &ev)) {
+            rc = syntax_error(ld, &parser);
+            break;
+        }
+        if (ev.type == YAML_MAPPING_START_EVENT || ev.type == YAML_SEQUENCE_START_EVENT) {
+            if (++depth > DEPTH_MAX)
+                rc = bn_fail(ld->err, BN_EINPUT, "%s:%lu: YAML nested more than %d levels deep "
+                             "(a scenario needs 3)", ld->source,
+                             (unsigned long)ev.start_mark.line + 1, DEPTH_MAX);
+        } else if (ev.type == YAML_MAPPING_END_EVENT || ev.type == YAML_SEQUENCE_END_EVENT) {
+            depth--;
+        }
+        end = ev.type == YAML_STREAM_END_EVENT;
+        yaml_event_delete(&ev);
+    }
+    yaml_parser_delete(&parser);
+    return rc;
+}
+
 static int parse_into(struct loader *ld)
 {
     yaml_parser_t parser;
@@ -377,7 +411,9 @@ static int load_buffer(struct bn_scenario *sc, const char *text, size_t len,
     bn_scenario_defaults(&tmp);
     snprintf(tmp.source, sizeof tmp.source, "%s", source ? source : "<string>");
     struct loader ld = { .source = tmp.source, .text = text, .len = len, .sc = &tmp, .err = err };
-    int rc = parse_into(&ld);
+    int rc = check_depth(&ld);
+    if (rc == BN_OK)
+        rc = parse_into(&ld);
     if (rc == BN_OK && tmp.fabric != 0) {
         /* a preset goes under the file's own keys: preset first, file again over it */
         unsigned fabric = tmp.fabric;

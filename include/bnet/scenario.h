@@ -276,6 +276,11 @@ int bn_scenario_load_file(struct bn_scenario *sc, const char *path,
 /* Apply one "dotted.key=value" override (as from --set). */
 int bn_scenario_set(struct bn_scenario *sc, const char *assignment,
                     struct bn_error *err);
+/* The same, for an override the caller made from another flag: errors
+ * start with "FLAG 'TYPED'" (e.g. "-b '0'", the flag and value as the user
+ * typed them) instead of "--set 'ASSIGNMENT'"; flag NULL = bn_scenario_set. */
+int bn_scenario_set_flag(struct bn_scenario *sc, const char *assignment, const char *flag,
+                         const char *typed, struct bn_error *err);
 
 /* Where key `path` got its value, for a message: "FILE:LINE" when the
  * scenario file gave it, else the source alone. Returns buf. */

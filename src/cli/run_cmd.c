@@ -13,18 +13,53 @@
 #include "bnet/coll.h"
 #include "cli/cli.h"
 
+/* One scenario override in the order given: a --set, or a flag turned
+ * into KEY=VALUE (allocated to its length: no fixed buffer cuts a value). */
+struct cli_set {
+    const char *assignment;
+    char *owned;              /* assignment, when made here */
+    const char *flag, *typed; /* the flag and value as typed; flag NULL: --set */
+};
+
 struct cli_opts {
     const char *file;
     const char *json;
     const char *csv;
     const char *seed;
     const char *paths, *dot;  /* topo: --paths SRC,DST, --dot PATH */
-    const char **sets;
+    struct cli_set *sets;
     int nsets;
-    char (*made)[160];        /* coll: nccl-tests flags turned into KEY=VALUE */
-    int nmade;
     int reproducible, quiet;
 };
+
+/* "key=value" in a fresh allocation; NULL if out of memory. */
+static char *assignment_of(const char *key, const char *value)
+{
+    size_t n = strlen(key) + strlen(value) + 2;
+    char *a = malloc(n);
+    if (a)
+        snprintf(a, n, "%s=%s", key, value);
+    return a;
+}
+
+/* A decimal number of digits only (no sign, blanks or base prefix, which
+ * strtoull would take); *end after it. -1 if none or it exceeds `max`. */
+static int parse_digits(const char *s, const char **end, uint64_t max, uint64_t *out)
+{
+    uint64_t v = 0;
+    const char *p = s;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        unsigned d = (unsigned)(*p - '0');
+        if (v > (max - d) / 10)
+            return -1;
+        v = v * 10 + d;
+    }
+    if (p == s)
+        return -1;
+    *end = p;
+    *out = v;
+    return 0;
+}
 
 /* "--opt VALUE" or "--opt=VALUE"; advances *i. NULL if missing: a following
  * "--option" is not taken as the value ("-" alone is, meaning stdout). */
@@ -57,6 +92,21 @@ static const struct {
     {"--channels", "coll.channels", false},
 };
 
+/* "N" with nccl-tests' K, M or G (powers of 1024) as decimal text in buf;
+ * -1 if it is not one or does not fit 64 bits. */
+static int size_value(const char *v, char *buf, size_t len)
+{
+    size_t n = strlen(v);
+    const char *suffix = n > 1 ? strchr("KMG", v[n - 1]) : NULL;
+    const char *end;
+    uint64_t x;
+    int shift = (int)(suffix - "KMG" + 1) * 10;
+    if (!suffix || parse_digits(v, &end, UINT64_MAX >> shift, &x) != 0 || end != v + n - 1)
+        return -1;
+    snprintf(buf, len, "%llu", (unsigned long long)(x << shift));
+    return 0;
+}
+
 /* A coll flag and its value (next argument) into "key=value"; 1 if argv[*i]
  * is not one, 2 on an error (printed). */
 static int coll_flag(int argc, char **argv, int *i, struct cli_opts *o)
@@ -68,25 +118,23 @@ static int coll_flag(int argc, char **argv, int *i, struct cli_opts *o)
             fprintf(stderr, "bnet: option '%s' needs a value\n", coll_flags[f].flag);
             return 2;
         }
-        const char *v = argv[++*i];
+        const char *v = argv[++*i], *value = v;
         size_t n = strlen(v);
-        char *out = o->made[o->nmade++];
-        const char *suffix = n ? strchr("KMG", v[n - 1]) : NULL;
-        if (coll_flags[f].size && suffix && n > 1 && v[n - 1] != '\0') {
-            char *end;
-            errno = 0;
-            unsigned long long x = strtoull(v, &end, 10);
-            int shift = (int)(suffix - "KMG" + 1) * 10;
-            if (errno || end != v + n - 1 || v[0] == '-' || x > (UINT64_MAX >> shift)) {
-                fprintf(stderr, "bnet: option '%s': '%s' is not a size (N, NK, NM or NG)\n",
-                        coll_flags[f].flag, v);
+        char bytes[24]; /* UINT64_MAX in decimal */
+        if (coll_flags[f].size && n > 1 && strchr("KMG", v[n - 1])) {
+            if (size_value(v, bytes, sizeof bytes) != 0) {
+                fprintf(stderr, "bnet: option '%s': '%s' is not a size (N, NK, NM or NG "
+                        "within 64 bits)\n", coll_flags[f].flag, v);
                 return 2;
             }
-            snprintf(out, 160, "%s=%llu", coll_flags[f].key, x << shift);
-        } else {
-            snprintf(out, 160, "%s=%s", coll_flags[f].key, v);
+            value = bytes;
         }
-        o->sets[o->nsets++] = out;
+        char *a = assignment_of(coll_flags[f].key, value);
+        if (!a) {
+            fprintf(stderr, "bnet: out of memory\n");
+            return 1;
+        }
+        o->sets[o->nsets++] = (struct cli_set){a, a, coll_flags[f].flag, v};
         return 0;
     }
     return 1;
@@ -132,7 +180,7 @@ static int parse_opts(int argc, char **argv, int first, enum bn_cli_mode mode,
             if (slot)
                 *slot = v;
             else
-                o->sets[o->nsets++] = v;
+                o->sets[o->nsets++] = (struct cli_set){.assignment = v};
         } else if (mode == BN_CLI_RUN && strcmp(a, "--reproducible") == 0) {
             o->reproducible = 1;
         } else if (mode == BN_CLI_RUN && strcmp(a, "--quiet") == 0) {
@@ -163,11 +211,13 @@ static int load_scenario(const struct cli_opts *o, enum bn_cli_mode mode, struct
     int rc = o->file ? bn_scenario_load_file(sc, o->file, err)
                      : bn_scenario_load_string(sc, yaml, name, err);
     for (int i = 0; rc == BN_OK && i < o->nsets; i++)
-        rc = bn_scenario_set(sc, o->sets[i], err);
+        rc = bn_scenario_set_flag(sc, o->sets[i].assignment, o->sets[i].flag, o->sets[i].typed,
+                                  err);
     if (rc == BN_OK && o->seed) {
-        char buf[96];
-        snprintf(buf, sizeof buf, "seed=%s", o->seed);
-        rc = bn_scenario_set(sc, buf, err); /* its message names key 'seed' */
+        char *a = assignment_of("seed", o->seed); /* its message names key 'seed' */
+        rc = a ? bn_scenario_set_flag(sc, a, "--seed", o->seed, err)
+               : bn_fail(err, BN_ENOMEM, "out of memory");
+        free(a);
     }
     if (rc == BN_OK)
         rc = bn_scenario_validate(sc, err);
@@ -256,14 +306,10 @@ static int do_coll(const struct cli_opts *o, const struct bn_scenario *sc)
 /* "SRC,DST": two host indices. */
 static int parse_paths(const char *v, struct bn_topo_query *q)
 {
-    char *end;
-    errno = 0;
-    unsigned long a = strtoul(v, &end, 10);
-    if (errno || end == v || *end != ',' || v[0] == '-' || a > UINT32_MAX)
-        return -1;
-    const char *w = end + 1;
-    unsigned long b = strtoul(w, &end, 10);
-    if (errno || end == w || *end || w[0] == '-' || b > UINT32_MAX)
+    const char *end;
+    uint64_t a, b;
+    if (parse_digits(v, &end, UINT32_MAX, &a) != 0 || *end != ',' ||
+        parse_digits(end + 1, &end, UINT32_MAX, &b) != 0 || *end)
         return -1;
     q->paths = true;
     q->src = (uint32_t)a;
@@ -295,20 +341,22 @@ static int do_topo(const struct cli_opts *o, const struct bn_scenario *sc)
     return 0;
 }
 
+static void free_opts(struct cli_opts *o)
+{
+    for (int i = 0; o->sets && i < o->nsets; i++)
+        free(o->sets[i].owned);
+    free(o->sets);
+}
+
 int bn_cli_run(int argc, char **argv, int first, enum bn_cli_mode mode)
 {
     struct cli_opts o = {0};
     o.sets = calloc((size_t)argc + 1, sizeof *o.sets);
-    o.made = calloc((size_t)argc + 1, sizeof *o.made);
-    if (!o.sets || !o.made) {
-        free(o.sets);
-        free(o.made);
+    if (!o.sets)
         return 1;
-    }
     int rc = parse_opts(argc, argv, first, mode, &o);
     if (rc != 0) {
-        free(o.sets);
-        free(o.made);
+        free_opts(&o);
         return rc < 0 ? 0 : rc;
     }
     struct bn_scenario *sc = malloc(sizeof *sc);
@@ -321,7 +369,6 @@ int bn_cli_run(int argc, char **argv, int first, enum bn_cli_mode mode)
         rc = mode == BN_CLI_TOPO ? do_topo(&o, sc) : mode == BN_CLI_COLL ? do_coll(&o, sc)
                                                                           : do_run(&o, sc);
     free(sc);
-    free(o.sets);
-    free(o.made);
+    free_opts(&o);
     return rc;
 }

@@ -1,7 +1,8 @@
 /*
  * One "dotted.key=value" override, as given by the CLI's --set. The value goes
  * through the same registry setter as YAML, so both accept exactly the same
- * text; errors read "--set 'assignment': key 'x': ...".
+ * text; errors read "--set 'assignment': key 'x': ..." (or name the flag
+ * the command line turned into the assignment: "-b '0': key 'x': ...").
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,7 +68,7 @@ static void bad_key_why(const char *key, char *why, size_t len)
     bn_scn_unknown(section, "unknown key", why, len);
 }
 
-static int apply(struct bn_scenario *sc, const char *shown, const char *key,
+static int apply(struct bn_scenario *sc, const char *origin, const char *key,
                  const char *value, struct bn_error *err)
 {
     char why[BN_SCN_WHY_MAX], key_shown[80];
@@ -78,43 +79,54 @@ static int apply(struct bn_scenario *sc, const char *shown, const char *key,
         k = NULL; /* an item's field is set as faults.N.field */
     if (!k && (k = bn_scn_find_item(key, &index)) != NULL) {
         if (bn_scn_apply_item(sc, k, index, value, why, sizeof why) != 0)
-            return bn_fail(err, BN_EINPUT, "--set '%s': key '%s': %s", shown, key_shown, why);
+            return bn_fail(err, BN_EINPUT, "%s: key '%s': %s", origin, key_shown, why);
         return BN_OK;
     }
     if (!k) {
         bad_key_why(key, why, sizeof why);
-        return bn_fail(err, BN_EINPUT, "--set '%s': key '%s': %s", shown, key_shown, why);
+        return bn_fail(err, BN_EINPUT, "%s: key '%s': %s", origin, key_shown, why);
     }
     if (bn_scn_apply(sc, k, value, why, sizeof why) != 0)
-        return bn_fail(err, BN_EINPUT, "--set '%s': key '%s': %s", shown, key_shown, why);
+        return bn_fail(err, BN_EINPUT, "%s: key '%s': %s", origin, key_shown, why);
     sc->key_line[bn_scn_index(k)] = BN_SCENARIO_LINE_CLI; /* not the file's line */
     return BN_OK;
 }
 
-int bn_scenario_set(struct bn_scenario *sc, const char *assignment, struct bn_error *err)
+int bn_scenario_set_flag(struct bn_scenario *sc, const char *assignment, const char *flag,
+                         const char *typed, struct bn_error *err)
 {
-    char shown[80];
+    char shown[80], prefix[128];
     if (!assignment)
         assignment = "";
-    bn_scn_excerpt(assignment, strlen(assignment), shown, sizeof shown);
+    if (!flag) {
+        flag = "--set";
+        typed = assignment;
+    }
+    bn_scn_excerpt(typed ? typed : "", typed ? strlen(typed) : 0, shown, sizeof shown);
+    snprintf(prefix, sizeof prefix, "%.24s '%s'", flag, shown);
     const char *eq = strchr(assignment, '=');
     if (!eq || eq == assignment)
-        return bn_fail(err, BN_EINPUT, "--set '%s': expected key=value (e.g. link.rate_gbps=400)",
-                       shown);
+        return bn_fail(err, BN_EINPUT, "%s: expected key=value (e.g. link.rate_gbps=400)",
+                       prefix);
     char *key = trimmed(assignment, (size_t)(eq - assignment));
     char *value = trimmed(eq + 1, strlen(eq + 1));
     int rc;
     if (!key || !value)
-        rc = bn_fail(err, BN_ENOMEM, "--set '%s': out of memory", shown);
+        rc = bn_fail(err, BN_ENOMEM, "%s: out of memory", prefix);
     else if (key[0] == '\0')
-        rc = bn_fail(err, BN_EINPUT, "--set '%s': expected key=value (e.g. link.rate_gbps=400)",
-                     shown);
+        rc = bn_fail(err, BN_EINPUT, "%s: expected key=value (e.g. link.rate_gbps=400)",
+                     prefix);
     else
-        rc = apply(sc, shown, key, value, err);
+        rc = apply(sc, prefix, key, value, err);
     /* --set fabric=NAME applies the preset's keys at this point */
     if (rc == BN_OK && strcmp(key, "fabric") == 0)
         rc = bn_scenario_apply_preset(sc, sc->fabric, err);
     free(key);
     free(value);
     return rc;
+}
+
+int bn_scenario_set(struct bn_scenario *sc, const char *assignment, struct bn_error *err)
+{
+    return bn_scenario_set_flag(sc, assignment, NULL, NULL, err);
 }

@@ -640,6 +640,26 @@ expect_error "a buffer a port's 32-bit queue length cannot count" "key 'switch.b
     "4294967294" -- run --quiet --set switch.buffer_bytes=4294967295
 expect_error "a link latency beyond 4.29 ms" "link from port" "link.fec_ns" "4294.967 us" \
     -- run --quiet --set link.fec_ns=5000000
+# Flags turned into keys are named as typed, and numbers are never cut by a
+# fixed buffer (a 160-byte copy once swept from 6 B, a seed ran as 0).
+expect_error "coll: -b 0 names the flag typed, not --set" "bnet: -b '0': key 'coll.min_bytes'" \
+    "out of range" -- coll -b 0
+expect_error "coll: a 144-digit size with a suffix does not fit" "option '-b'" "not a size" \
+    -- coll -b "$(printf '1%.0s' $(seq 144))K"
+expect_error "coll: a size with a blank is not one" "option '-e'" "not a size" -- coll -e " 8K"
+zeros=$(printf '0%.0s' $(seq 200))
+expect_ok "coll: -b with 200 leading zeros is the number" "        8192 " \
+    -- coll "${SMALL[@]}" -b "${zeros}8192" -e "${zeros}8K" -n 1 -w 0
+expect_error "coll: a long -b is refused whole, not cut" "-b '" "out of range" \
+    -- coll "${SMALL[@]}" -b "${zeros}60000000000000" -e 8K
+run run --set topology.k=4 --seed "$(printf '0%.0s' $(seq 100))7" --json - --reproducible
+why=()
+check_no_crash
+[ "$rc" -eq 0 ] || why+=("exit status $rc, expected 0")
+grep -q '"seed": 7,' "$OUT" || why+=("the JSON's seed is not 7")
+report "--seed with 100 leading zeros is 7" "${#why[@]}" "${why[@]}" -- run --seed 0...07
+expect_error "--seed names the flag" "--seed '1x'" "key 'seed'" -- run --seed 1x
+expect_error "topo --paths with a blank is not an index" "--paths" "' 1,2'" -- topo --paths " 1,2"
 expect_ok "bnet help coll" "usage: bnet coll" "-b" "--algo" -- help coll
 expect_ok "coll prints nccl-tests columns" "size" "count" "type" "redop" "root" "time" \
     "algbw" "busbw" "#wrong" "(elements)" "(GB/s)" "float" "sum" \

@@ -1,8 +1,10 @@
 /*
  * The `bnet` command: a thin client of the library. It parses flags, loads
  * the scenario (file or embedded default), applies --set/--seed, runs or
- * describes, prints, and maps errors to exit status 2 (bad input) or 1.
+ * describes, prints, and maps errors to exit status 2 (bad input, or output
+ * that cannot be written) or 1.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,7 +118,29 @@ static int cmd_keys(void)
     return 0;
 }
 
+static int dispatch(int argc, char **argv);
+
+/* Everything bnet prints goes through stdout's buffer: a full disk or a
+ * closed pipe shows only when it is flushed and closed, so both are checked
+ * before bnet reports success (a lost summary is not a success). */
 int main(int argc, char **argv)
+{
+    int rc = dispatch(argc, argv);
+    errno = 0;
+    int bad = fflush(stdout) != 0 || ferror(stdout);
+    int saved = errno;
+    bad |= fclose(stdout) != 0;
+    if (!saved)
+        saved = errno;
+    if (bad && rc == 0) {
+        fprintf(stderr, "bnet: cannot write to standard output: %s\n",
+                strerror(saved ? saved : EIO));
+        rc = 2;
+    }
+    return rc;
+}
+
+static int dispatch(int argc, char **argv)
 {
     if (argc < 2)
         return bn_cli_run(argc, argv, 1, BN_CLI_COLL);

@@ -5,13 +5,75 @@
  * same scenario and seed give byte-identical files; with BN_JSON_REPRODUCIBLE
  * the few machine-dependent figures (wall time, memory) are written as 0.
  */
+#include <errno.h>
 #include <jansson.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bnet/bnet.h"
 #include "bnet/coll.h"
 
 #define JSON_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10))
+
+/* Length of the valid UTF-8 sequence at p (n bytes left), 0 if there is
+ * none: as strict as jansson (no overlong forms, surrogates or > U+10FFFF). */
+static size_t utf8_seq(const unsigned char *p, size_t n)
+{
+    unsigned c = p[0];
+    size_t len;
+    uint32_t cp;
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xC2 && c <= 0xDF)
+        len = 2, cp = c & 0x1F;
+    else if (c >= 0xE0 && c <= 0xEF)
+        len = 3, cp = c & 0x0F;
+    else if (c >= 0xF0 && c <= 0xF4)
+        len = 4, cp = c & 0x07;
+    else
+        return 0;
+    if (len > n)
+        return 0;
+    for (size_t k = 1; k < len; k++) {
+        if ((p[k] & 0xC0) != 0x80)
+            return 0;
+        cp = cp << 6 | (p[k] & 0x3F);
+    }
+    if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+        (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
+    return len;
+}
+
+/* A JSON string of user text (a scenario path, node names from a topology
+ * file): jansson refuses text that is not UTF-8, and the member would
+ * vanish, so each invalid byte becomes U+FFFD. */
+static json_t *text(const char *s)
+{
+    json_t *j = json_string(s);
+    if (j)
+        return j;
+    size_t n = strlen(s), used = 0;
+    char *buf = malloc(3 * n + 1);
+    if (!buf)
+        return NULL;
+    for (size_t i = 0; i < n;) {
+        size_t len = utf8_seq((const unsigned char *)s + i, n - i);
+        if (len) {
+            memcpy(buf + used, s + i, len);
+            used += len;
+            i += len;
+        } else {
+            memcpy(buf + used, "\xEF\xBF\xBD", 3);
+            used += 3;
+            i++;
+        }
+    }
+    buf[used] = '\0';
+    j = json_string(buf);
+    free(buf);
+    return j;
+}
 
 static json_t *topo_json_base(const struct bn_topo_info *t)
 {
@@ -207,8 +269,8 @@ static json_t *ports_json(const struct bn_results *r)
     for (uint32_t i = 0; i < r->nports; i++) {
         const struct bn_port_result *p = &r->ports[i];
         json_array_append_new(
-            a, json_pack("{s:s, s:s, s:f, s:I, s:I, s:I, s:I, s:I, s:f}", "name", p->name, "peer",
-                         p->peer, "utilization", p->utilization, "tx_bytes",
+            a, json_pack("{s:o, s:o, s:f, s:I, s:I, s:I, s:I, s:I, s:f}", "name", text(p->name),
+                         "peer", text(p->peer), "utilization", p->utilization, "tx_bytes",
                          (json_int_t)p->tx_bytes, "drops", (json_int_t)p->drops, "ecn_marks",
                          (json_int_t)p->ecn_marks, "pause_sent", (json_int_t)p->pause_sent,
                          "pause_received", (json_int_t)p->pause_received, "paused_fraction",
@@ -255,7 +317,7 @@ static json_t *series_queues_json(const struct bn_series *sr)
     json_t *a = json_array();
     for (uint32_t q = 0; q < sr->nqueues; q++)
         json_array_append_new(
-            a, json_pack("{s:s, s:o}", "port", sr->queue_name[q], "bytes",
+            a, json_pack("{s:o, s:o}", "port", text(sr->queue_name[q]), "bytes",
                          int_column_json(sr->queue_bytes, sr->nsamples, sr->nqueues, q)));
     return a;
 }
@@ -268,17 +330,27 @@ static json_t *series_json(const struct bn_results *r)
                      "queues", series_queues_json(sr));
 }
 
+/* Write root to path ("-": stdout), checking every write and the close:
+ * a full disk or a closed pipe is an error, not a silent short file. */
 static int dump(json_t *root, const char *path, struct bn_error *err)
 {
     if (!root)
         return bn_fail(err, BN_ENOMEM, "out of memory building JSON");
-    int rc = strcmp(path, "-") == 0 ? json_dumpf(root, stdout, JSON_FLAGS)
-                                    : json_dump_file(root, path, JSON_FLAGS);
-    if (rc == 0 && strcmp(path, "-") == 0)
-        fputc('\n', stdout);
+    bool to_stdout = strcmp(path, "-") == 0;
+    FILE *f = to_stdout ? stdout : fopen(path, "w");
+    int bad = !f;
+    errno = 0;
+    if (f) {
+        bad = json_dumpf(root, f, JSON_FLAGS) != 0;
+        bad |= to_stdout && fputc('\n', f) == EOF;
+        bad |= (to_stdout ? fflush(f) : fclose(f)) != 0;
+        bad |= to_stdout && ferror(f);
+    }
+    int saved = errno;
     json_decref(root);
-    if (rc != 0)
-        return bn_fail(err, BN_EINPUT, "%s: cannot write JSON", path);
+    if (bad)
+        return bn_fail(err, BN_EINPUT, "%s: cannot write JSON: %s",
+                       to_stdout ? "standard output" : path, strerror(saved ? saved : EIO));
     return BN_OK;
 }
 
@@ -287,7 +359,7 @@ int bn_results_write_json(const struct bn_results *r, const char *path, int flag
 {
     json_t *root = json_object();
     json_object_set_new(root, "bnet_version", json_string(BNET_VERSION));
-    json_object_set_new(root, "scenario", json_string(r->scenario));
+    json_object_set_new(root, "scenario", text(r->scenario));
     json_object_set_new(root, "seed", json_integer((json_int_t)r->seed));
     json_object_set_new(root, "workload", json_string(r->workload));
     json_object_set_new(root, "flow_control", json_string(r->flow_control));

@@ -622,6 +622,24 @@ valid_json "$OUT" || why+=("stdout is not valid JSON")
 grep -q '"hosts": 128' "$OUT" || why+=("no \"hosts\": 128")
 report "topo --json -: valid JSON" "${#why[@]}" "${why[@]}" -- topo --json -
 
+# Output that cannot be written (a full disk) is an error, not exit 0 with
+# the summary lost: stdout's buffer is flushed and closed and checked.
+if [ -w /dev/full ]; then
+    for args in "run --set topology.k=4" "run --set topology.k=4 --json -" "topo" "keys" \
+        "help" "topo --set topology.k=4 --dot -"; do
+        # shellcheck disable=SC2086
+        "${TIMEOUT[@]}" "$BNET" $args </dev/null >/dev/full 2>"$ERR"
+        rc=$?
+        : >"$OUT"
+        why=()
+        check_no_crash
+        [ "$rc" -ne 0 ] || why+=("exit status 0 with stdout on a full disk")
+        [ "$(wc -l <"$ERR")" -eq 1 ] || why+=("stderr is not one line")
+        grep -q '^bnet: .*No space left on device' "$ERR" || why+=("no 'No space left' message")
+        report "bnet $args > /dev/full fails with one line" "${#why[@]}" "${why[@]}" -- $args
+    done
+fi
+
 # ---------------------------------------------------------------- bnet coll
 
 SMALL=(--set topology.kind=fat_tree --set topology.k=4 --set scale_up.domain_gpus=4

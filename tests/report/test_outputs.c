@@ -278,6 +278,41 @@ static void test_csv_cannot_open(void **state)
     assert_null(strchr(err.msg, '\n'));
 }
 
+/* A scenario path (or a node name) that is not UTF-8 silently dropped its
+ * member from the JSON: jansson refuses such text. Invalid bytes are now
+ * written as U+FFFD and the member stays. */
+static void test_json_not_utf8(void **state)
+{
+    struct fixture *fx = *state;
+    char saved[sizeof fx->r.scenario], port[sizeof fx->r.ports[0].name];
+    memcpy(saved, fx->r.scenario, sizeof saved);
+    memcpy(port, fx->r.ports[0].name, sizeof port);
+    snprintf(fx->r.scenario, sizeof fx->r.scenario, "caf\xe9/\xc3\xa9t\xe9.yaml");
+    snprintf(fx->r.ports[0].name, sizeof fx->r.ports[0].name, "t\xffr/1");
+    json_t *root = write_and_load(fx, "r.json");
+    memcpy(fx->r.scenario, saved, sizeof saved);
+    memcpy(fx->r.ports[0].name, port, sizeof port);
+    json_t *sc = json_object_get(root, "scenario");
+    assert_non_null(sc);
+    assert_string_equal(json_string_value(sc), "caf\xef\xbf\xbd/\xc3\xa9t\xef\xbf\xbd.yaml");
+    json_t *ports = get(root, "ports");
+    assert_int_equal(json_array_size(ports), fx->r.nports);
+    assert_non_null(find_port(ports, "t\xef\xbf\xbdr/1"));
+    json_decref(root);
+}
+
+/* A write that fails (a full disk) is an error naming the file, not a
+ * silent short file. */
+static void test_json_write_fails(void **state)
+{
+    struct fixture *fx = *state;
+    struct bn_error err = {0};
+    if (access("/dev/full", W_OK) != 0)
+        skip();
+    assert_int_equal(bn_results_write_json(&fx->r, "/dev/full", 0, &err), BN_EINPUT);
+    assert_non_null(strstr(err.msg, "/dev/full: cannot write JSON"));
+}
+
 /* ---- text summary, on hand-made results */
 
 static char *print_to_string(const struct bn_results *r)
@@ -349,6 +384,8 @@ int main(void)
         cmocka_unit_test(test_json_byte_identical),
         cmocka_unit_test(test_csv_files),
         cmocka_unit_test(test_csv_cannot_open),
+        cmocka_unit_test(test_json_not_utf8),
+        cmocka_unit_test(test_json_write_fails),
         cmocka_unit_test(test_summary_rankings),
         cmocka_unit_test(test_summary_lossy_no_cc),
     };

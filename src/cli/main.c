@@ -25,15 +25,13 @@ static const char *const usage_main =
     "  topo [FILE.yaml]  print the topology's figures without simulating\n"
     "  keys              list every scenario key with type, unit and default\n"
     "  presets           list the technology presets (fabric: NAME) and their keys\n"
-    "  help [COMMAND]    help for a command\n"
-    "\n"
-    "options (run, topo): --set KEY=VALUE (repeatable), --seed N, --json PATH|-\n"
+    "  help [TOPIC]      help for a command (coll, run, topo, keys, presets, help)\n"
+    "\n";
+
+static const char *const usage_main_end =
     "Run 'bnet help run' for details. Docs: docs/scenario.md, docs/results.md.\n";
 
 static const char *const usage_run =
-    "usage: bnet run [FILE.yaml] [--set KEY=VALUE]... [--seed N] [--json PATH|-]\n"
-    "                [--csv PREFIX] [--reproducible] [--quiet]\n"
-    "\n"
     "Simulate the scenario and print a summary.\n"
     "  --set KEY=VALUE  override one scenario key, e.g. --set link.rate_gbps=400\n"
     "  --seed N         random seed (same as --set seed=N)\n"
@@ -46,21 +44,16 @@ static const char *const usage_run =
     "Progress goes to stderr when it is a terminal and the run takes over 1 s.\n";
 
 static const char *const usage_topo =
-    "usage: bnet topo [FILE.yaml] [--set KEY=VALUE]... [--json PATH|-]\n"
-    "                 [--paths SRC,DST] [--dot PATH|-]\n"
-    "\n"
     "Build the topology and print, without simulating: hosts; switches per tier\n"
     "with radix, capacity down and up and oversubscription; links by rate; cables\n"
     "and transceivers; diameter; bisection; Gb/s per PFLOPS (topology.gpu_tflops).\n"
+    "  --set KEY=VALUE  override one scenario key\n"
+    "  --json PATH      write the figures as JSON to PATH ('-' for stdout)\n"
     "  --paths SRC,DST  count the minimal paths between hosts SRC and DST\n"
     "  --dot PATH       write the graph for Graphviz ('-' for stdout)\n"
     "Builders and file formats: docs/topologies.md.\n";
 
 static const char *const usage_coll =
-    "usage: bnet coll [FILE.yaml] [-b MIN] [-e MAX] [-f FACTOR] [-o REDOP] [-d TYPE]\n"
-    "                 [-n ITERS] [-w WARMUP] [-r ROOT] [--op OP] [--algo ALGO]\n"
-    "                 [--channels N] [--set KEY=VALUE]... [--seed N] [--json PATH|-]\n"
-    "\n"
     "Sweep a collective over message sizes on the simulated cluster and print\n"
     "nccl-tests' columns (size count type redop root time algbw busbw #wrong), then\n"
     "the algorithm and channels of each row. Flags as nccl-tests: -b/-e sizes (K, M,\n"
@@ -74,23 +67,97 @@ static const char *const usage_coll =
 static const char *const usage_keys =
     "usage: bnet keys\n\nList every scenario key: path, type, unit, default, meaning.\n";
 
-static int help(const char *cmd)
+static const char *const usage_presets =
+    "usage: bnet presets\n\nList the technology presets: name, what it models and the keys\n"
+    "it sets. Use one with 'fabric: NAME' in a scenario or --set fabric=NAME.\n"
+    "Values and sources: docs/presets.md.\n";
+
+static const char *const usage_help =
+    "usage: bnet help [TOPIC]\n\nTopics: coll, run, topo, keys, presets, help. Without one,\n"
+    "the commands and the options each takes.\n";
+
+static const char *mode_name(enum bn_cli_mode mode)
 {
-    if (!cmd)
-        fputs(usage_main, stdout);
-    else if (strcmp(cmd, "run") == 0)
-        fputs(usage_run, stdout);
-    else if (strcmp(cmd, "topo") == 0)
-        fputs(usage_topo, stdout);
-    else if (strcmp(cmd, "keys") == 0)
-        fputs(usage_keys, stdout);
-    else if (strcmp(cmd, "coll") == 0)
-        fputs(usage_coll, stdout);
-    else {
-        fprintf(stderr, "bnet: no help for unknown command '%s'\n", cmd);
-        return 2;
+    return mode == BN_CLI_TOPO ? "topo" : mode == BN_CLI_COLL ? "coll" : "run";
+}
+
+/* "usage: bnet run [FILE.yaml] [--set KEY=VALUE]... ...", from the table
+ * the parser reads, wrapped under the first option. */
+static void print_synopsis(FILE *out, enum bn_cli_mode mode)
+{
+    int col = fprintf(out, "usage: bnet %s [FILE.yaml]", mode_name(mode));
+    int indent = (int)strlen("usage: bnet ") + (int)strlen(mode_name(mode)) + 1;
+    const struct bn_cli_opt *opt;
+    for (size_t i = 0; (opt = bn_cli_opt_at(i)); i++) {
+        if (!bn_cli_opt_in(opt, mode))
+            continue;
+        char item[64];
+        int n = snprintf(item, sizeof item, "[%s%s%s]%s", opt->name, opt->arg ? " " : "",
+                         opt->arg ? opt->arg : "", opt->repeat ? "..." : "");
+        if (col + 1 + n > 80)
+            col = fprintf(out, "\n%*s", indent - 1, "");
+        col += fprintf(out, " %s", item);
     }
-    return 0;
+    fputs("\n\n", out);
+}
+
+void bn_cli_print_usage(FILE *out, enum bn_cli_mode mode)
+{
+    print_synopsis(out, mode);
+    fputs(mode == BN_CLI_TOPO ? usage_topo : mode == BN_CLI_COLL ? usage_coll : usage_run, out);
+}
+
+/* The options of run, topo and coll, each with the commands that take it
+ * (the coll-only nccl-tests flags are in 'bnet help coll'). */
+static void print_main(FILE *out)
+{
+    fputs(usage_main, out);
+    fputs("options:\n", out);
+    const struct bn_cli_opt *opt;
+    for (size_t i = 0; (opt = bn_cli_opt_at(i)); i++) {
+        if (opt->key)
+            continue;
+        char item[64];
+        snprintf(item, sizeof item, "%s%s%s", opt->name, opt->arg ? " " : "",
+                 opt->arg ? opt->arg : "");
+        fprintf(out, "  %-20s ", item);
+        const char *sep = "";
+        for (int m = BN_CLI_RUN; m <= BN_CLI_COLL; m++)
+            if (bn_cli_opt_in(opt, (enum bn_cli_mode)m)) {
+                fprintf(out, "%s%s", sep, mode_name((enum bn_cli_mode)m));
+                sep = ", ";
+            }
+        fputs(opt->repeat ? " (repeatable)\n" : "\n", out);
+    }
+    fputs("\n", out);
+    fputs(usage_main_end, out);
+}
+
+static int help(const char *topic)
+{
+    static const struct {
+        const char *name, *text;
+        int mode; /* a command of the option table, or -1 */
+    } topics[] = {
+        {"run", NULL, BN_CLI_RUN}, {"topo", NULL, BN_CLI_TOPO}, {"coll", NULL, BN_CLI_COLL},
+        {"keys", usage_keys, -1}, {"presets", usage_presets, -1}, {"help", usage_help, -1},
+    };
+    if (!topic) {
+        print_main(stdout);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof topics / sizeof topics[0]; i++) {
+        if (strcmp(topic, topics[i].name) != 0)
+            continue;
+        if (topics[i].mode >= 0)
+            bn_cli_print_usage(stdout, (enum bn_cli_mode)topics[i].mode);
+        else
+            fputs(topics[i].text, stdout);
+        return 0;
+    }
+    fprintf(stderr, "bnet: no help for '%s' (topics: run, topo, coll, keys, presets, help)\n",
+            topic);
+    return 2;
 }
 
 static int cmd_presets(void)
@@ -176,9 +243,4 @@ static int dispatch(int argc, char **argv)
         return bn_cli_run(argc, argv, 1, BN_CLI_COLL);
     fprintf(stderr, "bnet: unknown command '%s' (see bnet --help)\n", cmd);
     return 2;
-}
-
-const char *bn_cli_usage(enum bn_cli_mode mode)
-{
-    return mode == BN_CLI_TOPO ? usage_topo : mode == BN_CLI_COLL ? usage_coll : usage_run;
 }

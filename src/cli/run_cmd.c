@@ -79,18 +79,44 @@ static int is_opt(const char *arg, const char *name)
     return strncmp(arg, name, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
 }
 
-/* nccl-tests' flags of `bnet coll` and the scenario key each sets. */
-static const struct {
-    const char *flag, *key;
-    bool size;                /* takes nccl-tests' K/M/G suffixes (powers of 1024) */
-} coll_flags[] = {
-    {"-b", "coll.min_bytes", true}, {"-e", "coll.max_bytes", true},
-    {"-f", "coll.step_factor", false}, {"-o", "coll.redop", false},
-    {"-d", "coll.datatype", false}, {"-n", "coll.iters", false},
-    {"-w", "coll.warmup", false}, {"-r", "coll.root", false},
-    {"--op", "coll.op", false}, {"--algo", "coll.algo", false},
-    {"--channels", "coll.channels", false},
+enum { RUN = 1u << BN_CLI_RUN, TOPO = 1u << BN_CLI_TOPO, COLL = 1u << BN_CLI_COLL };
+
+/* Every option of run, topo and coll: the parser accepts an option only for
+ * the commands listed here, and `bnet help` prints its synopses from the
+ * same rows, so the two cannot disagree. A row with a key is one of
+ * nccl-tests' flags of `bnet coll`: its value (the next argument) sets
+ * that scenario key. */
+static const struct bn_cli_opt options[] = {
+    {"-b", "MIN", COLL, "coll.min_bytes", true, false},
+    {"-e", "MAX", COLL, "coll.max_bytes", true, false},
+    {"-f", "FACTOR", COLL, "coll.step_factor", false, false},
+    {"-o", "REDOP", COLL, "coll.redop", false, false},
+    {"-d", "TYPE", COLL, "coll.datatype", false, false},
+    {"-n", "ITERS", COLL, "coll.iters", false, false},
+    {"-w", "WARMUP", COLL, "coll.warmup", false, false},
+    {"-r", "ROOT", COLL, "coll.root", false, false},
+    {"--op", "OP", COLL, "coll.op", false, false},
+    {"--algo", "ALGO", COLL, "coll.algo", false, false},
+    {"--channels", "N", COLL, "coll.channels", false, false},
+    {"--set", "KEY=VALUE", RUN | TOPO | COLL, NULL, false, true},
+    {"--seed", "N", RUN | COLL, NULL, false, false},
+    {"--json", "PATH|-", RUN | TOPO | COLL, NULL, false, false},
+    {"--csv", "PREFIX", RUN, NULL, false, false},
+    {"--paths", "SRC,DST", TOPO, NULL, false, false},
+    {"--dot", "PATH|-", TOPO, NULL, false, false},
+    {"--reproducible", NULL, RUN, NULL, false, false},
+    {"--quiet", NULL, RUN, NULL, false, false},
 };
+
+const struct bn_cli_opt *bn_cli_opt_at(size_t i)
+{
+    return i < sizeof options / sizeof options[0] ? &options[i] : NULL;
+}
+
+bool bn_cli_opt_in(const struct bn_cli_opt *opt, enum bn_cli_mode mode)
+{
+    return opt->modes & (1u << mode);
+}
 
 /* "N" with nccl-tests' K, M or G (powers of 1024) as decimal text in buf;
  * -1 if it is not one or does not fit 64 bits. */
@@ -107,37 +133,77 @@ static int size_value(const char *v, char *buf, size_t len)
     return 0;
 }
 
-/* A coll flag and its value (next argument) into "key=value"; 1 if argv[*i]
- * is not one, 2 on an error (printed). */
-static int coll_flag(int argc, char **argv, int *i, struct cli_opts *o)
+/* A flag that sets a key (opt->key) and its value, the next argument, into
+ * "key=value"; 0, or the exit status of an error (printed). */
+static int key_flag(const struct bn_cli_opt *opt, int argc, char **argv, int *i,
+                    struct cli_opts *o)
 {
-    for (size_t f = 0; f < sizeof coll_flags / sizeof coll_flags[0]; f++) {
-        if (strcmp(argv[*i], coll_flags[f].flag) != 0)
-            continue;
-        if (*i + 1 >= argc) {
-            fprintf(stderr, "bnet: option '%s' needs a value\n", coll_flags[f].flag);
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "bnet: option '%s' needs a value\n", opt->name);
+        return 2;
+    }
+    const char *v = argv[++*i], *value = v;
+    size_t n = strlen(v);
+    char bytes[24]; /* UINT64_MAX in decimal */
+    if (opt->size && n > 1 && strchr("KMG", v[n - 1])) {
+        if (size_value(v, bytes, sizeof bytes) != 0) {
+            fprintf(stderr, "bnet: option '%s': '%s' is not a size (N, NK, NM or NG "
+                    "within 64 bits)\n", opt->name, v);
             return 2;
         }
-        const char *v = argv[++*i], *value = v;
-        size_t n = strlen(v);
-        char bytes[24]; /* UINT64_MAX in decimal */
-        if (coll_flags[f].size && n > 1 && strchr("KMG", v[n - 1])) {
-            if (size_value(v, bytes, sizeof bytes) != 0) {
-                fprintf(stderr, "bnet: option '%s': '%s' is not a size (N, NK, NM or NG "
-                        "within 64 bits)\n", coll_flags[f].flag, v);
-                return 2;
-            }
-            value = bytes;
-        }
-        char *a = assignment_of(coll_flags[f].key, value);
-        if (!a) {
-            fprintf(stderr, "bnet: out of memory\n");
-            return 1;
-        }
-        o->sets[o->nsets++] = (struct cli_set){a, a, coll_flags[f].flag, v};
-        return 0;
+        value = bytes;
     }
-    return 1;
+    char *a = assignment_of(opt->key, value);
+    if (!a) {
+        fprintf(stderr, "bnet: out of memory\n");
+        return 1;
+    }
+    o->sets[o->nsets++] = (struct cli_set){a, a, opt->name, v};
+    return 0;
+}
+
+/* The row argument `a` names among the options of `mode`, or NULL. A
+ * flag that sets a key is matched exactly; others also as "--opt=VALUE". */
+static const struct bn_cli_opt *find_opt(const char *a, enum bn_cli_mode mode)
+{
+    for (const struct bn_cli_opt *opt = options; opt < options + sizeof options / sizeof options[0];
+         opt++) {
+        bool match = opt->key || !opt->arg ? strcmp(a, opt->name) == 0 : is_opt(a, opt->name);
+        if (match && bn_cli_opt_in(opt, mode))
+            return opt;
+    }
+    return NULL;
+}
+
+/* The field an option with a value (and no key) fills; NULL for --set. */
+static const char **slot_of(struct cli_opts *o, const char *name)
+{
+    static const char *const names[] = {"--json", "--seed", "--csv", "--paths", "--dot"};
+    const char **slots[] = {&o->json, &o->seed, &o->csv, &o->paths, &o->dot};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(name, names[i]) == 0)
+            return slots[i];
+    return NULL;
+}
+
+static int value_opt(const struct bn_cli_opt *opt, int argc, char **argv, int *i,
+                     struct cli_opts *o)
+{
+    const char *v = opt_value(argc, argv, i, opt->name);
+    if (!v) {
+        fprintf(stderr, "bnet: option '%s' needs a value\n", opt->name);
+        return 2;
+    }
+    if (strcmp(opt->name, "--csv") == 0 && (v[0] == '\0' || strcmp(v, "-") == 0)) {
+        fprintf(stderr, "bnet: option '--csv' needs a file prefix ('%s' is not one)\n", v);
+        return 2;
+    }
+    const char **slot = slot_of(o, opt->name);
+    if (slot)
+        *slot = v;
+    else
+        o->sets[o->nsets++] = (struct cli_set){.assignment = v};
+    return 0;
 }
 
 static int parse_opts(int argc, char **argv, int first, enum bn_cli_mode mode,
@@ -145,48 +211,18 @@ static int parse_opts(int argc, char **argv, int first, enum bn_cli_mode mode,
 {
     for (int i = first; i < argc; i++) {
         const char *a = argv[i];
-        if (mode == BN_CLI_COLL) {
-            int c = coll_flag(argc, argv, &i, o);
-            if (c != 1) {
-                if (c)
-                    return c;
-                continue;
-            }
-        }
-        const char **slot = NULL;
-        const char *name = NULL;
-        if (is_opt(a, "--set"))
-            name = "--set";
-        else if (is_opt(a, "--json"))
-            name = "--json", slot = &o->json;
-        else if (mode != BN_CLI_TOPO && is_opt(a, "--seed"))
-            name = "--seed", slot = &o->seed;
-        else if (mode == BN_CLI_RUN && is_opt(a, "--csv"))
-            name = "--csv", slot = &o->csv;
-        else if (mode == BN_CLI_TOPO && is_opt(a, "--paths"))
-            name = "--paths", slot = &o->paths;
-        else if (mode == BN_CLI_TOPO && is_opt(a, "--dot"))
-            name = "--dot", slot = &o->dot;
-        if (name) {
-            const char *v = opt_value(argc, argv, &i, name);
-            if (!v) {
-                fprintf(stderr, "bnet: option '%s' needs a value\n", name);
-                return 2;
-            }
-            if (slot == &o->csv && (v[0] == '\0' || strcmp(v, "-") == 0)) {
-                fprintf(stderr, "bnet: option '--csv' needs a file prefix ('%s' is not one)\n", v);
-                return 2;
-            }
-            if (slot)
-                *slot = v;
-            else
-                o->sets[o->nsets++] = (struct cli_set){.assignment = v};
-        } else if (mode == BN_CLI_RUN && strcmp(a, "--reproducible") == 0) {
+        const struct bn_cli_opt *opt = find_opt(a, mode);
+        int rc = 0;
+        if (opt && opt->key)
+            rc = key_flag(opt, argc, argv, &i, o);
+        else if (opt && opt->arg)
+            rc = value_opt(opt, argc, argv, &i, o);
+        else if (opt && strcmp(opt->name, "--reproducible") == 0)
             o->reproducible = 1;
-        } else if (mode == BN_CLI_RUN && strcmp(a, "--quiet") == 0) {
+        else if (opt && strcmp(opt->name, "--quiet") == 0)
             o->quiet = 1;
-        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            fputs(bn_cli_usage(mode), stdout);
+        else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            bn_cli_print_usage(stdout, mode);
             return -1;
         } else if (a[0] == '-' && a[1] != '\0') {
             fprintf(stderr, "bnet: unknown option '%s' (see bnet help %s)\n", a,
@@ -198,6 +234,8 @@ static int parse_opts(int argc, char **argv, int first, enum bn_cli_mode mode,
             fprintf(stderr, "bnet: unexpected argument '%s' (one scenario file at most)\n", a);
             return 2;
         }
+        if (rc)
+            return rc;
     }
     return 0;
 }

@@ -354,8 +354,8 @@ expect_error "unknown command" \
     "'frobnicate'" "unknown command" \
     -- frobnicate
 
-expect_error "help for an unknown command" \
-    "'frobnicate'" \
+expect_error "help for an unknown topic lists the topics" \
+    "'frobnicate'" "topics: run, topo, coll, keys, presets, help" \
     -- help frobnicate
 
 expect_error "two scenario files" \
@@ -504,6 +504,33 @@ expect_error "topo --paths beyond the hosts" \
 # ---------------------------------------------------------------- things that must work
 
 expect_ok "bnet --help" "usage: bnet" "run" "topo" "keys" -- --help
+expect_ok "bnet help presets" "usage: bnet presets" -- help presets
+expect_ok "bnet help help" "usage: bnet help" "presets" -- help help
+expect_ok "bnet help: --seed is an option of run and coll, not topo" \
+    "--seed N             run, coll" -- help
+
+# Help and parser agree: an option is in 'bnet help CMD' exactly when CMD
+# takes it ('--help' after it stops before anything runs).
+for cmd in run topo coll; do
+    run help "$cmd"
+    synopsis=$(sed -n '1,/^$/p' "$OUT")
+    for spec in "--set k=v" "--seed 3" "--json x.json" "--csv x" "--paths 0,1" "--dot x.dot" \
+        "--reproducible" "--quiet" "-b 8" "--algo ring"; do
+        opt=${spec%% *}
+        # shellcheck disable=SC2086
+        run "$cmd" $spec --help
+        why=()
+        check_no_crash
+        listed=0
+        case $synopsis in *"[$opt"[]\ ]*) listed=1 ;; esac
+        if [ "$listed" -eq 1 ] && [ "$rc" -ne 0 ]; then
+            why+=("'bnet help $cmd' lists $opt but the parser refuses it")
+        elif [ "$listed" -eq 0 ] && [ "$rc" -eq 0 ]; then
+            why+=("the parser takes $opt but 'bnet help $cmd' does not list it")
+        fi
+        report "help and parser agree: $cmd $opt" "${#why[@]}" "${why[@]}" -- "$cmd" $spec --help
+    done
+done
 expect_ok "bnet help run" "usage: bnet run" "--set" "--reproducible" -- help run
 expect_ok "bnet help topo" "usage: bnet topo" -- help topo
 expect_ok "bnet help keys" "usage: bnet keys" -- help keys

@@ -12,9 +12,10 @@
 
 void bn_coll_print_header(FILE *out, const struct bn_coll_results *r)
 {
-    fprintf(out, "# bnet coll: %s, %u ranks (%u GPUs per server), %s fabric %s, %g Gb/s NICs\n",
-            r->op, r->nranks, r->gpus_per_server, r->topo.kind,
-            r->topo.scaleup_domains ? "+ NVLink" : "", r->nic_gbps);
+    fprintf(out, "# bnet coll: %s, %u rank%s (%u GPU%s per server), %s fabric%s, %g Gb/s NICs\n",
+            r->op, r->nranks, r->nranks == 1 ? "" : "s", r->gpus_per_server,
+            r->gpus_per_server == 1 ? "" : "s", r->topo.kind,
+            r->topo.scaleup_domains ? " + NVLink" : "", r->nic_gbps);
     fprintf(out, "# one set of columns: in-place and out-of-place move the same traffic\n#\n");
     fprintf(out, "# %10s %12s %8s %6s %6s %10s %8s %8s %7s  %-8s %3s\n", "size", "count", "type",
             "redop", "root", "time", "algbw", "busbw", "#wrong", "algo", "ch");

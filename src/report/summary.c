@@ -36,8 +36,9 @@ static void print_plan(FILE *out, const struct bn_topo_info *t)
                 t->hosts * t->gpu_tflops / 1000.0, t->gbps_per_pflops,
                 t->bisection_gbps_per_pflops);
     if (t->paths_asked)
-        fprintf(out, "paths           host %u -> host %u: %llu minimal paths of %u hops\n",
-                t->path_src, t->path_dst, (unsigned long long)t->minimal_paths, t->path_hops);
+        fprintf(out, "paths           host %u -> host %u: %llu minimal path%s of %u hop%s\n",
+                t->path_src, t->path_dst, (unsigned long long)t->minimal_paths,
+                t->minimal_paths == 1 ? "" : "s", t->path_hops, t->path_hops == 1 ? "" : "s");
 }
 
 void bn_topo_info_print(FILE *out, const struct bn_topo_info *t)
@@ -96,8 +97,10 @@ static uint32_t top_ports(const struct bn_results *r,
 static void print_flows(FILE *out, const struct bn_results *r)
 {
     const struct bn_summary_stats *t = &r->throughput_gbps;
+    /* the module "none" reads as English: "no congestion control" */
+    bool no_cc = strcmp(r->congestion_control, "none") == 0;
     fprintf(out, "fabric          %s links, %s congestion control\n", r->flow_control,
-            r->congestion_control);
+            no_cc ? "no" : r->congestion_control);
     fprintf(out, "flows           %u of %u completed%s", r->flows_completed, r->nflows,
             r->stopped_early ? " (stopped at sim.max_time_us)" : "");
     if (r->flows_failed)

@@ -537,6 +537,8 @@ expect_ok "bnet help keys" "usage: bnet keys" -- help keys
 expect_ok "bnet run --help" "usage: bnet run" -- run --help
 expect_ok "bnet keys lists the keys" "topology.k" "link.rate_gbps" "workload.flow_file" -- keys
 expect_ok "bnet topo scenarios/default.yaml" "hosts" "128" -- topo scenarios/default.yaml
+expect_ok "topo --paths under one leaf: singular" "1 minimal path of 2 hops" \
+    -- topo --set topology.k=4 --paths 0,1
 expect_ok "topo --paths between pods of a k=8 fat-tree" "16 minimal paths of 6 hops" \
     -- topo --paths 0,127
 expect_ok "topo --dot -" "graph bnet {" '"tor0" -- "agg0"' -- topo --set topology.k=4 --dot -

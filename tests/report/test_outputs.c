@@ -9,6 +9,8 @@
 
 #include "support.h"
 
+#include "bnet/coll.h"
+
 static const char *const incast_sets[] = {
     "topology.k=4", "workload.kind=incast", "workload.incast_senders=8",
     "workload.message_bytes=200000", "switch.buffer_bytes=65536", NULL,
@@ -368,11 +370,45 @@ static void test_summary_lossy_no_cc(void **state)
 {
     struct fixture *fx = *state;
     char *text = print_to_string(&fx->r);
-    assert_non_null(strstr(text, "\nfabric          lossy links, none congestion control\n"));
+    assert_non_null(strstr(text, "\nfabric          lossy links, no congestion control\n"));
     assert_null(strstr(text, "\npauses "));
     assert_null(strstr(text, "\nCNPs "));
     assert_non_null(strstr(text, "\nECN marks       "));
     free(text);
+}
+
+/* Plurals and spacing of the one-line headers: "1 ranks", "1 minimal
+ * paths" and "file fabric , 100 Gb/s" (no NVLink) read wrong. */
+static void test_header_wording(void **state)
+{
+    (void)state;
+    char *buf = NULL;
+    size_t len = 0;
+    struct bn_coll_results c = {.nranks = 1, .gpus_per_server = 1, .nic_gbps = 100};
+    snprintf(c.op, sizeof c.op, "allreduce");
+    snprintf(c.topo.kind, sizeof c.topo.kind, "file");
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    bn_coll_print_header(f, &c);
+    c.nranks = 16;
+    c.gpus_per_server = 8;
+    c.topo.scaleup_domains = 2;
+    bn_coll_print_header(f, &c);
+    struct bn_topo_info t = {.planned = true, .paths_asked = true, .minimal_paths = 1,
+                             .path_hops = 2};
+    snprintf(t.kind, sizeof t.kind, "file");
+    bn_topo_info_print(f, &t);
+    t.minimal_paths = 4;
+    t.path_hops = 1;
+    bn_topo_info_print(f, &t);
+    fclose(f);
+    assert_non_null(strstr(buf, "# bnet coll: allreduce, 1 rank (1 GPU per server), file fabric, "
+                                "100 Gb/s NICs\n"));
+    assert_non_null(strstr(buf, "# bnet coll: allreduce, 16 ranks (8 GPUs per server), file "
+                                "fabric + NVLink, 100 Gb/s NICs\n"));
+    assert_non_null(strstr(buf, ": 1 minimal path of 2 hops\n"));
+    assert_non_null(strstr(buf, ": 4 minimal paths of 1 hop\n"));
+    free(buf);
 }
 
 int main(void)
@@ -388,6 +424,7 @@ int main(void)
         cmocka_unit_test(test_json_write_fails),
         cmocka_unit_test(test_summary_rankings),
         cmocka_unit_test(test_summary_lossy_no_cc),
+        cmocka_unit_test(test_header_wording),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

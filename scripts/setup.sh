@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Install what bnet needs on Debian 12 (only the packages that are missing),
 # then configure and build it. Usage: scripts/setup.sh [BUILD_DIR] [CMAKE_ARGS...]
+# Everything it prints goes to stderr: stdout belongs to whatever runs after
+# it (scripts/run.sh's bnet, whose --json - must be JSON alone).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+exec 1>&2
 
 scripts/need-packages.sh build-essential cmake pkg-config libyaml-dev libjansson-dev libcmocka-dev
 

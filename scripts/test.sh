@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 jobs=$(nproc)
 
 scripts/setup.sh build
-scripts/need-packages.sh graphviz   # tests only: tests/topo/test_plan.c renders --dot with dot
+scripts/need-packages.sh graphviz jq   # tests only: dot renders --dot (test_plan.c), jq reads JSON (test_signals.sh)
 (cd build && ctest --output-on-failure -j"$jobs")
 
 scripts/setup.sh build-asan -DBNET_SANITIZE=ON

@@ -22,6 +22,11 @@ struct bn_run_opts {
     void *progress_ud;
 };
 
+/* Ask the running simulation (bn_run, bn_coll_sweep) to stop at its next
+ * check, every few hundred thousand events: it returns what it measured so
+ * far, marked interrupted. Async-signal-safe (for a SIGINT handler). */
+void bn_interrupt(void);
+
 /* Build the scenario's fabric, run its workload, fill `out`. */
 int bn_run(const struct bn_scenario *sc, const struct bn_run_opts *opts,
            struct bn_results *out, struct bn_error *err);

@@ -47,6 +47,7 @@ struct bn_coll_results {
     uint32_t nrows;
     double wall_s;
     uint64_t peak_rss_bytes;
+    bool interrupted;           /* bn_interrupt stopped the sweep: the rows before it */
 };
 
 /* Called after each row (may be NULL): `r` holds the rows so far, the

@@ -11,6 +11,7 @@ enum bn_status {
     BN_EINPUT = 2,    /* bad scenario, flag, topology or flow file: exit 2 */
     BN_ENOMEM = 3,
     BN_EINTERNAL = 4, /* an invariant failed (conservation, lossless drop...) */
+    BN_EINTR = 5,     /* bn_interrupt stopped it (callers keep what came before) */
 };
 
 struct bn_error {

@@ -146,7 +146,8 @@ struct bn_results {
     uint64_t events, packet_hops;
     double simulated_us, wall_s, setup_s;
     uint64_t peak_rss_bytes;
-    bool stopped_early;   /* sim.max_time_us reached before all flows finished */
+    bool stopped_early;   /* sim.max_time_us reached (or interrupted) before all flows finished */
+    bool interrupted;     /* bn_interrupt stopped it: results so far */
     /* failures (src/fault): frames lost to them, flows whose queue pair
      * failed, and each fault as it went */
     uint64_t pkts_lost, bytes_lost, pkts_corrupted;

@@ -3,6 +3,7 @@
  * output. Every input problem is one line on stderr and exit status 2.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -386,6 +387,26 @@ static void free_opts(struct cli_opts *o)
     free(o->sets);
 }
 
+/* SIGINT or SIGTERM during a run or sweep: the library stops at its next
+ * check and the results so far are written, marked interrupted; the exit
+ * status is then 128 + the signal, as a shell reports a killed command. A
+ * second signal kills at once (SA_RESETHAND). */
+static volatile sig_atomic_t caught;
+
+static void on_signal(int sig)
+{
+    caught = sig;
+    bn_interrupt();
+}
+
+static void catch_signals(void)
+{
+    struct sigaction sa = {.sa_handler = on_signal, .sa_flags = SA_RESETHAND};
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
 int bn_cli_run(int argc, char **argv, int first, enum bn_cli_mode mode)
 {
     struct cli_opts o = {0};
@@ -403,9 +424,14 @@ int bn_cli_run(int argc, char **argv, int first, enum bn_cli_mode mode)
         rc = 1;
     else if (load_scenario(&o, mode, sc, &err) != BN_OK)
         rc = exit_status(&err);
-    else
-        rc = mode == BN_CLI_TOPO ? do_topo(&o, sc) : mode == BN_CLI_COLL ? do_coll(&o, sc)
-                                                                          : do_run(&o, sc);
+    else if (mode == BN_CLI_TOPO)
+        rc = do_topo(&o, sc);
+    else {
+        catch_signals();
+        rc = mode == BN_CLI_COLL ? do_coll(&o, sc) : do_run(&o, sc);
+        if (caught && (rc == 0 || rc == 3)) /* the partial results are out */
+            rc = 128 + caught;
+    }
     free(sc);
     free_opts(&o);
     return rc;

@@ -246,6 +246,8 @@ int bn_coll_execute(struct bn_sim *s, const struct bn_sched *sched, const uint32
         rc = x.rc;
     if (rc == BN_OK)
         rc = bn_sim_check_ledger(s, err);
+    if (rc == BN_OK && s->interrupted)
+        rc = bn_fail(err, BN_EINTR, "interrupted");
     if (rc == BN_OK && !s->stopped_early && !x.finished && !x.failed)
         rc = bn_fail(err, BN_EINTERNAL, "the collective did not complete, yet no event is left");
     if (rc == BN_OK && s->stopped_early)

@@ -287,6 +287,11 @@ int bn_coll_sweep_rows(const struct bn_scenario *sc, bn_coll_row_fn on_row, void
             memset(row, 0, sizeof *row);
             row->size = bytes;
             rc = run_row(sc, bytes, row, err);
+            if (rc == BN_EINTR) { /* the rows measured so far stand */
+                out->interrupted = true;
+                rc = BN_OK;
+                break;
+            }
             if (rc != BN_OK)
                 break;
             finish_row(out, kind, row);
@@ -299,7 +304,7 @@ int bn_coll_sweep_rows(const struct bn_scenario *sc, bn_coll_row_fn on_row, void
             break;
         size *= sc->coll.step_factor;
     }
-    if (rc == BN_OK && n == 0)
+    if (rc == BN_OK && n == 0 && !out->interrupted)
         rc = bn_fail(err, BN_EINPUT, "%s: key 'coll.max_bytes': no size from %llu to %llu holds "
                      "a whole element%s", sc->source, (unsigned long long)sc->coll.min_bytes,
                      (unsigned long long)sc->coll.max_bytes,

@@ -222,7 +222,7 @@ int bn_run(const struct bn_scenario *sc, const struct bn_run_opts *opts, struct 
 {
     memset(out, 0, sizeof *out);
     int rc = run_once(sc, opts, out, err);
-    if (rc == BN_OK && sc->nfaults > 0 && sc->routing.baseline)
+    if (rc == BN_OK && sc->nfaults > 0 && sc->routing.baseline && !out->interrupted)
         rc = baseline(sc, out, err);
     struct rusage ru;
     if (getrusage(RUSAGE_SELF, &ru) == 0)

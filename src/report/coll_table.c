@@ -55,6 +55,8 @@ void bn_coll_print_footer(FILE *out, const struct bn_coll_results *r)
             r->nic_goodput_gbps / 8.0, r->nic_gbps);
     fprintf(out, "# simulated in %.2f s wall, peak memory %.1f MB\n", r->wall_s,
             r->peak_rss_bytes / 1e6);
+    if (r->interrupted)
+        fprintf(out, "# interrupted: the rows above are those measured before the signal\n");
 }
 
 void bn_coll_print_table(FILE *out, const struct bn_coll_results *r)

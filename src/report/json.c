@@ -227,12 +227,13 @@ static json_t *sim_json(const struct bn_results *r, int flags)
 {
     bool repro = flags & BN_JSON_REPRODUCIBLE;
     double wall = repro ? 0 : r->wall_s;
-    return json_pack("{s:I, s:I, s:f, s:f, s:f, s:I, s:f, s:b}", "events", (json_int_t)r->events,
-                     "packet_hops", (json_int_t)r->packet_hops, "simulated_us", r->simulated_us,
-                     "wall_s", wall, "setup_s", repro ? 0 : r->setup_s, "peak_rss_bytes",
+    return json_pack("{s:I, s:I, s:f, s:f, s:f, s:I, s:f, s:b, s:b}", "events",
+                     (json_int_t)r->events, "packet_hops", (json_int_t)r->packet_hops,
+                     "simulated_us", r->simulated_us, "wall_s", wall, "setup_s",
+                     repro ? 0 : r->setup_s, "peak_rss_bytes",
                      (json_int_t)(repro ? 0 : r->peak_rss_bytes), "packet_hops_per_s",
                      wall > 0 ? (double)r->packet_hops / wall : 0.0, "stopped_early",
-                     r->stopped_early);
+                     r->stopped_early, "interrupted", r->interrupted);
 }
 
 static json_t *flows_json(const struct bn_results *r)
@@ -418,6 +419,7 @@ int bn_coll_write_json(const struct bn_coll_results *r, const char *path, struct
                   "gpus_per_server", (int)r->gpus_per_server, "nic_gbps", r->nic_gbps,
                   "nic_goodput_gbps", r->nic_goodput_gbps));
     json_object_set_new(root, "topology", topo_json(&r->topo));
+    json_object_set_new(root, "interrupted", json_boolean(r->interrupted));
     json_object_set_new(root, "rows", rows);
     return dump(root, path, err);
 }

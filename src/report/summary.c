@@ -102,7 +102,9 @@ static void print_flows(FILE *out, const struct bn_results *r)
     fprintf(out, "fabric          %s links, %s congestion control\n", r->flow_control,
             no_cc ? "no" : r->congestion_control);
     fprintf(out, "flows           %u of %u completed%s", r->flows_completed, r->nflows,
-            r->stopped_early ? " (stopped at sim.max_time_us)" : "");
+            r->interrupted     ? " (interrupted: the figures are those so far)"
+            : r->stopped_early ? " (stopped at sim.max_time_us)"
+                               : "");
     if (r->flows_failed)
         fprintf(out, ", %u failed (faults: see below)", r->flows_failed);
     fputc('\n', out);

@@ -8,6 +8,7 @@
  */
 #include <time.h>
 
+#include "core/interrupt.h"
 #include "link/impair.h"
 #include "sim/sim.h"
 
@@ -217,6 +218,10 @@ int bn_sim_loop(struct bn_sim *s, const struct bn_run_opts *opts, double t0, str
         if ((++s->events & 0x3ffff) == 0) {
             if (opts && opts->progress)
                 report_progress(s, opts, t0);
+            if (bn_interrupt_requested()) { /* what ran so far stands, marked so */
+                s->stopped_early = s->interrupted = true;
+                break;
+            }
             /* A fabric holding frames that has delivered (or lost to a
              * failure) none of them for a simulated second is stuck (a
              * lost wake-up, a closed window); say so. An empty fabric

@@ -69,6 +69,7 @@ struct bn_sim {
     struct bn_driver drv;
     uint64_t events;
     bool stopped_early;
+    bool interrupted;           /* bn_interrupt stopped it (stopped_early too) */
 };
 
 /* build.c: the model from the scenario; bn_sim_free releases it. */

@@ -27,6 +27,26 @@ struct bn_run_opts {
  * far, marked interrupted. Async-signal-safe (for a SIGINT handler). */
 void bn_interrupt(void);
 
+/* The memory the scenario will need, estimated from its size before
+ * anything is built (docs/limits.md): for bnet topo (the topology and its
+ * routing tables), for bn_run, or for bnet coll's largest row; and what is
+ * available (sim.memory_limit_bytes, else the system's MemAvailable). */
+enum bn_est_what { BN_EST_TOPO = 0, BN_EST_RUN = 1, BN_EST_COLL = 2 };
+struct bn_mem_estimate {
+    uint64_t topology_bytes, routes_bytes, fabric_bytes;
+    uint64_t flows_bytes, series_bytes;   /* bn_run */
+    uint64_t coll_bytes;                  /* bnet coll's largest schedule */
+    uint64_t total_bytes, available_bytes;
+    uint64_t hosts, switches, leaves;
+    double route_s;   /* computing the routing tables: a search per leaf over every port */
+};
+int bn_estimate_memory(const struct bn_scenario *sc, enum bn_est_what what,
+                       struct bn_mem_estimate *out, struct bn_error *err);
+/* BN_EINPUT, naming the key that drives the largest part, when the
+ * estimate passes what is available. bn_run, bn_coll_sweep and
+ * bn_plan_topology's caller call it. */
+int bn_check_memory(const struct bn_scenario *sc, enum bn_est_what what, struct bn_error *err);
+
 /* Build the scenario's fabric, run its workload, fill `out`. */
 int bn_run(const struct bn_scenario *sc, const struct bn_run_opts *opts,
            struct bn_results *out, struct bn_error *err);

@@ -44,6 +44,9 @@ struct bn_topo_info {
     double gpu_tflops;               /* topology.gpu_tflops; 0 = not stated */
     double gbps_per_pflops;          /* hosts' injection / their PFLOPS */
     double bisection_gbps_per_pflops;
+    /* The memory estimate (bn_estimate_memory), when the caller asked: a run
+     * and bnet coll's largest row, against what is available (0: not asked). */
+    uint64_t memory_run_bytes, memory_coll_bytes, memory_available_bytes;
     bool paths_asked;                /* --paths SRC,DST */
     uint32_t path_src, path_dst, path_hops;
     uint64_t minimal_paths;

@@ -185,6 +185,7 @@ struct bn_scenario_sharp {
 
 struct bn_scenario_sim {
     double max_time_us;          /* stop simulated time here (0 = run to completion) */
+    uint64_t memory_limit_bytes; /* refuse runs estimated above this (0: what is available) */
     uint8_t prefetch;            /* enum bn_sc_prefetch: the engine's prefetching */
 };
 

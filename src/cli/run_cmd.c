@@ -285,6 +285,17 @@ static int exit_status(const struct bn_error *err)
     return err->status == BN_EINPUT ? 2 : 1;
 }
 
+/* A fabric whose routing tables take minutes: say so before the wait. */
+static void warn_slow_routes(const struct bn_scenario *sc)
+{
+    struct bn_mem_estimate e;
+    struct bn_error err = {0};
+    if (bn_estimate_memory(sc, BN_EST_TOPO, &e, &err) == BN_OK && e.route_s > 60)
+        fprintf(stderr, "bnet: warning: routing %llu switches to %llu leaves takes about %.0f "
+                "minutes (docs/limits.md)\n", (unsigned long long)e.switches,
+                (unsigned long long)e.leaves, e.route_s / 60);
+}
+
 static int do_run(const struct cli_opts *o, const struct bn_scenario *sc)
 {
     struct bn_error err = {0};
@@ -295,6 +306,7 @@ static int do_run(const struct cli_opts *o, const struct bn_scenario *sc)
         ro.progress_ud = &ps;
     }
     struct bn_results res;
+    warn_slow_routes(sc);
     int rc = bn_run(sc, &ro, &res, &err);
     if (ps.shown)
         fputc('\n', stderr);
@@ -371,8 +383,16 @@ static int do_topo(const struct cli_opts *o, const struct bn_scenario *sc)
         fprintf(stderr, "bnet: --json - and --dot - cannot both write to stdout\n");
         return 2;
     }
-    if (bn_plan_topology(sc, &q, &info, &err) != BN_OK)
+    struct bn_mem_estimate run, coll;
+    warn_slow_routes(sc);
+    if (bn_check_memory(sc, BN_EST_TOPO, &err) != BN_OK ||
+        bn_estimate_memory(sc, BN_EST_RUN, &run, &err) != BN_OK ||
+        bn_estimate_memory(sc, BN_EST_COLL, &coll, &err) != BN_OK ||
+        bn_plan_topology(sc, &q, &info, &err) != BN_OK)
         return exit_status(&err);
+    info.memory_run_bytes = run.total_bytes;
+    info.memory_coll_bytes = coll.total_bytes;
+    info.memory_available_bytes = run.available_bytes;
     if (!quiet)
         bn_topo_info_print(stdout, &info);
     if (o->json && bn_topo_info_write_json(&info, o->json, &err) != BN_OK)

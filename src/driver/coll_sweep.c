@@ -263,7 +263,9 @@ int bn_coll_sweep_rows(const struct bn_scenario *sc, bn_coll_row_fn on_row, void
     out->nic_gbps = sc->link.rate_gbps;
     out->nic_goodput_gbps = bn_encap_goodput_gbps(bn_encap_at(sc->nic.encap), sc->nic.mtu_bytes,
                                                   sc->link.rate_gbps);
-    int rc = bn_describe_topology(sc, &out->topo, err);
+    int rc = bn_check_memory(sc, BN_EST_COLL, err);
+    if (rc == BN_OK)
+        rc = bn_describe_topology(sc, &out->topo, err);
     if (rc != BN_OK)
         return rc;
     out->nranks = out->topo.hosts;

@@ -221,7 +221,10 @@ int bn_run(const struct bn_scenario *sc, const struct bn_run_opts *opts, struct 
            struct bn_error *err)
 {
     memset(out, 0, sizeof *out);
-    int rc = run_once(sc, opts, out, err);
+    int rc = bn_check_memory(sc, BN_EST_RUN, err);
+    if (rc != BN_OK)
+        return rc;
+    rc = run_once(sc, opts, out, err);
     if (rc == BN_OK && sc->nfaults > 0 && sc->routing.baseline && !out->interrupted)
         rc = baseline(sc, out, err);
     struct rusage ru;

@@ -131,6 +131,10 @@ static void plan_json(json_t *o, const struct bn_topo_info *t)
     json_object_set_new(o, "gpu_tflops", json_real(t->gpu_tflops));
     json_object_set_new(o, "gbps_per_pflops", json_real(t->gbps_per_pflops));
     json_object_set_new(o, "bisection_gbps_per_pflops", json_real(t->bisection_gbps_per_pflops));
+    if (t->memory_available_bytes) /* what this machine has is not the scenario's: text only */
+        json_object_set_new(o, "memory_estimate",
+                            json_pack("{s:I, s:I}", "run_bytes", (json_int_t)t->memory_run_bytes,
+                                      "coll_bytes", (json_int_t)t->memory_coll_bytes));
     if (t->paths_asked)
         json_object_set_new(o, "paths",
                             json_pack("{s:i, s:i, s:i, s:I}", "src", (json_int_t)t->path_src,

@@ -39,6 +39,10 @@ static void print_plan(FILE *out, const struct bn_topo_info *t)
         fprintf(out, "paths           host %u -> host %u: %llu minimal path%s of %u hop%s\n",
                 t->path_src, t->path_dst, (unsigned long long)t->minimal_paths,
                 t->minimal_paths == 1 ? "" : "s", t->path_hops, t->path_hops == 1 ? "" : "s");
+    if (t->memory_available_bytes)
+        fprintf(out, "memory (est.)   bnet run %.1f MB, bnet coll's largest row %.1f MB "
+                "(%.1f GB available)\n", t->memory_run_bytes / 1e6, t->memory_coll_bytes / 1e6,
+                t->memory_available_bytes / 1e9);
 }
 
 void bn_topo_info_print(FILE *out, const struct bn_topo_info *t)

@@ -155,6 +155,7 @@ static const char default_yaml[] =
     "\n"
     "sim:\n"
     "  max_time_us: 0                # 0 = run until every flow completes\n"
+    "  memory_limit_bytes: 0         # refuse runs estimated above it; 0 = memory available\n"
     "  prefetch: auto                # auto | on | off (speed only; auto: on from 4096 ports)\n"
     "\n"
     "scale_up:                       # NVLink/NVSwitch domains beside the backend\n"

@@ -511,6 +511,10 @@ static const struct bn_scn_key keys[] = {
                   "mirrors settling).",
       ITEM(dark_us), RANGE(0, 1e9) },
 
+    { .info.path = "sim.memory_limit_bytes", INT_KEY, .info.unit = "bytes", .info.def = "0",
+      .info.doc = "A run whose estimated memory passes this is refused before it is built "
+                  "(docs/limits.md); 0 = the memory available (MemAvailable).",
+      FIELD(sim.memory_limit_bytes), RANGE(0, 1e18) },
     { .info.path = "sim.max_time_us", FLOAT_KEY, .info.unit = "us", .info.def = "0",
       .info.doc = "Stop at this simulated time; 0 runs until every flow completes.",
       FIELD(sim.max_time_us), RANGE(0, 1e12) },

@@ -32,6 +32,22 @@ const char *bn_topo_builder_name(size_t i)
     return i < NBUILDERS ? builders[i]->name : NULL;
 }
 
+int bn_topo_count(const struct bn_scenario *sc, struct bn_topo_counts *c, struct bn_error *err)
+{
+    struct bn_topo t;
+    memset(&t, 0, sizeof t);
+    memset(c, 0, sizeof *c);
+    if (sc->topology.kind >= NBUILDERS)
+        return bn_fail(err, BN_EINTERNAL, "topology.kind %u: no such builder", sc->topology.kind);
+    t.counting = true;
+    int rc = builders[sc->topology.kind]->build(&t, sc, err);
+    if (rc == BN_OK)
+        *c = (struct bn_topo_counts){.hosts = t.nhosts, .switches = t.nswitches,
+                                     .leaves = t.switches_per_tier[1], .links = t.nedges};
+    bn_topo_free(&t);
+    return rc;
+}
+
 int bn_topo_build(struct bn_topo *t, const struct bn_scenario *sc, struct bn_error *err)
 {
     memset(t, 0, sizeof *t);
@@ -80,9 +96,9 @@ int bn_topo_alloc(struct bn_topo *t, uint32_t nhosts, uint32_t nswitches, uint32
     t->nswitches = nswitches;
     t->nnodes = nhosts + nswitches;
     t->nodes = calloc(t->nnodes, sizeof *t->nodes);
-    t->edges = calloc(nlinks ? nlinks : 1, sizeof *t->edges);
+    t->edges = t->counting ? NULL : calloc(nlinks ? nlinks : 1, sizeof *t->edges);
     t->edges_cap = nlinks;
-    if (!t->nodes || !t->edges)
+    if (!t->nodes || (!t->edges && !t->counting))
         return bn_fail(err, BN_ENOMEM, "out of memory building a %u-node topology", t->nnodes);
     for (uint32_t i = 0; i < t->nnodes; i++) {
         t->nodes[i].kind = i < nhosts ? BN_NODE_HOST : BN_NODE_SWITCH;
@@ -132,7 +148,10 @@ void bn_topo_connect(struct bn_topo *t, uint32_t a, uint32_t b, double rate_gbps
     /* Builders size edges exactly; overflowing is a builder bug. */
     if (t->nedges >= t->edges_cap)
         abort();
-    t->edges[t->nedges++] = (struct bn_topo_edge){a, b, rate_gbps, length_m, cable};
+    if (t->counting)
+        t->nedges++;
+    else
+        t->edges[t->nedges++] = (struct bn_topo_edge){a, b, rate_gbps, length_m, cable};
     t->nodes[a].nports++;
     t->nodes[b].nports++;
 }

@@ -69,6 +69,7 @@ struct bn_topo {
     /* Links recorded by builders before ports are laid out by finish(). */
     struct bn_topo_edge *edges;
     uint32_t nedges, edges_cap;
+    bool counting;       /* bn_topo_count: links are counted, not recorded */
 };
 
 struct bn_topo_edge {
@@ -88,6 +89,13 @@ struct bn_topo_builder_ops {
  * the last. */
 const char *bn_topo_builder_name(size_t i);
 int bn_topo_build(struct bn_topo *t, const struct bn_scenario *sc, struct bn_error *err);
+/* The size the scenario's topology will have, without laying it out: its
+ * builder runs with links counted, not stored (nodes only: 16 bytes each),
+ * so a request too large to build is told before it is built. */
+struct bn_topo_counts {
+    uint64_t hosts, switches, leaves, links;
+};
+int bn_topo_count(const struct bn_scenario *sc, struct bn_topo_counts *c, struct bn_error *err);
 void bn_topo_free(struct bn_topo *t);
 
 /* Construction helpers used by builders. */

@@ -25,7 +25,16 @@ static int generate(const struct bn_scenario *sc, uint32_t nhosts, struct bn_rng
     return BN_OK;
 }
 
+/* Every host sends to every other: n (n - 1) flows, n - 1 from each. */
+static uint64_t count(const struct bn_scenario *sc, uint64_t nhosts, uint64_t *serial)
+{
+    (void)sc;
+    *serial = nhosts ? nhosts - 1 : 0;
+    return nhosts * *serial;
+}
+
 const struct bn_workload_ops bn_wl_all_to_all = {
     .name = "all_to_all",
     .generate = generate,
+    .count = count,
 };

@@ -41,7 +41,16 @@ static int generate(const struct bn_scenario *sc, uint32_t nhosts, struct bn_rng
     return rc;
 }
 
+/* The senders, all into one receiver. */
+static uint64_t count(const struct bn_scenario *sc, uint64_t nhosts, uint64_t *serial)
+{
+    (void)nhosts;
+    *serial = sc->workload.incast_senders;
+    return sc->workload.incast_senders;
+}
+
 const struct bn_workload_ops bn_wl_incast = {
     .name = "incast",
     .generate = generate,
+    .count = count,
 };

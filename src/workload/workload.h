@@ -34,6 +34,10 @@ struct bn_workload_ops {
     bool needs_flow_file;        /* reads workload.flow_file, which must be set */
     int (*generate)(const struct bn_scenario *sc, uint32_t nhosts, struct bn_rng *rng,
                     struct bn_flow_list *out, struct bn_error *err);
+    /* Before generating, for the memory estimate (driver/estimate.c): how
+     * many flows it will make on nhosts hosts (0: not known before), and
+     * how many messages its busiest sender or receiver handles in a row. */
+    uint64_t (*count)(const struct bn_scenario *sc, uint64_t nhosts, uint64_t *serial);
 };
 
 /* The registry (workload.kind): the i-th generator and its name, NULL past

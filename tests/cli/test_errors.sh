@@ -744,5 +744,20 @@ expect_error "more faults than the list holds" "key 'faults.16.kind'" "below 16"
 expect_error "more random links than the tier has" "key 'faults[0].count'" \
     -- run --quiet --set topology.k=4 --set faults.0.kind=random_links --set faults.0.count=99
 
+# ---------------------------------------------------------------- resources (docs/limits.md)
+
+expect_error "routing tables beyond the memory limit" "key 'topology.k'" "routing tables" \
+    "sim.memory_limit_bytes" \
+    -- topo --set topology.k=64 --set sim.memory_limit_bytes=10000000
+expect_error "an all-to-all's flows beyond it" "key 'workload.kind'" "flows of 1024 hosts" \
+    -- run --quiet --set topology.k=16 --set workload.kind=all_to_all \
+    --set sim.memory_limit_bytes=100000000
+expect_error "a time series beyond it" "key 'observe.sample_us'" "time series" \
+    -- run --quiet --set observe.sample_us=0.00001 --set sim.memory_limit_bytes=1000000000
+expect_error "an 8192-rank all-to-all schedule beyond the memory available" "key 'coll.op'" \
+    "schedule" -- coll scenarios/default.yaml --set topology.k=32 --op alltoall -b 64M -e 64M \
+    --set sim.memory_limit_bytes=100000000000
+expect_ok "bnet topo prints the estimate" "memory (est.)" "bnet run" -- topo --set topology.k=8
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

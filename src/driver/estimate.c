@@ -1,0 +1,185 @@
+/*
+ * What a run will need, told before it is built (docs/limits.md): the
+ * topology's size from its builder run in counting mode (no links laid
+ * out), then the memory of each part that grows with it:
+ *   routing tables   switches x leaves x 4 B, twice while built (the
+ *                    distances of every leaf's search, then the table)
+ *   fabric           ports x (the port's line, its counters, flow control)
+ *   flows            per flow: a queue pair, its transport's state, the
+ *                    driver's record (paths followed) and its result
+ *   time series      samples (the run's ideal length, doubled, over
+ *                    observe.sample_us) x the followed flows and queues
+ *   collective       the largest row's schedule: transfers and slots, and
+ *                    each slot's contribution set, one bit per rank
+ * and refused (BN_EINPUT naming the key that drives the largest part)
+ * when the total passes the memory available (MemAvailable in
+ * /proc/meminfo, or sim.memory_limit_bytes).
+ */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "coll/sched.h"
+#include "driver/coll.h"
+#include "driver/flows.h"
+
+/* The memory the kernel says can be used now without swapping. */
+static uint64_t available_bytes(void)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    unsigned long long kb = 0;
+    char line[128];
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+            break;
+    if (f)
+        fclose(f);
+    if (kb)
+        return (uint64_t)kb * 1024;
+    long pages = sysconf(_SC_AVPHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    return pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size : UINT64_MAX;
+}
+
+/* The flows the workload will start (0: a flow file, not read yet), and
+ * the run's length if they ran at line rate one after another at the
+ * busiest sender or receiver. */
+static uint64_t flow_count(const struct bn_scenario *sc, uint64_t hosts, double *ideal_us)
+{
+    const struct bn_workload_ops *w = bn_workload_at(sc->workload.kind);
+    uint64_t serial = 1, flows = w && w->count ? w->count(sc, hosts, &serial) : 0;
+    *ideal_us = sc->workload.start_us +
+                (double)serial * (double)sc->workload.message_bytes * 8 / (sc->link.rate_gbps * 1e3);
+    return flows;
+}
+
+static void run_parts(const struct bn_scenario *sc, const struct bn_topo_counts *c,
+                      struct bn_mem_estimate *e)
+{
+    double ideal;
+    uint64_t flows = flow_count(sc, c->hosts, &ideal);
+    uint64_t tp = sc->nic.sr_window / 4 + 64; /* selective repeat's bitmaps, at most */
+    e->flows_bytes = flows * (sizeof(struct bn_qp) + tp + sizeof(struct bn_flow_state) +
+                              sizeof(struct bn_flow_spec) + sizeof(struct bn_flow_result) +
+                              2 * sizeof(struct bn_path_memo) + sizeof(struct bn_msg) + 8);
+    if (sc->observe.sample_us > 0) {
+        double length = sc->sim.max_time_us > 0 ? sc->sim.max_time_us : 2 * ideal;
+        uint64_t followed = flows < sc->observe.max_flows ? flows : sc->observe.max_flows;
+        double samples = length / sc->observe.sample_us + 1;
+        e->series_bytes = (uint64_t)(samples * (double)(followed * 3 + followed + 1) * 8);
+    }
+}
+
+/* The largest row's schedule: the transfers an algorithm of the op moves
+ * (a ring's 2 (n - 1) steps per rank and channel, cut into slices; an
+ * all-to-all's n (n - 1) pairs per channel), each writing a slot whose
+ * contribution set holds a bit per rank. */
+static void coll_parts(const struct bn_scenario *sc, const struct bn_topo_counts *c,
+                       struct bn_mem_estimate *e)
+{
+    double n = (double)c->hosts, ch = sc->coll.channels;
+    double slices = (double)sc->coll.max_bytes / (n * ch * (double)sc->coll.slice_bytes);
+    if (slices < 1)
+        slices = 1;
+    double xfers;
+    switch ((enum bn_coll_kind)sc->coll.op) {
+    case BN_COLL_ALLTOALL:
+        xfers = n * (n - 1) * ch;
+        break;
+    case BN_COLL_BROADCAST:
+    case BN_COLL_REDUCE:
+    case BN_COLL_SENDRECV:
+        xfers = n * ch * slices;
+        break;
+    default: /* allreduce, reduce-scatter, all-gather: a ring's steps */
+        xfers = 2 * n * (n - 1) * ch * slices;
+        break;
+    }
+    double words = (n + 63) / 64;
+    double per_slot = sizeof(struct bn_slot) + 2 * sizeof(uint64_t) + words * 8 + 4;
+    double per_xfer = sizeof(struct bn_xfer) + 4 * sizeof(uint32_t) + 2 * sizeof(uint32_t);
+    /* a transfer's destination is a new slot; its source, an earlier one's */
+    e->coll_bytes = (uint64_t)(xfers * (per_xfer + per_slot));
+}
+
+int bn_estimate_memory(const struct bn_scenario *sc, enum bn_est_what what,
+                       struct bn_mem_estimate *e, struct bn_error *err)
+{
+    memset(e, 0, sizeof *e);
+    struct bn_topo_counts c;
+    int rc = bn_topo_count(sc, &c, err);
+    if (rc != BN_OK)
+        return rc;
+    uint64_t ports = 2 * c.links;
+    e->topology_bytes = (c.hosts + c.switches) * sizeof(struct bn_topo_node) +
+                        ports * sizeof(struct bn_topo_port) + c.links * sizeof(struct bn_topo_edge);
+    e->routes_bytes = 2 * c.switches * c.leaves * sizeof(uint32_t) + ports * 2 * sizeof(uint32_t);
+    e->fabric_bytes = ports * (sizeof(struct bn_port) + sizeof(struct bn_port_stats) + 4 + 96) +
+                      c.hosts * sizeof(struct bn_nic);
+    if (what == BN_EST_TOPO) /* the planner lays out the graph and routes it, no more */
+        e->fabric_bytes = 0;
+    else if (what == BN_EST_COLL)
+        coll_parts(sc, &c, e);
+    else
+        run_parts(sc, &c, e);
+    e->total_bytes = e->topology_bytes + e->routes_bytes + e->fabric_bytes + e->flows_bytes +
+                     e->series_bytes + e->coll_bytes;
+    e->available_bytes = sc->sim.memory_limit_bytes ? sc->sim.memory_limit_bytes : available_bytes();
+    /* one leaf's search touches every port: 4 ns each on the development
+     * machine (a k=64 fat-tree, 2048 leaves x 393k ports, in 3.4 s) */
+    e->route_s = (double)c.leaves * (double)ports * 4e-9;
+    e->switches = c.switches;
+    e->leaves = c.leaves;
+    e->hosts = c.hosts;
+    return BN_OK;
+}
+
+/* The key that drives the largest part, and what that part is. */
+static const char *culprit(const struct bn_scenario *sc, const struct bn_mem_estimate *e,
+                           char *what, size_t len)
+{
+    const uint64_t parts[] = {e->routes_bytes, e->flows_bytes, e->series_bytes, e->coll_bytes,
+                              e->fabric_bytes + e->topology_bytes};
+    size_t big = 0;
+    for (size_t i = 1; i < sizeof parts / sizeof parts[0]; i++)
+        if (parts[i] > parts[big])
+            big = i;
+    double gb = (double)parts[big] / 1e9;
+    switch (big) {
+    case 0:
+        snprintf(what, len, "routing tables %.1f GB for %llu switches x %llu leaves", gb,
+                 (unsigned long long)e->switches, (unsigned long long)e->leaves);
+        return "topology.k";
+    case 1:
+        snprintf(what, len, "%.1f GB for the flows of %llu hosts", gb,
+                 (unsigned long long)e->hosts);
+        return e->flows_bytes > 64 * e->hosts * sizeof(struct bn_qp) ? "workload.kind"
+                                                                       : "topology.k";
+    case 2:
+        snprintf(what, len, "time series %.1f GB", gb);
+        return "observe.sample_us";
+    case 3:
+        snprintf(what, len, "the collective's schedule %.1f GB for %llu ranks", gb,
+                 (unsigned long long)e->hosts);
+        return sc->coll.op == BN_COLL_ALLTOALL ? "coll.op" : "coll.max_bytes";
+    default:
+        snprintf(what, len, "the fabric %.1f GB", gb);
+        return "topology.k";
+    }
+}
+
+int bn_check_memory(const struct bn_scenario *sc, enum bn_est_what what_for,
+                    struct bn_error *err)
+{
+    struct bn_mem_estimate e;
+    int rc = bn_estimate_memory(sc, what_for, &e, err);
+    if (rc != BN_OK || e.total_bytes <= e.available_bytes)
+        return rc;
+    char what[160];
+    const char *key = culprit(sc, &e, what, sizeof what);
+    return bn_fail(err, BN_EINPUT, "%s: key '%s': %s would need about %.1f GB (%s), more "
+                   "than the %.1f GB %s", sc->source, key,
+                   what_for == BN_EST_TOPO ? "the topology" : "the run",
+                   (double)e.total_bytes / 1e9, what,
+                   (double)e.available_bytes / 1e9,
+                   sc->sim.memory_limit_bytes ? "of sim.memory_limit_bytes" : "of memory available");
+}

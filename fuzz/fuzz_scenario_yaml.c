@@ -1,0 +1,26 @@
+/*
+ * Fuzz target: a scenario file. The input is YAML text, loaded over the
+ * defaults as `bnet run FILE` loads it (bn_scenario_load_string: libyaml's
+ * parser, the nesting cap, keys, values, bounds, presets, fault lists),
+ * then checked across keys (bn_scenario_validate). A scenario that passes
+ * must also survive setting each key again to the value bnet reports for it
+ * (fuzz_check_keys). Seeds: the .yaml files of scenarios/ and tests/.
+ */
+#include "fuzz.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static struct bn_scenario sc; /* tens of KB: not on the stack */
+    struct bn_error err = {0};
+    char *yaml = fuzz_text(data, size);
+    int rc = bn_scenario_load_string(&sc, yaml, "fuzz.yaml", &err);
+    fuzz_expect(rc, &err, "bn_scenario_load_string");
+    if (rc == BN_OK) {
+        rc = bn_scenario_validate(&sc, &err);
+        fuzz_expect(rc, &err, "bn_scenario_validate");
+    }
+    if (rc == BN_OK)
+        fuzz_check_keys(&sc);
+    free(yaml);
+    return 0;
+}

@@ -287,6 +287,10 @@ int bn_scenario_set_flag(struct bn_scenario *sc, const char *assignment, const c
  * scenario file gave it, else the source alone. Returns buf. */
 const char *bn_scenario_where(const struct bn_scenario *sc, const char *path, char *buf,
                               size_t len);
+/* The same into a buffer that lives for the enclosing statement: for the
+ * first argument of an error naming key `path`. */
+#define BN_WHERE(sc, path) \
+    bn_scenario_where((sc), (path), (char[BN_PATH_MAX + 16]){0}, BN_PATH_MAX + 16)
 
 /* Cross-field checks after all loads and overrides (e.g. k even). */
 int bn_scenario_validate(const struct bn_scenario *sc, struct bn_error *err);

@@ -56,13 +56,14 @@ static int pick_algo(const struct bn_scenario *sc, const struct bn_coll_params *
         *algo = bn_coll_tune(p, c, pred);
         if (!*algo)
             return bn_fail(err, BN_EINPUT, "%s: key 'coll.op': no algorithm can run %s on %u ranks",
-                           sc->source, op, p->nranks);
+                           BN_WHERE(sc, "coll.op"), op, p->nranks);
         return BN_OK;
     }
     *algo = bn_coll_algo_at(sc->coll.algo - 1u);
     if (!*algo || !(*algo)->supports(p))
         return bn_fail(err, BN_EINPUT, "%s: key 'coll.algo': %s cannot run %s on %u ranks%s "
-                       "(docs/collectives.md lists what each algorithm runs)", sc->source,
+                       "(docs/collectives.md lists what each algorithm runs)",
+                       BN_WHERE(sc, "coll.algo"),
                        bn_coll_algo_name(sc->coll.algo - 1u), op, p->nranks,
                        *algo && (*algo)->needs_aggregation && !sc->sharp.enabled
                            ? " without sharp.enabled" : "");
@@ -251,7 +252,8 @@ int bn_coll_sweep_rows(const struct bn_scenario *sc, bn_coll_row_fn on_row, void
     enum bn_coll_kind kind = (enum bn_coll_kind)sc->coll.op;
     if (sc->coll.min_bytes > sc->coll.max_bytes)
         return bn_fail(err, BN_EINPUT, "%s: key 'coll.min_bytes': %llu is above coll.max_bytes "
-                       "%llu", sc->source, (unsigned long long)sc->coll.min_bytes,
+                       "%llu", BN_WHERE(sc, "coll.min_bytes"),
+                       (unsigned long long)sc->coll.min_bytes,
                        (unsigned long long)sc->coll.max_bytes);
     snprintf(out->op, sizeof out->op, "%s", bn_coll_op_name(sc->coll.op));
     snprintf(out->datatype, sizeof out->datatype, "%s", bn_coll_type_name(sc->coll.datatype));
@@ -308,7 +310,8 @@ int bn_coll_sweep_rows(const struct bn_scenario *sc, bn_coll_row_fn on_row, void
     }
     if (rc == BN_OK && n == 0 && !out->interrupted)
         rc = bn_fail(err, BN_EINPUT, "%s: key 'coll.max_bytes': no size from %llu to %llu holds "
-                     "a whole element%s", sc->source, (unsigned long long)sc->coll.min_bytes,
+                     "a whole element%s", BN_WHERE(sc, "coll.max_bytes"),
+                     (unsigned long long)sc->coll.min_bytes,
                      (unsigned long long)sc->coll.max_bytes,
                      cut_in_blocks(kind) ? " per rank" : "");
     out->wall_s = bn_wall_now() - t0;

@@ -31,7 +31,8 @@ static int credit_setup(struct bn_fabric *f, const struct bn_fc_setup *in, struc
         return bn_fail(err, BN_EINPUT,
                        "%s: key 'switch.buffer_bytes': %llu bytes of credit cannot admit one "
                        "%u-byte frame",
-                       sc->source, (unsigned long long)sc->sw.buffer_bytes, in->max_wire);
+                       BN_WHERE(sc, "switch.buffer_bytes"),
+                       (unsigned long long)sc->sw.buffer_bytes, in->max_wire);
     struct credit_port *c = bn_big_calloc(f->nports + 1, sizeof *c);
     if (!c)
         return bn_fail(err, BN_ENOMEM, "out of memory for flow-control state");

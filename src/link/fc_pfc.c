@@ -68,13 +68,14 @@ static int setup_port(const struct bn_fc_setup *in, const struct bn_fc_link *l,
         return bn_fail(err, BN_EINPUT,
                        "%s: key 'pfc.headroom_bytes': %llu bytes cannot hold the %llu bytes in "
                        "flight on a %g Gb/s, %g m link when a pause takes effect",
-                       sc->source, (unsigned long long)head, (unsigned long long)inflight,
+                       BN_WHERE(sc, "pfc.headroom_bytes"),
+                       (unsigned long long)head, (unsigned long long)inflight,
                        l->rate_gbps, l->cable_m);
     if (sc->sw.buffer_bytes < head + 2ull * in->max_wire)
         return bn_fail(err, BN_EINPUT,
                        "%s: key 'switch.buffer_bytes': %llu bytes leave no room for XOFF/XON "
                        "above %llu bytes of PFC headroom",
-                       sc->source, (unsigned long long)sc->sw.buffer_bytes,
+                       BN_WHERE(sc, "switch.buffer_bytes"), (unsigned long long)sc->sw.buffer_bytes,
                        (unsigned long long)head);
     fc->headroom = head;
     fc->xoff = sc->sw.buffer_bytes - head;

@@ -34,17 +34,21 @@ static int shape(const struct bn_scenario *sc, struct rail_shape *r, struct bn_e
     r->up = (uint32_t)(u + 0.5);
     if (r->up < 1 || u - r->up > 1e-9 || r->up - u > 1e-9)
         return bn_fail(err, BN_EINPUT, "%s: key 'topology.oversubscription': %g does not divide "
-                       "the %u servers of an SU into whole leaf uplinks", sc->source,
+                       "the %u servers of an SU into whole leaf uplinks",
+                       BN_WHERE(sc, "topology.oversubscription"),
                        tp->oversubscription, s);
     if (s + r->up > k)
         return bn_fail(err, BN_EINPUT, "%s: key 'topology.k': a rail leaf needs %u host ports + "
-                       "%u uplinks, more than its radix %u", sc->source, s, r->up, k);
+                       "%u uplinks, more than its radix %u", BN_WHERE(sc, "topology.k"),
+                       s, r->up, k);
     r->gpus = tp->gpus_per_server * s * tp->scalable_units;
     r->leaves = tp->gpus_per_server * tp->scalable_units;
     if (r->leaves <= k) {
         if ((r->leaves * r->up) % k != 0)
             return bn_fail(err, BN_EINPUT, "%s: key 'topology.scalable_units': %u leaves x %u "
-                           "uplinks do not fill whole radix-%u spines", sc->source, r->leaves,
+                           "uplinks do not fill whole radix-%u spines",
+                           BN_WHERE(sc, "topology.scalable_units"),
+                           r->leaves,
                            r->up, k);
         r->spines = r->leaves * r->up / k;
         return BN_OK;
@@ -60,7 +64,9 @@ static int shape(const struct bn_scenario *sc, struct rail_shape *r, struct bn_e
     uint32_t per_core = r->pods * ((r->u2 + r->plane - 1) / r->plane);
     if (r->pods > k || per_core > k)
         return bn_fail(err, BN_EINPUT, "%s: key 'topology.scalable_units': %u pods of %u leaves "
-                       "exceed what radix-%u cores can join", sc->source, r->pods, r->lpp, k);
+                       "exceed what radix-%u cores can join",
+                       BN_WHERE(sc, "topology.scalable_units"),
+                       r->pods, r->lpp, k);
     return BN_OK;
 }
 

@@ -14,11 +14,11 @@ static int generate(const struct bn_scenario *sc, uint32_t nhosts, struct bn_rng
     if (recv >= nhosts)
         return bn_fail(err, BN_EINPUT,
                        "%s: key 'workload.incast_receiver': host %u does not exist (%u hosts)",
-                       sc->source, recv, nhosts);
+                       BN_WHERE(sc, "workload.incast_receiver"), recv, nhosts);
     if (n > nhosts - 1)
         return bn_fail(err, BN_EINPUT,
                        "%s: key 'workload.incast_senders': %u senders but only %u other hosts",
-                       sc->source, n, nhosts - 1);
+                       BN_WHERE(sc, "workload.incast_senders"), n, nhosts - 1);
     uint32_t *others = malloc((size_t)nhosts * sizeof *others);
     if (!others)
         return bn_fail(err, BN_ENOMEM, "out of memory");

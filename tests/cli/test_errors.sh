@@ -415,7 +415,7 @@ expect_error "flow file: a 5000-byte comment line keeps line numbers right" \
     -- run "$S/flow_long_line.yaml"
 
 expect_error "incast with more senders than other hosts" \
-    "$S/incast_too_many.yaml: key 'workload.incast_senders'" "16" \
+    "$S/incast_too_many.yaml:5: key 'workload.incast_senders'" "16" \
     -- run "$S/incast_too_many.yaml"
 
 expect_error "pfc needs the RoCE encapsulation" \

@@ -183,14 +183,24 @@ static inline void fuzz_scenario(struct bn_scenario *sc, const char *const *keys
             fuzz_fail("harness key %s: %s", *keys, err.msg);
 }
 
-/* A scenario whose topology.file holds the input: plan it as `bnet topo
- * --paths 0,1 --dot FILE` does (reader, tiers, routing tables, planner
- * figures, minimal paths, DOT), print and write that; if it plans, run it. */
-static inline void fuzz_topology(const struct bn_scenario *sc)
+/* The input as the topology file of topology.kind `kind` (file,
+ * ibnetdiscover): plan it as `bnet topo --paths 0,1 --dot FILE` does
+ * (reader, tiers, routing tables, planner figures, minimal paths, DOT),
+ * print and write that; if it plans, run a permutation of one small message
+ * per host for at most 200 simulated us. */
+static inline void fuzz_topology(const uint8_t *data, size_t size, const char *kind)
 {
+    static struct bn_scenario scenario; /* tens of KB: not on the stack */
+    struct bn_scenario *sc = &scenario;
+    const char *const keys[] = {kind, "workload.message_bytes=4096", "sim.max_time_us=200", NULL};
     struct bn_topo_info info;
     struct bn_error err = {0};
     struct bn_topo_query q = {.paths = true, .src = 0, .dst = 1, .dot_path = "/dev/null"};
+    char file[BN_PATH_MAX];
+    snprintf(file, sizeof file, "topology.file=%s", fuzz_file(data, size));
+    fuzz_scenario(sc, keys);
+    if (bn_scenario_set(sc, file, &err) != BN_OK)
+        fuzz_fail("%s: %s", file, err.msg);
     int rc = bn_scenario_validate(sc, &err);
     if (rc != BN_OK)
         fuzz_fail("harness scenario refused: %s", err.msg);

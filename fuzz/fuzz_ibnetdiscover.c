@@ -12,16 +12,6 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static struct bn_scenario sc; /* tens of KB: not on the stack */
-    static const char *const keys[] = {
-        "topology.kind=ibnetdiscover", "workload.message_bytes=4096", "sim.max_time_us=200", NULL,
-    };
-    struct bn_error err = {0};
-    char file[BN_PATH_MAX];
-    snprintf(file, sizeof file, "topology.file=%s", fuzz_file(data, size));
-    fuzz_scenario(&sc, keys);
-    if (bn_scenario_set(&sc, file, &err) != BN_OK)
-        fuzz_fail("%s: %s", file, err.msg);
-    fuzz_topology(&sc);
+    fuzz_topology(data, size, "topology.kind=ibnetdiscover");
     return 0;
 }

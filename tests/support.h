@@ -92,4 +92,22 @@ static inline const char *test_tmpfile(const char *text)
     return path;
 }
 
+/* The results as their reproducible JSON text (malloc'd; the caller frees). */
+static inline char *test_results_json(const struct bn_results *r)
+{
+    const char *path = test_tmpfile("");
+    struct bn_error err = {0};
+    assert_int_equal(bn_results_write_json(r, path, BN_JSON_REPRODUCIBLE, &err), BN_OK);
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    rewind(f);
+    char *text = calloc((size_t)n + 1, 1);
+    assert_int_equal(fread(text, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    remove(path);
+    return text;
+}
+
 #endif

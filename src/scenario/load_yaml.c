@@ -140,6 +140,10 @@ static void shown_path(const char *section, const yaml_node_t *key, char *buf, s
 }
 
 static int check_key(struct loader *ld, const yaml_node_t *map, size_t i, const char *section);
+typedef int (*pair_fn)(struct loader *ld, const char *section, const yaml_node_t *key,
+                       const yaml_node_t *val, uint32_t item);
+static int walk_pairs(struct loader *ld, const yaml_node_t *map, const char *section, pair_fn each,
+                      uint32_t item);
 
 /* The item keys, for messages: "kind, at_us, ...". */
 static void item_fields(char *buf, size_t len)
@@ -156,6 +160,26 @@ static void item_fields(char *buf, size_t len)
     }
 }
 
+/* One field of fault item `index` (section "faults[N]"). */
+static int fault_field(struct loader *ld, const char *section, const yaml_node_t *key,
+                       const yaml_node_t *val, uint32_t index)
+{
+    char field[NAME_MAX_BYTES + 1] = "", shown[200], why[BN_SCN_WHY_MAX], list[200];
+    key_path("", key, field, sizeof field);
+    const struct bn_scn_key *k = field[0] ? bn_scn_item_field(field) : NULL;
+    shown_path(section, key, shown, sizeof shown);
+    if (!k) {
+        item_fields(list, sizeof list);
+        snprintf(why, sizeof why, "unknown key (valid keys in a fault: %s)", list);
+        return fail_key(ld, key, shown, why);
+    }
+    if (leaf_form(k, val, why, sizeof why) != 0 ||
+        bn_scn_apply_item(ld->sc, k, index, is_null(val) ? "" : scalar_text(val), why,
+                          sizeof why) != 0)
+        return fail_key(ld, val, shown, why);
+    return BN_OK;
+}
+
 /* Item `index` of faults: a mapping of item keys. */
 static int fault_item(struct loader *ld, uint32_t index, const yaml_node_t *map)
 {
@@ -167,33 +191,10 @@ static int fault_item(struct loader *ld, uint32_t index, const yaml_node_t *map)
                  list);
         return fail_key(ld, map, path, why);
     }
-    size_t n = (size_t)(map->data.mapping.pairs.top - map->data.mapping.pairs.start);
-    for (size_t i = 0; i < n; i++) {
-        const yaml_node_pair_t *pair = &map->data.mapping.pairs.start[i];
-        const yaml_node_t *key = yaml_document_get_node(ld->doc, pair->key);
-        const yaml_node_t *val = yaml_document_get_node(ld->doc, pair->value);
-        if (!key || !val)
-            return bn_fail(ld->err, BN_EINTERNAL, "%s: malformed YAML document", ld->source);
-        int rc = check_key(ld, map, i, path);
-        if (rc != BN_OK)
-            return rc;
-        char field[NAME_MAX_BYTES + 1] = "", shown[200];
-        key_path("", key, field, sizeof field);
-        const struct bn_scn_key *k = field[0] ? bn_scn_item_field(field) : NULL;
-        shown_path(path, key, shown, sizeof shown);
-        if (!k) {
-            item_fields(list, sizeof list);
-            snprintf(why, sizeof why, "unknown key (valid keys in a fault: %s)", list);
-            return fail_key(ld, key, shown, why);
-        }
-        if (leaf_form(k, val, why, sizeof why) != 0 ||
-            bn_scn_apply_item(ld->sc, k, index, is_null(val) ? "" : scalar_text(val), why,
-                              sizeof why) != 0)
-            return fail_key(ld, val, shown, why);
-    }
-    if (ld->sc->nfaults <= index) /* an item of defaults only */
+    int rc = walk_pairs(ld, map, path, fault_field, index);
+    if (rc == BN_OK && ld->sc->nfaults <= index) /* an item of defaults only */
         ld->sc->nfaults = index + 1;
-    return BN_OK;
+    return rc;
 }
 
 /* faults: a sequence of items. */
@@ -225,8 +226,9 @@ static int fault_list(struct loader *ld, const yaml_node_t *seq)
 }
 
 static int entry(struct loader *ld, const char *section, const yaml_node_t *key,
-                 const yaml_node_t *val)
+                 const yaml_node_t *val, uint32_t item)
 {
+    (void)item;
     char path[NAME_MAX_BYTES + BN_NAME_MAX], shown[200], why[BN_SCN_WHY_MAX];
     key_path(section, key, path, sizeof path);
     if (strcmp(path, "faults") == 0)
@@ -286,7 +288,10 @@ static int check_key(struct loader *ld, const yaml_node_t *map, size_t i, const 
     return BN_OK;
 }
 
-static int walk_mapping(struct loader *ld, const yaml_node_t *map, const char *section)
+/* Each pair of `map`: its key checked (a name, not a duplicate), then
+ * handed to `each` with `section` ("faults[2]" for a fault's fields). */
+static int walk_pairs(struct loader *ld, const yaml_node_t *map, const char *section, pair_fn each,
+                      uint32_t item)
 {
     size_t n = (size_t)(map->data.mapping.pairs.top - map->data.mapping.pairs.start);
     for (size_t i = 0; i < n; i++) {
@@ -297,11 +302,16 @@ static int walk_mapping(struct loader *ld, const yaml_node_t *map, const char *s
             return bn_fail(ld->err, BN_EINTERNAL, "%s: malformed YAML document", ld->source);
         int rc = check_key(ld, map, i, section);
         if (rc == BN_OK)
-            rc = entry(ld, section, key, val);
+            rc = each(ld, section, key, val, item);
         if (rc != BN_OK)
             return rc;
     }
     return BN_OK;
+}
+
+static int walk_mapping(struct loader *ld, const yaml_node_t *map, const char *section)
+{
+    return walk_pairs(ld, map, section, entry, 0);
 }
 
 static int walk_document(struct loader *ld)

@@ -24,17 +24,7 @@ static char *run_json_with(const char *seed, const char *extra1, const char *ext
     test_scenario(&sc, sets);
     struct bn_results r;
     test_run(&sc, &r);
-    const char *path = test_tmpfile("");
-    struct bn_error err = {0};
-    assert_int_equal(bn_results_write_json(&r, path, BN_JSON_REPRODUCIBLE, &err), BN_OK);
-    FILE *f = fopen(path, "rb");
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    rewind(f);
-    char *buf = calloc((size_t)n + 1, 1);
-    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-    fclose(f);
-    remove(path);
+    char *buf = test_results_json(&r);
     if (keep)
         *keep = r;
     else

@@ -187,19 +187,8 @@ static char *json_of(const char *const *sets)
     test_scenario(&sc, sets);
     struct bn_results r;
     test_run(&sc, &r);
-    const char *path = test_tmpfile("");
-    struct bn_error err = {0};
-    assert_int_equal(bn_results_write_json(&r, path, BN_JSON_REPRODUCIBLE, &err), BN_OK);
+    char *text = test_results_json(&r);
     bn_results_free(&r);
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    rewind(f);
-    char *text = calloc((size_t)n + 1, 1);
-    assert_int_equal(fread(text, 1, (size_t)n, f), (size_t)n);
-    fclose(f);
-    remove(path);
     return text;
 }
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/path.h"
 #include "topo/import.h"
 
 static const char *const tier_names[BN_MAX_TIERS + 1] = {"host", "leaf", "spine", "core",
@@ -295,12 +296,7 @@ out:
 
 void bn_topo_resolve_path(const struct bn_scenario *sc, char *out, size_t cap)
 {
-    const char *f = sc->topology.file;
-    const char *slash = strrchr(sc->source, '/');
-    if (f[0] == '/' || !slash || sc->source[0] == '<')
-        snprintf(out, cap, "%s", f);
-    else
-        snprintf(out, cap, "%.*s/%s", (int)(slash - sc->source), sc->source, f);
+    bn_path_beside(sc->source, sc->topology.file, out, cap);
 }
 
 FILE *bn_topo_open_file(const struct bn_scenario *sc, char *path, size_t cap, struct bn_error *err)

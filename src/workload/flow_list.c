@@ -10,17 +10,8 @@
 #include <string.h>
 #include <sys/types.h>
 
+#include "core/path.h"
 #include "workload/workload.h"
-
-static void resolve_path(const struct bn_scenario *sc, char *out, size_t cap)
-{
-    const char *f = sc->workload.flow_file;
-    const char *slash = strrchr(sc->source, '/');
-    if (f[0] == '/' || !slash || sc->source[0] == '<')
-        snprintf(out, cap, "%s", f);
-    else
-        snprintf(out, cap, "%.*s/%s", (int)(slash - sc->source), sc->source, f);
-}
 
 static bool parse_u64(const char *tok, uint64_t *v)
 {
@@ -96,7 +87,7 @@ static int generate(const struct bn_scenario *sc, uint32_t nhosts, struct bn_rng
 {
     (void)rng;
     char path[BN_PATH_MAX * 2];
-    resolve_path(sc, path, sizeof path);
+    bn_path_beside(sc->source, sc->workload.flow_file, path, sizeof path);
     FILE *fp = fopen(path, "r");
     if (!fp)
         return bn_fail(err, BN_EINPUT, "%s: key 'workload.flow_file': cannot open '%s': %s",

@@ -92,12 +92,9 @@ static inline const char *test_tmpfile(const char *text)
     return path;
 }
 
-/* The results as their reproducible JSON text (malloc'd; the caller frees). */
-static inline char *test_results_json(const struct bn_results *r)
+/* A file's whole text (malloc'd; the caller frees), and the file removed. */
+static inline char *test_take_file(const char *path)
 {
-    const char *path = test_tmpfile("");
-    struct bn_error err = {0};
-    assert_int_equal(bn_results_write_json(r, path, BN_JSON_REPRODUCIBLE, &err), BN_OK);
     FILE *f = fopen(path, "rb");
     assert_non_null(f);
     fseek(f, 0, SEEK_END);
@@ -108,6 +105,15 @@ static inline char *test_results_json(const struct bn_results *r)
     fclose(f);
     remove(path);
     return text;
+}
+
+/* The results as their reproducible JSON text (malloc'd; the caller frees). */
+static inline char *test_results_json(const struct bn_results *r)
+{
+    const char *path = test_tmpfile("");
+    struct bn_error err = {0};
+    assert_int_equal(bn_results_write_json(r, path, BN_JSON_REPRODUCIBLE, &err), BN_OK);
+    return test_take_file(path);
 }
 
 #endif

@@ -31,11 +31,12 @@ void bn_interrupt(void);
  * anything is built (docs/limits.md): for bnet topo (the topology and its
  * routing tables), for bn_run, or for bnet coll's largest row; and what is
  * available (sim.memory_limit_bytes, else the system's MemAvailable). */
-enum bn_est_what { BN_EST_TOPO = 0, BN_EST_RUN = 1, BN_EST_COLL = 2 };
+enum bn_est_what { BN_EST_TOPO = 0, BN_EST_RUN = 1, BN_EST_COLL = 2, BN_EST_JOBS = 3 };
 struct bn_mem_estimate {
     uint64_t topology_bytes, routes_bytes, fabric_bytes;
     uint64_t flows_bytes, series_bytes;   /* bn_run */
     uint64_t coll_bytes;                  /* bnet coll's largest schedule */
+    uint64_t jobs_bytes;                  /* bn_job_run: the jobs' graphs and run state */
     uint64_t total_bytes, available_bytes;
     uint64_t hosts, switches, leaves;
     double route_s;   /* computing the routing tables: a search per leaf over every port */

@@ -53,6 +53,16 @@ enum bn_sc_fault_kind {
     BN_SC_FAULT_OCS_RECONFIGURE, /* optical circuits (target) swap peers after dark_us */
 };
 enum bn_sc_eth_detect { BN_SC_DETECT_BFD = 0, BN_SC_DETECT_LOS };
+enum bn_sc_job_kind { BN_SC_JOB_TRAINING = 0, BN_SC_JOB_INFERENCE, BN_SC_JOB_BACKGROUND };
+enum bn_sc_placement {
+    BN_SC_PLACE_PACKED = 0,  /* the next free hosts, in order */
+    BN_SC_PLACE_SPREAD,      /* one server at a time from each leaf switch in turn */
+    BN_SC_PLACE_RANDOM,      /* free servers in a seeded random order */
+    BN_SC_PLACE_EXPLICIT,    /* the hosts `ranks` lists */
+};
+enum bn_sc_dtype { BN_SC_BF16 = 0, BN_SC_FP16, BN_SC_FP32, BN_SC_FP8 };
+enum bn_sc_pattern { BN_SC_PAT_PERMUTATION = 0, BN_SC_PAT_INCAST, BN_SC_PAT_ALL_TO_ALL };
+enum bn_sc_scaleup_comm { BN_SC_SCALEUP_MODEL = 0, BN_SC_SCALEUP_PACKET };
 
 struct bn_scenario_topology {
     uint8_t kind;            /* topology builder: index in its registry (bnet keys lists them) */
@@ -232,6 +242,40 @@ struct bn_scenario_routing {
     bool baseline;               /* also run without the faults, for the slowdown */
 };
 
+/* Jobs sharing the fabric (src/job, docs/jobs.md): a training or
+ * inference job of a model's shape and parallelism, or background traffic. */
+#define BN_SC_JOBS_MAX 8
+#define BN_SC_JOB_KEYS_MAX 48
+struct bn_scenario_job {
+    char name[BN_NAME_MAX];      /* "" = job<index> */
+    char ranks[BN_PATH_MAX];     /* placement explicit: hosts "0-63,128-191" */
+    char workload_file[BN_PATH_MAX]; /* SimAI/AICB (ASTRA-sim 1.x) workload text */
+    double start_us;             /* when its first iteration starts */
+    double gpu_tflops;           /* dense peak of one GPU at dtype, TFLOP/s */
+    double utilization;          /* share of the peak its kernels reach */
+    double gpu_hbm_gbs;          /* memory bandwidth (inference decode), GB/s */
+    double forward_us, backward_us; /* given per layer and micro-batch (0: from FLOPs) */
+    double optimizer_us;         /* the optimizer step after the gradients */
+    double bucket_mb;            /* gradient bucket (DDP's bucket_cap_mb) */
+    uint64_t bytes;              /* background: each flow's bytes */
+    uint32_t gpus;               /* 0 = tp x cp x pp x dp */
+    uint32_t iterations;
+    uint32_t tp, pp, dp, ep, cp; /* parallel degrees (dp 0: from gpus) */
+    uint32_t layers, hidden, ffn_hidden, heads, kv_heads, seq_len, vocab;
+    uint32_t micro_batch, global_batch; /* global 0: micro_batch x dp x pp */
+    uint32_t experts, top_k;     /* MoE (experts 0: dense) */
+    uint8_t kind;                /* enum bn_sc_job_kind */
+    uint8_t placement;           /* enum bn_sc_placement */
+    uint8_t dtype, grad_dtype;   /* enum bn_sc_dtype */
+    uint8_t pattern;             /* background: enum bn_sc_pattern */
+    uint8_t scaleup;             /* enum bn_sc_scaleup_comm: collectives inside a domain */
+    bool overlap;                /* gradient buckets reduce during backward */
+    bool sequence_parallel;      /* TP as all-gather + reduce-scatter, tokens split */
+    bool gated_mlp;              /* SwiGLU: three MLP matrices instead of two */
+    bool network;                /* false: communication takes no time (a check) */
+    bool alone;                  /* also run it alone on the fabric: its slowdown */
+};
+
 /* Room for the registry's keys in bn_scenario.key_line (checked at build). */
 #define BN_SCENARIO_KEYS_MAX 256
 /* key_line of a key given on the command line (--set, --seed, coll flags). */
@@ -263,6 +307,11 @@ struct bn_scenario {
     struct bn_scenario_routing routing;
     uint32_t nfaults;            /* faults[0 .. nfaults) are given */
     struct bn_scenario_fault faults[BN_SC_FAULTS_MAX];
+    uint32_t njobs;              /* jobs[0 .. njobs) are given */
+    /* The line each job's fields were read from, by the field's place among
+     * the jobs[] keys (as key_line; bn_scenario_item_where). */
+    uint32_t job_key_line[BN_SC_JOBS_MAX][BN_SC_JOB_KEYS_MAX];
+    struct bn_scenario_job jobs[BN_SC_JOBS_MAX];
 };
 
 /* Fill every field with its documented default. */
@@ -292,6 +341,12 @@ const char *bn_scenario_where(const struct bn_scenario *sc, const char *path, ch
 #define BN_WHERE(sc, path) \
     bn_scenario_where((sc), (path), (char[BN_PATH_MAX + 16]){0}, BN_PATH_MAX + 16)
 
+/* The same for field `path` ("jobs[].tp") of list item `index`. */
+const char *bn_scenario_item_where(const struct bn_scenario *sc, const char *path,
+                                   uint32_t index, char *buf, size_t len);
+#define BN_WHERE_ITEM(sc, path, index) \
+    bn_scenario_item_where((sc), (path), (index), (char[BN_PATH_MAX + 16]){0}, BN_PATH_MAX + 16)
+
 /* Cross-field checks after all loads and overrides (e.g. k even). */
 int bn_scenario_validate(const struct bn_scenario *sc, struct bn_error *err);
 
@@ -307,6 +362,8 @@ const char *bn_scenario_preset_describe(size_t i, char *buf, size_t len);
 const char *bn_scenario_default_yaml(void);
 /* The embedded default cluster of `bnet coll` (scenarios/cluster128.yaml). */
 const char *bn_scenario_cluster_yaml(void);
+/* The embedded scenario of `bnet job` (scenarios/job_default.yaml). */
+const char *bn_scenario_job_yaml(void);
 
 /* Key registry, for `bnet keys` and documentation checks. */
 struct bn_scenario_key_info {

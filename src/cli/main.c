@@ -22,10 +22,12 @@ static const char *const usage_main =
     "  (none)            bnet coll on the embedded 128-GPU cluster (AllReduce sweep)\n"
     "  coll [FILE.yaml]  nccl-tests-style collective sweep (default: 128-GPU cluster)\n"
     "  run [FILE.yaml]   run a traffic scenario (default: permutation, k=8 fat-tree)\n"
+    "  job [FILE.yaml]   training/inference jobs sharing the fabric (default: one\n"
+    "                    data- and tensor-parallel training job on 128 GPUs)\n"
     "  topo [FILE.yaml]  print the topology's figures without simulating\n"
     "  keys              list every scenario key with type, unit and default\n"
     "  presets           list the technology presets (fabric: NAME) and their keys\n"
-    "  help [TOPIC]      help for a command (coll, run, topo, keys, presets, help)\n"
+    "  help [TOPIC]      help for a command (coll, run, job, topo, keys, presets, help)\n"
     "\n";
 
 static const char *const usage_main_end =
@@ -64,6 +66,19 @@ static const char *const usage_coll =
     "NICs, NVLink inside each server (scenarios/cluster128.yaml).\n"
     "Algorithms and the tuner: docs/collectives.md.\n";
 
+static const char *const usage_job =
+    "Run the scenario's jobs: list together on its fabric: training iterations\n"
+    "(forward, backward, gradient reduction, optimizer) or inference steps of a\n"
+    "model's shape and parallelism, or a SimAI/AICB workload file, and background\n"
+    "traffic. Prints per job the iteration time, compute, pipeline bubbles and\n"
+    "exposed communication, per parallel dimension and per collective.\n"
+    "  --set KEY=VALUE  override one scenario key, e.g. --set jobs.0.dp=16\n"
+    "  --seed N         random seed (same as --set seed=N)\n"
+    "  --json PATH      write results as JSON to PATH ('-' for stdout)\n"
+    "  --trace PATH     write the timeline as Chrome trace-event JSON (Perfetto)\n"
+    "  --quiet          no table on stdout\n"
+    "Without FILE: scenarios/job_default.yaml. Keys and models: docs/jobs.md.\n";
+
 static const char *const usage_keys =
     "usage: bnet keys\n\nList every scenario key: path, type, unit, default, meaning.\n";
 
@@ -73,12 +88,13 @@ static const char *const usage_presets =
     "Values and sources: docs/presets.md.\n";
 
 static const char *const usage_help =
-    "usage: bnet help [TOPIC]\n\nTopics: coll, run, topo, keys, presets, help. Without one,\n"
+    "usage: bnet help [TOPIC]\n\nTopics: coll, run, job, topo, keys, presets, help. Without one,\n"
     "the commands and the options each takes.\n";
 
 static const char *mode_name(enum bn_cli_mode mode)
 {
-    return mode == BN_CLI_TOPO ? "topo" : mode == BN_CLI_COLL ? "coll" : "run";
+    static const char *const names[] = {"run", "topo", "coll", "job"};
+    return names[mode];
 }
 
 /* "usage: bnet run [FILE.yaml] [--set KEY=VALUE]... ...", from the table
@@ -104,7 +120,8 @@ static void print_synopsis(FILE *out, enum bn_cli_mode mode)
 void bn_cli_print_usage(FILE *out, enum bn_cli_mode mode)
 {
     print_synopsis(out, mode);
-    fputs(mode == BN_CLI_TOPO ? usage_topo : mode == BN_CLI_COLL ? usage_coll : usage_run, out);
+    static const char *const text[] = {usage_run, usage_topo, usage_coll, usage_job};
+    fputs(text[mode], out);
 }
 
 /* The options of run, topo and coll, each with the commands that take it
@@ -122,7 +139,7 @@ static void print_main(FILE *out)
                  opt->arg ? opt->arg : "");
         fprintf(out, "  %-20s ", item);
         const char *sep = "";
-        for (int m = BN_CLI_RUN; m <= BN_CLI_COLL; m++)
+        for (int m = BN_CLI_RUN; m <= BN_CLI_JOB; m++)
             if (bn_cli_opt_in(opt, (enum bn_cli_mode)m)) {
                 fprintf(out, "%s%s", sep, mode_name((enum bn_cli_mode)m));
                 sep = ", ";
@@ -140,6 +157,7 @@ static int help(const char *topic)
         int mode; /* a command of the option table, or -1 */
     } topics[] = {
         {"run", NULL, BN_CLI_RUN}, {"topo", NULL, BN_CLI_TOPO}, {"coll", NULL, BN_CLI_COLL},
+        {"job", NULL, BN_CLI_JOB},
         {"keys", usage_keys, -1}, {"presets", usage_presets, -1}, {"help", usage_help, -1},
     };
     if (!topic) {
@@ -155,7 +173,8 @@ static int help(const char *topic)
             fputs(topics[i].text, stdout);
         return 0;
     }
-    fprintf(stderr, "bnet: no help for '%s' (topics: run, topo, coll, keys, presets, help)\n",
+    fprintf(stderr, "bnet: no help for '%s' (topics: run, job, topo, coll, keys, presets, "
+            "help)\n",
             topic);
     return 2;
 }
@@ -226,6 +245,8 @@ static int dispatch(int argc, char **argv)
         return bn_cli_run(argc, argv, 2, BN_CLI_TOPO);
     if (strcmp(cmd, "coll") == 0)
         return bn_cli_run(argc, argv, 2, BN_CLI_COLL);
+    if (strcmp(cmd, "job") == 0)
+        return bn_cli_run(argc, argv, 2, BN_CLI_JOB);
     if (strcmp(cmd, "presets") == 0) {
         if (argc == 2)
             return cmd_presets();

@@ -1,5 +1,5 @@
 /*
- * `bnet run` / `bnet topo` / `bnet coll`: options, scenario loading and
+ * `bnet run` / `bnet topo` / `bnet coll` / `bnet job`: options, scenario loading and
  * output. Every input problem is one line on stderr and exit status 2.
  */
 #include <errno.h>
@@ -12,6 +12,7 @@
 
 #include "bnet/bnet.h"
 #include "bnet/coll.h"
+#include "bnet/job.h"
 #include "cli/cli.h"
 
 /* One scenario override in the order given: a --set, or a flag turned
@@ -28,6 +29,7 @@ struct cli_opts {
     const char *csv;
     const char *seed;
     const char *paths, *dot;  /* topo: --paths SRC,DST, --dot PATH */
+    const char *trace;        /* job: --trace PATH */
     struct cli_set *sets;
     int nsets;
     int reproducible, quiet;
@@ -80,7 +82,10 @@ static int is_opt(const char *arg, const char *name)
     return strncmp(arg, name, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
 }
 
-enum { RUN = 1u << BN_CLI_RUN, TOPO = 1u << BN_CLI_TOPO, COLL = 1u << BN_CLI_COLL };
+enum {
+    RUN = 1u << BN_CLI_RUN, TOPO = 1u << BN_CLI_TOPO, COLL = 1u << BN_CLI_COLL,
+    JOB = 1u << BN_CLI_JOB
+};
 
 /* Every option of run, topo and coll: the parser accepts an option only for
  * the commands listed here, and `bnet help` prints its synopses from the
@@ -99,14 +104,15 @@ static const struct bn_cli_opt options[] = {
     {"--op", "OP", COLL, "coll.op", false, false},
     {"--algo", "ALGO", COLL, "coll.algo", false, false},
     {"--channels", "N", COLL, "coll.channels", false, false},
-    {"--set", "KEY=VALUE", RUN | TOPO | COLL, NULL, false, true},
-    {"--seed", "N", RUN | COLL, NULL, false, false},
-    {"--json", "PATH|-", RUN | TOPO | COLL, NULL, false, false},
+    {"--set", "KEY=VALUE", RUN | TOPO | COLL | JOB, NULL, false, true},
+    {"--seed", "N", RUN | COLL | JOB, NULL, false, false},
+    {"--json", "PATH|-", RUN | TOPO | COLL | JOB, NULL, false, false},
+    {"--trace", "PATH|-", JOB, NULL, false, false},
     {"--csv", "PREFIX", RUN, NULL, false, false},
     {"--paths", "SRC,DST", TOPO, NULL, false, false},
     {"--dot", "PATH|-", TOPO, NULL, false, false},
     {"--reproducible", NULL, RUN, NULL, false, false},
-    {"--quiet", NULL, RUN, NULL, false, false},
+    {"--quiet", NULL, RUN | JOB, NULL, false, false},
 };
 
 const struct bn_cli_opt *bn_cli_opt_at(size_t i)
@@ -179,8 +185,9 @@ static const struct bn_cli_opt *find_opt(const char *a, enum bn_cli_mode mode)
 /* The field an option with a value (and no key) fills; NULL for --set. */
 static const char **slot_of(struct cli_opts *o, const char *name)
 {
-    static const char *const names[] = {"--json", "--seed", "--csv", "--paths", "--dot"};
-    const char **slots[] = {&o->json, &o->seed, &o->csv, &o->paths, &o->dot};
+    static const char *const names[] = {"--json", "--seed", "--csv", "--paths", "--dot",
+                                        "--trace"};
+    const char **slots[] = {&o->json, &o->seed, &o->csv, &o->paths, &o->dot, &o->trace};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strcmp(name, names[i]) == 0)
             return slots[i];
@@ -226,8 +233,8 @@ static int parse_opts(int argc, char **argv, int first, enum bn_cli_mode mode,
             bn_cli_print_usage(stdout, mode);
             return -1;
         } else if (a[0] == '-' && a[1] != '\0') {
-            fprintf(stderr, "bnet: unknown option '%s' (see bnet help %s)\n", a,
-                    mode == BN_CLI_TOPO ? "topo" : mode == BN_CLI_COLL ? "coll" : "run");
+            static const char *const names[] = {"run", "topo", "coll", "job"};
+            fprintf(stderr, "bnet: unknown option '%s' (see bnet help %s)\n", a, names[mode]);
             return 2;
         } else if (!o->file) {
             o->file = a;
@@ -245,8 +252,10 @@ static int load_scenario(const struct cli_opts *o, enum bn_cli_mode mode, struct
                          struct bn_error *err)
 {
     /* `bnet coll` without a file runs the embedded 128-GPU cluster */
-    const char *yaml = mode == BN_CLI_COLL ? bn_scenario_cluster_yaml() : bn_scenario_default_yaml();
-    const char *name = mode == BN_CLI_COLL ? "<cluster128>" : "<default>";
+    const char *yaml = mode == BN_CLI_COLL ? bn_scenario_cluster_yaml()
+                       : mode == BN_CLI_JOB ? bn_scenario_job_yaml() : bn_scenario_default_yaml();
+    const char *name = mode == BN_CLI_COLL ? "<cluster128>"
+                       : mode == BN_CLI_JOB ? "<job_default>" : "<default>";
     int rc = o->file ? bn_scenario_load_file(sc, o->file, err)
                      : bn_scenario_load_string(sc, yaml, name, err);
     for (int i = 0; rc == BN_OK && i < o->nsets; i++)
@@ -354,6 +363,28 @@ static int do_coll(const struct cli_opts *o, const struct bn_scenario *sc)
     return rc != BN_OK ? exit_status(&err) : failed ? 3 : 0;
 }
 
+static int do_job(const struct cli_opts *o, const struct bn_scenario *sc)
+{
+    struct bn_error err = {0};
+    struct bn_job_results res;
+    struct bn_job_opts jo = {.trace = o->trace != NULL};
+    warn_slow_routes(sc);
+    if (bn_job_run(sc, &jo, &res, &err) != BN_OK)
+        return exit_status(&err);
+    int rc = BN_OK;
+    if (!o->quiet && !(o->json && strcmp(o->json, "-") == 0))
+        bn_job_print(stdout, &res);
+    if (o->json)
+        rc = bn_job_write_json(&res, o->json, &err);
+    if (rc == BN_OK && o->trace)
+        rc = bn_job_write_trace(&res, o->trace, &err);
+    bool failed = false;
+    for (uint32_t k = 0; k < res.njobs; k++)
+        failed = failed || res.jobs[k].failed;
+    bn_job_results_free(&res);
+    return rc != BN_OK ? exit_status(&err) : failed ? 3 : 0;
+}
+
 /* "SRC,DST": two host indices. */
 static int parse_paths(const char *v, struct bn_topo_query *q)
 {
@@ -448,7 +479,8 @@ int bn_cli_run(int argc, char **argv, int first, enum bn_cli_mode mode)
         rc = do_topo(&o, sc);
     else {
         catch_signals();
-        rc = mode == BN_CLI_COLL ? do_coll(&o, sc) : do_run(&o, sc);
+        rc = mode == BN_CLI_COLL ? do_coll(&o, sc) : mode == BN_CLI_JOB ? do_job(&o, sc)
+                                                                     : do_run(&o, sc);
         if (caught && (rc == 0 || rc == 3)) /* the partial results are out */
             rc = 128 + caught;
     }

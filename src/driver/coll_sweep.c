@@ -23,8 +23,7 @@ static double mtu_us(const struct bn_sim *s, double gbps)
     return bn_encap_wire_frame(s->nics.encap, s->nics.mtu) * 8.0 / (gbps * 1e3);
 }
 
-/* The tuner's inputs, from the fabric as built. */
-static void cost_of(const struct bn_sim *s, struct bn_coll_cost *c)
+void bn_coll_cost_of(const struct bn_sim *s, struct bn_coll_cost *c)
 {
     const struct bn_scenario *sc = s->sc;
     struct bn_topo_info ti;
@@ -178,7 +177,7 @@ static int run_size(const struct bn_scenario *sc, uint64_t size, struct bn_coll_
         };
         p.kind = (enum bn_coll_kind)sc->coll.op;
         struct bn_coll_cost cost;
-        cost_of(s, &cost);
+        bn_coll_cost_of(s, &cost);
         const struct bn_coll_algo_ops *algo = NULL;
         rc = endpoints(s, &p, &tree, &ep_host, err);
         if (tree.n) { /* one level of the tree: into a unit, through its switch */

@@ -20,8 +20,10 @@
 #include <unistd.h>
 
 #include "coll/sched.h"
+#include "job/graph.h"
 #include "driver/coll.h"
 #include "driver/flows.h"
+#include "job/model.h"
 
 /* The memory the kernel says can be used now without swapping. */
 static uint64_t available_bytes(void)
@@ -73,6 +75,15 @@ static void run_parts(const struct bn_scenario *sc, const struct bn_topo_counts 
  * (a ring's 2 (n - 1) steps per rank and channel, cut into slices; an
  * all-to-all's n (n - 1) pairs per channel), each writing a slot whose
  * contribution set holds a bit per rank. */
+/* The jobs' graphs: tasks (each with its edges and run state) as the
+ * builders make them (job/model.c). */
+static void jobs_parts(const struct bn_scenario *sc, struct bn_mem_estimate *e)
+{
+    double per_task = sizeof(struct bn_task) + 3 * 3 * sizeof(uint32_t) + 40;
+    for (uint32_t k = 0; k < sc->njobs; k++)
+        e->jobs_bytes += (uint64_t)(per_task * (double)bn_job_task_estimate(&sc->jobs[k]));
+}
+
 static void coll_parts(const struct bn_scenario *sc, const struct bn_topo_counts *c,
                        struct bn_mem_estimate *e)
 {
@@ -119,10 +130,12 @@ int bn_estimate_memory(const struct bn_scenario *sc, enum bn_est_what what,
         e->fabric_bytes = 0;
     else if (what == BN_EST_COLL)
         coll_parts(sc, &c, e);
+    else if (what == BN_EST_JOBS)
+        jobs_parts(sc, e);
     else
         run_parts(sc, &c, e);
     e->total_bytes = e->topology_bytes + e->routes_bytes + e->fabric_bytes + e->flows_bytes +
-                     e->series_bytes + e->coll_bytes;
+                     e->series_bytes + e->coll_bytes + e->jobs_bytes;
     e->available_bytes = sc->sim.memory_limit_bytes ? sc->sim.memory_limit_bytes : available_bytes();
     /* one leaf's search touches every port: 4 ns each on the development
      * machine (a k=64 fat-tree, 2048 leaves x 393k ports, in 3.4 s) */
@@ -138,7 +151,7 @@ static const char *culprit(const struct bn_scenario *sc, const struct bn_mem_est
                            char *what, size_t len)
 {
     const uint64_t parts[] = {e->routes_bytes, e->flows_bytes, e->series_bytes, e->coll_bytes,
-                              e->fabric_bytes + e->topology_bytes};
+                              e->fabric_bytes + e->topology_bytes, e->jobs_bytes};
     size_t big = 0;
     for (size_t i = 1; i < sizeof parts / sizeof parts[0]; i++)
         if (parts[i] > parts[big])
@@ -161,6 +174,9 @@ static const char *culprit(const struct bn_scenario *sc, const struct bn_mem_est
         snprintf(what, len, "the collective's schedule %.1f GB for %llu ranks", gb,
                  (unsigned long long)e->hosts);
         return sc->coll.op == BN_COLL_ALLTOALL ? "coll.op" : "coll.max_bytes";
+    case 5:
+        snprintf(what, len, "the jobs' graphs %.1f GB", gb);
+        return "jobs";
     default:
         snprintf(what, len, "the fabric %.1f GB", gb);
         return "topology.k";

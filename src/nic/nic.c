@@ -101,6 +101,11 @@ static inline const struct bn_cc_ops *qp_cc(const struct bn_nics *n, const struc
     return qp->nvlink ? &bn_cc_none : n->cc;
 }
 
+void bn_qp_set_entropy(struct bn_nics *n, uint32_t qpid, uint64_t key)
+{
+    n->qp[qpid].entropy = (uint32_t)bn_mix64(bn_mix64(n->seed) ^ key);
+}
+
 uint32_t bn_qp_create(struct bn_nics *n, uint32_t src, uint32_t dst)
 {
     if (n->nqps == n->qp_cap) {
@@ -128,8 +133,7 @@ uint32_t bn_qp_create(struct bn_nics *n, uint32_t src, uint32_t dst)
     qp->snic = qp->nvlink ? n->nhosts + src : bn_nic_of_node(n, src);
     qp->rnic = qp->nvlink ? n->nhosts + dst : bn_nic_of_node(n, dst);
     /* the "UDP source port": per queue pair, and different in every seed */
-    qp->entropy = (uint32_t)bn_mix64(bn_mix64(n->seed) ^ ((uint64_t)src << 40) ^
-                                     ((uint64_t)dst << 20) ^ id);
+    bn_qp_set_entropy(n, id, ((uint64_t)src << 40) ^ ((uint64_t)dst << 20) ^ id);
     qp->next_active = qp->msg_head = qp->msg_tail = qp->snd_msg = qp->rcv_msg = BN_NONE;
     qp->head_end = qp->rcv_end = UINT32_MAX;
     qp->rate_bps = n->line_rate_bps;

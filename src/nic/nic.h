@@ -234,6 +234,10 @@ void bn_nics_free(struct bn_nics *n);
 
 /* A queue pair from host src to host dst; returns its id or BN_NONE (oom). */
 uint32_t bn_qp_create(struct bn_nics *n, uint32_t src, uint32_t dst);
+/* Its "UDP source port" from `key` and the run's seed (bn_qp_create keys
+ * it by the queue pair's index): a driver that wants a connection to hash
+ * the same whatever else runs gives it a key of its own. */
+void bn_qp_set_entropy(struct bn_nics *n, uint32_t qpid, uint64_t key);
 /* Post a message; completions come back through on_complete with `cookie`.
  * Returns 0, -1 out of memory, -2 PSN space of the queue pair exhausted. */
 int bn_qp_post(struct bn_nics *n, uint32_t qpid, uint64_t bytes, enum bn_verb verb,

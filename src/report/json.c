@@ -12,8 +12,9 @@
 
 #include "bnet/bnet.h"
 #include "bnet/coll.h"
+#include "report/json_util.h"
 
-#define JSON_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10))
+#define JSON_FLAGS BN_JSON_FLAGS
 
 /* Length of the valid UTF-8 sequence at p (n bytes left), 0 if there is
  * none: as strict as jansson (no overlong forms, surrogates or > U+10FFFF). */
@@ -48,7 +49,7 @@ static size_t utf8_seq(const unsigned char *p, size_t n)
 /* A JSON string of user text (a scenario path, node names from a topology
  * file): jansson refuses text that is not UTF-8, and the member would
  * vanish, so each invalid byte becomes U+FFFD. */
-static json_t *text(const char *s)
+json_t *bn_json_text(const char *s)
 {
     json_t *j = json_string(s);
     if (j)
@@ -144,7 +145,7 @@ static void plan_json(json_t *o, const struct bn_topo_info *t)
                                                        ? INT64_MAX : t->minimal_paths)));
 }
 
-static json_t *topo_json(const struct bn_topo_info *t)
+json_t *bn_json_topo(const struct bn_topo_info *t)
 {
     json_t *o = topo_json_base(t);
     scale_up_json(o, t);
@@ -274,8 +275,8 @@ static json_t *ports_json(const struct bn_results *r)
     for (uint32_t i = 0; i < r->nports; i++) {
         const struct bn_port_result *p = &r->ports[i];
         json_array_append_new(
-            a, json_pack("{s:o, s:o, s:f, s:I, s:I, s:I, s:I, s:I, s:f}", "name", text(p->name),
-                         "peer", text(p->peer), "utilization", p->utilization, "tx_bytes",
+            a, json_pack("{s:o, s:o, s:f, s:I, s:I, s:I, s:I, s:I, s:f}", "name", bn_json_text(p->name),
+                         "peer", bn_json_text(p->peer), "utilization", p->utilization, "tx_bytes",
                          (json_int_t)p->tx_bytes, "drops", (json_int_t)p->drops, "ecn_marks",
                          (json_int_t)p->ecn_marks, "pause_sent", (json_int_t)p->pause_sent,
                          "pause_received", (json_int_t)p->pause_received, "paused_fraction",
@@ -322,7 +323,7 @@ static json_t *series_queues_json(const struct bn_series *sr)
     json_t *a = json_array();
     for (uint32_t q = 0; q < sr->nqueues; q++)
         json_array_append_new(
-            a, json_pack("{s:o, s:o}", "port", text(sr->queue_name[q]), "bytes",
+            a, json_pack("{s:o, s:o}", "port", bn_json_text(sr->queue_name[q]), "bytes",
                          int_column_json(sr->queue_bytes, sr->nsamples, sr->nqueues, q)));
     return a;
 }
@@ -337,7 +338,7 @@ static json_t *series_json(const struct bn_results *r)
 
 /* Write root to path ("-": stdout), checking every write and the close:
  * a full disk or a closed pipe is an error, not a silent short file. */
-static int dump(json_t *root, const char *path, struct bn_error *err)
+int bn_json_dump(json_t *root, const char *path, int flags, struct bn_error *err)
 {
     if (!root)
         return bn_fail(err, BN_ENOMEM, "out of memory building JSON");
@@ -346,7 +347,7 @@ static int dump(json_t *root, const char *path, struct bn_error *err)
     int bad = !f;
     errno = 0;
     if (f) {
-        bad = json_dumpf(root, f, JSON_FLAGS) != 0;
+        bad = json_dumpf(root, f, (size_t)flags) != 0;
         bad |= to_stdout && fputc('\n', f) == EOF;
         bad |= (to_stdout ? fflush(f) : fclose(f)) != 0;
         bad |= to_stdout && ferror(f);
@@ -364,12 +365,12 @@ int bn_results_write_json(const struct bn_results *r, const char *path, int flag
 {
     json_t *root = json_object();
     json_object_set_new(root, "bnet_version", json_string(BNET_VERSION));
-    json_object_set_new(root, "scenario", text(r->scenario));
+    json_object_set_new(root, "scenario", bn_json_text(r->scenario));
     json_object_set_new(root, "seed", json_integer((json_int_t)r->seed));
     json_object_set_new(root, "workload", json_string(r->workload));
     json_object_set_new(root, "flow_control", json_string(r->flow_control));
     json_object_set_new(root, "congestion_control", json_string(r->congestion_control));
-    json_object_set_new(root, "topology", topo_json(&r->topo));
+    json_object_set_new(root, "topology", bn_json_topo(&r->topo));
     json_object_set_new(root, "summary", summary_json(r));
     if (r->nfaults)
         json_object_set_new(root, "faults", faults_json(r, flags));
@@ -377,14 +378,14 @@ int bn_results_write_json(const struct bn_results *r, const char *path, int flag
     json_object_set_new(root, "flows", flows_json(r));
     json_object_set_new(root, "ports", ports_json(r));
     json_object_set_new(root, "series", series_json(r));
-    return dump(root, path, err);
+    return bn_json_dump(root, path, JSON_FLAGS, err);
 }
 
 int bn_topo_info_write_json(const struct bn_topo_info *t, const char *path, struct bn_error *err)
 {
     json_t *root = json_object();
-    json_object_set_new(root, "topology", topo_json(t));
-    return dump(root, path, err);
+    json_object_set_new(root, "topology", bn_json_topo(t));
+    return bn_json_dump(root, path, JSON_FLAGS, err);
 }
 
 /* `bnet coll --json`: the table's rows and what they were measured on;
@@ -422,8 +423,8 @@ int bn_coll_write_json(const struct bn_coll_results *r, const char *path, struct
                   "redop", r->redop, "root", (int)r->root, "nranks", (int)r->nranks,
                   "gpus_per_server", (int)r->gpus_per_server, "nic_gbps", r->nic_gbps,
                   "nic_goodput_gbps", r->nic_goodput_gbps));
-    json_object_set_new(root, "topology", topo_json(&r->topo));
+    json_object_set_new(root, "topology", bn_json_topo(&r->topo));
     json_object_set_new(root, "interrupted", json_boolean(r->interrupted));
     json_object_set_new(root, "rows", rows);
-    return dump(root, path, err);
+    return bn_json_dump(root, path, JSON_FLAGS, err);
 }

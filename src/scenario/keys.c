@@ -21,10 +21,20 @@
 #include "topo/topo.h"
 #include "workload/workload.h"
 
-/* A field of every item of the `faults` list (BN_SCN_ITEM). */
+/* The lists; a key of one is a field of every item ("faults[].kind"). */
+enum { LIST_FAULTS = 1, LIST_JOBS = 2 };
+static const struct bn_scn_list lists[] = {
+    {"faults", "fault", offsetof(struct bn_scenario, faults), sizeof(struct bn_scenario_fault),
+     offsetof(struct bn_scenario, nfaults), BN_SC_FAULTS_MAX},
+    {"jobs", "job", offsetof(struct bn_scenario, jobs), sizeof(struct bn_scenario_job),
+     offsetof(struct bn_scenario, njobs), BN_SC_JOBS_MAX},
+};
 #define ITEM(m) \
     .offset = offsetof(struct bn_scenario, faults[0].m), \
-    .size = sizeof(((struct bn_scenario *)0)->faults[0].m), .item = true
+    .size = sizeof(((struct bn_scenario *)0)->faults[0].m), .list = LIST_FAULTS
+#define JOB(m) \
+    .offset = offsetof(struct bn_scenario, jobs[0].m), \
+    .size = sizeof(((struct bn_scenario *)0)->jobs[0].m), .list = LIST_JOBS
 
 #define FIELD(m) \
     .offset = offsetof(struct bn_scenario, m), .size = sizeof(((struct bn_scenario *)0)->m)
@@ -78,6 +88,11 @@ static const char *control_plane_choice(size_t i)
 CHOICES(fault_kind_choice, "link_down", "link_degrade", "link_ber", "link_flap", "switch_down",
         "nic_down", "random_links", "ocs_reconfigure")
 CHOICES(eth_detect_choice, "bfd", "los")
+CHOICES(job_kind_choice, "training", "inference", "background")
+CHOICES(placement_choice, "packed", "spread", "random", "explicit")
+CHOICES(dtype_choice, "bf16", "fp16", "fp32", "fp8")
+CHOICES(pattern_choice, "permutation", "incast", "all_to_all")
+CHOICES(scaleup_comm_choice, "model", "packet")
 
 /* "none", then the presets (fabric = 1 + its index). */
 static const char *fabric_choice(size_t i)
@@ -511,6 +526,136 @@ static const struct bn_scn_key keys[] = {
                   "mirrors settling).",
       ITEM(dark_us), RANGE(0, 1e9) },
 
+    { .info.path = "jobs[].kind", ENUM_KEY, .info.unit = "", .info.def = "training",
+      .info.choice = job_kind_choice,
+      .info.doc = "A list item of jobs: (at most 8): training (iterations of forward, backward "
+                  "and optimizer), inference (a prefill and a decode step) or background "
+                  "(flows of `pattern` over its hosts, repeated until the other jobs finish).",
+      JOB(kind) },
+    { .info.path = "jobs[].name", STRING_KEY, .info.unit = "", .info.def = "",
+      .info.doc = "Its name in reports and traces; empty = job<index>.", JOB(name) },
+    { .info.path = "jobs[].gpus", INT_KEY, .info.unit = "GPUs", .info.def = "0",
+      .info.doc = "GPUs it runs on; 0 = tp x cp x pp x dp (background: required).",
+      JOB(gpus), RANGE(0, 1 << 24) },
+    { .info.path = "jobs[].placement", ENUM_KEY, .info.unit = "", .info.def = "packed",
+      .info.choice = placement_choice,
+      .info.doc = "Which hosts: packed (the next free ones), spread (a server from each leaf "
+                  "switch in turn), random (free servers in a seeded order), explicit (ranks).",
+      JOB(placement) },
+    { .info.path = "jobs[].ranks", STRING_KEY, .info.unit = "", .info.def = "",
+      .info.doc = "placement explicit: its hosts in rank order, e.g. \"0-63,128-191\".",
+      JOB(ranks) },
+    { .info.path = "jobs[].start_us", FLOAT_KEY, .info.unit = "us", .info.def = "0",
+      .info.doc = "When its first iteration starts.", JOB(start_us), RANGE(0, 1e12) },
+    { .info.path = "jobs[].iterations", INT_KEY, .info.unit = "", .info.def = "1",
+      .info.doc = "Iterations run back to back (inference: prefill + decode steps).",
+      JOB(iterations), RANGE(1, 1000000) },
+    { .info.path = "jobs[].tp", INT_KEY, .info.unit = "GPUs", .info.def = "1",
+      .info.doc = "Tensor-parallel degree: consecutive ranks, inside a server when it fits.",
+      JOB(tp), RANGE(1, 1 << 16) },
+    { .info.path = "jobs[].cp", INT_KEY, .info.unit = "GPUs", .info.def = "1",
+      .info.doc = "Context-parallel degree: the sequence split, keys and values gathered per "
+                  "layer.", JOB(cp), RANGE(1, 1 << 16) },
+    { .info.path = "jobs[].dp", INT_KEY, .info.unit = "GPUs", .info.def = "0",
+      .info.doc = "Data-parallel degree; 0 = gpus / (tp x cp x pp), or 1 without gpus.",
+      JOB(dp), RANGE(0, 1 << 24) },
+    { .info.path = "jobs[].pp", INT_KEY, .info.unit = "stages", .info.def = "1",
+      .info.doc = "Pipeline stages (1F1B schedule, Megatron-LM's), layers split evenly.",
+      JOB(pp), RANGE(1, 1 << 16) },
+    { .info.path = "jobs[].ep", INT_KEY, .info.unit = "GPUs", .info.def = "1",
+      .info.doc = "Expert-parallel degree, carved out of data parallelism (divides dp and "
+                  "experts).", JOB(ep), RANGE(1, 1 << 16) },
+    { .info.path = "jobs[].layers", INT_KEY, .info.unit = "", .info.def = "32",
+      .info.doc = "Transformer layers (default shape: Llama 2 7B, Touvron et al. 2023).",
+      JOB(layers), RANGE(1, 1 << 16) },
+    { .info.path = "jobs[].hidden", INT_KEY, .info.unit = "", .info.def = "4096",
+      .info.doc = "Hidden size h.", JOB(hidden), RANGE(1, 1 << 20) },
+    { .info.path = "jobs[].ffn_hidden", INT_KEY, .info.unit = "", .info.def = "11008",
+      .info.doc = "MLP inner size; 0 = 4 x hidden.", JOB(ffn_hidden), RANGE(0, 1 << 22) },
+    { .info.path = "jobs[].heads", INT_KEY, .info.unit = "", .info.def = "32",
+      .info.doc = "Attention heads.", JOB(heads), RANGE(1, 1 << 16) },
+    { .info.path = "jobs[].kv_heads", INT_KEY, .info.unit = "", .info.def = "0",
+      .info.doc = "Key/value heads (grouped-query attention); 0 = heads.", JOB(kv_heads),
+      RANGE(0, 1 << 16) },
+    { .info.path = "jobs[].seq_len", INT_KEY, .info.unit = "tokens", .info.def = "4096",
+      .info.doc = "Sequence length (inference: the prompt; decode attends to it).",
+      JOB(seq_len), RANGE(1, 1 << 24) },
+    { .info.path = "jobs[].vocab", INT_KEY, .info.unit = "", .info.def = "32000",
+      .info.doc = "Vocabulary: the output layer's size on the last stage.", JOB(vocab),
+      RANGE(1, 1 << 24) },
+    { .info.path = "jobs[].micro_batch", INT_KEY, .info.unit = "sequences", .info.def = "1",
+      .info.doc = "Sequences per micro-batch (inference: requests batched per step).",
+      JOB(micro_batch), RANGE(1, 1 << 20) },
+    { .info.path = "jobs[].global_batch", INT_KEY, .info.unit = "sequences", .info.def = "0",
+      .info.doc = "Sequences per iteration, a multiple of micro_batch x dp; 0 = micro_batch x "
+                  "dp x pp (pp micro-batches per pipeline).", JOB(global_batch),
+      RANGE(0, 1 << 30) },
+    { .info.path = "jobs[].experts", INT_KEY, .info.unit = "", .info.def = "0",
+      .info.doc = "MoE: experts per MoE layer (every layer); 0 = a dense model.", JOB(experts),
+      RANGE(0, 1 << 16) },
+    { .info.path = "jobs[].top_k", INT_KEY, .info.unit = "", .info.def = "2",
+      .info.doc = "MoE: experts each token is routed to.", JOB(top_k), RANGE(1, 1 << 10) },
+    { .info.path = "jobs[].dtype", ENUM_KEY, .info.unit = "", .info.def = "bf16",
+      .info.choice = dtype_choice,
+      .info.doc = "Activations and weights: bf16, fp16, fp32, fp8.", JOB(dtype) },
+    { .info.path = "jobs[].grad_dtype", ENUM_KEY, .info.unit = "", .info.def = "bf16",
+      .info.choice = dtype_choice,
+      .info.doc = "Gradients as reduced across data parallelism (fp32: Megatron-LM's "
+                  "--accumulate-allreduce-grads-in-fp32).", JOB(grad_dtype) },
+    { .info.path = "jobs[].gpu_tflops", FLOAT_KEY, .info.unit = "TFLOP/s", .info.def = "989",
+      .info.doc = "A GPU's dense peak at dtype (989: H100 SXM BF16, NVIDIA's datasheet).",
+      JOB(gpu_tflops), RANGE(1e-3, 1e7) },
+    { .info.path = "jobs[].utilization", FLOAT_KEY, .info.unit = "", .info.def = "0.5",
+      .info.doc = "Share of the peak the model's kernels reach (compute time = FLOPs / "
+                  "(gpu_tflops x utilization)).", JOB(utilization), .lo = 0, .hi = 1,
+      .flags = BN_SCN_LO | BN_SCN_LO_EXCL | BN_SCN_HI },
+    { .info.path = "jobs[].gpu_hbm_gbs", FLOAT_KEY, .info.unit = "GB/s", .info.def = "3350",
+      .info.doc = "GPU memory bandwidth: a decode step reads the weights and KV cache at it "
+                  "(3350: H100 SXM).", JOB(gpu_hbm_gbs), RANGE(1e-3, 1e7) },
+    { .info.path = "jobs[].forward_us", FLOAT_KEY, .info.unit = "us", .info.def = "0",
+      .info.doc = "A layer's forward per micro-batch, given instead of from FLOPs (0: from "
+                  "FLOPs).", JOB(forward_us), RANGE(0, 1e9) },
+    { .info.path = "jobs[].backward_us", FLOAT_KEY, .info.unit = "us", .info.def = "0",
+      .info.doc = "A layer's backward per micro-batch; 0 = 2 x forward.", JOB(backward_us),
+      RANGE(0, 1e9) },
+    { .info.path = "jobs[].optimizer_us", FLOAT_KEY, .info.unit = "us", .info.def = "0",
+      .info.doc = "The optimizer step, after the last gradient reduction.", JOB(optimizer_us),
+      RANGE(0, 1e9) },
+    { .info.path = "jobs[].bucket_mb", FLOAT_KEY, .info.unit = "MB", .info.def = "25",
+      .info.doc = "Gradient bucket, reduced once its layers' backward is done (PyTorch DDP "
+                  "bucket_cap_mb, default 25).", JOB(bucket_mb), RANGE(1e-3, 1e6) },
+    { .info.path = "jobs[].overlap", BOOL_KEY, .info.unit = "", .info.def = "true",
+      .info.doc = "Reduce gradient buckets during the last micro-batch's backward (false: "
+                  "after it).", JOB(overlap) },
+    { .info.path = "jobs[].sequence_parallel", BOOL_KEY, .info.unit = "", .info.def = "false",
+      .info.doc = "Megatron-LM's sequence parallelism: TP all-reduces become all-gather + "
+                  "reduce-scatter and tokens outside attention are split across TP.",
+      JOB(sequence_parallel) },
+    { .info.path = "jobs[].gated_mlp", BOOL_KEY, .info.unit = "", .info.def = "true",
+      .info.doc = "SwiGLU MLP (three matrices) rather than two.", JOB(gated_mlp) },
+    { .info.path = "jobs[].scaleup", ENUM_KEY, .info.unit = "", .info.def = "model",
+      .info.choice = scaleup_comm_choice,
+      .info.doc = "Collectives whose ranks share one NVLink domain: model (the tuner's "
+                  "alpha-beta time on the non-blocking NVSwitch) or packet (simulated).",
+      JOB(scaleup) },
+    { .info.path = "jobs[].network", BOOL_KEY, .info.unit = "", .info.def = "true",
+      .info.doc = "false: communication takes no time (the compute-only iteration).",
+      JOB(network) },
+    { .info.path = "jobs[].alone", BOOL_KEY, .info.unit = "", .info.def = "false",
+      .info.doc = "Also run it alone on the same fabric and hosts, and report its slowdown.",
+      JOB(alone) },
+    { .info.path = "jobs[].workload_file", STRING_KEY, .info.unit = "", .info.def = "",
+      .info.doc = "Training: take the iteration from a SimAI/AICB (ASTRA-sim 1.x) workload "
+                  "text file instead of the model keys (docs/jobs.md); a relative path is "
+                  "taken from the scenario file's folder.", JOB(workload_file) },
+    { .info.path = "jobs[].pattern", ENUM_KEY, .info.unit = "", .info.def = "permutation",
+      .info.choice = pattern_choice,
+      .info.doc = "background: permutation (each host to another), incast (all to its first "
+                  "host) or all_to_all.", JOB(pattern) },
+    { .info.path = "jobs[].bytes", INT_KEY, .info.unit = "bytes", .info.def = "1048576",
+      .info.doc = "background: each flow's size; a flow starts again when it completes.",
+      JOB(bytes), RANGE(1, 1e12) },
+
     { .info.path = "sim.memory_limit_bytes", INT_KEY, .info.unit = "bytes", .info.def = "0",
       .info.doc = "A run whose estimated memory passes this is refused before it is built "
                   "(docs/limits.md); 0 = the memory available (MemAvailable).",
@@ -628,27 +773,70 @@ const struct bn_scn_key *bn_scn_find(const char *path)
     return NULL;
 }
 
-const struct bn_scn_key *bn_scn_item_field(const char *field)
+const struct bn_scn_list *bn_scn_list_at(size_t i)
+{
+    return i < sizeof lists / sizeof lists[0] ? &lists[i] : NULL;
+}
+
+const struct bn_scn_list *bn_scn_list_of(const struct bn_scn_key *k)
+{
+    return k && k->list ? &lists[k->list - 1] : NULL;
+}
+
+const struct bn_scn_list *bn_scn_list_find(const char *name)
+{
+    for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
+        if (strcmp(lists[i].name, name) == 0)
+            return &lists[i];
+    return NULL;
+}
+
+const char *bn_scn_field_name(const struct bn_scn_key *k)
+{
+    return k->info.path + strlen(bn_scn_list_of(k)->name) + strlen("[].");
+}
+
+void bn_scn_list_fields(const struct bn_scn_list *l, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < NKEYS && used < len; i++) {
+        if (bn_scn_list_of(&keys[i]) != l)
+            continue;
+        int w = snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
+                         bn_scn_field_name(&keys[i]));
+        used += w > 0 ? (size_t)w : 0;
+    }
+}
+
+const struct bn_scn_key *bn_scn_item_field(const struct bn_scn_list *l, const char *field)
 {
     for (size_t i = 0; i < NKEYS; i++)
-        if (keys[i].item && strcmp(keys[i].info.path + strlen("faults[]."), field) == 0)
+        if (bn_scn_list_of(&keys[i]) == l && strcmp(bn_scn_field_name(&keys[i]), field) == 0)
             return &keys[i];
     return NULL;
 }
 
 const struct bn_scn_key *bn_scn_find_item(const char *path, uint32_t *index)
 {
-    const char *p = path + strlen("faults.");
-    if (strncmp(path, "faults.", strlen("faults.")) != 0 || *p < '0' || *p > '9')
+    size_t n = strcspn(path, ".");
+    char name[16];
+    if (n >= sizeof name || path[n] != '.')
         return NULL;
-    uint32_t n = 0;
+    memcpy(name, path, n);
+    name[n] = '\0';
+    const struct bn_scn_list *l = bn_scn_list_find(name);
+    const char *p = path + n + 1;
+    if (!l || *p < '0' || *p > '9')
+        return NULL;
+    uint32_t i = 0;
     for (; *p >= '0' && *p <= '9'; p++)
-        if ((n = n * 10 + (uint32_t)(*p - '0')) >= BN_SC_FAULTS_MAX)
+        if ((i = i * 10 + (uint32_t)(*p - '0')) >= l->max)
             return NULL;
     if (*p != '.')
         return NULL;
-    *index = n;
-    return bn_scn_item_field(p + 1);
+    *index = i;
+    return bn_scn_item_field(l, p + 1);
 }
 
 static int apply_at(struct bn_scenario *sc, const struct bn_scn_key *k, size_t delta,
@@ -657,12 +845,14 @@ static int apply_at(struct bn_scenario *sc, const struct bn_scn_key *k, size_t d
 int bn_scn_apply_item(struct bn_scenario *sc, const struct bn_scn_key *k, uint32_t index,
                       const char *text, char *why, size_t len)
 {
-    if (index >= BN_SC_FAULTS_MAX)
-        return bn_scn_why(why, len, "at most %d faults", BN_SC_FAULTS_MAX);
-    if (apply_at(sc, k, index * sizeof sc->faults[0], text, why, len) != 0)
+    const struct bn_scn_list *l = bn_scn_list_of(k);
+    if (index >= l->max)
+        return bn_scn_why(why, len, "at most %u %ss", l->max, l->noun);
+    if (apply_at(sc, k, index * l->stride, text, why, len) != 0)
         return -1;
-    if (sc->nfaults <= index)
-        sc->nfaults = index + 1;
+    uint32_t *count = (uint32_t *)(void *)((char *)sc + l->count_offset);
+    if (*count <= index)
+        *count = index + 1;
     return 0;
 }
 
@@ -706,15 +896,15 @@ static bool child_seen(const char *section, size_t upto, const char *name, size_
 void bn_scn_children(const char *section, char *buf, size_t len)
 {
     size_t used = 0, n;
-    bool items = false;
+    unsigned lists_named = 0;
     buf[0] = '\0';
     for (size_t i = 0; i < NKEYS && used < len; i++) {
         const char *c = child_of(keys[i].info.path, section, &n);
-        if (!c || child_seen(section, i, c, n) || (keys[i].item && items))
+        if (!c || child_seen(section, i, c, n) || (lists_named & (1u << keys[i].list)))
             continue;
-        if (keys[i].item) { /* the list, as a file writes it */
-            items = true;
-            c = "faults";
+        if (keys[i].list) { /* the list, as a file writes it */
+            lists_named |= 1u << keys[i].list;
+            c = bn_scn_list_of(&keys[i])->name;
             n = strlen(c);
         }
         int w = snprintf(buf + used, len - used, "%s%.*s", used ? ", " : "", (int)n, c);
@@ -1050,8 +1240,9 @@ void bn_scenario_defaults(struct bn_scenario *sc)
     for (size_t i = 0; i < NKEYS; i++) {
         if (keys[i].flags & BN_SCN_DERIVED)
             continue; /* stays 0: "same as" the key its default names */
-        for (uint32_t j = 0; j < (keys[i].item ? BN_SC_FAULTS_MAX : 1); j++)
-            if (apply_at(sc, &keys[i], j * sizeof sc->faults[0], keys[i].info.def, why,
+        const struct bn_scn_list *l = bn_scn_list_of(&keys[i]);
+        for (uint32_t j = 0; j < (l ? l->max : 1); j++)
+            if (apply_at(sc, &keys[i], j * (l ? l->stride : 0), keys[i].info.def, why,
                          sizeof why) != 0)
                 abort(); /* a registry default that fails its own check: a bug */
     }
@@ -1070,6 +1261,37 @@ const char *bn_scenario_where(const struct bn_scenario *sc, const char *path, ch
     return buf;
 }
 
+/* k's place among its list's keys. */
+static uint32_t field_ordinal(const struct bn_scn_key *k)
+{
+    uint32_t n = 0;
+    for (const struct bn_scn_key *q = keys; q < k; q++)
+        n += q->list == k->list;
+    return n;
+}
+
+uint32_t *bn_scn_item_line(struct bn_scenario *sc, const struct bn_scn_key *k, uint32_t index)
+{
+    uint32_t f = field_ordinal(k);
+    if (k->list != LIST_JOBS || index >= BN_SC_JOBS_MAX || f >= BN_SC_JOB_KEYS_MAX)
+        return NULL;
+    return &sc->job_key_line[index][f];
+}
+
+const char *bn_scenario_item_where(const struct bn_scenario *sc, const char *path,
+                                   uint32_t index, char *buf, size_t len)
+{
+    const struct bn_scn_key *k = bn_scn_find(path);
+    const char *src = sc->source[0] ? sc->source : "<scenario>";
+    const uint32_t *line = k ? bn_scn_item_line((struct bn_scenario *)(uintptr_t)sc, k, index)
+                             : NULL;
+    if (line && *line && *line != BN_SCENARIO_LINE_CLI)
+        snprintf(buf, len, "%s:%lu", src, (unsigned long)*line);
+    else
+        snprintf(buf, len, "%s", src);
+    return buf;
+}
+
 const char *bn_scenario_choice(const char *path, unsigned index)
 {
     const struct bn_scn_key *k = bn_scn_find(path);
@@ -1080,13 +1302,14 @@ int bn_scenario_get(const struct bn_scenario *sc, const char *path, char *buf, s
 {
     uint32_t index = 0;
     const struct bn_scn_key *k = bn_scn_find(path);
-    if (k && k->item)
+    if (k && k->list)
         k = NULL; /* "faults[].x" names no value; "faults.N.x" does */
     else if (!k)
         k = bn_scn_find_item(path, &index);
     if (!k || len == 0)
         return BN_EINPUT;
-    const char *at = (const char *)sc + k->offset + index * sizeof sc->faults[0];
+    const struct bn_scn_list *l = bn_scn_list_of(k);
+    const char *at = (const char *)sc + k->offset + index * (l ? l->stride : 0);
     const char *name;
     switch (k->kind) {
     case BN_SCN_INT:

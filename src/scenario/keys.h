@@ -28,7 +28,7 @@ struct bn_scn_key {
     size_t size;   /* field size: int width or string buffer size */
     double lo, hi;
     unsigned flags;
-    bool item;     /* a field of each item of the faults list ("faults[].x") */
+    uint8_t list;  /* 0, or 1 + the list whose items have this field ("faults[].x") */
 };
 
 /* Longest message fragment ("why") the setter produces. */
@@ -43,14 +43,34 @@ size_t bn_scn_index(const struct bn_scn_key *k);
 /* Leaf key with exactly this dotted path, or NULL. */
 const struct bn_scn_key *bn_scn_find(const char *path);
 
-/* The list of faults: "faults.N.field" as --set writes it: the item key
- * ("faults[].field") and N, or NULL. */
+/* The scenario's lists (faults:, jobs:): items of one struct, at most
+ * `max`, their count in a uint32_t of bn_scenario. */
+struct bn_scn_list {
+    const char *name;      /* "faults": the YAML key and --set's "faults.N.field" */
+    const char *noun;      /* "fault", for messages */
+    size_t offset, stride; /* the array in bn_scenario and one item's size */
+    size_t count_offset;   /* where its item count lives */
+    uint32_t max;
+};
+/* The i-th list, or NULL past the last; the list of a key (NULL if none);
+ * the list called `name` (NULL if none). */
+const struct bn_scn_list *bn_scn_list_at(size_t i);
+const struct bn_scn_list *bn_scn_list_of(const struct bn_scn_key *k);
+const struct bn_scn_list *bn_scn_list_find(const char *name);
+/* An item key's field name ("kind" of "faults[].kind"). */
+const char *bn_scn_field_name(const struct bn_scn_key *k);
+/* "kind, at_us, ...": the fields of list l's items. */
+void bn_scn_list_fields(const struct bn_scn_list *l, char *buf, size_t len);
+/* "faults.N.field" as --set writes it: the item key and N, or NULL. */
 const struct bn_scn_key *bn_scn_find_item(const char *path, uint32_t *index);
-/* The item key of `field` ("kind"), or NULL. */
-const struct bn_scn_key *bn_scn_item_field(const char *field);
-/* Set field k of item `index` (which then exists: nfaults grows to it). */
+/* The item key of `field` ("kind") in list l, or NULL. */
+const struct bn_scn_key *bn_scn_item_field(const struct bn_scn_list *l, const char *field);
+/* Set field k of item `index` (which then exists: the count grows to it). */
 int bn_scn_apply_item(struct bn_scenario *sc, const struct bn_scn_key *k, uint32_t index,
                       const char *text, char *why, size_t len);
+
+/* Where the line of field k of item `index` is kept (jobs only; else NULL). */
+uint32_t *bn_scn_item_line(struct bn_scenario *sc, const struct bn_scn_key *k, uint32_t index);
 
 /* True if some key lives under "prefix." (e.g. "switch.ecn"). */
 bool bn_scn_is_section(const char *prefix);

@@ -25,6 +25,7 @@ struct loader {
     yaml_document_t *doc;
     struct bn_scenario *sc;
     struct bn_error *err;
+    const struct bn_scn_list *list; /* the list whose items are being read */
 };
 
 static unsigned long line_of(const yaml_node_t *n)
@@ -145,80 +146,74 @@ typedef int (*pair_fn)(struct loader *ld, const char *section, const yaml_node_t
 static int walk_pairs(struct loader *ld, const yaml_node_t *map, const char *section, pair_fn each,
                       uint32_t item);
 
-/* The item keys, for messages: "kind, at_us, ...". */
-static void item_fields(char *buf, size_t len)
+/* One field of item `index` of list ld->list (section "faults[N]"). */
+static int item_field(struct loader *ld, const char *section, const yaml_node_t *key,
+                      const yaml_node_t *val, uint32_t index)
 {
-    size_t used = 0;
-    buf[0] = '\0';
-    for (size_t i = 0; i < bn_scn_count() && used < len; i++) {
-        const struct bn_scn_key *k = bn_scn_at(i);
-        if (k->item) {
-            int w = snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
-                             k->info.path + strlen("faults[]."));
-            used += w > 0 ? (size_t)w : 0;
-        }
-    }
-}
-
-/* One field of fault item `index` (section "faults[N]"). */
-static int fault_field(struct loader *ld, const char *section, const yaml_node_t *key,
-                       const yaml_node_t *val, uint32_t index)
-{
-    char field[NAME_MAX_BYTES + 1] = "", shown[200], why[BN_SCN_WHY_MAX], list[200];
+    char field[NAME_MAX_BYTES + 1] = "", shown[200], why[BN_SCN_WHY_MAX], list[300];
     key_path("", key, field, sizeof field);
-    const struct bn_scn_key *k = field[0] ? bn_scn_item_field(field) : NULL;
+    const struct bn_scn_key *k = field[0] ? bn_scn_item_field(ld->list, field) : NULL;
     shown_path(section, key, shown, sizeof shown);
     if (!k) {
-        item_fields(list, sizeof list);
-        snprintf(why, sizeof why, "unknown key (valid keys in a fault: %s)", list);
+        bn_scn_list_fields(ld->list, list, sizeof list);
+        snprintf(why, sizeof why, "unknown key (valid keys in a %s: %s)", ld->list->noun, list);
         return fail_key(ld, key, shown, why);
     }
     if (leaf_form(k, val, why, sizeof why) != 0 ||
         bn_scn_apply_item(ld->sc, k, index, is_null(val) ? "" : scalar_text(val), why,
                           sizeof why) != 0)
         return fail_key(ld, val, shown, why);
+    uint32_t *line = bn_scn_item_line(ld->sc, k, index);
+    if (line)
+        *line = (uint32_t)line_of(key);
     return BN_OK;
 }
 
-/* Item `index` of faults: a mapping of item keys. */
-static int fault_item(struct loader *ld, uint32_t index, const yaml_node_t *map)
+static uint32_t *item_count(struct loader *ld)
 {
-    char path[64], why[BN_SCN_WHY_MAX], list[200];
-    snprintf(path, sizeof path, "faults[%u]", index);
+    return (uint32_t *)(void *)((char *)ld->sc + ld->list->count_offset);
+}
+
+/* Item `index` of the list: a mapping of item keys. */
+static int list_item(struct loader *ld, uint32_t index, const yaml_node_t *map)
+{
+    char path[64], why[BN_SCN_WHY_MAX], list[300];
+    snprintf(path, sizeof path, "%s[%u]", ld->list->name, index);
     if (map->type != YAML_MAPPING_NODE) {
-        item_fields(list, sizeof list);
+        bn_scn_list_fields(ld->list, list, sizeof list);
         snprintf(why, sizeof why, "got %s (expected a mapping with keys: %s)", node_kind(map),
                  list);
         return fail_key(ld, map, path, why);
     }
-    int rc = walk_pairs(ld, map, path, fault_field, index);
-    if (rc == BN_OK && ld->sc->nfaults <= index) /* an item of defaults only */
-        ld->sc->nfaults = index + 1;
+    int rc = walk_pairs(ld, map, path, item_field, index);
+    if (rc == BN_OK && *item_count(ld) <= index) /* an item of defaults only */
+        *item_count(ld) = index + 1;
     return rc;
 }
 
-/* faults: a sequence of items. */
-static int fault_list(struct loader *ld, const yaml_node_t *seq)
+/* A list (faults:, jobs:): a sequence of items. */
+static int walk_list(struct loader *ld, const struct bn_scn_list *l, const yaml_node_t *seq)
 {
     char why[BN_SCN_WHY_MAX];
-    ld->sc->nfaults = 0;
+    ld->list = l;
+    *item_count(ld) = 0;
     if (is_null(seq))
         return BN_OK;
     if (seq->type != YAML_SEQUENCE_NODE) {
-        snprintf(why, sizeof why, "got %s (expected a list of faults, each a mapping)",
-                 node_kind(seq));
-        return fail_key(ld, seq, "faults", why);
+        snprintf(why, sizeof why, "got %s (expected a list of %ss, each a mapping)",
+                 node_kind(seq), l->noun);
+        return fail_key(ld, seq, l->name, why);
     }
     size_t n = (size_t)(seq->data.sequence.items.top - seq->data.sequence.items.start);
-    if (n > BN_SC_FAULTS_MAX) {
-        snprintf(why, sizeof why, "%zu faults (at most %d)", n, BN_SC_FAULTS_MAX);
-        return fail_key(ld, seq, "faults", why);
+    if (n > l->max) {
+        snprintf(why, sizeof why, "%zu %ss (at most %u)", n, l->noun, l->max);
+        return fail_key(ld, seq, l->name, why);
     }
     for (size_t i = 0; i < n; i++) {
         const yaml_node_t *item = yaml_document_get_node(ld->doc, seq->data.sequence.items.start[i]);
         if (!item)
             return bn_fail(ld->err, BN_EINTERNAL, "%s: malformed YAML document", ld->source);
-        int rc = fault_item(ld, (uint32_t)i, item);
+        int rc = list_item(ld, (uint32_t)i, item);
         if (rc != BN_OK)
             return rc;
     }
@@ -231,8 +226,9 @@ static int entry(struct loader *ld, const char *section, const yaml_node_t *key,
     (void)item;
     char path[NAME_MAX_BYTES + BN_NAME_MAX], shown[200], why[BN_SCN_WHY_MAX];
     key_path(section, key, path, sizeof path);
-    if (strcmp(path, "faults") == 0)
-        return fault_list(ld, val);
+    const struct bn_scn_list *l = bn_scn_list_find(path);
+    if (l)
+        return walk_list(ld, l, val);
     const struct bn_scn_key *k = path[0] && !strchr(path, '[') ? bn_scn_find(path) : NULL;
     if (k)
         return set_leaf(ld, k, val);

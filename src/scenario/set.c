@@ -46,18 +46,15 @@ static void nearest_section(const char *path, char *buf, size_t len)
 static void bad_key_why(const char *key, char *why, size_t len)
 {
     char section[128];
-    if (strncmp(key, "faults.", strlen("faults.")) == 0) { /* an item of the list */
-        size_t used = (size_t)snprintf(why, len, "expected faults.N.KEY with N below %d and KEY "
-                                       "one of: ", BN_SC_FAULTS_MAX);
-        for (size_t i = 0, first = 1; i < bn_scn_count() && used < len; i++) {
-            const struct bn_scn_key *k = bn_scn_at(i);
-            if (!k->item)
-                continue;
-            int w = snprintf(why + used, len - used, "%s%s", first ? "" : ", ",
-                             k->info.path + strlen("faults[]."));
-            used += w > 0 ? (size_t)w : 0;
-            first = 0;
-        }
+    const struct bn_scn_list *l = NULL;
+    for (size_t i = 0; (l = bn_scn_list_at(i)) != NULL; i++)
+        if (strncmp(key, l->name, strlen(l->name)) == 0 && key[strlen(l->name)] == '.')
+            break;
+    if (l) { /* an item of a list */
+        size_t used = (size_t)snprintf(why, len, "expected %s.N.KEY with N below %u and KEY "
+                                       "one of: ", l->name, l->max);
+        if (used < len)
+            bn_scn_list_fields(l, why + used, len - used);
         return;
     }
     if (key[0] && bn_scn_is_section(key)) {
@@ -75,11 +72,14 @@ static int apply(struct bn_scenario *sc, const char *origin, const char *key,
     uint32_t index = 0;
     const struct bn_scn_key *k = bn_scn_find(key);
     bn_scn_excerpt(key, strlen(key), key_shown, sizeof key_shown);
-    if (k && k->item)
+    if (k && k->list)
         k = NULL; /* an item's field is set as faults.N.field */
     if (!k && (k = bn_scn_find_item(key, &index)) != NULL) {
         if (bn_scn_apply_item(sc, k, index, value, why, sizeof why) != 0)
             return bn_fail(err, BN_EINPUT, "%s: key '%s': %s", origin, key_shown, why);
+        uint32_t *line = bn_scn_item_line(sc, k, index);
+        if (line)
+            *line = BN_SCENARIO_LINE_CLI;
         return BN_OK;
     }
     if (!k) {

@@ -15,10 +15,11 @@ declare -A allowed=(
   [coll]="core coll"
   [fault]="core link topo nic switch fault"
   [workload]="core workload"
+  [job]="core coll job"
   [report]="report"
   [scenario]="core link topo nic switch coll workload fault scenario"
   [sim]="core link topo nic switch fault sim"
-  [driver]="core link topo nic switch coll workload fault sim driver"
+  [driver]="core link topo nic switch coll workload fault job sim driver"
   [cli]="cli"
 )
 

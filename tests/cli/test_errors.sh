@@ -355,7 +355,7 @@ expect_error "unknown command" \
     -- frobnicate
 
 expect_error "help for an unknown topic lists the topics" \
-    "'frobnicate'" "topics: run, topo, coll, keys, presets, help" \
+    "'frobnicate'" "topics: run, job, topo, coll, keys, presets, help" \
     -- help frobnicate
 
 expect_error "two scenario files" \
@@ -743,6 +743,60 @@ expect_error "more faults than the list holds" "key 'faults.16.kind'" "below 16"
     -- run --quiet --set faults.16.kind=link_down
 expect_error "more random links than the tier has" "key 'faults[0].count'" \
     -- run --quiet --set topology.k=4 --set faults.0.kind=random_links --set faults.0.count=99
+
+# ---------------------------------------------------------------- jobs (docs/jobs.md)
+
+printf 'topology:\n  k: 4\njobs:\n  - name: a\n    tp: 2\n    heads: 3\n' >"$S/job_heads.yaml"
+expect_error "heads that do not split over TP" "$S/job_heads.yaml:5:" "key 'jobs[0].tp'" \
+    "3 heads" -- job "$S/job_heads.yaml"
+printf 'topology:\n  k: 4\njobs:\n  - name: a\n  - name: b\n    tpp: 2\n' >"$S/job_key.yaml"
+expect_error "a job's unknown key names FILE:LINE and the item" "$S/job_key.yaml:6:" \
+    "key 'jobs[1].tpp'" "valid keys in a job" -- job "$S/job_key.yaml"
+printf 'topology:\n  k: 4\njobs:\n  - gpus: 12\n    tp: 8\n' >"$S/job_gpus.yaml"
+expect_error "GPUs that do not split into the degrees" "$S/job_gpus.yaml:4:" \
+    "key 'jobs[0].gpus'" -- job "$S/job_gpus.yaml"
+expect_error "more GPUs than the fabric has free" "key 'jobs[1].gpus'" "left free" \
+    -- job scenarios/default.yaml --set topology.k=4 --set jobs.0.dp=12 --set jobs.1.dp=8
+expect_error "explicit hosts past the fabric" "key 'jobs[0].ranks'" "past the fabric" \
+    -- job scenarios/default.yaml --set topology.k=4 --set jobs.0.dp=2 --set jobs.0.placement=explicit \
+    --set jobs.0.ranks=3,99
+expect_error "explicit hosts given twice" "key 'jobs[0].ranks'" "twice" \
+    -- job scenarios/default.yaml --set topology.k=4 --set jobs.0.dp=2 --set jobs.0.placement=explicit \
+    --set jobs.0.ranks=3,3
+expect_error "explicit hosts malformed" "key 'jobs[0].ranks'" \
+    -- job scenarios/default.yaml --set topology.k=4 --set jobs.0.dp=2 --set jobs.0.placement=explicit \
+    --set "jobs.0.ranks=3-x"
+expect_error "a scenario without jobs" "key 'jobs'" "no jobs" -- job scenarios/default.yaml
+expect_error "background alone" "key 'jobs[0].kind'" "background" \
+    -- job scenarios/default.yaml --set topology.k=4 --set jobs.0.kind=background --set jobs.0.gpus=4 \
+    --set jobs.1.kind=background --set jobs.1.gpus=4 --set jobs.0.tp=1
+expect_error "expert parallelism without experts" "key 'jobs[0].ep'" \
+    -- job scenarios/default.yaml --set topology.k=4 --set jobs.0.dp=4 --set jobs.0.ep=2
+expect_error "a job's key past the list" "key 'jobs.8.tp'" "below 8" -- job --set jobs.8.tp=2
+expect_error "a job's graph beyond the memory limit" "key 'jobs'" "graphs" \
+    -- job --set jobs.0.dp=16 --set jobs.0.global_batch=1000000 \
+    --set sim.memory_limit_bytes=200000000
+expect_error "a workload file that is not there" "key 'jobs[0].workload_file'" \
+    -- job scenarios/default.yaml --set topology.k=4 --set jobs.0.workload_file=/nonexistent/w.txt
+W="HYBRID_TRANSFORMER model_parallel_NPU_group: 2 ep: 1 pp: 1 ga: 1 all_gpus: 16"
+printf '%s\n2\nl0 -1 1000 NONE 0 1000 NONE 0 1000 ALLREDUCE 4096 0\nl1 -1 1000 NONE\n' "$W" \
+    >"$S/w_short.txt"
+expect_error "a workload file's short layer line names FILE:LINE" "$S/w_short.txt:4:" \
+    "12 fields" -- job scenarios/default.yaml --set topology.k=4 \
+    --set "jobs.0.workload_file=$S/w_short.txt"
+printf '%s\n1\nl0 -1 1000 ALLREDUCEALLTOALL 64 1000 NONE 0 1000 NONE 0 0\n' "$W" >"$S/w_type.txt"
+expect_error "a workload file's unknown communication type" "$S/w_type.txt:3:" "'ALLREDUCEALLTOALL'" \
+    -- job scenarios/default.yaml --set topology.k=4 --set "jobs.0.workload_file=$S/w_type.txt"
+printf 'PIPELINE_MAGIC x: 1\n1\n' >"$S/w_kind.txt"
+expect_error "a workload file's unknown parallelism" "$S/w_kind.txt:1:" "PIPELINE_MAGIC" \
+    -- job scenarios/default.yaml --set topology.k=4 --set "jobs.0.workload_file=$S/w_kind.txt"
+printf '%s\n3\nl0 -1 1000 NONE 0 1000 NONE 0 1000 NONE 0 0\n' "$W" >"$S/w_few.txt"
+expect_error "a workload file with fewer layers than it says" "$S/w_few.txt:3:" "fewer" \
+    -- job scenarios/default.yaml --set topology.k=4 --set "jobs.0.workload_file=$S/w_few.txt"
+printf 'HYBRID_TRANSFORMER model_parallel_NPU_group: 3 all_gpus: 16\n1\nl -1 1 NONE 0 1 NONE 0 1 NONE 0 0\n' \
+    >"$S/w_gpus.txt"
+expect_error "a workload file's GPUs that do not split" "$S/w_gpus.txt:1:" "all_gpus" \
+    -- job scenarios/default.yaml --set topology.k=4 --set "jobs.0.workload_file=$S/w_gpus.txt"
 
 # ---------------------------------------------------------------- resources (docs/limits.md)
 

@@ -231,6 +231,21 @@ static void test_default_file_matches_embedded(void **state)
 
 /* The cluster `bnet` and `bnet coll` run without a file: 16 servers x 8
  * GPUs, 400 Gb/s NICs, an AllReduce sweep from 8 B to 1 GiB. */
+static void test_job_file_matches_embedded(void **state)
+{
+    (void)state;
+    char *text = read_all("scenarios/job_default.yaml");
+    assert_string_equal(text, bn_scenario_job_yaml());
+    free(text);
+    struct bn_scenario sc;
+    bn_scenario_defaults(&sc);
+    if (bn_scenario_load_string(&sc, bn_scenario_job_yaml(), "<j>", &err) != BN_OK ||
+        bn_scenario_validate(&sc, &err) != BN_OK)
+        fail_msg("%s", err.msg);
+    assert_int_equal(sc.njobs, 1);
+    assert_int_equal(sc.jobs[0].tp * sc.jobs[0].dp, 128);
+}
+
 static void test_cluster_file_matches_embedded(void **state)
 {
     (void)state;
@@ -329,14 +344,21 @@ static void test_registry_covers_struct(void **state)
      * keys and of `source`; only padding may be left over. */
     size_t total = sizeof(((struct bn_scenario *)0)->source) +
                    sizeof(((struct bn_scenario *)0)->nfaults) +
-                   sizeof(((struct bn_scenario *)0)->key_line), item = 0;
-    for (size_t i = 0; i < bn_scn_count(); i++) { /* a fault's keys, once per item */
-        total += bn_scn_at(i)->size * (bn_scn_at(i)->item ? BN_SC_FAULTS_MAX : 1);
-        item += bn_scn_at(i)->item ? bn_scn_at(i)->size : 0;
+                   sizeof(((struct bn_scenario *)0)->njobs) +
+                   sizeof(((struct bn_scenario *)0)->job_key_line) +
+                   sizeof(((struct bn_scenario *)0)->key_line);
+    const struct bn_scn_list *l;
+    for (size_t li = 0; (l = bn_scn_list_at(li)) != NULL; li++) {
+        size_t item = 0; /* a list's keys, once per item */
+        for (size_t i = 0; i < bn_scn_count(); i++)
+            if (bn_scn_list_of(bn_scn_at(i)) == l)
+                item += bn_scn_at(i)->size;
+        /* an item's own padding, once per item, is not a field without a key */
+        assert_true(l->stride - item < 8);
+        total += l->stride * l->max;
     }
-    /* an item's own padding, once per item, is not a field without a key */
-    assert_true(sizeof(struct bn_scenario_fault) - item < 8);
-    total += (sizeof(struct bn_scenario_fault) - item) * BN_SC_FAULTS_MAX;
+    for (size_t i = 0; i < bn_scn_count(); i++)
+        total += bn_scn_at(i)->list ? 0 : bn_scn_at(i)->size;
     assert_true(total <= sizeof(struct bn_scenario));
     /* a few bytes per section, and the alignment after 1-byte enum indices */
     printf("scenario: %zu bytes, %zu of them padding\n", sizeof(struct bn_scenario),
@@ -358,6 +380,7 @@ int main(void)
         cmocka_unit_test(test_default_yaml_mentions_every_key),
         cmocka_unit_test(test_default_file_matches_embedded),
         cmocka_unit_test(test_cluster_file_matches_embedded),
+        cmocka_unit_test(test_job_file_matches_embedded),
         cmocka_unit_test(test_examples),
         cmocka_unit_test(test_registry),
         cmocka_unit_test(test_registry_covers_struct),

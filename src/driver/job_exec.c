@@ -1,0 +1,533 @@
+/*
+ * The jobs executor: every job's graph run on the fabric at once. A task
+ * starts when the tasks it depends on are done: a compute phase (or a
+ * modelled collective) ends after its time; a collective runs its
+ * schedule, each transfer an RDMA WRITE on the queue pair of its (source,
+ * destination, channel, communicator), posted coll.step_latency_us after
+ * its dependencies landed, as the collective driver does; a send posts one
+ * message per pair. Communicators have their own queue pairs, as NCCL's
+ * do. When an iteration's last task is done the next starts; background
+ * flows are reposted as they land until the other jobs are done.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/rng.h"
+#include "driver/job.h"
+
+enum { EV_TASK_DONE = 0, EV_POST = 1, EV_JOB_START = 2 };
+#define INST_SEND UINT32_MAX
+#define INST_FLOW (UINT32_MAX - 1)
+#define COMM_SENDS 0xffffffu   /* the communicator key of a job's sends */
+#define COMM_FLOWS 0xfffffeu   /* of background flows */
+
+struct bn_job_inst {
+    const struct bn_sched *sched;
+    struct bn_sched_run run;
+    uint32_t job, task, next_free;
+};
+
+struct bn_job_post {
+    bn_time_t at;               /* when it was posted (the trace's steps) */
+    uint32_t inst, xfer, job, next_free;
+};
+
+static void fail(struct bn_jobs_exec *x, int rc, const char *what)
+{
+    if (x->rc == BN_OK)
+        x->rc = bn_fail(x->err, rc, "jobs: %s", what);
+}
+
+/* Room for one more element in a growing array (amortized: no allocation
+ * on most calls). */
+static bool room(void **arr, uint32_t n, uint32_t *cap, size_t size)
+{
+    if (n < *cap)
+        return true;
+    uint32_t c = *cap ? 2 * *cap : 256;
+    void *p = realloc(*arr, (size_t)c * size);
+    if (!p)
+        return false;
+    *arr = p;
+    *cap = c;
+    return true;
+}
+
+static bool qp_grow(struct bn_jobs_exec *x)
+{
+    uint32_t cap = x->qp_cap ? 2 * x->qp_cap : 1024;
+    uint64_t *key = calloc((size_t)cap * 2, sizeof *key);
+    uint32_t *val = calloc(cap, sizeof *val);
+    if (!key || !val) {
+        free(key);
+        free(val);
+        return false;
+    }
+    for (uint32_t i = 0; i < x->qp_cap; i++) {
+        if (!x->qp_key[2 * i])
+            continue;
+        uint32_t k = (uint32_t)bn_mix64(x->qp_key[2 * i] ^ x->qp_key[2 * i + 1]) & (cap - 1);
+        while (key[2 * k])
+            k = (k + 1) & (cap - 1);
+        key[2 * k] = x->qp_key[2 * i];
+        key[2 * k + 1] = x->qp_key[2 * i + 1];
+        val[k] = x->qp_val[i];
+    }
+    free(x->qp_key);
+    free(x->qp_val);
+    x->qp_key = key;
+    x->qp_val = val;
+    x->qp_cap = cap;
+    return true;
+}
+
+/* The queue pair of (src, dst, channel) of communicator `comm` of job
+ * `job`, created on first use. */
+static uint32_t qp_for(struct bn_jobs_exec *x, uint32_t src, uint32_t dst, uint32_t ch,
+                       uint32_t job, uint32_t comm)
+{
+    if (2 * (x->qp_n + 1) > x->qp_cap && !qp_grow(x))
+        return BN_NONE;
+    uint64_t k1 = ((uint64_t)src << 32 | dst) + 1, k2 = (uint64_t)job << 48 | (uint64_t)comm << 16 | ch;
+    uint32_t mask = x->qp_cap - 1, i = (uint32_t)bn_mix64(k1 ^ k2) & mask;
+    while (x->qp_key[2 * i] && (x->qp_key[2 * i] != k1 || x->qp_key[2 * i + 1] != k2))
+        i = (i + 1) & mask;
+    if (!x->qp_key[2 * i]) {
+        uint32_t qp = bn_qp_create(&x->s->nics, src, dst);
+        if (qp == BN_NONE)
+            return BN_NONE;
+        /* hashed by what it connects, not by when it was made: a job alone
+         * takes the same paths as beside others */
+        bn_qp_set_entropy(&x->s->nics, qp, bn_mix64(k1) ^ k2);
+        x->qp_key[2 * i] = k1;
+        x->qp_key[2 * i + 1] = k2;
+        x->qp_val[i] = qp;
+        x->qp_n++;
+    }
+    return x->qp_val[i];
+}
+
+static uint32_t new_post(struct bn_jobs_exec *x, uint32_t inst, uint32_t xfer, uint32_t job)
+{
+    uint32_t i = x->post_free;
+    if (i != UINT32_MAX) {
+        x->post_free = x->post[i].next_free;
+    } else {
+        if (!room((void **)&x->post, x->npost, &x->post_cap, sizeof *x->post))
+            return UINT32_MAX;
+        i = x->npost++;
+    }
+    x->post[i] = (struct bn_job_post){.inst = inst, .xfer = xfer, .job = job};
+    return i;
+}
+
+static void free_post(struct bn_jobs_exec *x, uint32_t i)
+{
+    x->post[i].next_free = x->post_free;
+    x->post_free = i;
+}
+
+static void post_message(struct bn_jobs_exec *x, uint32_t src, uint32_t dst, uint32_t ch,
+                         uint32_t job, uint32_t comm, uint64_t bytes, uint32_t cookie)
+{
+    uint32_t qp = qp_for(x, src, dst, ch, job, comm);
+    int rc = qp == BN_NONE ? -1 : bn_qp_post(&x->s->nics, qp, bytes, BN_VERB_WRITE, cookie);
+    if (rc == -2)
+        fail(x, BN_EINPUT, "a queue pair's 2^32 packet sequence numbers are used up (fewer "
+             "iterations, or a larger nic.mtu_bytes)");
+    else if (rc != 0)
+        fail(x, BN_ENOMEM, "out of memory posting a message");
+}
+
+/* Post transfer post[pi] of its collective. */
+static void post_xfer(struct bn_jobs_exec *x, uint32_t pi)
+{
+    const struct bn_job_post *po = &x->post[pi];
+    struct bn_job_inst *in = &x->inst[po->inst];
+    const struct bn_job_rt *jr = &x->jobs[in->job];
+    const struct bn_xfer *t = &in->sched->xfers[po->xfer];
+    uint32_t comm = jr->g.tasks[in->task].comm;
+    const uint32_t *host = &jr->comm_host[jr->g.comm_off[comm]];
+    uint32_t src = host[in->sched->slots[t->src_slot].endpoint];
+    uint32_t dst = host[in->sched->slots[t->dst_slot].endpoint];
+    bn_sched_run_posted(&in->run, po->xfer);
+    x->post[pi].at = x->s->fab.now;
+    post_message(x, src, dst, t->channel, in->job, comm, t->bytes, pi);
+}
+
+/* Ready transfers of instance `ii` wait out the step latency, then post. */
+static void release(struct bn_jobs_exec *x, uint32_t ii, const uint32_t *xs, uint32_t n)
+{
+    for (uint32_t i = 0; i < n && x->rc == BN_OK; i++) {
+        uint32_t pi = new_post(x, ii, xs[i], x->inst[ii].job);
+        if (pi == UINT32_MAX)
+            return fail(x, BN_ENOMEM, "out of memory posting a transfer");
+        if (x->step_ps == 0)
+            post_xfer(x, pi);
+        else
+            bn_fabric_schedule(&x->s->fab, x->s->fab.now + x->step_ps, BN_EV_APP, pi, EV_POST);
+    }
+}
+
+static void push_todo(struct bn_jobs_exec *x, uint32_t job, uint32_t task)
+{
+    if (!room((void **)&x->todo, x->ntodo, &x->todo_cap, sizeof *x->todo))
+        return fail(x, BN_ENOMEM, "out of memory running jobs");
+    x->todo[x->ntodo++] = (uint64_t)job << 32 | task;
+}
+
+static void start_iteration(struct bn_jobs_exec *x, uint32_t job);
+
+/* Task t of job jr is done: its figures, its successors released, the
+ * iteration closed after its last task. */
+static void finish_task(struct bn_jobs_exec *x, uint32_t job, uint32_t t)
+{
+    struct bn_job_rt *jr = &x->jobs[job];
+    const struct bn_job_graph *g = &jr->g;
+    jr->dur[t] = bn_time_to_us(x->s->fab.now - jr->t_start[t]);
+    int rc = bn_jobs_task_stats(x, jr, t);
+    if (rc != BN_OK && x->rc == BN_OK)
+        x->rc = rc;
+    for (uint32_t k = g->succ_off[t]; k < g->succ_off[t + 1]; k++)
+        if (--jr->waiting[g->succ[k]] == 0)
+            push_todo(x, job, g->succ[k]);
+    if (--jr->tasks_left > 0)
+        return;
+    rc = bn_jobs_iteration_stats(x, jr, bn_time_to_us(x->s->fab.now - jr->iter_start));
+    if (rc != BN_OK && x->rc == BN_OK)
+        x->rc = rc;
+    if (++jr->iter < jr->j->iterations) {
+        start_iteration(x, job);
+        return;
+    }
+    jr->finished = true;
+    jr->res->end_us = bn_time_to_us(x->s->fab.now);
+    x->fg_left--;
+}
+
+/* A collective on the fabric: its schedule started in a free instance. */
+static void start_coll(struct bn_jobs_exec *x, uint32_t job, uint32_t t)
+{
+    struct bn_job_rt *jr = &x->jobs[job];
+    const struct bn_job_sched *js = bn_jobs_sched(x, jr, &jr->g.tasks[t], x->err);
+    if (!js) {
+        if (x->rc == BN_OK)
+            x->rc = x->err->status ? x->err->status : BN_ENOMEM;
+        return;
+    }
+    uint32_t ii = x->inst_free;
+    if (ii != UINT32_MAX) {
+        x->inst_free = x->inst[ii].next_free;
+    } else {
+        if (!room((void **)&x->inst, x->ninst, &x->inst_cap, sizeof *x->inst))
+            return fail(x, BN_ENOMEM, "out of memory running a collective");
+        ii = x->ninst++;
+    }
+    struct bn_job_inst *in = &x->inst[ii];
+    *in = (struct bn_job_inst){.sched = &js->sched, .job = job, .task = t};
+    if (js->sched.nxfers + 1 > x->ready_cap) {
+        uint32_t *r = realloc(x->ready, ((size_t)js->sched.nxfers + 1) * sizeof *r);
+        if (!r)
+            return fail(x, BN_ENOMEM, "out of memory running a collective");
+        x->ready = r;
+        x->ready_cap = js->sched.nxfers + 1;
+    }
+    int rc = bn_sched_run_start(&in->run, in->sched, x->err);
+    if (rc != BN_OK) {
+        if (x->rc == BN_OK)
+            x->rc = rc;
+        return;
+    }
+    if (in->sched->nxfers == 0) {
+        bn_sched_run_free(&in->run);
+        in->next_free = x->inst_free;
+        x->inst_free = ii;
+        finish_task(x, job, t);
+        return;
+    }
+    release(x, ii, x->ready, bn_sched_run_initial(&in->run, x->ready));
+}
+
+static void start_task(struct bn_jobs_exec *x, uint32_t job, uint32_t t)
+{
+    struct bn_job_rt *jr = &x->jobs[job];
+    const struct bn_task *tk = &jr->g.tasks[t];
+    jr->t_start[t] = x->s->fab.now;
+    double us = tk->kind == BN_TASK_COMPUTE ? tk->dur_us : bn_jobs_model_us(x, jr, tk);
+    if (us >= 0) {
+        if (us == 0)
+            finish_task(x, job, t);
+        else
+            bn_fabric_schedule(&x->s->fab, x->s->fab.now + bn_time_from_us(us), BN_EV_APP,
+                               jr->base + t, EV_TASK_DONE);
+        return;
+    }
+    if (tk->kind == BN_TASK_COLL) {
+        start_coll(x, job, t);
+        return;
+    }
+    jr->left[t] = tk->npairs;
+    for (uint32_t i = 0; i < tk->npairs && x->rc == BN_OK; i++) {
+        const uint32_t *pr = jr->g.pair[tk->comm + i];
+        uint32_t pi = new_post(x, INST_SEND, t, job);
+        if (pi == UINT32_MAX)
+            return fail(x, BN_ENOMEM, "out of memory posting a send");
+        post_message(x, jr->host[pr[0]], jr->host[pr[1]], 0, job, COMM_SENDS,
+                     tk->bytes ? tk->bytes : 1, pi);
+    }
+    if (tk->npairs == 0)
+        finish_task(x, job, t);
+}
+
+/* Start what is ready, including what finishing at once makes ready. */
+static void drain(struct bn_jobs_exec *x)
+{
+    while (x->ntodo && x->rc == BN_OK) {
+        uint64_t e = x->todo[--x->ntodo];
+        uint32_t job = (uint32_t)(e >> 32);
+        if (!x->jobs[job].failed)
+            start_task(x, job, (uint32_t)e);
+    }
+}
+
+static void start_iteration(struct bn_jobs_exec *x, uint32_t job)
+{
+    struct bn_job_rt *jr = &x->jobs[job];
+    const struct bn_job_graph *g = &jr->g;
+    jr->iter_start = x->s->fab.now;
+    jr->tasks_left = g->ntasks;
+    memcpy(jr->waiting, g->ndeps, (size_t)g->ntasks * sizeof *jr->waiting);
+    for (uint32_t u = 0; u < g->nunits; u++)
+        jr->unit_compute[u] = 0;
+    for (uint32_t t = g->ntasks; t-- > 0;) /* pushed in reverse: started in index order */
+        if (g->ndeps[t] == 0)
+            push_todo(x, job, t);
+}
+
+static void start_flows(struct bn_jobs_exec *x, uint32_t job)
+{
+    struct bn_job_rt *jr = &x->jobs[job];
+    for (uint32_t f = 0; f < jr->nflows && x->rc == BN_OK; f++) {
+        uint32_t pi = new_post(x, INST_FLOW, f, job);
+        if (pi == UINT32_MAX)
+            return fail(x, BN_ENOMEM, "out of memory posting a flow");
+        post_message(x, jr->flow[f][0], jr->flow[f][1], 0, job, COMM_FLOWS, jr->j->bytes, pi);
+        jr->flows_out++;
+    }
+}
+
+static void job_start(struct bn_jobs_exec *x, uint32_t job)
+{
+    struct bn_job_rt *jr = &x->jobs[job];
+    jr->started = true;
+    jr->res->start_us = bn_time_to_us(x->s->fab.now);
+    if (jr->j->kind == BN_SC_JOB_BACKGROUND) {
+        if (x->fg_left)
+            start_flows(x, job);
+        return;
+    }
+    if (jr->g.ntasks == 0) {
+        jr->finished = true;
+        x->fg_left--;
+        return;
+    }
+    start_iteration(x, job);
+    drain(x);
+}
+
+/* A delivered transfer, for the timeline: its ranks, channel and times. */
+static void keep_step(struct bn_jobs_exec *x, const struct bn_job_post *po,
+                      const struct bn_job_inst *in)
+{
+    struct bn_job_results *out = x->out;
+    if (out->nsteps == BN_JOB_STEPS_MAX) {
+        out->steps_truncated = true;
+        return;
+    }
+    if ((out->nsteps & (out->nsteps - 1)) == 0) {
+        struct bn_job_step *n = realloc(out->steps, (out->nsteps ? 2 * out->nsteps : 1024) *
+                                                        sizeof *n);
+        if (!n)
+            return fail(x, BN_ENOMEM, "out of memory for the trace's steps");
+        out->steps = n;
+    }
+    const struct bn_job_rt *jr = &x->jobs[po->job];
+    const struct bn_xfer *t = &in->sched->xfers[po->xfer];
+    const uint32_t *rank = &jr->g.comm_rank[jr->g.comm_off[jr->g.tasks[in->task].comm]];
+    out->steps[out->nsteps++] = (struct bn_job_step){
+        .start_us = bn_time_to_us(po->at), .end_us = bn_time_to_us(x->s->fab.now),
+        .bytes = t->bytes, .job = po->job, .channel = t->channel,
+        .rank = rank[in->sched->slots[t->src_slot].endpoint],
+        .peer = rank[in->sched->slots[t->dst_slot].endpoint],
+    };
+}
+
+static void on_complete(void *self, uint32_t cookie, enum bn_completion_side side, bn_time_t when)
+{
+    struct bn_jobs_exec *x = self;
+    (void)when;
+    if (side != BN_COMPLETE_RX)
+        return;
+    struct bn_job_post po = x->post[cookie];
+    struct bn_job_rt *jr = &x->jobs[po.job];
+    free_post(x, cookie);
+    if (po.inst == INST_FLOW) {
+        jr->res->flows_done++;
+        jr->res->bytes_done += jr->j->bytes;
+        if (x->fg_left) {
+            uint32_t pi = new_post(x, INST_FLOW, po.xfer, po.job);
+            if (pi == UINT32_MAX)
+                return fail(x, BN_ENOMEM, "out of memory posting a flow");
+            post_message(x, jr->flow[po.xfer][0], jr->flow[po.xfer][1], 0, po.job, COMM_FLOWS,
+                         jr->j->bytes, pi);
+        } else {
+            jr->flows_out--;
+        }
+        return;
+    }
+    if (jr->failed)
+        return;
+    if (po.inst == INST_SEND) {
+        if (--jr->left[po.xfer] == 0)
+            finish_task(x, po.job, po.xfer);
+        drain(x);
+        return;
+    }
+    struct bn_job_inst *in = &x->inst[po.inst];
+    if (x->trace)
+        keep_step(x, &po, in);
+    release(x, po.inst, x->ready, bn_sched_run_deliver(&in->run, po.xfer, x->ready));
+    if (in->run.delivered < in->sched->nxfers)
+        return;
+    if (in->run.conflicts)
+        return fail(x, BN_EINTERNAL, "a collective's schedule raced on the fabric");
+    uint32_t job = in->job, task = in->task;
+    bn_sched_run_free(&in->run);
+    in->next_free = x->inst_free;
+    x->inst_free = po.inst;
+    finish_task(x, job, task);
+    drain(x);
+}
+
+static int exec_event(struct bn_sim *s, void *self, const struct bn_event *ev,
+                      struct bn_error *err)
+{
+    struct bn_jobs_exec *x = self;
+    (void)s;
+    (void)err;
+    if (ev->arg == EV_POST) {
+        if (!x->jobs[x->post[ev->obj].job].failed)
+            post_xfer(x, ev->obj);
+        else
+            free_post(x, ev->obj);
+        return x->rc;
+    }
+    if (ev->arg == EV_JOB_START) {
+        job_start(x, ev->obj);
+        return x->rc;
+    }
+    uint32_t job = 0;
+    while (job + 1 < x->njobs && ev->obj >= x->jobs[job + 1].base)
+        job++;
+    if (!x->jobs[job].failed) {
+        finish_task(x, job, ev->obj - x->jobs[job].base);
+        drain(x);
+    }
+    return x->rc;
+}
+
+/* A queue pair gave up: its job has failed (the others go on). */
+static void exec_qp_error(void *self, uint32_t qpid, bn_time_t when)
+{
+    struct bn_jobs_exec *x = self;
+    const struct bn_qp *qp = &x->s->nics.qp[qpid];
+    if (qp->msg_head == BN_NONE)
+        return;
+    struct bn_job_rt *jr = &x->jobs[x->post[x->s->nics.msg[qp->msg_head].cookie].job];
+    if (jr->failed || jr->finished)
+        return;
+    jr->failed = jr->finished = true;
+    jr->failed_us = bn_time_to_us(when);
+    if (jr->j->kind == BN_SC_JOB_BACKGROUND)
+        return;
+    x->fg_left--;
+}
+
+static int exec_start(struct bn_sim *s, void *self, struct bn_error *err)
+{
+    struct bn_jobs_exec *x = self;
+    (void)err;
+    for (uint32_t k = 0; k < x->njobs; k++)
+        bn_fabric_schedule(&s->fab, bn_time_from_us(x->jobs[k].j->start_us), BN_EV_APP, k,
+                           EV_JOB_START);
+    return BN_OK;
+}
+
+static bool exec_done(const void *self)
+{
+    const struct bn_jobs_exec *x = self;
+    if (x->rc != BN_OK)
+        return true;
+    if (x->fg_left)
+        return false;
+    for (uint32_t k = 0; k < x->njobs; k++)
+        if (x->jobs[k].flows_out)
+            return false;
+    return true;
+}
+
+static void exec_progress(const void *self, uint32_t *done, uint32_t *total)
+{
+    const struct bn_jobs_exec *x = self;
+    *done = *total = 0;
+    for (uint32_t k = 0; k < x->njobs; k++)
+        if (x->jobs[k].j->kind != BN_SC_JOB_BACKGROUND) {
+            *done += x->jobs[k].iter;
+            *total += x->jobs[k].j->iterations;
+        }
+}
+
+static const struct bn_driver_ops jobs_driver = {
+    .name = "jobs",
+    .start = exec_start,
+    .event = exec_event,
+    .complete = on_complete,
+    .done = exec_done,
+    .progress = exec_progress,
+    .qp_error = exec_qp_error,
+};
+
+int bn_jobs_execute(struct bn_jobs_exec *x, struct bn_error *err)
+{
+    x->err = err;
+    x->rc = BN_OK;
+    x->inst_free = x->post_free = UINT32_MAX;
+    x->step_ps = bn_time_from_us(x->s->sc->coll.step_latency_us);
+    for (uint32_t k = 0; k < x->njobs; k++)
+        x->fg_left += x->jobs[k].j->kind != BN_SC_JOB_BACKGROUND;
+    double t0 = bn_wall_now();
+    int rc = bn_sim_attach(x->s, &jobs_driver, x, err);
+    if (rc == BN_OK)
+        rc = bn_sim_loop(x->s, NULL, t0, err);
+    if (rc == BN_OK && x->rc != BN_OK)
+        rc = x->rc;
+    if (rc == BN_OK)
+        rc = bn_sim_check_ledger(x->s, err);
+    if (rc == BN_OK && x->s->interrupted)
+        rc = bn_fail(err, BN_EINTR, "interrupted");
+    if (rc == BN_OK && !x->s->stopped_early && x->fg_left)
+        rc = bn_fail(err, BN_EINTERNAL, "the jobs did not complete, yet no event is left");
+    if (rc == BN_OK && x->s->stopped_early)
+        rc = bn_fail(err, BN_EINPUT, "%s: key 'sim.max_time_us': the jobs did not finish "
+                     "within %g us", BN_WHERE(x->s->sc, "sim.max_time_us"),
+                     x->s->sc->sim.max_time_us);
+    for (uint32_t i = 0; i < x->ninst; i++)
+        bn_sched_run_free(&x->inst[i].run);
+    free(x->inst);
+    free(x->post);
+    free(x->ready);
+    free(x->todo);
+    free(x->qp_key);
+    free(x->qp_val);
+    return rc;
+}

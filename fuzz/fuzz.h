@@ -130,15 +130,16 @@ static inline void fuzz_check_key(struct bn_scenario *sc, const struct bn_scn_ke
 static inline void fuzz_check_keys(const struct bn_scenario *sc)
 {
     static struct bn_scenario copy; /* tens of KB: not on the stack */
-    static const char item[] = "faults[].";
     char path[128];
     struct bn_error err = {0};
     copy = *sc;
     for (size_t i = 0; i < bn_scn_count(); i++) {
         const struct bn_scn_key *k = bn_scn_at(i);
-        if (k->item) {
-            for (uint32_t n = 0; n < sc->nfaults; n++) {
-                snprintf(path, sizeof path, "faults.%u.%s", n, k->info.path + sizeof item - 1);
+        const struct bn_scn_list *l = bn_scn_list_of(k);
+        if (l) { /* each item's field: "faults.N.kind" */
+            uint32_t items = *(const uint32_t *)(const void *)((const char *)sc + l->count_offset);
+            for (uint32_t n = 0; n < items; n++) {
+                snprintf(path, sizeof path, "%s.%u.%s", l->name, n, bn_scn_field_name(k));
                 fuzz_check_key(&copy, k, path);
             }
         } else if (strcmp(k->info.path, "fabric") != 0) {

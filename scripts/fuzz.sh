@@ -21,7 +21,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 out=$root/build-fuzz
-all=(scenario_yaml scenario_set topo_file ibnetdiscover flow_file e2e)
+all=(scenario_yaml scenario_set topo_file ibnetdiscover flow_file workload_file e2e)
 per_input_timeout=10   # seconds; a slower input is a finding (a hang)
 
 usage() {
@@ -84,11 +84,12 @@ build() {
 seeds() {
     local s=$out/seeds
     rm -rf "$s"
-    mkdir -p "$s"/{scenario_yaml,scenario_set,topo_file,ibnetdiscover,flow_file,e2e,errors}
+    mkdir -p "$s"/{scenario_yaml,scenario_set,topo_file,ibnetdiscover,flow_file,workload_file,e2e,errors}
     cp scenarios/*.yaml "$s/scenario_yaml/"
     cp scenarios/*.topo tests/topo/data/*.topo "$s/topo_file/"
     cp tests/topo/data/*.ibnet "$s/ibnetdiscover/"
     cp scenarios/*.flows "$s/flow_file/"
+    cp scenarios/*.txt "$s/workload_file/"
     # test_errors.sh's one-command printf lines (continuations joined), run
     # with S pointing at the seed folder
     sed -e ':a' -e '/\\$/{N;s/\\\n *//;ba' -e '}' tests/cli/test_errors.sh |
@@ -101,6 +102,7 @@ seeds() {
         *.topo) mv "$f" "$s/topo_file/" ;;
         *.ibnet) mv "$f" "$s/ibnetdiscover/" ;;
         *.flows) mv "$f" "$s/flow_file/" ;;
+        *.txt) mv "$f" "$s/workload_file/" ;;
         esac
     done
     rm -rf "$s/errors"
@@ -137,7 +139,7 @@ dicts() {
     } >"$d/scenario_set.dict"
     cat "$d/scenario_set.dict" fuzz/dict/e2e.dict >"$d/e2e.dict"
     local h
-    for h in topo_file ibnetdiscover flow_file; do
+    for h in topo_file ibnetdiscover flow_file workload_file; do
         cat fuzz/dict/numbers.dict "fuzz/dict/$h.dict" >"$d/$h.dict"
     done
 }

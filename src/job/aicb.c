@@ -28,6 +28,9 @@
 
 #define LINE_MAX_BYTES 4096
 #define LAYERS_MAX 1000000u
+#define TIME_MAX_NS 1000000000000ULL   /* 1000 s: far from integer-picosecond overflow */
+#define BYTES_MAX 1000000000000ULL     /* as workload.message_bytes */
+#define TASKS_MAX 50000000ULL          /* a graph of about 5 GB */
 
 struct reader {
     const struct bn_scenario *sc;
@@ -163,9 +166,14 @@ static int layer_line(struct reader *r, bool data_only, struct bn_job_layer *l,
                    "the update time");
     uint64_t v[12];
     static const int nums[] = {2, 4, 5, 7, 8, 10, 11};
-    for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++)
+    for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++) {
+        bool bytes = nums[i] == 4 || nums[i] == 7 || nums[i] == 10;
         if (!parse_u64(f[nums[i]], &v[nums[i]]))
             return bad(r, "field '%.40s' is not a whole number", f[nums[i]]);
+        if (v[nums[i]] > (bytes ? BYTES_MAX : TIME_MAX_NS))
+            return bad(r, "field '%.40s' is too large (times at most 10^12 ns, sizes at most "
+                       "10^12 bytes)", f[nums[i]]);
+    }
     *update_ns += v[11];
     /* forward: compute, then its communication; backward: input-gradient
      * compute and communication, weight-gradient compute */
@@ -212,6 +220,13 @@ static int read_file(struct reader *r, struct bn_job_plan *plan, struct bn_job_l
                        "%llu, at most 16777216", r->path, r->index, (unsigned long long)h.gpus,
                        (unsigned long long)mp);
     uint64_t dp = h.gpus / mp;
+    /* each unit runs each layer's steps (at most 4 a pass) per micro-batch */
+    if ((double)dp * h.pp * h.ga * nl * 8 > (double)TASKS_MAX)
+        return bn_fail(r->err, BN_EINPUT, "%s:2: key 'jobs[%u].workload_file': %llu layers x "
+                       "ga %llu on %llu pipelines x %llu stages would make more than %llu tasks",
+                       r->path, r->index, (unsigned long long)nl, (unsigned long long)h.ga,
+                       (unsigned long long)dp, (unsigned long long)h.pp,
+                       (unsigned long long)TASKS_MAX);
     if (dp % h.ep)
         return bn_fail(r->err, BN_EINPUT, "%s:1: key 'jobs[%u].workload_file': ep %llu does not "
                        "divide the data-parallel degree %llu", r->path, r->index,

@@ -372,7 +372,9 @@ static int do_job(const struct cli_opts *o, const struct bn_scenario *sc)
     if (bn_job_run(sc, &jo, &res, &err) != BN_OK)
         return exit_status(&err);
     int rc = BN_OK;
-    if (!o->quiet && !(o->json && strcmp(o->json, "-") == 0))
+    bool to_stdout = (o->json && strcmp(o->json, "-") == 0) ||
+                     (o->trace && strcmp(o->trace, "-") == 0);
+    if (!o->quiet && !to_stdout)
         bn_job_print(stdout, &res);
     if (o->json)
         rc = bn_job_write_json(&res, o->json, &err);

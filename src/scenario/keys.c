@@ -621,7 +621,7 @@ static const struct bn_scn_key keys[] = {
     { .info.path = "jobs[].optimizer_us", FLOAT_KEY, .info.unit = "us", .info.def = "0",
       .info.doc = "The optimizer step, after the last gradient reduction.", JOB(optimizer_us),
       RANGE(0, 1e9) },
-    { .info.path = "jobs[].bucket_mb", FLOAT_KEY, .info.unit = "MB", .info.def = "25",
+    { .info.path = "jobs[].bucket_mb", FLOAT_KEY, .info.unit = "MiB", .info.def = "25",
       .info.doc = "Gradient bucket, reduced once its layers' backward is done (PyTorch DDP "
                   "bucket_cap_mb, default 25).", JOB(bucket_mb), RANGE(1e-3, 1e6) },
     { .info.path = "jobs[].overlap", BOOL_KEY, .info.unit = "", .info.def = "true",

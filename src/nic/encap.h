@@ -45,10 +45,12 @@ static inline uint32_t bn_encap_wire_frame(const struct bn_encap *e, uint32_t mt
     return bn_encap_frame(e, e->reth_bytes, mtu) + e->wire_overhead;
 }
 
-/* Payload rate of a link of `gbps` carrying full packets of `mtu` bytes. */
+/* Payload rate of a link of `gbps` carrying a long RDMA WRITE in full
+ * packets of `mtu` bytes: only a message's first packet carries the RETH,
+ * so the bound a long message approaches is set by the packets without it. */
 static inline double bn_encap_goodput_gbps(const struct bn_encap *e, uint32_t mtu, double gbps)
 {
-    return gbps * mtu / (double)bn_encap_wire_frame(e, mtu);
+    return gbps * mtu / (double)(bn_encap_frame(e, 0, mtu) + e->wire_overhead);
 }
 
 #endif

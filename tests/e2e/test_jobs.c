@@ -100,7 +100,7 @@ static void test_1f1b_pipeline(void **state)
  * tests/e2e/test_coll.c derives them). */
 static double ring_ar_us(double n, double bytes)
 {
-    double goodput_bps = 100e9 * 4096.0 / (4096 + 42);
+    double goodput_bps = 100e9 * 4096.0 / (4096 + 26); /* RETH on first packets only */
     double alpha_us = 1.0 + 5 * 0.130 + (2 * 2 * 4.3 + 4 * 10 * 5.0) / 1e3 +
                       (4096 + 42) * 8 / 100e3;
     return 2 * (n - 1) * alpha_us + 2 * (n - 1) / n * bytes * 8 / goodput_bps * 1e6;

@@ -75,8 +75,8 @@ struct bn_summary_stats { double mean, min, p1, p50, p99, max; };
 /* A port (one direction of a link) that saw pauses, marks or drops. */
 struct bn_port_result {
     uint32_t port;            /* global port id */
-    char name[32];            /* "tor3/1": node name / port index on it */
-    char peer[32];            /* the node at the other end */
+    char name[80];            /* "tor3/1": node name / port index on it (never cut) */
+    char peer[64];            /* the node at the other end */
     double utilization;       /* busy time / simulated time */
     uint64_t tx_bytes, drops, ecn_marks;
     uint64_t pause_sent;      /* PFC pauses this port sent upstream */
@@ -115,7 +115,7 @@ struct bn_series {
     double *delivered_bytes;  /* [nsamples][nflows]: payload delivered in order so far */
     uint32_t nqueues;
     uint32_t *queue_port;     /* [nqueues] global port ids */
-    char (*queue_name)[32];   /* [nqueues] */
+    char (*queue_name)[80];   /* [nqueues]: port names, as `name` above */
     double *queue_bytes;      /* [nsamples][nqueues] output queue depth */
 };
 

@@ -53,7 +53,7 @@ static uint32_t port_between(const struct bn_topo *t, uint32_t a, uint32_t b)
  * `text`; *rest points past what was read. */
 static uint32_t parse_link(const struct bn_topo *t, const char *text, const char **rest)
 {
-    char a[64] = "", b[64] = "";
+    char a[BN_TOPO_NAME_MAX] = "", b[BN_TOPO_NAME_MAX] = "";
     int n = 0;
     if (sscanf(text, " %63s%n", a, &n) != 1)
         return UINT32_MAX;
@@ -614,7 +614,7 @@ static void describe_links(const struct bn_faults *ft, const struct fault *fa, c
     size_t used = 0;
     buf[0] = '\0';
     for (uint32_t i = 0; i < fa->nports && used + 1 < len; i++) {
-        char a[32], b[32];
+        char a[BN_TOPO_NAME_MAX], b[BN_TOPO_NAME_MAX];
         bn_topo_node_name(ft->env.t, ft->env.t->ports[fa->ports[i]].node, a, sizeof a);
         bn_topo_node_name(ft->env.t, ft->env.t->ports[ft->env.t->ports[fa->ports[i]].peer].node,
                           b, sizeof b);

@@ -19,6 +19,23 @@
 
 typedef void (*csv_body_fn)(FILE *f, const struct bn_results *r);
 
+/* A text field as RFC 4180 writes it: quoted, its quotes doubled, when it
+ * holds a comma, a quote or a line break (names from a topology file may). */
+static void text_field(FILE *f, const char *s)
+{
+    if (!s[strcspn(s, ",\"\r\n")]) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
 static void flows_body(FILE *f, const struct bn_results *r)
 {
     fputs("src,dst,bytes,start_us,fct_us,ack_us,throughput_gbps,retransmits,timeouts,done\n", f);
@@ -37,10 +54,13 @@ static void ports_body(FILE *f, const struct bn_results *r)
           "paused_fraction\n", f);
     for (uint32_t i = 0; i < r->nports; i++) {
         const struct bn_port_result *p = &r->ports[i];
-        fprintf(f, "%s,%s," REAL ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+        text_field(f, p->name);
+        fputc(',', f);
+        text_field(f, p->peer);
+        fprintf(f, "," REAL ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
                    "," REAL "\n",
-                p->name, p->peer, p->utilization, p->tx_bytes, p->drops, p->ecn_marks,
-                p->pause_sent, p->pause_received, p->paused_fraction);
+                p->utilization, p->tx_bytes, p->drops, p->ecn_marks, p->pause_sent,
+                p->pause_received, p->paused_fraction);
     }
 }
 
@@ -61,9 +81,11 @@ static void queues_body(FILE *f, const struct bn_results *r)
     const struct bn_series *sr = &r->series;
     fputs("t_us,port,bytes\n", f);
     for (uint32_t k = 0; k < sr->nsamples; k++)
-        for (uint32_t q = 0; q < sr->nqueues; q++)
-            fprintf(f, REAL ",%s,%.0f\n", sr->t_us[k], sr->queue_name[q],
-                    sr->queue_bytes[(size_t)k * sr->nqueues + q]);
+        for (uint32_t q = 0; q < sr->nqueues; q++) {
+            fprintf(f, REAL ",", sr->t_us[k]);
+            text_field(f, sr->queue_name[q]);
+            fprintf(f, ",%.0f\n", sr->queue_bytes[(size_t)k * sr->nqueues + q]);
+        }
 }
 
 /* Write PREFIX-SUFFIX.csv with `body`; one error line naming the path. */

@@ -54,7 +54,7 @@ static int build_ports(struct bn_sim *s, struct bn_error *err)
         bn_time_t lat = bn_topo_prop_ps(sc, tp) +
                         (peer_sw || peer_kind == BN_NODE_AGG ? bn_time_from_ns(fwd_ns) : 0);
         if (lat < 0 || lat > (bn_time_t)UINT32_MAX) {
-            char name[96];
+            char name[BN_TOPO_PORT_NAME_MAX];
             bn_topo_port_name(t, p, name, sizeof name);
             return bn_fail(err, BN_EINPUT, "%s: link from port %s: latency %.3f us (cable "
                            "length, link.fec_ns and the switch latency) is more than the "

@@ -168,7 +168,7 @@ static bool latency_hiding_wanted(const struct bn_sim *s, uint32_t min_ports)
  * switch's whose flow control did not hold it) passed what a port holds. */
 static int queue_overflow(const struct bn_sim *s, struct bn_error *err)
 {
-    char name[96];
+    char name[BN_TOPO_PORT_NAME_MAX];
     bn_topo_port_name(&s->topo, s->fab.queue_overflow - 1, name, sizeof name);
     return bn_fail(err, BN_EINPUT,
                    "%s: the queue of port %s would pass 4 GiB at t=%.3f us, more than a port "

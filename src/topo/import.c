@@ -68,6 +68,9 @@ static int rehash(struct bn_draft *d)
 int bn_draft_add_node(struct bn_draft *d, const char *name, uint8_t kind, uint8_t tier,
                       uint32_t line, uint32_t *index, struct bn_error *err)
 {
+    if (strlen(name) >= BN_TOPO_NAME_MAX)
+        return bn_fail(err, BN_EINPUT, "%s:%u: node name '%.40s...' is %zu bytes (at most %d)",
+                       d->path, line, name, strlen(name), BN_TOPO_NAME_MAX - 1);
     uint32_t old = bn_draft_find(d, name);
     if (old != UINT32_MAX)
         return bn_fail(err, BN_EINPUT, "%s:%u: node '%s' is already declared on line %u",

@@ -37,7 +37,7 @@ void bn_topo_node_name(const struct bn_topo *t, uint32_t node, char *buf, size_t
 
 void bn_topo_port_name(const struct bn_topo *t, uint32_t port, char *buf, size_t len)
 {
-    char node[24];
+    char node[BN_TOPO_NAME_MAX];
     uint32_t n = t->ports[port].node;
     bn_topo_node_name(t, n, node, sizeof node);
     snprintf(buf, len, "%s/%u", node, port - t->nodes[n].first_port);
@@ -45,7 +45,7 @@ void bn_topo_port_name(const struct bn_topo *t, uint32_t port, char *buf, size_t
 
 uint32_t bn_topo_find_port(const struct bn_topo *t, const char *name)
 {
-    char want[64], have[64];
+    char want[BN_TOPO_PORT_NAME_MAX], have[BN_TOPO_PORT_NAME_MAX];
     snprintf(want, sizeof want, "%s", name);
     for (uint32_t p = 0; p < t->nports; p++) {
         bn_topo_port_name(t, p, have, sizeof have);
@@ -57,7 +57,7 @@ uint32_t bn_topo_find_port(const struct bn_topo *t, const char *name)
 
 uint32_t bn_topo_find_node(const struct bn_topo *t, const char *name)
 {
-    char have[64];
+    char have[BN_TOPO_NAME_MAX];
     for (uint32_t n = 0; n < t->nnodes; n++) {
         bn_topo_node_name(t, n, have, sizeof have);
         if (strcmp(have, name) == 0)

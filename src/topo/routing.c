@@ -97,7 +97,7 @@ static int fill_one(struct bn_routes *r, const struct bn_topo *t, const uint8_t 
         return BN_OK;
     }
     if (d == UNREACHED) {
-        char a[64], b[64];
+        char a[BN_TOPO_NAME_MAX], b[BN_TOPO_NAME_MAX];
         bn_topo_node_name(t, node, a, sizeof a);
         bn_topo_node_name(t, t->leaf_node[l], b, sizeof b);
         return bn_fail(err, BN_EINPUT, "topology: switch '%s' cannot reach leaf '%s' (the "
@@ -126,7 +126,7 @@ static int fill_one(struct bn_routes *r, const struct bn_topo *t, const uint8_t 
         off = set.off - set_start;
     }
     if (cnt > BN_ROUTE_CNT_MAX || off > BN_ROUTE_OFF_MAX) {
-        char a[64];
+        char a[BN_TOPO_NAME_MAX];
         bn_topo_node_name(t, node, a, sizeof a);
         return bn_fail(err, BN_EINPUT, "topology: switch '%s' has more next-hop ports than routing "
                        "tables hold (%u per set, %u in all)", a, BN_ROUTE_CNT_MAX, BN_ROUTE_OFF_MAX);

@@ -23,6 +23,11 @@
 #include "core/time.h"
 
 #define BN_MAX_TIERS 4
+/* Room for a node's name ("tor3", or a topology file's, at most 63 bytes)
+ * and a port's ("<node>/<index>"), terminator included: names are never
+ * cut, so two nodes never print alike. */
+#define BN_TOPO_NAME_MAX 64
+#define BN_TOPO_PORT_NAME_MAX 80
 
 /* A scale-up switch (NVSwitch) joins the GPUs of one NVLink domain through
  * a second port of each; it is not part of the routed backend fabric. */

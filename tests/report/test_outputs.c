@@ -269,6 +269,27 @@ static void test_csv_files(void **state)
     assert_string_equal(header, "t_us,port,bytes");
 }
 
+/* RFC 4180: a name holding a comma or a quote is quoted, its quotes
+ * doubled; before, the field ran into the next column. */
+static void test_csv_quotes_names(void **state)
+{
+    struct fixture *fx = *state;
+    struct bn_error err = {0};
+    char prefix[96], saved[sizeof fx->r.ports[0].name], line[512] = "";
+    memcpy(saved, fx->r.ports[0].name, sizeof saved);
+    snprintf(fx->r.ports[0].name, sizeof fx->r.ports[0].name, "row a, \"rack\" 1/3");
+    snprintf(prefix, sizeof prefix, "%s/q", fx->dir);
+    int rc = bn_results_write_csv(&fx->r, prefix, &err);
+    memcpy(fx->r.ports[0].name, saved, sizeof saved);
+    assert_int_equal(rc, BN_OK);
+    FILE *f = fopen(in_dir(fx, "q-ports.csv"), "r");
+    assert_non_null(f);
+    assert_non_null(fgets(line, sizeof line, f)); /* the header */
+    assert_non_null(fgets(line, sizeof line, f));
+    fclose(f);
+    assert_true(strncmp(line, "\"row a, \"\"rack\"\" 1/3\",", 20) == 0);
+}
+
 static void test_csv_cannot_open(void **state)
 {
     struct fixture *fx = *state;
@@ -419,6 +440,7 @@ int main(void)
         cmocka_unit_test(test_json_queue_and_ports),
         cmocka_unit_test(test_json_byte_identical),
         cmocka_unit_test(test_csv_files),
+        cmocka_unit_test(test_csv_quotes_names),
         cmocka_unit_test(test_csv_cannot_open),
         cmocka_unit_test(test_json_not_utf8),
         cmocka_unit_test(test_json_write_fails),

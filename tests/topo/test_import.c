@@ -4,7 +4,7 @@
  * import to the right hosts, switches, tiers and link rates, route, and run;
  * malformed files fail with FILE:LINE and the field at fault.
  */
-#include "support.h"
+#include "sim_support.h"
 
 #include "scenario/keys.h"
 #include "topo/import.h"
@@ -217,6 +217,37 @@ static void test_ibnetdiscover_errors(void **state)
           "is linked to \"H-1\"[1], but line");
 }
 
+/* Port names were cut at 23 bytes, so two long switch names that differ
+ * late printed alike; a name too long for the results is refused. */
+static void test_long_names_whole(void **state)
+{
+    (void)state;
+    const char *path = test_tmpfile("host h0\nhost h1\n"
+                                    "switch leaf-switch-row-a-rack-17-unit-01 tier 1\n"
+                                    "switch leaf-switch-row-a-rack-17-unit-02 tier 1\n"
+                                    "link h0 leaf-switch-row-a-rack-17-unit-01 100 2 copper\n"
+                                    "link h1 leaf-switch-row-a-rack-17-unit-02 100 2 copper\n"
+                                    "link leaf-switch-row-a-rack-17-unit-01 "
+                                    "leaf-switch-row-a-rack-17-unit-02 100 10 fiber\n");
+    char set[BN_PATH_MAX + 32];
+    snprintf(set, sizeof set, "topology.file=%s", path);
+    const char *sets[] = {"topology.kind=file", set, NULL};
+    struct bn_sim *s = test_sim_build(sets);
+    char a[BN_TOPO_PORT_NAME_MAX], b[BN_TOPO_PORT_NAME_MAX];
+    uint32_t na = bn_topo_find_node(&s->topo, "leaf-switch-row-a-rack-17-unit-01");
+    uint32_t nb = bn_topo_find_node(&s->topo, "leaf-switch-row-a-rack-17-unit-02");
+    assert_true(na != UINT32_MAX && nb != UINT32_MAX);
+    bn_topo_port_name(&s->topo, s->topo.nodes[na].first_port, a, sizeof a);
+    bn_topo_port_name(&s->topo, s->topo.nodes[nb].first_port, b, sizeof b);
+    assert_string_equal(a, "leaf-switch-row-a-rack-17-unit-01/0");
+    assert_string_equal(b, "leaf-switch-row-a-rack-17-unit-02/0");
+    assert_int_equal(bn_topo_find_port(&s->topo, b), s->topo.nodes[nb].first_port);
+    test_sim_free(s);
+    remove(path);
+    fails("file", "host h0\nswitch s234567890123456789012345678901234567890123456789012345678901234\n",
+          "at most 63");
+}
+
 static void test_imported_fabric_runs(void **state)
 {
     (void)state;
@@ -242,6 +273,7 @@ int main(void)
         cmocka_unit_test(test_ibnetdiscover_two_leaf),
         cmocka_unit_test(test_ibnetdiscover_single_switch),
         cmocka_unit_test(test_ibnetdiscover_errors),
+        cmocka_unit_test(test_long_names_whole),
         cmocka_unit_test(test_imported_fabric_runs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

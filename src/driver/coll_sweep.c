@@ -28,7 +28,9 @@ void bn_coll_cost_of(const struct bn_sim *s, struct bn_coll_cost *c)
     const struct bn_scenario *sc = s->sc;
     struct bn_topo_info ti;
     bn_sim_topo_info(s, &ti);
-    double nic = sc->link.rate_gbps, sw_us = sc->sw.latency_ns / 1e3;
+    /* the hosts' own ports (a topology file may give them any rate) */
+    double nic = ti.host_rate_gbps > 0 ? ti.host_rate_gbps : sc->link.rate_gbps;
+    double sw_us = sc->sw.latency_ns / 1e3;
     /* the cables as the topology builders lay them (topo/) */
     double host_prop = bn_topo_link_ns(sc, sc->link.host_cable_m, sc->link.host_cable) / 1e3;
     double fab_prop = bn_topo_link_ns(sc, sc->link.fabric_cable_m, sc->link.fabric_cable) / 1e3;
@@ -261,14 +263,15 @@ int bn_coll_sweep_rows(const struct bn_scenario *sc, bn_coll_row_fn on_row, void
     bool rooted = kind == BN_COLL_BROADCAST || kind == BN_COLL_REDUCE;
     out->root = rooted ? (int32_t)sc->coll.root : -1;
     out->gpus_per_server = sc->topology.gpus_per_server;
-    out->nic_gbps = sc->link.rate_gbps;
-    out->nic_goodput_gbps = bn_encap_goodput_gbps(bn_encap_at(sc->nic.encap), sc->nic.mtu_bytes,
-                                                  sc->link.rate_gbps);
     int rc = bn_check_memory(sc, BN_EST_COLL, err);
     if (rc == BN_OK)
         rc = bn_describe_topology(sc, &out->topo, err);
     if (rc != BN_OK)
         return rc;
+    /* the hosts' ports as built, not link.rate_gbps: a topology file sets them */
+    out->nic_gbps = out->topo.host_rate_gbps > 0 ? out->topo.host_rate_gbps : sc->link.rate_gbps;
+    out->nic_goodput_gbps = bn_encap_goodput_gbps(bn_encap_at(sc->nic.encap), sc->nic.mtu_bytes,
+                                                  out->nic_gbps);
     out->nranks = out->topo.hosts;
     uint32_t n = 0, cap = 0;
     uint64_t last = 0;

@@ -56,7 +56,7 @@ static void apply(struct bn_qp *qp)
 
 static void dcqcn_init(struct bn_nics *n, struct bn_qp *qp)
 {
-    bn_dcqcn_init(rp(qp), n->cc_params, n->fab->now);
+    bn_dcqcn_init(rp(qp), bn_nic_cc_params(n, qp), n->fab->now);
     apply(qp);
 }
 

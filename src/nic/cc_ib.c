@@ -38,7 +38,7 @@ static void apply(struct bn_qp *qp)
 
 static void ib_init(struct bn_nics *n, struct bn_qp *qp)
 {
-    bn_ibcc_init(cc(qp), n->cc_params, n->fab->now);
+    bn_ibcc_init(cc(qp), bn_nic_cc_params(n, qp), n->fab->now);
     apply(qp);
 }
 

@@ -3,7 +3,7 @@
 
 static void none_init(struct bn_nics *n, struct bn_qp *qp)
 {
-    qp->rate_bps = n->line_rate_bps;
+    qp->rate_bps = n->nic[qp->snic].line_bps;
     qp->cc_timer = BN_TIME_NEVER;
 }
 

@@ -48,7 +48,7 @@ static int nscc_setup(const struct bn_scenario *sc, double line_gbps, void *out,
 static void nscc_init(struct bn_nics *n, struct bn_qp *qp)
 {
     *st(qp) = (struct nscc){.cwnd = (double)params(n)->max_cwnd_bytes};
-    qp->rate_bps = n->line_rate_bps;
+    qp->rate_bps = n->nic[qp->snic].line_bps;
     qp->cc_timer = BN_TIME_NEVER;
 }
 

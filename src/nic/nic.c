@@ -5,6 +5,35 @@
 #include "core/bigmem.h"
 #include "nic/nic.h"
 
+/* The distinct rates of the NICs' ports, in NIC order. */
+static int nic_rates(struct bn_nics *n, const struct bn_scenario *sc, struct bn_error *err)
+{
+    n->cc_nrates = 0;
+    for (uint32_t i = 0; i < n->nnics; i++) {
+        uint64_t r = n->nic[i].line_bps;
+        uint32_t k = 0;
+        while (k < n->cc_nrates && n->cc_rate_bps[k] != r)
+            k++;
+        if (k < n->cc_nrates)
+            continue;
+        if (n->cc_nrates == BN_CC_RATES_MAX)
+            return bn_fail(err, BN_EINPUT, "%s: key 'nic.congestion_control': the fabric's NICs "
+                           "have more than %d different port rates", sc->source,
+                           BN_CC_RATES_MAX);
+        n->cc_rate_bps[n->cc_nrates++] = r;
+    }
+    return BN_OK;
+}
+
+const void *bn_nic_cc_params(const struct bn_nics *n, const struct bn_qp *qp)
+{
+    uint64_t r = n->nic[qp->snic].line_bps;
+    uint32_t k = 0;
+    while (k + 1 < n->cc_nrates && n->cc_rate_bps[k] != r)
+        k++;
+    return (const char *)n->cc_params + (size_t)k * n->cc->params_size;
+}
+
 /* The modules the scenario names, each set up from its own keys. */
 static int setup_modules(struct bn_nics *n, const struct bn_scenario *sc, struct bn_error *err)
 {
@@ -13,14 +42,22 @@ static int setup_modules(struct bn_nics *n, const struct bn_scenario *sc, struct
     n->cc = bn_cc_at(sc->nic.congestion_control);
     if (!n->encap || !n->tp || !n->cc) /* the scenario's setter checked them */
         return bn_fail(err, BN_EINTERNAL, "nic: a module index out of its registry");
-    int rc = n->tp->setup ? n->tp->setup(n, sc, err) : BN_OK;
+    return n->tp->setup ? n->tp->setup(n, sc, err) : BN_OK;
+}
+
+/* Congestion control, set up once per NIC port rate (the NICs placed). */
+static int setup_cc(struct bn_nics *n, const struct bn_scenario *sc, struct bn_error *err)
+{
+    int rc = nic_rates(n, sc, err);
     if (rc != BN_OK)
         return rc;
-    n->cc_params = calloc(1, n->cc->params_size + 1);
+    n->cc_params = calloc(n->cc_nrates + 1, n->cc->params_size + 1);
     if (!n->cc_params)
         return bn_fail(err, BN_ENOMEM, "out of memory for congestion-control parameters");
-    rc = n->cc->setup ? n->cc->setup(sc, sc->link.rate_gbps, n->cc_params, &n->cnp_interval, err)
-                      : BN_OK;
+    for (uint32_t k = 0; k < n->cc_nrates && rc == BN_OK && n->cc->setup; k++)
+        rc = n->cc->setup(sc, (double)n->cc_rate_bps[k] / 1e9,
+                          (char *)n->cc_params + (size_t)k * n->cc->params_size,
+                          &n->cnp_interval, err);
     if (rc == BN_OK && sc->nic.cnp_interval_us > 0)
         n->cnp_interval = bn_time_from_us(sc->nic.cnp_interval_us);
     return rc;
@@ -35,7 +72,6 @@ int bn_nics_init(struct bn_nics *n, struct bn_fabric *f, const uint32_t *host_po
     int rc = setup_modules(n, sc, err);
     if (rc != BN_OK)
         return rc;
-    n->line_rate_bps = (uint64_t)(sc->link.rate_gbps * 1e9 + 0.5);
     n->mtu = sc->nic.mtu_bytes;
     n->spray_entropy = sc->nic.entropy == BN_SC_PER_PACKET;
     n->seed = sc->seed;
@@ -78,8 +114,9 @@ int bn_nics_init(struct bn_nics *n, struct bn_fabric *f, const uint32_t *host_po
                                               : p->agg_port[i - n->agg_nic0];
         bn_pktq_init(&n->nic[i].ctrl);
         n->nic[i].active_head = n->nic[i].active_tail = BN_NONE;
+        n->nic[i].line_bps = f->ports[n->nic[i].port].rate_bps;
     }
-    return BN_OK;
+    return setup_cc(n, sc, err);
 }
 
 void bn_nics_free(struct bn_nics *n)
@@ -136,7 +173,7 @@ uint32_t bn_qp_create(struct bn_nics *n, uint32_t src, uint32_t dst)
     bn_qp_set_entropy(n, id, ((uint64_t)src << 40) ^ ((uint64_t)dst << 20) ^ id);
     qp->next_active = qp->msg_head = qp->msg_tail = qp->snd_msg = qp->rcv_msg = BN_NONE;
     qp->head_end = qp->rcv_end = UINT32_MAX;
-    qp->rate_bps = n->line_rate_bps;
+    qp->rate_bps = n->nic[qp->snic].line_bps;
     qp->cc_timer = BN_TIME_NEVER;
     qp->pace_at = BN_TIME_NEVER;
     qp->rtt_psn = BN_NONE;
@@ -233,7 +270,7 @@ static void pace(struct bn_nics *n, struct bn_qp *qp, uint32_t frame_bytes)
     uint32_t wire = frame_bytes + n->fab->wire_overhead;
     qp->last_send = n->fab->now;
     qp->last_wire = wire;
-    if (qp->rate_bps < n->line_rate_bps)
+    if (qp->rate_bps < n->nic[qp->snic].line_bps)
         qp->next_send = n->fab->now + bn_serialization_ps(wire, qp->rate_bps);
     const struct bn_cc_ops *cc = qp_cc(n, qp);
     if (cc->on_sent) {
@@ -421,7 +458,7 @@ void bn_nic_cc_sync(struct bn_nics *n, uint32_t qpid)
     }
     /* A new rate reshapes the gap after the last packet at once: a flow
      * throttled to 1 Mb/s must not sleep out a 33 ms gap after recovering. */
-    qp->next_send = qp->rate_bps < n->line_rate_bps
+    qp->next_send = qp->rate_bps < n->nic[qp->snic].line_bps
                         ? qp->last_send + bn_serialization_ps(qp->last_wire, qp->rate_bps)
                         : qp->last_send;
     if (!qp->active && n->tp->has_data(n, qp) && qp->next_send > n->fab->now) {

@@ -101,9 +101,14 @@ struct bn_nic {
     uint32_t port;
     struct bn_pktq ctrl;              /* ACK/NAKs waiting for the port */
     uint32_t active_head, active_tail;
+    uint64_t line_bps;                /* its port's rate: the most a queue pair on it sends */
 } __attribute__((aligned(32)));
+_Static_assert(sizeof(struct bn_nic) == 32, "a NIC is half a line");
 
 struct bn_nics;
+
+/* Distinct NIC port rates a fabric may have (each its own parameter set). */
+#define BN_CC_RATES_MAX 8
 
 /*
  * Congestion control: one module per file behind this table (as Linux's
@@ -146,6 +151,9 @@ struct bn_cc_ops {
                    #type " must fit in bn_nics.tp_params")
 /* "SOURCE: MODULE parameters: why", for a setup hook whose check failed. */
 int bn_cc_params_error(struct bn_error *err, const char *source, const char *module);
+/* The module's parameters for the rate of qp's NIC port (its setup's for
+ * that rate). */
+const void *bn_nic_cc_params(const struct bn_nics *n, const struct bn_qp *qp);
 
 struct bn_transport_ops {
     const char *name;
@@ -189,8 +197,11 @@ struct bn_nics {
     const struct bn_encap *encap;
     const struct bn_transport_ops *tp;
     const struct bn_cc_ops *cc;
-    void *cc_params;              /* the module's parameters (its own struct, its setup's) */
-    uint64_t line_rate_bps;       /* the NICs' port rate */
+    /* the module's parameters (its own struct, its setup's), one set per
+     * distinct NIC port rate, as each rate's constants differ */
+    void *cc_params;
+    uint64_t cc_rate_bps[BN_CC_RATES_MAX];
+    uint32_t cc_nrates;
     bn_time_t cnp_interval;       /* receiver: at most one CNP per queue pair per interval */
     uint32_t mtu, ack_every, max_frame;
     bn_time_t rto;

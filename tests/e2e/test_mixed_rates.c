@@ -10,7 +10,9 @@
  * Many flows with different entropies take both spines; each must match
  * one formula to the picosecond.
  */
-#include "support.h"
+#include "sim_support.h"
+
+#include "nic/dcqcn.h"
 
 #define HOST_PROP 8600    /* 2 m copper, ps */
 #define FAB_PROP 50000    /* 10 m fiber */
@@ -83,6 +85,55 @@ static int links_of(int64_t ps)
 /* Dragonfly+ k=8 (17 groups): minimal routes between groups take 5 links;
  * Valiant ones 5 (intermediate = source group) to 8 (via the intermediate
  * group's leaf); every packet arrives, none by a longer path. */
+/* A NIC sends at its own port's rate: hosts on 400G links from a topology
+ * file, link.rate_gbps left at 100. Queue pairs were paced at 100 Gb/s
+ * (without congestion control) and DCQCN capped them there. One 8 MB
+ * flow alone, then two into one receiver under DCQCN: each alone near
+ * 400 Gb/s goodput, the pair sharing the receiver's 400G. */
+static void test_nic_rate_is_its_port(void **state)
+{
+    (void)state;
+    char topo[64], one[64], two[64]; /* test_tmpfile's buffer is reused */
+    char tset[BN_PATH_MAX + 32];
+    snprintf(topo, sizeof topo, "%s", test_tmpfile(
+        "host h0\nhost h1\nhost h2\nswitch l0 tier 1\n"
+        "link h0 l0 400 2 copper\nlink h1 l0 400 2 copper\nlink h2 l0 400 2 copper\n"));
+    snprintf(one, sizeof one, "%s", test_tmpfile("0 2 8000000 0\n"));
+    snprintf(two, sizeof two, "%s", test_tmpfile("0 2 8000000 0\n1 2 8000000 0\n"));
+    /* the parameters and first rate of a queue pair on a 400G NIC */
+    snprintf(tset, sizeof tset, "topology.file=%s", topo);
+    const char *build[] = {"topology.kind=file", tset, "nic.encap=roce",
+                           "link.flow_control=pfc", "nic.congestion_control=dcqcn", NULL};
+    struct bn_sim *s = test_sim_build(build);
+    uint32_t q = bn_qp_create(&s->nics, 0, 2);
+    assert_true(s->nics.qp[q].rate_bps == 400000000000ULL);
+    const struct bn_dcqcn_params *dp = bn_nic_cc_params(&s->nics, &s->nics.qp[q]);
+    assert_true(dp->line_rate_gbps == 400);
+    test_sim_free(s);
+    for (int k = 0; k < 2; k++) {
+        char tf[BN_PATH_MAX + 32], ff[BN_PATH_MAX + 32];
+        snprintf(tf, sizeof tf, "topology.file=%s", topo);
+        snprintf(ff, sizeof ff, "workload.flow_file=%s", k ? two : one);
+        const char *sets[] = {"topology.kind=file", tf, "workload.kind=flow_list", ff,
+                              "nic.encap=roce", "link.flow_control=pfc",
+                              "nic.congestion_control=dcqcn", NULL};
+        struct bn_scenario sc;
+        test_scenario(&sc, sets);
+        struct bn_results res;
+        test_run(&sc, &res);
+        double sum = 0;
+        for (uint32_t f = 0; f < res.nflows; f++)
+            sum += res.flows[f].throughput_gbps;
+        if (k == 0)
+            assert_true(res.flows[0].throughput_gbps > 350);
+        else /* DCQCN's slow recovery (NVIDIA's 5 Mb/s steps) keeps them below
+              * 200 each, but no longer under the 100 Gb/s of link.rate_gbps */
+            assert_true(sum > 180 && res.flows[0].throughput_gbps > 90 &&
+                        res.flows[1].throughput_gbps > 90);
+        bn_results_free(&res);
+    }
+}
+
 static void test_dragonfly_route_lengths(void **state)
 {
     (void)state;
@@ -179,7 +230,8 @@ static void test_adaptive_avoids_saturated_path(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_both_spines_exact),
-                                       cmocka_unit_test(test_dragonfly_route_lengths),
+                                       cmocka_unit_test(test_nic_rate_is_its_port),
+        cmocka_unit_test(test_dragonfly_route_lengths),
                                        cmocka_unit_test(test_adaptive_avoids_saturated_path)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

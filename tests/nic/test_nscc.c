@@ -17,6 +17,7 @@ struct rig {
     struct bn_fabric f;
     struct bn_nics n;
     struct bn_qp qp;
+    struct bn_nic nic;
     void *params;                 /* params_size bytes, as the NIC layer gives them */
     const struct bn_cc_ops *cc;
 };
@@ -34,7 +35,8 @@ static void rig_init(struct rig *r)
         assert_int_equal(bn_scenario_set(&sc, sets[i], &err), BN_OK);
     r->n.fab = &r->f;
     r->n.mtu = 4096;
-    r->n.line_rate_bps = 100000000000ULL;
+    r->nic.line_bps = 100000000000ULL; /* the queue pair's NIC: 100 Gb/s */
+    r->n.nic = &r->nic;
     r->cc = bn_cc_at(sc.nic.congestion_control);
     assert_string_equal(r->cc->name, "nscc");
     bn_time_t cnp = 1;

@@ -112,6 +112,7 @@ struct bn_scenario_switch {
     uint8_t ecmp_fields;     /* enum bn_sc_ecmp_fields */
     uint8_t ecmp_salt;       /* enum bn_sc_ecmp_salt */
     uint8_t ar_metric;       /* enum bn_sc_ar_metric */
+    uint32_t ar_band_bytes;  /* adaptive: next hops this close in load tie */
     double flowlet_gap_us;
     uint32_t flowlet_slots;
     bool trim;               /* cut the payload of a data packet that does not fit */

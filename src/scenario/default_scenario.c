@@ -54,6 +54,7 @@ static const char default_yaml[] =
     "  ecmp_fields: dst_entropy      # dst_entropy | dst | entropy\n"
     "  ecmp_salt: per_switch         # per_switch | same (polarization)\n"
     "  ar_metric: queue              # adaptive: queue | load\n"
+    "  ar_band_bytes: 8192           # adaptive: loads this close tie (a random pick among them)\n"
     "  flowlet_gap_us: 10\n"
     "  flowlet_slots: 4096\n"
     "  trim: false                   # lossy: cut payload instead of dropping\n"

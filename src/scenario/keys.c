@@ -237,6 +237,10 @@ static const struct bn_scn_key keys[] = {
       .info.choice = ar_metric_choice,
       .info.doc = "Adaptive routing's port metric: queued bytes, or queued + still on the wire.",
       FIELD(sw.ar_metric) },
+    { .info.path = "switch.ar_band_bytes", INT_KEY, .info.unit = "bytes", .info.def = "8192",
+      .info.doc = "Adaptive routing grades next hops in bands of this much load and picks at "
+                  "random in the best band (Broadcom DLB's quality bands); 1 = exact.",
+      FIELD(sw.ar_band_bytes), RANGE(1, 1 << 30) },
     { .info.path = "switch.flowlet_gap_us", FLOAT_KEY, .info.unit = "us", .info.def = "10",
       .info.doc = "Flowlet switching: idle time after which a flow may take a new path.",
       FIELD(sw.flowlet_gap_us), RANGE(0, 1e9) },

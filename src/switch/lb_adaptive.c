@@ -1,15 +1,22 @@
 /*
- * Adaptive routing: every packet goes to the minimal next hop with the
- * least queued bytes (switch.ar_metric: queue), or the least queued plus
+ * Adaptive routing: every packet goes to a minimal next hop of the least
+ * load: queued bytes (switch.ar_metric: queue), or queued plus
  * still-to-serialize bytes (load: a port-load estimate that also counts the
- * frame on the wire), ties broken by the switch's seeded stream. As
- * InfiniBand adaptive routing and Spectrum's per-packet AR do, it trades
- * in-order delivery for balance: the transport must tolerate reordering.
+ * frame on the wire). Loads are graded in bands of switch.ar_band_bytes,
+ * and the pick is random (the switch's seeded stream) among the next hops
+ * of the best band, as Broadcom's dynamic load balancing grades ports into
+ * quality bands: compared to the byte, an ACK's difference sends every
+ * packet of a flow onto one path, and flows herd onto the same downstream
+ * links that no local queue shows. As InfiniBand adaptive routing and
+ * Spectrum's per-packet AR do, it trades in-order delivery for balance:
+ * the transport must tolerate reordering.
  */
 #include "switch/lb.h"
 
 struct adaptive {
     uint8_t metric;               /* enum bn_sc_ar_metric */
+    uint32_t band;                /* bytes of load that grade alike */
+    uint64_t mask;                /* a power-of-two band: ~(band - 1), else 0 */
 };
 
 static size_t adaptive_priv_size(const struct bn_scenario *sc)
@@ -20,7 +27,10 @@ static size_t adaptive_priv_size(const struct bn_scenario *sc)
 
 static void adaptive_setup(void *priv, const struct bn_scenario *sc)
 {
-    ((struct adaptive *)priv)->metric = sc->sw.ar_metric;
+    struct adaptive *ar = priv;
+    ar->metric = sc->sw.ar_metric;
+    ar->band = sc->sw.ar_band_bytes ? sc->sw.ar_band_bytes : 1;
+    ar->mask = (ar->band & (ar->band - 1)) == 0 ? ~((uint64_t)ar->band - 1) : 0;
 }
 
 static uint64_t load_of(const struct bn_lb_ctx *ctx, uint8_t metric, uint32_t p)
@@ -36,17 +46,18 @@ static uint32_t adaptive_pick(struct bn_lb_ctx *ctx, struct bn_lb_switch_state *
                               const uint32_t *ports, uint32_t nports, const struct bn_packet *pk)
 {
     (void)pk;
-    uint8_t metric = ((const struct adaptive *)sw->priv)->metric;
-    uint64_t best = UINT64_MAX;
+    const struct adaptive *ar = sw->priv;
+    uint64_t lo = UINT64_MAX, hi = 0; /* the best band so far: loads in [lo, hi) */
     uint32_t pick = ports[0], ties = 0;
     for (uint32_t i = 0; i < nports; i++) {
-        uint64_t l = load_of(ctx, metric, ports[i]);
-        if (l < best) {
-            best = l;
+        uint64_t l = load_of(ctx, ar->metric, ports[i]);
+        if (l < lo) { /* a better band (a division only for a band not a power of two) */
+            lo = ar->mask ? l & ar->mask : l - l % ar->band;
+            hi = lo + ar->band;
             pick = ports[i];
             ties = 1;
-        } else if (l == best && bn_rng_below(&sw->rng, ++ties) == 0) {
-            pick = ports[i]; /* reservoir choice: each tie equally likely */
+        } else if (l < hi && bn_rng_below(&sw->rng, ++ties) == 0) {
+            pick = ports[i]; /* reservoir choice: each of the best band equally likely */
         }
     }
     return pick;

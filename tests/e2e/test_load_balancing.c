@@ -7,7 +7,9 @@
  *    the 64 paths (a flow's path counts hold 64) too (63 df: 103.44);
  *  - permutation: spraying and adaptive routing with selective repeat reach
  *    a mean per-flow throughput of at least 0.80 of line rate and beat
- *    per-flow ECMP by at least 1.6x;
+ *    per-flow ECMP by at least 1.6x; adaptive routing, which sees the
+ *    queues, does at least as well as oblivious spraying (it did not
+ *    while it compared loads to the byte: 81.9 against 88.4);
  *  - polarization: when every switch hashes alike, an aggregation switch
  *    only ever forwards to one core in four, leaving 3/4 of the core links
  *    idle; different salts per switch use nearly all of them;
@@ -47,6 +49,7 @@ static void test_permutation_ordering(void **state)
     double ar = permutation_mean("adaptive", "per_flow", "selective_repeat");
     assert_true(spray >= 80.0 && ar >= 80.0);
     assert_true(spray >= 1.6 * ecmp && ar >= 1.6 * ecmp);
+    assert_true(ar >= spray);
 }
 
 /* One flow from the first host to the last (another pod) on a k-ary

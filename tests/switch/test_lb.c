@@ -132,9 +132,23 @@ static void test_adaptive_avoids_deep_queue(void **state)
     assert_int_equal(count[2], 0);
     uint32_t even[3] = {count[0], count[1], count[3]};
     assert_true(chi2(even, 3, 10000) < 13.82); /* ties broken evenly (2 df, 0.001) */
-    /* with the load metric a frame still on the wire counts too */
+    /* loads within one band (8192 bytes by default) tie: a frame's worth
+     * queued on next hop 1 does not steer every packet away from it */
+    r.ports[1].q.bytes = 4138;
+    memset(count, 0, sizeof count);
+    for (int i = 0; i < 10000; i++)
+        count[pick(&r, 4, 42)]++;
+    assert_int_equal(count[2], 0);
+    uint32_t banded[3] = {count[0], count[1], count[3]};
+    assert_true(chi2(banded, 3, 10000) < 13.82);
+    r.ports[1].q.bytes = 0;
+    /* with the load metric, compared exactly, a frame still on the wire
+     * counts too */
     r.ports[2].q.bytes = 0;
     rig_setup(&r, "switch.ar_metric=load");
+    struct bn_error err;
+    assert_int_equal(bn_scenario_set(&r.sc, "switch.ar_band_bytes=1", &err), BN_OK);
+    r.sw.ops->setup(r.priv, &r.sc);
     r.f.now = 1000;
     r.ports[1].busy_until = 50000; /* 49 ns of a frame left: ~612 bytes */
     for (int i = 0; i < 1000; i++)

@@ -48,24 +48,38 @@ static void rows(json_t *ev, const struct bn_job_results *r)
     }
 }
 
-/* Each job's iterations: from its first task's start to its last's end. */
+/* Each job's iterations: from its first task's start to its last's end
+ * (one pass over the spans). */
 static void iterations(json_t *ev, const struct bn_job_results *r)
 {
-    for (uint32_t k = 0; k < r->njobs; k++)
-        for (uint32_t it = 0; it < r->jobs[k].iterations; it++) {
-            double lo = -1, hi = 0;
-            for (uint64_t i = 0; i < r->nspans; i++) {
-                const struct bn_job_span *s = &r->spans[i];
-                if (s->job != k || s->iteration != it)
-                    continue;
-                lo = lo < 0 || s->start_us < lo ? s->start_us : lo;
-                hi = s->end_us > hi ? s->end_us : hi;
-            }
+    for (uint32_t k = 0; k < r->njobs; k++) {
+        uint32_t n = r->jobs[k].iterations;
+        double *lo = malloc(((size_t)n + 1) * sizeof *lo), *hi = malloc(((size_t)n + 1) * sizeof *hi);
+        if (!lo || !hi) {
+            free(lo);
+            free(hi);
+            return;
+        }
+        for (uint32_t it = 0; it < n; it++)
+            lo[it] = -1, hi[it] = 0;
+        for (uint64_t i = 0; i < r->nspans; i++) {
+            const struct bn_job_span *s = &r->spans[i];
+            if (s->job != k || s->iteration >= n)
+                continue;
+            if (lo[s->iteration] < 0 || s->start_us < lo[s->iteration])
+                lo[s->iteration] = s->start_us;
+            if (s->end_us > hi[s->iteration])
+                hi[s->iteration] = s->end_us;
+        }
+        for (uint32_t it = 0; it < n; it++) {
             char name[32];
             snprintf(name, sizeof name, "iteration %u", it);
-            if (lo >= 0)
-                span(ev, name, "iteration", k, TID_ITER, lo, hi, json_object());
+            if (lo[it] >= 0)
+                span(ev, name, "iteration", k, TID_ITER, lo[it], hi[it], json_object());
         }
+        free(lo);
+        free(hi);
+    }
 }
 
 static void tasks(json_t *ev, const struct bn_job_results *r)

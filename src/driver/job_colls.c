@@ -11,8 +11,15 @@
 #include "driver/coll.h"
 #include "driver/job.h"
 
-/* Members per server of communicator c: the length of its runs of
- * consecutive members on one server, if all runs are equal; else 1. */
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Members per server of a communicator (hosts host[0..n)): the length of
+ * its runs of consecutive members on one server, if all runs are equal
+ * and no server holds two runs; else 1. */
 static uint32_t group_gps(const struct bn_sim *s, const uint32_t *host, uint32_t n)
 {
     uint32_t gps = s->sc->topology.gpus_per_server, run = 1, len = 0;
@@ -26,11 +33,20 @@ static uint32_t group_gps(const struct bn_sim *s, const uint32_t *host, uint32_t
         len = run;
         run = 1;
     }
-    for (uint32_t i = 0; i < n; i++) /* a server's members must be one run */
-        for (uint32_t k = i + len; k < n; k += len)
-            if (host[k] / gps == host[i] / gps)
-                return 1;
-    return len && n % len == 0 ? len : 1;
+    if (len <= 1 || n % len)
+        return 1;
+    uint32_t runs = n / len, *server = malloc((size_t)runs * sizeof *server);
+    if (!server)
+        return 1; /* spread: the model is then only less precise */
+    for (uint32_t r = 0; r < runs; r++)
+        server[r] = host[r * len] / gps;
+    qsort(server, runs, sizeof *server, cmp_u32);
+    uint32_t ok = len;
+    for (uint32_t r = 1; r < runs && ok > 1; r++)
+        if (server[r] == server[r - 1])
+            ok = 1; /* a server's members must be one run */
+    free(server);
+    return ok;
 }
 
 static bool one_domain(const struct bn_sim *s, const uint32_t *host, uint32_t n)

@@ -81,15 +81,7 @@ static inline const char *test_tmpfile_n(const char *data, size_t n)
 /* Write `text` to a fresh temporary file; returns its path (static buffer). */
 static inline const char *test_tmpfile(const char *text)
 {
-    static char path[64];
-    snprintf(path, sizeof path, "/tmp/bnet_test_XXXXXX");
-    int fd = mkstemp(path);
-    if (fd < 0)
-        fail_msg("mkstemp failed");
-    FILE *f = fdopen(fd, "w");
-    fputs(text, f);
-    fclose(f);
-    return path;
+    return test_tmpfile_n(text, strlen(text));
 }
 
 /* A file's whole text (malloc'd; the caller frees), and the file removed. */

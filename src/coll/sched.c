@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "coll/sched.h"
+#include "core/grow.h"
 
 /* Make room for one more element in *arr (count used, *cap allocated). */
 static int grow(void **arr, uint32_t *cap, uint32_t count, size_t size, const char *what,
@@ -21,12 +22,8 @@ static int grow(void **arr, uint32_t *cap, uint32_t count, size_t size, const ch
     if (*cap == UINT32_MAX)
         return bn_fail(err, BN_EINPUT, "coll: schedule has too many %s (more than %" PRIu32 ")",
                        what, UINT32_MAX);
-    uint32_t ncap = *cap < 16 ? 16 : (*cap > UINT32_MAX / 2 ? UINT32_MAX : *cap * 2);
-    void *p = realloc(*arr, (size_t)ncap * size);
-    if (!p)
-        return bn_fail(err, BN_ENOMEM, "coll: out of memory for %" PRIu32 " %s", ncap, what);
-    *arr = p;
-    *cap = ncap;
+    if (!bn_grow(arr, count, cap, size))
+        return bn_fail(err, BN_ENOMEM, "coll: out of memory for %" PRIu32 " %s", count + 1, what);
     return BN_OK;
 }
 

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grow.h"
 #include "core/rng.h"
 #include "driver/job.h"
 
@@ -36,21 +37,6 @@ static void fail(struct bn_jobs_exec *x, int rc, const char *what)
 {
     if (x->rc == BN_OK)
         x->rc = bn_fail(x->err, rc, "jobs: %s", what);
-}
-
-/* Room for one more element in a growing array (amortized: no allocation
- * on most calls). */
-static bool room(void **arr, uint32_t n, uint32_t *cap, size_t size)
-{
-    if (n < *cap)
-        return true;
-    uint32_t c = *cap ? 2 * *cap : 256;
-    void *p = realloc(*arr, (size_t)c * size);
-    if (!p)
-        return false;
-    *arr = p;
-    *cap = c;
-    return true;
 }
 
 static bool qp_grow(struct bn_jobs_exec *x)
@@ -113,7 +99,7 @@ static uint32_t new_post(struct bn_jobs_exec *x, uint32_t inst, uint32_t xfer, u
     if (i != UINT32_MAX) {
         x->post_free = x->post[i].next_free;
     } else {
-        if (!room((void **)&x->post, x->npost, &x->post_cap, sizeof *x->post))
+        if (!bn_grow((void **)&x->post, x->npost, &x->post_cap, sizeof *x->post))
             return UINT32_MAX;
         i = x->npost++;
     }
@@ -171,7 +157,7 @@ static void release(struct bn_jobs_exec *x, uint32_t ii, const uint32_t *xs, uin
 
 static void push_todo(struct bn_jobs_exec *x, uint32_t job, uint32_t task)
 {
-    if (!room((void **)&x->todo, x->ntodo, &x->todo_cap, sizeof *x->todo))
+    if (!bn_grow((void **)&x->todo, x->ntodo, &x->todo_cap, sizeof *x->todo))
         return fail(x, BN_ENOMEM, "out of memory running jobs");
     x->todo[x->ntodo++] = (uint64_t)job << 32 | task;
 }
@@ -219,7 +205,7 @@ static void start_coll(struct bn_jobs_exec *x, uint32_t job, uint32_t t)
     if (ii != UINT32_MAX) {
         x->inst_free = x->inst[ii].next_free;
     } else {
-        if (!room((void **)&x->inst, x->ninst, &x->inst_cap, sizeof *x->inst))
+        if (!bn_grow((void **)&x->inst, x->ninst, &x->inst_cap, sizeof *x->inst))
             return fail(x, BN_ENOMEM, "out of memory running a collective");
         ii = x->ninst++;
     }

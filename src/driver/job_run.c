@@ -16,12 +16,6 @@ const char *bn_job_span_dim(uint8_t dim) { return bn_job_dim_name((enum bn_job_d
 const char *bn_job_span_phase(uint8_t phase) { return bn_job_phase_name((enum bn_job_phase)phase); }
 const char *bn_job_span_op(uint8_t op) { return bn_coll_kind_name((enum bn_coll_kind)op); }
 
-static const char *kind_name(uint8_t kind)
-{
-    static const char *const v[] = {"training", "inference", "background"};
-    return kind < 3 ? v[kind] : "?";
-}
-
 /* Background flows over the job's hosts. */
 static int make_flows(const struct bn_scenario *sc, struct bn_job_rt *jr, struct bn_error *err)
 {
@@ -142,7 +136,8 @@ static void free_rt(struct bn_job_rt *jr)
 static int describe(const struct bn_job_rt *jr, struct bn_job_result *r, struct bn_error *err)
 {
     snprintf(r->name, sizeof r->name, "%s", jr->name);
-    snprintf(r->kind, sizeof r->kind, "%s", kind_name(jr->j->kind));
+    const char *kind = bn_scenario_choice("jobs[].kind", jr->j->kind);
+    snprintf(r->kind, sizeof r->kind, "%s", kind ? kind : "?");
     r->gpus = jr->g.nranks;
     r->tp = jr->m.tp;
     r->cp = jr->m.cp;

@@ -6,22 +6,15 @@
 #include <string.h>
 
 #include "bnet/scenario.h"
+#include "core/grow.h"
 #include "job/graph.h"
 
-/* Make room for one more of n elements of `size` in *arr (capacity *cap). */
+/* Room for element n of *arr (capacity *cap), or the error. */
 static int grow(void **arr, uint32_t n, uint32_t *cap, size_t size, struct bn_error *err)
 {
-    if (n < *cap)
-        return BN_OK;
-    uint32_t c = *cap ? *cap * 2 : 64;
-    if (c <= n)
-        c = n + 1;
-    void *p = realloc(*arr, (size_t)c * size);
-    if (!p)
-        return bn_fail(err, BN_ENOMEM, "out of memory building a job's graph");
-    *arr = p;
-    *cap = c;
-    return BN_OK;
+    return bn_grow(arr, n, cap, size) ? BN_OK
+                                      : bn_fail(err, BN_ENOMEM, "out of memory building a job's "
+                                                "graph");
 }
 
 void bn_jg_free(struct bn_job_graph *g)

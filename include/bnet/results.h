@@ -128,6 +128,13 @@ struct bn_results {
     uint32_t nflows, flows_completed;
     struct bn_summary_stats throughput_gbps;
     double fct_p50_us, fct_p99_us, fct_p999_us;
+    /* messages (workload.messages per flow): post to the receiver's
+     * completion, each its own sample (docs/endpoints.md) */
+    uint64_t messages;
+    double msg_lat_p50_us, msg_lat_p99_us, msg_lat_p999_us, msg_lat_max_us;
+    bool msg_lat_over_target;        /* its P99.9 above the seed's 10 us */
+    /* messages a NIC sent over the run (first start to last completion) */
+    double msg_rate_mean_mpps, msg_rate_max_mpps;
     /* packets: injected = delivered + dropped + in_flight (checked) */
     uint64_t pkts_injected, pkts_delivered, pkts_dropped, pkts_in_flight;
     uint64_t bytes_injected, bytes_delivered, bytes_dropped, bytes_in_flight;

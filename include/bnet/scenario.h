@@ -40,6 +40,12 @@ enum bn_sc_nonminimal { BN_SC_NM_NONE = 0, BN_SC_NM_VALIANT, BN_SC_NM_UGAL };
 enum bn_sc_entropy { BN_SC_PER_FLOW = 0, BN_SC_PER_PACKET };
 enum bn_sc_dcqcn_preset { BN_SC_DCQCN_NVIDIA = 0, BN_SC_DCQCN_PAPER };
 enum bn_sc_verb { BN_SC_WRITE = 0, BN_SC_SEND };
+enum bn_sc_memory { BN_SC_MEM_HOST = 0, BN_SC_MEM_GPU };
+/* `bnet p2p` tests, as perftest's programs (ib_write_bw, ib_write_lat, ...). */
+enum bn_sc_p2p_test {
+    BN_SC_P2P_WRITE_BW = 0, BN_SC_P2P_WRITE_LAT, BN_SC_P2P_SEND_BW, BN_SC_P2P_SEND_LAT,
+    BN_SC_P2P_READ_BW, BN_SC_P2P_READ_LAT, BN_SC_P2P_ATOMIC_BW, BN_SC_P2P_ATOMIC_LAT,
+};
 enum bn_sc_ports { BN_SC_PORTS_ALL = 0, BN_SC_PORTS_ACTIVE };
 enum bn_sc_prefetch { BN_SC_PREFETCH_AUTO = 0, BN_SC_PREFETCH_ON, BN_SC_PREFETCH_OFF };
 enum bn_sc_fault_kind {
@@ -134,6 +140,32 @@ struct bn_scenario_nic {
     bool rto_backoff;            /* the timer doubles per timeout without progress */
     double cnp_interval_us;      /* receiver: min gap between CNPs per queue pair; 0 = preset */
     uint32_t ack_every;          /* receiver ACKs every N data packets (and the last) */
+    uint32_t qp_cache;           /* queue-pair contexts the NIC caches (0: all of them) */
+    uint32_t max_rd_atomic;      /* RDMA READs and atomics outstanding per queue pair */
+    uint32_t inline_bytes;       /* messages up to this size go inline with the doorbell */
+    /* the NIC's own time (docs/endpoints.md); 0: an ideal NIC */
+    double tx_ns;                /* send processing: work request fetched to first byte out */
+    double rx_ns;                /* receive processing: last byte in to its DMA write issued */
+    double msg_rate_mpps;        /* work requests per second the NIC processes, in millions (0: no limit) */
+};
+
+/* The host side of a NIC: PCIe and the memory its data lives in. */
+struct bn_scenario_host {
+    double pcie_ns;              /* one way, NIC <-> host memory (doorbell, WQE, CQE) */
+    double gpu_pcie_ns;          /* one way, NIC <-> GPU memory (GPUDirect RDMA) */
+    uint32_t pcie_gen;           /* 1..6; 0: no PCIe model (the NIC reads memory for free) */
+    uint32_t pcie_lanes;         /* link width: 1..32 */
+    uint8_t memory;              /* enum bn_sc_memory: where message data lives */
+};
+
+/* `bnet p2p`: perftest-style tests between hosts. */
+struct bn_scenario_p2p {
+    uint64_t bytes;              /* message size; 0: every power of two 2 B .. 8 MiB (-a) */
+    uint32_t iterations;         /* per size (and per queue pair); 0: perftest's (1000 lat, 5000 bw) */
+    uint32_t qps;                /* queue pairs of a bandwidth test */
+    uint32_t tx_depth;           /* messages outstanding per queue pair (bandwidth tests) */
+    uint8_t test;                /* enum bn_sc_p2p_test */
+    char hosts[BN_PATH_MAX];     /* "0,1": the hosts; every pair of them is tested */
 };
 
 /* DCQCN parameters: a preset, then any field overridden (0 = the preset's). */
@@ -160,6 +192,7 @@ struct bn_scenario_ibcc {
 struct bn_scenario_workload {
     uint8_t kind;                /* workload generator: index in its registry */
     uint64_t message_bytes;      /* bytes per flow (permutation, incast, all_to_all) */
+    uint32_t messages;           /* messages a flow's bytes are posted as, back to back */
     uint8_t verb;                /* enum bn_sc_verb */
     double start_us;             /* when generated flows start */
     uint32_t incast_senders;     /* incast: number of senders */
@@ -296,6 +329,7 @@ struct bn_scenario {
     struct bn_scenario_switch sw;    /* YAML key: "switch" */
     struct bn_scenario_pfc pfc;
     struct bn_scenario_nic nic;
+    struct bn_scenario_host host;
     struct bn_scenario_dcqcn dcqcn;
     struct bn_scenario_ibcc ibcc;
     struct bn_scenario_nscc nscc;
@@ -306,6 +340,7 @@ struct bn_scenario {
     struct bn_scenario_coll coll;
     struct bn_scenario_sharp sharp;
     struct bn_scenario_routing routing;
+    struct bn_scenario_p2p p2p;
     uint32_t nfaults;            /* faults[0 .. nfaults) are given */
     struct bn_scenario_fault faults[BN_SC_FAULTS_MAX];
     uint32_t njobs;              /* jobs[0 .. njobs) are given */
@@ -365,6 +400,8 @@ const char *bn_scenario_default_yaml(void);
 const char *bn_scenario_cluster_yaml(void);
 /* The embedded scenario of `bnet job` (scenarios/job_default.yaml). */
 const char *bn_scenario_job_yaml(void);
+/* The embedded scenario of `bnet p2p` (scenarios/p2p_ib_ndr.yaml). */
+const char *bn_scenario_p2p_yaml(void);
 
 /* Key registry, for `bnet keys` and documentation checks. */
 struct bn_scenario_key_info {

@@ -24,10 +24,13 @@ static const char *const usage_main =
     "  run [FILE.yaml]   run a traffic scenario (default: permutation, k=8 fat-tree)\n"
     "  job [FILE.yaml]   training/inference jobs sharing the fabric (default: one\n"
     "                    data- and tensor-parallel training job on 128 GPUs)\n"
+    "  p2p [FILE.yaml]   perftest-style latency and bandwidth between hosts\n"
+    "                    (default: two NDR hosts under one switch)\n"
     "  topo [FILE.yaml]  print the topology's figures without simulating\n"
     "  keys              list every scenario key with type, unit and default\n"
     "  presets           list the technology presets (fabric: NAME) and their keys\n"
-    "  help [TOPIC]      help for a command (coll, run, job, topo, keys, presets, help)\n"
+    "  help [TOPIC]      help for a command (coll, run, job, p2p, topo, keys, presets,\n"
+    "                    help)\n"
     "\n";
 
 static const char *const usage_main_end =
@@ -79,6 +82,20 @@ static const char *const usage_job =
     "  --quiet          no table on stdout\n"
     "Without FILE: scenarios/job_default.yaml. Keys and models: docs/jobs.md.\n";
 
+static const char *const usage_p2p =
+    "Run perftest's tests between hosts of the simulated fabric: --test write_bw|\n"
+    "write_lat|send_bw|send_lat|read_bw|read_lat|atomic_bw|atomic_lat (as ib_write_bw,\n"
+    "ib_write_lat, ...), -s BYTES or -a (2 B to 8 MiB), -n iterations, -q queue pairs,\n"
+    "-t messages outstanding per queue pair, -o READs outstanding, -I inline size,\n"
+    "--hosts A,B,... (indices or names; every pair of them). Prints perftest's\n"
+    "columns: #bytes #iterations BW peak, BW average [Gb/sec], MsgRate [Mpps]; or\n"
+    "t_min, t_max, t_typical, t_avg, t_stdev, 99% and 99.9% percentiles [usec],\n"
+    "from each message's own sample.\n"
+    "  --set KEY=VALUE  override one scenario key, e.g. --set fabric=roce-400g\n"
+    "  --json PATH      write results as JSON to PATH ('-' for stdout)\n"
+    "Without FILE: two ConnectX-7 NDR hosts under one switch (scenarios/p2p_ib_ndr.yaml).\n"
+    "The NIC and host model: docs/endpoints.md.\n";
+
 static const char *const usage_keys =
     "usage: bnet keys\n\nList every scenario key: path, type, unit, default, meaning.\n";
 
@@ -88,12 +105,12 @@ static const char *const usage_presets =
     "Values and sources: docs/presets.md.\n";
 
 static const char *const usage_help =
-    "usage: bnet help [TOPIC]\n\nTopics: coll, run, job, topo, keys, presets, help. Without one,\n"
+    "usage: bnet help [TOPIC]\n\nTopics: coll, run, job, p2p, topo, keys, presets, help. Without one,\n"
     "the commands and the options each takes.\n";
 
 static const char *mode_name(enum bn_cli_mode mode)
 {
-    static const char *const names[] = {"run", "topo", "coll", "job"};
+    static const char *const names[] = {"run", "topo", "coll", "job", "p2p"};
     return names[mode];
 }
 
@@ -120,7 +137,7 @@ static void print_synopsis(FILE *out, enum bn_cli_mode mode)
 void bn_cli_print_usage(FILE *out, enum bn_cli_mode mode)
 {
     print_synopsis(out, mode);
-    static const char *const text[] = {usage_run, usage_topo, usage_coll, usage_job};
+    static const char *const text[] = {usage_run, usage_topo, usage_coll, usage_job, usage_p2p};
     fputs(text[mode], out);
 }
 
@@ -139,7 +156,7 @@ static void print_main(FILE *out)
                  opt->arg ? opt->arg : "");
         fprintf(out, "  %-20s ", item);
         const char *sep = "";
-        for (int m = BN_CLI_RUN; m <= BN_CLI_JOB; m++)
+        for (int m = BN_CLI_RUN; m <= BN_CLI_P2P; m++)
             if (bn_cli_opt_in(opt, (enum bn_cli_mode)m)) {
                 fprintf(out, "%s%s", sep, mode_name((enum bn_cli_mode)m));
                 sep = ", ";
@@ -157,7 +174,7 @@ static int help(const char *topic)
         int mode; /* a command of the option table, or -1 */
     } topics[] = {
         {"run", NULL, BN_CLI_RUN}, {"topo", NULL, BN_CLI_TOPO}, {"coll", NULL, BN_CLI_COLL},
-        {"job", NULL, BN_CLI_JOB},
+        {"job", NULL, BN_CLI_JOB}, {"p2p", NULL, BN_CLI_P2P},
         {"keys", usage_keys, -1}, {"presets", usage_presets, -1}, {"help", usage_help, -1},
     };
     if (!topic) {
@@ -173,7 +190,7 @@ static int help(const char *topic)
             fputs(topics[i].text, stdout);
         return 0;
     }
-    fprintf(stderr, "bnet: no help for '%s' (topics: run, job, topo, coll, keys, presets, "
+    fprintf(stderr, "bnet: no help for '%s' (topics: run, job, p2p, topo, coll, keys, presets, "
             "help)\n",
             topic);
     return 2;
@@ -247,6 +264,8 @@ static int dispatch(int argc, char **argv)
         return bn_cli_run(argc, argv, 2, BN_CLI_COLL);
     if (strcmp(cmd, "job") == 0)
         return bn_cli_run(argc, argv, 2, BN_CLI_JOB);
+    if (strcmp(cmd, "p2p") == 0)
+        return bn_cli_run(argc, argv, 2, BN_CLI_P2P);
     if (strcmp(cmd, "presets") == 0) {
         if (argc == 2)
             return cmd_presets();

@@ -1,5 +1,5 @@
 /*
- * `bnet run` / `bnet topo` / `bnet coll` / `bnet job`: options, scenario loading and
+ * `bnet run` / `bnet topo` / `bnet coll` / `bnet job` / `bnet p2p`: options, scenario loading and
  * output. Every input problem is one line on stderr and exit status 2.
  */
 #include <errno.h>
@@ -13,6 +13,7 @@
 #include "bnet/bnet.h"
 #include "bnet/coll.h"
 #include "bnet/job.h"
+#include "bnet/p2p.h"
 #include "cli/cli.h"
 
 /* One scenario override in the order given: a --set, or a flag turned
@@ -84,7 +85,7 @@ static int is_opt(const char *arg, const char *name)
 
 enum {
     RUN = 1u << BN_CLI_RUN, TOPO = 1u << BN_CLI_TOPO, COLL = 1u << BN_CLI_COLL,
-    JOB = 1u << BN_CLI_JOB
+    JOB = 1u << BN_CLI_JOB, P2P = 1u << BN_CLI_P2P
 };
 
 /* Every option of run, topo and coll: the parser accepts an option only for
@@ -104,9 +105,18 @@ static const struct bn_cli_opt options[] = {
     {"--op", "OP", COLL, "coll.op", false, false},
     {"--algo", "ALGO", COLL, "coll.algo", false, false},
     {"--channels", "N", COLL, "coll.channels", false, false},
-    {"--set", "KEY=VALUE", RUN | TOPO | COLL | JOB, NULL, false, true},
-    {"--seed", "N", RUN | COLL | JOB, NULL, false, false},
-    {"--json", "PATH|-", RUN | TOPO | COLL | JOB, NULL, false, false},
+    {"--test", "TEST", P2P, "p2p.test", false, false},
+    {"-s", "BYTES", P2P, "p2p.bytes", true, false},
+    {"-a", NULL, P2P, "p2p.bytes", false, false},
+    {"-n", "ITERS", P2P, "p2p.iterations", false, false},
+    {"-q", "QPS", P2P, "p2p.qps", false, false},
+    {"-t", "DEPTH", P2P, "p2p.tx_depth", false, false},
+    {"-o", "READS", P2P, "nic.max_rd_atomic", false, false},
+    {"-I", "BYTES", P2P, "nic.inline_bytes", false, false},
+    {"--hosts", "A,B,...", P2P, "p2p.hosts", false, false},
+    {"--set", "KEY=VALUE", RUN | TOPO | COLL | JOB | P2P, NULL, false, true},
+    {"--seed", "N", RUN | COLL | JOB | P2P, NULL, false, false},
+    {"--json", "PATH|-", RUN | TOPO | COLL | JOB | P2P, NULL, false, false},
     {"--trace", "PATH|-", JOB, NULL, false, false},
     {"--csv", "PREFIX", RUN, NULL, false, false},
     {"--paths", "SRC,DST", TOPO, NULL, false, false},
@@ -145,6 +155,15 @@ static int size_value(const char *v, char *buf, size_t len)
 static int key_flag(const struct bn_cli_opt *opt, int argc, char **argv, int *i,
                     struct cli_opts *o)
 {
+    if (!opt->arg) { /* a switch that sets its key to 0 (-a: every size) */
+        char *a = assignment_of(opt->key, "0");
+        if (!a) {
+            fprintf(stderr, "bnet: out of memory\n");
+            return 1;
+        }
+        o->sets[o->nsets++] = (struct cli_set){a, a, opt->name, opt->name};
+        return 0;
+    }
     if (*i + 1 >= argc) {
         fprintf(stderr, "bnet: option '%s' needs a value\n", opt->name);
         return 2;
@@ -233,7 +252,7 @@ static int parse_opts(int argc, char **argv, int first, enum bn_cli_mode mode,
             bn_cli_print_usage(stdout, mode);
             return -1;
         } else if (a[0] == '-' && a[1] != '\0') {
-            static const char *const names[] = {"run", "topo", "coll", "job"};
+            static const char *const names[] = {"run", "topo", "coll", "job", "p2p"};
             fprintf(stderr, "bnet: unknown option '%s' (see bnet help %s)\n", a, names[mode]);
             return 2;
         } else if (!o->file) {
@@ -252,10 +271,14 @@ static int load_scenario(const struct cli_opts *o, enum bn_cli_mode mode, struct
                          struct bn_error *err)
 {
     /* `bnet coll` without a file runs the embedded 128-GPU cluster */
-    const char *yaml = mode == BN_CLI_COLL ? bn_scenario_cluster_yaml()
-                       : mode == BN_CLI_JOB ? bn_scenario_job_yaml() : bn_scenario_default_yaml();
-    const char *name = mode == BN_CLI_COLL ? "<cluster128>"
-                       : mode == BN_CLI_JOB ? "<job_default>" : "<default>";
+    const char *yaml = mode == BN_CLI_COLL  ? bn_scenario_cluster_yaml()
+                       : mode == BN_CLI_JOB ? bn_scenario_job_yaml()
+                       : mode == BN_CLI_P2P ? bn_scenario_p2p_yaml()
+                                            : bn_scenario_default_yaml();
+    const char *name = mode == BN_CLI_COLL  ? "<cluster128>"
+                       : mode == BN_CLI_JOB ? "<job_default>"
+                       : mode == BN_CLI_P2P ? "<p2p_ib_ndr>"
+                                            : "<default>";
     int rc = o->file ? bn_scenario_load_file(sc, o->file, err)
                      : bn_scenario_load_string(sc, yaml, name, err);
     for (int i = 0; rc == BN_OK && i < o->nsets; i++)
@@ -387,6 +410,30 @@ static int do_job(const struct cli_opts *o, const struct bn_scenario *sc)
     return rc != BN_OK ? exit_status(&err) : failed ? 3 : 0;
 }
 
+/* perftest's table, a pair's rows as each is measured. */
+static void print_p2p_row(void *ud, const struct bn_p2p_results *r, uint32_t pair, uint32_t row)
+{
+    (void)ud;
+    if (row == 0)
+        bn_p2p_print_header(stdout, r, pair);
+    bn_p2p_print_row(stdout, r, pair, row);
+    fflush(stdout);
+}
+
+static int do_p2p(const struct cli_opts *o, const struct bn_scenario *sc)
+{
+    struct bn_error err = {0};
+    struct bn_p2p_results res;
+    bool table = !(o->json && strcmp(o->json, "-") == 0);
+    if (bn_p2p_run(sc, table ? print_p2p_row : NULL, NULL, &res, &err) != BN_OK)
+        return exit_status(&err);
+    if (table)
+        bn_p2p_print_footer(stdout, &res);
+    int rc = o->json ? bn_p2p_write_json(&res, o->json, &err) : BN_OK;
+    bn_p2p_results_free(&res);
+    return rc != BN_OK ? exit_status(&err) : 0;
+}
+
 /* "SRC,DST": two host indices. */
 static int parse_paths(const char *v, struct bn_topo_query *q)
 {
@@ -481,8 +528,10 @@ int bn_cli_run(int argc, char **argv, int first, enum bn_cli_mode mode)
         rc = do_topo(&o, sc);
     else {
         catch_signals();
-        rc = mode == BN_CLI_COLL ? do_coll(&o, sc) : mode == BN_CLI_JOB ? do_job(&o, sc)
-                                                                     : do_run(&o, sc);
+        rc = mode == BN_CLI_COLL  ? do_coll(&o, sc)
+             : mode == BN_CLI_JOB ? do_job(&o, sc)
+             : mode == BN_CLI_P2P ? do_p2p(&o, sc)
+                                  : do_run(&o, sc);
         if (caught && (rc == 0 || rc == 3)) /* the partial results are out */
             rc = 128 + caught;
     }

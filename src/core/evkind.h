@@ -15,6 +15,7 @@ enum bn_event_kind {
     BN_EV_ARRIVE_HOST,     /* obj = receiving endpoint (NIC) port, arg = packet */
     BN_EV_FAULT,           /* obj = fault, arg = its phase (src/fault): a link fails, ... */
     BN_EV_ROUTE,           /* obj = switch, arg = routes version: the control plane installs */
+    BN_EV_COMPLETE,        /* obj = the poster's cookie, arg = side: a delayed completion */
 };
 
 #endif

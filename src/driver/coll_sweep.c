@@ -36,7 +36,8 @@ void bn_coll_cost_of(const struct bn_sim *s, struct bn_coll_cost *c)
     double fab_prop = bn_topo_link_ns(sc, sc->link.fabric_cable_m, sc->link.fabric_cable) / 1e3;
     *c = (struct bn_coll_cost){
         .net_alpha_us = sc->coll.step_latency_us + ti.diameter_switches * sw_us + 2 * host_prop +
-                        (ti.diameter_hops - 2) * fab_prop + mtu_us(s, nic),
+                        (ti.diameter_hops - 2) * fab_prop + mtu_us(s, nic) +
+                        bn_time_to_us(bn_ep_fixed_ps(&s->nics.ep_params)),
         .nic_gbps = bn_encap_goodput_gbps(s->nics.encap, s->nics.mtu, nic),
         .domain_gpus = s->topo.domain_gpus,
     };

@@ -62,7 +62,8 @@ static void run_parts(const struct bn_scenario *sc, const struct bn_topo_counts 
     uint64_t tp = sc->nic.sr_window / 4 + 64; /* selective repeat's bitmaps, at most */
     e->flows_bytes = flows * (sizeof(struct bn_qp) + tp + sizeof(struct bn_flow_state) +
                               sizeof(struct bn_flow_spec) + sizeof(struct bn_flow_result) +
-                              2 * sizeof(struct bn_path_memo) + sizeof(struct bn_msg) + 8);
+                              2 * sizeof(struct bn_path_memo)) +
+                     flows * sc->workload.messages * (sizeof(struct bn_msg) + sizeof(bn_time_t));
     if (sc->observe.sample_us > 0) {
         double length = sc->sim.max_time_us > 0 ? sc->sim.max_time_us : 2 * ideal;
         uint64_t followed = flows < sc->observe.max_flows ? flows : sc->observe.max_flows;

@@ -205,6 +205,47 @@ static int take_series(struct bn_flows *fl, struct bn_results *out, struct bn_er
     return BN_OK;
 }
 
+/* The seed's end-to-end latency target for the P99.9 (docs/endpoints.md). */
+#define SEED_P999_US 10.0
+
+/* Each message's latency, and the messages each NIC sent per second over
+ * the run (its first flow's start to the end). */
+static int msg_results(const struct bn_flows *fl, struct bn_results *out, struct bn_error *err)
+{
+    const struct bn_nics *n = &fl->s->nics;
+    out->messages = n->nlat;
+    if (n->nlat) {
+        double *v = malloc((size_t)n->nlat * sizeof *v);
+        if (!v)
+            return bn_fail(err, BN_ENOMEM, "out of memory for message latencies");
+        for (uint32_t i = 0; i < n->nlat; i++)
+            v[i] = bn_time_to_us(n->lat[i]);
+        bn_sort_doubles(v, n->nlat);
+        out->msg_lat_p50_us = bn_percentile_sorted(v, n->nlat, 50);
+        out->msg_lat_p99_us = bn_percentile_sorted(v, n->nlat, 99);
+        out->msg_lat_p999_us = bn_percentile_sorted(v, n->nlat, 99.9);
+        out->msg_lat_max_us = v[n->nlat - 1];
+        out->msg_lat_over_target = out->msg_lat_p999_us > SEED_P999_US;
+        free(v);
+    }
+    bn_time_t start = BN_TIME_NEVER;
+    for (uint32_t i = 0; i < fl->flows.n; i++)
+        start = fl->flows.flows[i].start < start ? fl->flows.flows[i].start : start;
+    double span_us = fl->flows.n ? bn_time_to_us(fl->s->fab.now - start) : 0;
+    uint32_t senders = 0;
+    double sum = 0;
+    for (uint32_t i = 0; span_us > 0 && i < n->nnics; i++) {
+        if (!n->ep[i].msgs)
+            continue;
+        double r = (double)n->ep[i].msgs / span_us; /* per us = millions per s */
+        senders++;
+        sum += r;
+        out->msg_rate_max_mpps = r > out->msg_rate_max_mpps ? r : out->msg_rate_max_mpps;
+    }
+    out->msg_rate_mean_mpps = senders ? sum / senders : 0;
+    return BN_OK;
+}
+
 int bn_flows_collect(struct bn_flows *fl, struct bn_results *out, struct bn_error *err)
 {
     const struct bn_sim *s = fl->s;
@@ -225,6 +266,8 @@ int bn_flows_collect(struct bn_flows *fl, struct bn_results *out, struct bn_erro
     flow_results(fl, out);
     reorder_results(&s->nics, out);
     int rc = port_results(s, out, err);
+    if (rc == BN_OK)
+        rc = msg_results(fl, out, err);
     if (rc == BN_OK)
         rc = path_results(fl, out, err);
     if (rc == BN_OK)

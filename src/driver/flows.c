@@ -15,8 +15,8 @@ static void flows_complete(void *self, uint32_t cookie, enum bn_completion_side 
     struct bn_flows *fl = self;
     struct bn_flow_state *fs = &fl->fstate[cookie];
     if (side == BN_COMPLETE_RX) {
-        fs->rx_done = when;
-    } else {
+        fs->rx_done = when; /* its last message's, in the end */
+    } else if (--fs->msgs_left == 0) {
         fs->tx_done = when;
         fl->flows_done++;
     }
@@ -85,7 +85,13 @@ static int start_flow(struct bn_flows *fl, uint32_t flow, struct bn_error *err)
     enum bn_verb verb = s->sc->workload.verb == BN_SC_SEND ? BN_VERB_SEND : BN_VERB_WRITE;
     if (qp == BN_NONE)
         return bn_fail(err, BN_ENOMEM, "out of memory starting flow %u", flow);
-    int rc = bn_qp_post(&s->nics, qp, f->bytes, verb, flow);
+    /* its bytes as workload.messages messages, the remainder on the first */
+    uint32_t k = s->sc->workload.messages;
+    uint64_t each = f->bytes / k, first = f->bytes - each * (k - 1);
+    int rc = 0;
+    fl->fstate[flow].msgs_left = k;
+    for (uint32_t i = 0; i < k && rc == 0; i++)
+        rc = bn_qp_post(&s->nics, qp, i ? each : first, verb, flow);
     if (rc == -2)
         return bn_fail(err, BN_EINPUT, "flow %u: %llu bytes exceed the 2^32 packets of a queue pair",
                        flow, (unsigned long long)f->bytes);
@@ -161,6 +167,7 @@ static int run_flows(struct bn_sim *s, struct bn_flows *fl, const struct bn_run_
         if (!fl->fstate || !fl->qp_flow)
             rc = bn_fail(err, BN_ENOMEM, "out of memory for %u flows", fl->flows.n);
     }
+    s->nics.record_lat = true; /* each message's latency, for its percentiles */
     if (rc == BN_OK)
         rc = bn_sim_attach(s, &flows_driver, fl, err);
     if (rc == BN_OK) {

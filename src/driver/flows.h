@@ -31,6 +31,7 @@ struct bn_flow_state {
     bn_time_t rx_done, tx_done;   /* BN_TIME_NEVER until then */
     bn_time_t failed;             /* its queue pair's error (BN_TIME_NEVER: none) */
     uint8_t failed_why;           /* enum bn_qp_failure */
+    uint32_t msgs_left;           /* messages not yet acknowledged */
     struct bn_path_hist paths;
 };
 

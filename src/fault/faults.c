@@ -333,7 +333,7 @@ static uint64_t hit_pkts(const struct bn_faults *ft, const struct fault *fa)
     for (uint32_t q = 0; q < fa->npre; q++) {
         if (!fa->hit[q])
             continue;
-        bool finished = n->qp[q].rcv_nxt >= n->qp[q].snd_end;
+        bool finished = n->qp[q].rcv_nxt >= n->qp[q].post_end;
         sum += finished ? fa->pre[q] : ft->snap[q] - ft->prev[q];
     }
     return sum;

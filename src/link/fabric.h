@@ -174,6 +174,18 @@ static inline void bn_port_want_wake(struct bn_fabric *f, uint32_t p)
     }
 }
 
+/* The same for a sender that may not go before `t` (a NIC waiting for its
+ * DMA): a wake already pending comes first, and asks again. */
+static inline void bn_port_wake_at(struct bn_fabric *f, uint32_t p, bn_time_t t)
+{
+    struct bn_port *port = &f->ports[p];
+    if (!(port->flags & BN_PORT_WAKE_PENDING)) {
+        port->flags |= BN_PORT_WAKE_PENDING;
+        bn_fabric_schedule(f, port->busy_until > t ? port->busy_until : t, BN_EV_PORT_FREE, p,
+                           port->node);
+    }
+}
+
 /* Hints: start loading port p's line; its queue's head frame (false: the
  * queue is empty). */
 static inline void bn_port_prefetch(const struct bn_fabric *f, uint32_t p)

@@ -6,6 +6,8 @@
  *               (IBTA RoCEv2 annex A17), plus preamble/SFD 8 + inter-frame gap 12
  *               = 20 B of wire overhead per frame (IEEE 802.3), min frame 64 B.
  * RDMA WRITE's first packet adds RETH (16 B); ACK/NAK add AETH (4 B).
+ * A READ request carries a RETH, an atomic request an AtomicETH (28 B),
+ * responses an AETH on their first and last packets (IBTA vol. 1, 9.4).
  */
 #ifndef BN_NIC_ENCAP_H
 #define BN_NIC_ENCAP_H
@@ -14,6 +16,8 @@
 #include <stdint.h>
 
 #include "link/fc.h"
+
+#define BN_ATOMIC_ETH_BYTES 28
 
 struct bn_encap {
     const char *name;

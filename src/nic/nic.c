@@ -106,7 +106,8 @@ int bn_nics_init(struct bn_nics *n, struct bn_fabric *f, const uint32_t *host_po
     n->agg_node0 = p->agg_node0;
     n->nnics = n->agg_nic0 + p->nagg;
     n->nic = bn_big_calloc(n->nnics + 1, sizeof *n->nic); /* line-aligned */
-    if (!n->nic || !n->reorder_hist)
+    n->ep = calloc(n->nnics + 1, sizeof *n->ep);
+    if (!n->nic || !n->reorder_hist || !n->ep)
         return bn_fail(err, BN_ENOMEM, "out of memory for NICs");
     for (uint32_t i = 0; i < n->nnics; i++) {
         n->nic[i].port = i < nhosts           ? host_port[i]
@@ -115,8 +116,11 @@ int bn_nics_init(struct bn_nics *n, struct bn_fabric *f, const uint32_t *host_po
         bn_pktq_init(&n->nic[i].ctrl);
         n->nic[i].active_head = n->nic[i].active_tail = BN_NONE;
         n->nic[i].line_bps = f->ports[n->nic[i].port].rate_bps;
+        n->ep[i].lru_head = n->ep[i].lru_tail = BN_NONE;
     }
-    return setup_cc(n, sc, err);
+    rc = bn_ep_setup(&n->ep_params, sc, err);
+    n->ep_on = n->ep_params.on;
+    return rc == BN_OK ? setup_cc(n, sc, err) : rc;
 }
 
 void bn_nics_free(struct bn_nics *n)
@@ -127,6 +131,9 @@ void bn_nics_free(struct bn_nics *n)
     free(n->tp_priv);
     free(n->reorder_hist);
     free(n->cc_params);
+    free(n->ep);
+    free(n->lru);
+    free(n->lat);
     memset(n, 0, sizeof *n);
 }
 
@@ -155,8 +162,14 @@ uint32_t bn_qp_create(struct bn_nics *n, uint32_t src, uint32_t dst)
         if (n->tp_priv_size) {
             uint8_t *t = realloc(n->tp_priv, (size_t)cap * n->tp_priv_size);
             if (!t)
-                return BN_NONE; /* qp_cap unchanged: both arrays still hold old */
+                return BN_NONE; /* qp_cap unchanged: the arrays still hold old */
             n->tp_priv = t;
+        }
+        if (n->ep_params.qp_cache) {
+            uint32_t(*l)[2] = realloc(n->lru, (size_t)cap * sizeof *l);
+            if (!l)
+                return BN_NONE;
+            n->lru = l;
         }
         n->qp_cap = cap;
     }
@@ -179,6 +192,9 @@ uint32_t bn_qp_create(struct bn_nics *n, uint32_t src, uint32_t dst)
     qp->rtt_psn = BN_NONE;
     qp->cc_timer_at = BN_TIME_NEVER;
     qp->last_cnp = -BN_TIME_LIMIT;
+    qp->gate_msg = qp->peer = BN_NONE;
+    if (n->lru)
+        n->lru[id][0] = n->lru[id][1] = BN_NONE;
     if (n->tp_priv_size)
         memset(bn_nic_tp_priv(n, id), 0, n->tp_priv_size);
     if (n->tp->init)
@@ -186,58 +202,6 @@ uint32_t bn_qp_create(struct bn_nics *n, uint32_t src, uint32_t dst)
     qp_cc(n, qp)->init(n, qp);
     bn_nic_cc_sync(n, id);
     return id;
-}
-
-static uint32_t msg_alloc(struct bn_nics *n)
-{
-    if (n->msg_free == BN_NONE) {
-        uint32_t old = n->msg_cap, cap = old ? old * 2 : 256;
-        struct bn_msg *m = realloc(n->msg, (size_t)cap * sizeof *m);
-        if (!m)
-            return BN_NONE;
-        n->msg = m;
-        n->msg_cap = cap;
-        for (uint32_t i = old; i < cap; i++)
-            m[i].next = i + 1 < cap ? i + 1 : BN_NONE;
-        n->msg_free = old;
-    }
-    uint32_t i = n->msg_free;
-    n->msg_free = n->msg[i].next;
-    return i;
-}
-
-int bn_qp_post(struct bn_nics *n, uint32_t qpid, uint64_t bytes, enum bn_verb verb,
-               uint32_t cookie)
-{
-    struct bn_qp *qp = &n->qp[qpid];
-    uint64_t npkts = bytes ? (bytes + n->mtu - 1) / n->mtu : 1;
-    if (npkts > UINT32_MAX - qp->snd_end)
-        return -2; /* PSNs are 32-bit: the caller bounds message sizes */
-    uint32_t mi = msg_alloc(n);
-    if (mi == BN_NONE)
-        return -1;
-    qp = &n->qp[qpid];
-    n->msg[mi] = (struct bn_msg){
-        .bytes = bytes, .first_psn = qp->snd_end, .npkts = (uint32_t)npkts,
-        .next = BN_NONE, .cookie = cookie, .verb = (uint8_t)verb,
-    };
-    qp->snd_end += (uint32_t)npkts;
-    if (qp->msg_tail == BN_NONE) {
-        qp->msg_head = mi;
-        qp->head_end = qp->snd_end;
-    } else {
-        n->msg[qp->msg_tail].next = mi;
-    }
-    qp->msg_tail = mi;
-    if (qp->snd_msg == BN_NONE)
-        qp->snd_msg = mi;
-    if (qp->rcv_msg == BN_NONE) {
-        qp->rcv_msg = mi;
-        qp->rcv_end = qp->snd_end;
-    }
-    bn_nic_cc_sync(n, qpid);
-    bn_nic_activate(n, qpid);
-    return 0;
 }
 
 /* Append to the sender NIC's round-robin list if it has data to send. */
@@ -265,7 +229,8 @@ void bn_nic_activate(struct bn_nics *n, uint32_t qpid)
 
 /* Below line rate, the next packet of the queue pair may start only one
  * serialization time at its own rate after this one started. */
-static void pace(struct bn_nics *n, struct bn_qp *qp, uint32_t frame_bytes)
+static inline __attribute__((always_inline)) void pace(struct bn_nics *n, struct bn_qp *qp,
+                                                       uint32_t frame_bytes)
 {
     uint32_t wire = frame_bytes + n->fab->wire_overhead;
     qp->last_send = n->fab->now;
@@ -291,8 +256,10 @@ static void park(struct bn_nics *n, uint32_t qpid)
 
 /* Pop queue pairs round-robin until one has data (an ACK may have moved a
  * listed queue pair's snd_nxt to its end) and may send now, then build its
- * next packet. */
-static uint32_t next_data_packet(struct bn_nics *n, struct bn_nic *nic)
+ * next packet. ep_on: the endpoint model is on, a constant in each caller,
+ * so that the path without it compiles to what it was before the model. */
+static inline __attribute__((always_inline)) uint32_t
+next_data_packet(struct bn_nics *n, struct bn_nic *nic, bool ep_on)
 {
     uint32_t qpid;
     struct bn_qp *qp;
@@ -310,9 +277,24 @@ static uint32_t next_data_packet(struct bn_nics *n, struct bn_nic *nic)
         const struct bn_cc_ops *cc = qp_cc(n, qp);
         if (cc->can_send && !cc->can_send(n, qp))
             continue; /* window full: an ACK will bring it back */
-        if (qp->next_send <= n->fab->now)
-            break;
-        park(n, qpid);
+        if (qp->next_send > n->fab->now) {
+            park(n, qpid);
+            continue;
+        }
+        if (ep_on && n->ep_params.qp_cache && !qp->nvlink &&
+            qp->snic < n->nhosts && !bn_nic_ep_touch(n, qp->snic, qpid)) {
+            /* its context comes over PCIe: the send pipeline waits, and
+             * it goes first when it may (endpoint.h) */
+            struct bn_nic_ep *ep = &n->ep[qp->snic];
+            ep->dma_ready = n->fab->now + 2 * n->ep_params.pcie;
+            qp->active = 1;
+            qp->next_active = nic->active_head;
+            nic->active_head = qpid;
+            if (nic->active_tail == BN_NONE)
+                nic->active_tail = qpid;
+            return BN_PKT_NONE;
+        }
+        break;
     }
     uint32_t pkt = bn_fabric_new_packet(n->fab);
     if (pkt == BN_PKT_NONE)
@@ -331,11 +313,21 @@ static uint32_t next_data_packet(struct bn_nics *n, struct bn_nic *nic)
         pk->entropy = (uint32_t)bn_mix64(((uint64_t)qp->entropy << 32) | ++qp->spray_seq);
     bn_fabric_count_injected(n->fab, pk);
     pace(n, qp, pk->bytes);
+    if (ep_on && n->ep_params.dma_bps && !qp->nvlink && qp->snic < n->nhosts) {
+        /* its payload came over PCIe, at the link's rate */
+        struct bn_nic_ep *ep = &n->ep[qp->snic];
+        bn_time_t from = ep->dma_ready > n->fab->now ? ep->dma_ready : n->fab->now;
+        ep->dma_ready = from + bn_serialization_ps(pk->payload, n->ep_params.dma_bps);
+    }
     enlist(n, qpid); /* back to the tail if it has more */
     return pkt;
 }
 
-void bn_nic_kick(struct bn_nics *n, uint32_t nicid)
+/* The NIC's port is free: a waiting ACK/NAK, else a data packet. With the
+ * endpoint model (ep_on, a constant per caller) data also waits while the
+ * NIC's DMA is busy (PCIe rate, a context miss); ACKs do not. */
+static inline __attribute__((always_inline)) void kick(struct bn_nics *n, uint32_t nicid,
+                                                       bool ep_on)
 {
     struct bn_nic *nic = &n->nic[nicid];
     struct bn_fabric *f = n->fab;
@@ -344,15 +336,28 @@ void bn_nic_kick(struct bn_nics *n, uint32_t nicid)
      * it says no, the credit or resume that lifts it wakes the port. */
     if (idle && !bn_port_fc_allows(f, nic->port, n->max_frame + f->wire_overhead))
         return;
+    bool dma_wait = ep_on && n->ep[nicid].dma_ready > f->now;
     if (idle) {
         uint32_t pkt = bn_pktq_pop(&nic->ctrl, &f->pool);
-        if (pkt == BN_PKT_NONE && nic->active_head != BN_NONE)
-            pkt = next_data_packet(n, nic);
+        if (pkt == BN_PKT_NONE && nic->active_head != BN_NONE && !dma_wait) {
+            pkt = next_data_packet(n, nic, ep_on);
+            dma_wait = ep_on && n->ep[nicid].dma_ready > f->now;
+        }
         if (pkt != BN_PKT_NONE)
             bn_port_transmit(f, nic->port, pkt);
     }
-    if (!bn_pktq_empty(&nic->ctrl) || nic->active_head != BN_NONE)
+    if (!bn_pktq_empty(&nic->ctrl) || (nic->active_head != BN_NONE && !dma_wait))
         bn_port_want_wake(f, nic->port);
+    else if (ep_on && nic->active_head != BN_NONE)
+        bn_port_wake_at(f, nic->port, n->ep[nicid].dma_ready);
+}
+
+void bn_nic_kick(struct bn_nics *n, uint32_t nicid)
+{
+    if (__builtin_expect(n->ep_on, 0))
+        kick(n, nicid, true);
+    else
+        kick(n, nicid, false);
 }
 
 void bn_nic_send_ctrl(struct bn_nics *n, uint32_t qpid, uint8_t type, uint32_t psn, uint32_t sack)
@@ -478,7 +483,7 @@ void bn_nic_cc_timer_event(struct bn_nics *n, uint32_t qpid)
     if (n->fab->now >= qp->cc_timer_at)
         qp->cc_timer_at = BN_TIME_NEVER;
     /* An idle queue pair's rate matters again only when it has data: its
-     * timer rests until bn_qp_post syncs it. */
+     * timer rests until a message released to it syncs it (wr.c). */
     if (qp->cc_timer == BN_TIME_NEVER || qp->snd_una >= qp->snd_end)
         return;
     if (n->fab->now >= qp->cc_timer)
@@ -491,6 +496,8 @@ void bn_nic_pace_event(struct bn_nics *n, uint32_t qpid)
     struct bn_qp *qp = &n->qp[qpid];
     if (n->fab->now >= qp->pace_at)
         qp->pace_at = BN_TIME_NEVER;
+    if (qp->gate_msg != BN_NONE)
+        bn_nic_release(n, qpid);
     bn_nic_activate(n, qpid);
 }
 
@@ -563,63 +570,38 @@ uint32_t bn_nic_psn_payload(const struct bn_nics *n, const struct bn_msg *m, uin
     return (uint32_t)(left < n->mtu ? left : n->mtu);
 }
 
-/* One past message mi's last PSN (none: UINT32_MAX), as the queue pair
- * keeps it for the oldest message at each end (head_end, rcv_end). */
-static uint32_t msg_end(const struct bn_nics *n, uint32_t mi)
-{
-    return mi == BN_NONE ? UINT32_MAX : n->msg[mi].first_psn + n->msg[mi].npkts;
-}
-
-/* Completion callbacks may post messages or create queue pairs, which can
- * move n->qp and n->msg: the bookkeeping is done first and nothing is held
- * across the call. */
-void bn_nic_complete_rx_upto(struct bn_nics *n, uint32_t qpid)
-{
-    for (;;) {
-        struct bn_qp *qp = &n->qp[qpid];
-        if (qp->rcv_nxt < qp->rcv_end || qp->rcv_msg == BN_NONE)
-            return;
-        const struct bn_msg *m = &n->msg[qp->rcv_msg];
-        uint32_t cookie = m->cookie;
-        qp->rcv_msg = m->next;
-        qp->rcv_end = msg_end(n, qp->rcv_msg);
-        n->on_complete(n->ud, cookie, BN_COMPLETE_RX, n->fab->now);
-    }
-}
-
-void bn_nic_complete_tx_upto(struct bn_nics *n, uint32_t qpid)
-{
-    for (;;) {
-        struct bn_qp *qp = &n->qp[qpid];
-        /* a queue pair in the error state completes nothing more (its
-         * work requests are flushed with errors) */
-        if (qp->snd_una < qp->head_end || qp->msg_head == BN_NONE || qp->failed)
-            return;
-        uint32_t mi = qp->msg_head;
-        struct bn_msg *m = &n->msg[mi];
-        uint32_t cookie = m->cookie;
-        qp->msg_head = m->next;
-        qp->head_end = msg_end(n, qp->msg_head);
-        if (qp->msg_head == BN_NONE)
-            qp->msg_tail = BN_NONE;
-        if (qp->snd_msg == mi)
-            qp->snd_msg = m->next;
-        m->next = n->msg_free;
-        n->msg_free = mi;
-        n->on_complete(n->ud, cookie, BN_COMPLETE_TX, n->fab->now);
-    }
-}
-
 void bn_nic_note_reorder(struct bn_nics *n, uint32_t depth)
 {
     n->reorder_hist[depth < n->reorder_hist_len ? depth : n->reorder_hist_len - 1]++;
+}
+
+/* The extended transport headers of a message's first packet (IBTA spec
+ * vol. 1, 9.4): a WRITE's and a READ request's RETH, an atomic request's
+ * AtomicETH, a response's AETH (an atomic's 8-byte AtomicAckETH is its
+ * payload). */
+static uint32_t msg_header(const struct bn_nics *n, const struct bn_msg *m)
+{
+    switch (m->verb) {
+    case BN_VERB_WRITE:
+    case BN_VERB_READ:
+        return n->encap->reth_bytes;
+    case BN_VERB_ATOMIC:
+        return BN_ATOMIC_ETH_BYTES;
+    case BN_VERB_READ_RESP:
+    case BN_VERB_ATOMIC_RESP:
+        return n->encap->aeth_bytes;
+    default:
+        return 0;
+    }
 }
 
 bool bn_nic_shape_from_msg(struct bn_nics *n, struct bn_qp *qp, uint32_t mi, uint32_t psn,
                            struct bn_packet *pk)
 {
     const struct bn_msg *m = &n->msg[mi];
-    uint32_t extra = (psn == m->first_psn && m->verb == BN_VERB_WRITE) ? n->encap->reth_bytes : 0;
+    uint32_t extra = psn == m->first_psn ? msg_header(n, m) : 0;
+    if (m->verb == BN_VERB_READ_RESP && psn != m->first_psn && psn + 1 == m->first_psn + m->npkts)
+        extra = n->encap->aeth_bytes; /* RDMA READ Response Last */
     pk->psn = psn;
     pk->payload = (uint16_t)bn_nic_psn_payload(n, m, psn);
     pk->bytes = bn_encap_frame(n->encap, extra, pk->payload);

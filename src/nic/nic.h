@@ -17,20 +17,33 @@
 #include "bnet/scenario.h"
 #include "link/fabric.h"
 #include "nic/encap.h"
+#include "nic/endpoint.h"
 
 #define BN_NONE UINT32_MAX
 
-enum bn_verb { BN_VERB_WRITE = 0, BN_VERB_SEND = 1 };
+/* What a message is. READ and ATOMIC are requests: their responses travel
+ * back on the queue pair's reverse (qp->peer) as READ_RESP and ATOMIC_RESP
+ * messages the responder's NIC posts itself, and the requester's
+ * completion comes when the response is in. */
+enum bn_verb {
+    BN_VERB_WRITE = 0, BN_VERB_SEND, BN_VERB_READ, BN_VERB_ATOMIC,
+    BN_VERB_READ_RESP, BN_VERB_ATOMIC_RESP,
+};
+/* An atomic's operand: 8 bytes (IBTA spec vol. 1, 9.4.5). */
+#define BN_ATOMIC_BYTES 8
 /* Why a queue pair is in the error state (0: it is not). */
 enum bn_qp_failure { BN_QP_OK = 0, BN_QP_RETRIES = 1, BN_QP_NO_PATH = 2 };
 enum bn_completion_side { BN_COMPLETE_RX = 0, BN_COMPLETE_TX = 1 };
 
 struct bn_msg {
-    uint64_t bytes;
+    uint64_t bytes;      /* payload on the wire (0 for a READ or atomic request) */
+    uint64_t len;        /* a READ's length (what its response carries) */
+    bn_time_t posted;    /* when the poster posted it (a response: its request's) */
+    bn_time_t at;        /* ready for the send engine; once received, when that completes */
     uint32_t first_psn, npkts;
     uint32_t next;       /* next message on the queue pair (or free list) */
     uint32_t cookie;     /* the poster's id for it */
-    uint8_t verb;
+    uint8_t verb;        /* enum bn_verb */
 };
 
 /* A queue pair, both ends. Line-aligned, with everything a packet reads or
@@ -50,7 +63,7 @@ struct bn_qp {
     uint32_t snd_nxt;    /* next PSN to send */
     uint32_t snd_una;    /* oldest PSN not yet acknowledged */
     uint32_t snd_max;    /* one past the highest PSN ever sent */
-    uint32_t snd_end;    /* one past the last PSN posted */
+    uint32_t snd_end;    /* one past the last PSN the send engine has (post_end: posted) */
     /* PSNs in [snd_full_lo, snd_full_hi) are full packets inside one
      * message (MTU payload, no RETH, not its last): a transport shapes them
      * without reading the message (bn_nic_psn_full, bn_nic_shape_full) */
@@ -85,15 +98,21 @@ struct bn_qp {
     uint32_t snd_msg;    /* message holding snd_nxt (go-back-N) */
     uint32_t rcv_msg;    /* message holding rcv_nxt */
     uint32_t ooo_last;   /* PSN of the last out-of-order packet discarded */
+    uint32_t post_end;   /* one past the last PSN posted (wr.c) */
     uint64_t out_of_order;
     uint64_t duplicates;  /* receiver: data it already had (spurious retransmissions) */
     /* rarer counters */
     uint64_t timeouts, cnps_sent, cnps_received;
     bn_time_t stall_since; /* when its last progress was (valid while stalled) */
+    /* the endpoint model (wr.c, endpoint.h); its wake-ups are pace_at's */
+    uint32_t gate_msg;   /* oldest message posted but not yet given to the send engine */
+    uint32_t rd_out;     /* READs and atomics outstanding */
+    uint32_t peer;       /* the reverse queue pair responses travel on (BN_NONE: none yet) */
     uint64_t cc_priv[16]; /* the congestion-control module's own state */
 } __attribute__((aligned(64)));
 _Static_assert(__builtin_offsetof(struct bn_qp, pace_at) == 128,
                "a packet's fields fill the queue pair's first two lines");
+_Static_assert(sizeof(struct bn_qp) == 384, "a queue pair is six lines");
 
 /* 32 bytes, aligned: every packet a NIC sends or receives touches one
  * line of NICs, never two. */
@@ -220,9 +239,20 @@ struct bn_nics {
     size_t tp_priv_size;
     _Alignas(8) unsigned char tp_params[16]; /* the transport's parameters (its setup hook's) */
     bool spray_entropy;           /* a new entropy value per packet */
+    bool ep_on;                   /* sends pay the endpoint model (ep_params.on), beside
+                                   * what every packet reads */
     uint64_t seed;                /* run seed: queue pairs' entropy depends on it */
     uint64_t *reorder_hist;       /* [depth] out-of-order arrivals, depth capped */
     uint32_t reorder_hist_len;
+    struct bn_ep_params ep_params; /* the endpoint model (endpoint.h) */
+    struct bn_nic_ep *ep;         /* per NIC */
+    uint32_t (*lru)[2];           /* per queue pair with nic.qp_cache: its cache list's
+                                   * previous and next (BN_NONE: none) */
+    /* Per message delivered: post to completion at the receiver (or of a
+     * READ at its requester), when a driver asks for them (record_lat). */
+    bool record_lat;
+    bn_time_t *lat;
+    uint32_t nlat, lat_cap;
 };
 
 /* Where the NICs sit, as the assembled fabric says (the rest the NIC
@@ -249,7 +279,11 @@ uint32_t bn_qp_create(struct bn_nics *n, uint32_t src, uint32_t dst);
  * it by the queue pair's index): a driver that wants a connection to hash
  * the same whatever else runs gives it a key of its own. */
 void bn_qp_set_entropy(struct bn_nics *n, uint32_t qpid, uint64_t key);
-/* Post a message; completions come back through on_complete with `cookie`.
+/* Post a message; completions come back through on_complete with `cookie`
+ * (a READ's or atomic's, at the requester with side BN_COMPLETE_TX, when
+ * its response is in; its first post creates the reverse queue pair the
+ * responses travel on, whose id drivers then see in arrivals). `bytes`:
+ * what a WRITE or SEND carries, or a READ fetches (an atomic: ignored).
  * Returns 0, -1 out of memory, -2 PSN space of the queue pair exhausted. */
 int bn_qp_post(struct bn_nics *n, uint32_t qpid, uint64_t bytes, enum bn_verb verb,
                uint32_t cookie);
@@ -303,6 +337,13 @@ void bn_nic_receive(struct bn_nics *n, uint32_t nic, uint32_t pkt);
 void bn_nic_rto_event(struct bn_nics *n, uint32_t qpid);
 /* BN_EV_QP_PACE: a paced queue pair may send again. */
 void bn_nic_pace_event(struct bn_nics *n, uint32_t qpid);
+/* Queue pair q is about to send from NIC nic: is its context cached? A
+ * miss loads it, evicting the least recently used (nic.qp_cache). */
+bool bn_nic_ep_touch(struct bn_nics *n, uint32_t nic, uint32_t q);
+/* Give the send engine the queue pair's messages that are ready (wr.c). */
+void bn_nic_release(struct bn_nics *n, uint32_t qpid);
+/* BN_EV_COMPLETE: a completion the endpoint model delayed (wr.c). */
+void bn_nic_complete_event(struct bn_nics *n, uint32_t cookie, uint32_t side);
 /* BN_EV_CC_TIMER: the congestion-control module's timer. */
 void bn_nic_cc_timer_event(struct bn_nics *n, uint32_t qpid);
 
@@ -346,8 +387,22 @@ bool bn_nic_shape_from_msg(struct bn_nics *n, struct bn_qp *qp, uint32_t mi, uin
                            struct bn_packet *pk);
 /* The sender's outstanding message holding `psn` (BN_NONE if none). */
 uint32_t bn_nic_msg_holding(const struct bn_nics *n, const struct bn_qp *qp, uint32_t psn);
-void bn_nic_complete_rx_upto(struct bn_nics *n, uint32_t qpid);
-void bn_nic_complete_tx_upto(struct bn_nics *n, uint32_t qpid);
+/* Completions of the messages the receiver (rx) or the sender's ACKs (tx)
+ * have finished, if any: the checks inline, the work in wr.c. */
+void bn_nic_complete_rx(struct bn_nics *n, uint32_t qpid);
+void bn_nic_complete_tx(struct bn_nics *n, uint32_t qpid);
+static inline void bn_nic_complete_rx_upto(struct bn_nics *n, uint32_t qpid)
+{
+    const struct bn_qp *qp = &n->qp[qpid];
+    if (qp->rcv_nxt >= qp->rcv_end && qp->rcv_msg != BN_NONE)
+        bn_nic_complete_rx(n, qpid);
+}
+static inline void bn_nic_complete_tx_upto(struct bn_nics *n, uint32_t qpid)
+{
+    const struct bn_qp *qp = &n->qp[qpid];
+    if (qp->snd_una >= qp->head_end && qp->msg_head != BN_NONE && !qp->failed)
+        bn_nic_complete_tx(n, qpid);
+}
 
 /* The registries (nic.transport, nic.congestion_control): the i-th module
  * and its name, NULL past the last. */

@@ -202,6 +202,14 @@ static json_t *summary_json(const struct bn_results *r)
                                   "p1", t->p1, "p50", t->p50, "p99", t->p99, "max", t->max));
     json_object_set_new(s, "fct_us", json_pack("{s:f, s:f, s:f}", "p50", r->fct_p50_us, "p99",
                                                r->fct_p99_us, "p999", r->fct_p999_us));
+    json_object_set_new(s, "messages",
+                        json_pack("{s:I, s:f, s:f, s:f, s:f, s:b, s:f, s:f}", "count",
+                                  (json_int_t)r->messages, "latency_p50_us", r->msg_lat_p50_us,
+                                  "latency_p99_us", r->msg_lat_p99_us, "latency_p999_us",
+                                  r->msg_lat_p999_us, "latency_max_us", r->msg_lat_max_us,
+                                  "p999_over_10us", r->msg_lat_over_target,
+                                  "rate_mean_mpps_per_nic", r->msg_rate_mean_mpps,
+                                  "rate_max_mpps_per_nic", r->msg_rate_max_mpps));
     json_object_set_new(s, "drops", json_integer((json_int_t)r->pkts_dropped));
     json_object_set_new(s, "data_drops", json_integer((json_int_t)r->data_pkts_dropped));
     json_object_set_new(s, "retransmits", json_integer((json_int_t)r->retransmits));

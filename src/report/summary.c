@@ -116,6 +116,12 @@ static void print_flows(FILE *out, const struct bn_results *r)
             t->mean, t->min, t->p1, t->p50, t->p99);
     fprintf(out, "FCT             p50 %.2f  p99 %.2f  p99.9 %.2f us\n", r->fct_p50_us,
             r->fct_p99_us, r->fct_p999_us);
+    fprintf(out, "messages        %llu, latency p50 %.2f  p99 %.2f  p99.9 %.2f  max %.2f us%s\n",
+            (unsigned long long)r->messages, r->msg_lat_p50_us, r->msg_lat_p99_us,
+            r->msg_lat_p999_us, r->msg_lat_max_us,
+            r->msg_lat_over_target ? "  (P99.9 above the 10 us target)" : "");
+    fprintf(out, "message rate    mean %.3g  max %.3g M/s per sending NIC\n",
+            r->msg_rate_mean_mpps, r->msg_rate_max_mpps);
 }
 
 static void print_ecn(FILE *out, const struct bn_results *r)

@@ -69,6 +69,9 @@ CHOICES(nonminimal_choice, "none", "valiant", "ugal")
 CHOICES(entropy_choice, "per_flow", "per_packet")
 CHOICES(dcqcn_preset_choice, "nvidia", "paper")
 CHOICES(verb_choice, "write", "send")
+CHOICES(memory_choice, "host", "gpu")
+CHOICES(p2p_test_choice, "write_bw", "write_lat", "send_bw", "send_lat", "read_bw", "read_lat",
+        "atomic_bw", "atomic_lat")
 CHOICES(ports_choice, "all", "active")
 CHOICES(prefetch_choice, "auto", "on", "off")
 
@@ -373,6 +376,50 @@ static const struct bn_scn_key keys[] = {
     { .info.path = "nic.ack_every", INT_KEY, .info.unit = "packets", .info.def = "1",
       .info.doc = "Receiver ACKs every N data packets (and always the last one).",
       FIELD(nic.ack_every), AT_LEAST(1) },
+    { .info.path = "nic.tx_ns", FLOAT_KEY, .info.unit = "ns", .info.def = "0",
+      .info.doc = "Send processing: a work request fetched to its first byte on the wire "
+                  "(0: an ideal NIC; presets set their NIC's, docs/endpoints.md).",
+      FIELD(nic.tx_ns), RANGE(0, 1e6) },
+    { .info.path = "nic.rx_ns", FLOAT_KEY, .info.unit = "ns", .info.def = "0",
+      .info.doc = "Receive processing: a message's last byte in to its DMA write issued.",
+      FIELD(nic.rx_ns), RANGE(0, 1e6) },
+    { .info.path = "nic.msg_rate_mpps", FLOAT_KEY, .info.unit = "M/s", .info.def = "0",
+      .info.doc = "Work requests the NIC processes per second, in millions, shared by its "
+                  "queue pairs (0: no limit).",
+      FIELD(nic.msg_rate_mpps), RANGE(0, 1e6) },
+    { .info.path = "nic.qp_cache", INT_KEY, .info.unit = "QPs", .info.def = "0",
+      .info.doc = "Queue-pair contexts the NIC caches; sending on another costs a PCIe round "
+                  "trip of its send pipeline (0: every context fits).",
+      FIELD(nic.qp_cache), RANGE(0, 1e9) },
+    { .info.path = "nic.max_rd_atomic", INT_KEY, .info.unit = "requests", .info.def = "16",
+      .info.doc = "RDMA READs and atomics a queue pair keeps outstanding (IB max_rd_atomic; "
+                  "perftest -o).",
+      FIELD(nic.max_rd_atomic), RANGE(1, 65536) },
+    { .info.path = "nic.inline_bytes", INT_KEY, .info.unit = "bytes", .info.def = "0",
+      .info.doc = "A work request whose data is at most this size is pushed with its "
+                  "doorbell: no work-request or data fetch over PCIe (READ and atomic requests "
+                  "carry none; 0: every one is fetched; perftest -I).",
+      FIELD(nic.inline_bytes), RANGE(0, 4096) },
+
+    { .info.path = "host.pcie_gen", INT_KEY, .info.unit = "", .info.def = "0",
+      .info.doc = "PCIe generation between NIC and memory, 1..6 (its lane rate caps the "
+                  "NIC's DMA); 0: no PCIe model, memory is free to the NIC.",
+      FIELD(host.pcie_gen), RANGE(0, 6) },
+    { .info.path = "host.pcie_lanes", INT_KEY, .info.unit = "lanes", .info.def = "16",
+      .info.doc = "PCIe link width.",
+      FIELD(host.pcie_lanes), RANGE(1, 32) },
+    { .info.path = "host.pcie_ns", FLOAT_KEY, .info.unit = "ns", .info.def = "0",
+      .info.doc = "One-way PCIe latency between NIC and host memory (doorbell, work request "
+                  "and completion); with host.pcie_gen 0, ignored.",
+      FIELD(host.pcie_ns), RANGE(0, 1e6) },
+    { .info.path = "host.gpu_pcie_ns", FLOAT_KEY, .info.unit = "ns", .info.def = "0",
+      .info.doc = "One-way latency between NIC and GPU memory (GPUDirect RDMA, through the "
+                  "PCIe switch both sit under).",
+      FIELD(host.gpu_pcie_ns), RANGE(0, 1e6) },
+    { .info.path = "host.memory", ENUM_KEY, .info.unit = "", .info.def = "host",
+      .info.choice = memory_choice,
+      .info.doc = "Where message data lives: host memory, or GPU memory (GPUDirect RDMA).",
+      FIELD(host.memory) },
 
     { .info.path = "workload.kind", ENUM_KEY, .info.unit = "", .info.def = "permutation",
       .info.choice = bn_workload_name,
@@ -381,6 +428,10 @@ static const struct bn_scn_key keys[] = {
     { .info.path = "workload.message_bytes", INT_KEY, .info.unit = "bytes", .info.def = "2000000",
       .info.doc = "Bytes per flow (permutation, incast, all_to_all).",
       FIELD(workload.message_bytes), RANGE(1, 1e12) },
+    { .info.path = "workload.messages", INT_KEY, .info.unit = "", .info.def = "1",
+      .info.doc = "Messages each flow's bytes are posted as, all at its start on its queue "
+                  "pair (bnet run's message latencies are theirs).",
+      FIELD(workload.messages), RANGE(1, 1000000) },
     { .info.path = "workload.verb", ENUM_KEY, .info.unit = "", .info.def = "write",
       .info.choice = verb_choice,
       .info.doc = "RDMA operation used by each flow.",
@@ -687,6 +738,28 @@ static const struct bn_scn_key keys[] = {
     { .info.path = "scale_up.latency_ns", FLOAT_KEY, .info.unit = "ns", .info.def = "250",
       .info.doc = "NVSwitch forwarding latency (added to the GPU-to-NVSwitch link).",
       FIELD(scale_up.latency_ns), RANGE(0, 1e6) },
+
+    { .info.path = "p2p.test", ENUM_KEY, .info.unit = "", .info.def = "write_lat",
+      .info.choice = p2p_test_choice,
+      .info.doc = "bnet p2p's test, as perftest's ib_write_bw, ib_write_lat, ... (--test).",
+      FIELD(p2p.test) },
+    { .info.path = "p2p.bytes", INT_KEY, .info.unit = "bytes", .info.def = "2",
+      .info.doc = "Message size (-s); 0: every power of two from 2 B to 8 MiB (-a).",
+      FIELD(p2p.bytes), RANGE(0, 1ull << 32) },
+    { .info.path = "p2p.iterations", INT_KEY, .info.unit = "", .info.def = "0",
+      .info.doc = "Messages per size and queue pair (-n); 0: perftest's, 5000 for write_bw "
+                  "and 1000 for the others.",
+      FIELD(p2p.iterations), RANGE(0, 1e8) },
+    { .info.path = "p2p.qps", INT_KEY, .info.unit = "QPs", .info.def = "1",
+      .info.doc = "Queue pairs a bandwidth test spreads its messages over (-q).",
+      FIELD(p2p.qps), RANGE(1, 65536) },
+    { .info.path = "p2p.tx_depth", INT_KEY, .info.unit = "messages", .info.def = "128",
+      .info.doc = "Messages a bandwidth test keeps outstanding per queue pair (-t).",
+      FIELD(p2p.tx_depth), RANGE(1, 65536) },
+    { .info.path = "p2p.hosts", STRING_KEY, .info.unit = "", .info.def = "0,1",
+      .info.doc = "Hosts tested, by index or name, comma-separated: each pair of them, the "
+                  "first of a pair as the requester.",
+      FIELD(p2p.hosts) },
 
     { .info.path = "coll.op", ENUM_KEY, .info.unit = "", .info.def = "allreduce",
       .info.choice = bn_coll_op_name,

@@ -15,41 +15,48 @@ struct preset {
     const char *name;
     const char *about;
     const char *missing;         /* non-NULL: the module it needs is not built yet */
-    const char *const sets[16];
+    const char *const sets[24];
 };
 
 static const struct preset presets[] = {
     {.name = "ib-ndr",
-     .about = "InfiniBand NDR: 400 Gb/s, credits, IB congestion control, adaptive routing",
+     .about = "InfiniBand NDR: 400 Gb/s, credits, IB congestion control, adaptive routing, "
+              "ConnectX-7-class NICs on PCIe Gen5 x16",
      .sets = {"link.rate_gbps=400", "nic.encap=ib", "nic.mtu_bytes=4096",
               "link.flow_control=credit", "nic.congestion_control=ib_cc",
               "switch.load_balancing=adaptive", "nic.transport=selective_repeat",
-              "switch.latency_ns=130", "switch.forwarding=cut_through"}},
+              "switch.latency_ns=130", "switch.forwarding=cut_through",
+              "nic.tx_ns=125", "nic.rx_ns=125", "nic.msg_rate_mpps=330", "host.pcie_gen=5", "host.pcie_ns=250", "host.gpu_pcie_ns=250"}},
     {.name = "ib-xdr",
-     .about = "InfiniBand XDR: 800 Gb/s, credits, IB congestion control, adaptive routing",
+     .about = "InfiniBand XDR: 800 Gb/s, credits, IB congestion control, adaptive routing, "
+              "ConnectX-8-class NICs on PCIe Gen6 x16",
      .sets = {"link.rate_gbps=800", "nic.encap=ib", "nic.mtu_bytes=4096",
               "link.flow_control=credit", "nic.congestion_control=ib_cc",
               "switch.load_balancing=adaptive", "nic.transport=selective_repeat",
-              "switch.latency_ns=130", "switch.forwarding=cut_through"}},
+              "switch.latency_ns=130", "switch.forwarding=cut_through",
+              "nic.tx_ns=125", "nic.rx_ns=125", "nic.msg_rate_mpps=370", "host.pcie_gen=6", "host.pcie_ns=250", "host.gpu_pcie_ns=250"}},
     {.name = "roce-400g",
      .about = "RoCEv2 400GbE: PFC, DCQCN (NVIDIA defaults), per-flow ECMP, go-back-N",
      .sets = {"link.rate_gbps=400", "nic.encap=roce", "nic.mtu_bytes=4096",
               "link.flow_control=pfc", "nic.congestion_control=dcqcn", "dcqcn.preset=nvidia",
               "switch.load_balancing=ecmp", "nic.transport=go_back_n", "switch.latency_ns=400",
-              "switch.forwarding=cut_through"}},
+              "switch.forwarding=cut_through",
+              "nic.tx_ns=125", "nic.rx_ns=125", "nic.msg_rate_mpps=330", "host.pcie_gen=5", "host.pcie_ns=250", "host.gpu_pcie_ns=250"}},
     {.name = "roce-800g",
      .about = "RoCEv2 800GbE: PFC, DCQCN (NVIDIA defaults), per-flow ECMP, go-back-N",
      .sets = {"link.rate_gbps=800", "nic.encap=roce", "nic.mtu_bytes=4096",
               "link.flow_control=pfc", "nic.congestion_control=dcqcn", "dcqcn.preset=nvidia",
               "switch.load_balancing=ecmp", "nic.transport=go_back_n", "switch.latency_ns=400",
-              "switch.forwarding=cut_through"}},
+              "switch.forwarding=cut_through",
+              "nic.tx_ns=125", "nic.rx_ns=125", "nic.msg_rate_mpps=370", "host.pcie_gen=6", "host.pcie_ns=250", "host.gpu_pcie_ns=250"}},
     {.name = "uec-800g",
      .about = "Ultra Ethernet 800G: packet spraying, selective repeat, NSCC-style window, trimming",
      .sets = {"link.rate_gbps=800", "nic.encap=roce", "nic.mtu_bytes=4096",
               "link.flow_control=lossy", "switch.trim=true", "nic.entropy=per_packet",
               "switch.load_balancing=ecmp", "nic.transport=selective_repeat",
               "nic.congestion_control=nscc", "nscc.max_cwnd_bytes=600000",
-              "switch.latency_ns=400", "switch.forwarding=cut_through"}},
+              "switch.latency_ns=400", "switch.forwarding=cut_through",
+              "nic.tx_ns=125", "nic.rx_ns=125", "nic.msg_rate_mpps=370", "host.pcie_gen=6", "host.pcie_ns=250", "host.gpu_pcie_ns=250"}},
     {.name = "nvlink5",
      .about = "NVLink 5 scale-up (GB200 NVL72): 72 GPUs per NVLink domain, 18 links x 100 GB/s "
               "= 1.8 TB/s per GPU both ways",
@@ -67,7 +74,7 @@ const char *bn_scenario_preset_describe(size_t i, char *buf, size_t len)
     if (p->missing)
         snprintf(buf + at, len - (size_t)at, "\n%-10s   not available yet: needs %s", "",
                  p->missing);
-    for (size_t k = 0; !p->missing && k < 16 && p->sets[k] && (size_t)at < len; k++)
+    for (size_t k = 0; !p->missing && k < 24 && p->sets[k] && (size_t)at < len; k++)
         at += snprintf(buf + at, len - (size_t)at, "\n%-10s   %s", "", p->sets[k]);
     return p->name;
 }
@@ -89,7 +96,7 @@ int bn_scenario_apply_preset(struct bn_scenario *sc, unsigned fabric, struct bn_
         return bn_fail(err, BN_EINPUT,
                        "%s: key 'fabric': preset '%s' needs %s, which bnet does not model yet",
                        sc->source, p->name, p->missing);
-    for (size_t k = 0; k < 16 && p->sets[k]; k++) {
+    for (size_t k = 0; k < 24 && p->sets[k]; k++) {
         int rc = bn_scenario_set(sc, p->sets[k], err);
         if (rc != BN_OK)
             return rc;

@@ -354,8 +354,48 @@ expect_error "unknown command" \
     "'frobnicate'" "unknown command" \
     -- frobnicate
 
+expect_error "p2p: a host that does not exist" \
+    "key 'p2p.hosts'" "'999'" \
+    -- p2p --hosts 0,999
+
+expect_error "p2p: one host" \
+    "key 'p2p.hosts'" "two hosts" \
+    -- p2p --hosts 3
+
+expect_error "p2p: a host twice" \
+    "key 'p2p.hosts'" "twice" \
+    -- p2p --hosts 1,1
+
+expect_error "p2p: an unknown test" \
+    "'p2p.test'" "write_bw" \
+    -- p2p --test write_latency
+
+expect_error "p2p: no queue pairs" \
+    "'p2p.qps'" \
+    -- p2p --test write_bw -q 0
+
+expect_error "p2p: samples past the memory, refused up front" \
+    "key 'p2p.iterations'" "GB" \
+    -- p2p -n 100000000 -q 65536 --test write_bw
+
+expect_error "p2p: messages in flight past the memory, refused up front" \
+    "key 'p2p.tx_depth'" "GB" \
+    -- p2p -n 1000 -q 65536 -t 65536 --test write_bw --set sim.memory_limit_bytes=1000000000
+
+expect_error "p2p: two GPUs of one NVLink domain" \
+    "key 'p2p.hosts'" "NVLink domain" \
+    -- p2p scenarios/cluster128.yaml --hosts 0,1
+
+expect_error "p2p: a test cut short by sim.max_time_us" \
+    "key 'sim.max_time_us'" "did not finish" \
+    -- p2p --set sim.max_time_us=0.5
+
+expect_error "p2p: a PCIe generation that does not exist" \
+    "'host.pcie_gen'" \
+    -- p2p --set host.pcie_gen=7
+
 expect_error "help for an unknown topic lists the topics" \
-    "'frobnicate'" "topics: run, job, topo, coll, keys, presets, help" \
+    "'frobnicate'" "topics: run, job, p2p, topo, coll, keys, presets, help" \
     -- help frobnicate
 
 expect_error "two scenario files" \

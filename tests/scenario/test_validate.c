@@ -293,6 +293,30 @@ static void test_examples(void **state)
     assert_int_equal(sc.workload.message_bytes, 64000);
 }
 
+/* bnet p2p's default is scenarios/p2p_ib_ndr.yaml; each preset's p2p
+ * scenario puts two hosts of its fabric under one switch. */
+static void test_p2p_files(void **state)
+{
+    (void)state;
+    char *text = read_all("scenarios/p2p_ib_ndr.yaml");
+    assert_string_equal(text, bn_scenario_p2p_yaml());
+    free(text);
+    static const char *const files[][2] = {
+        {"scenarios/p2p_ib_ndr.yaml", "ib-ndr"}, {"scenarios/p2p_ib_xdr.yaml", "ib-xdr"},
+        {"scenarios/p2p_roce_400g.yaml", "roce-400g"},
+        {"scenarios/p2p_roce_800g.yaml", "roce-800g"},
+        {"scenarios/p2p_uec_800g.yaml", "uec-800g"},
+    };
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        struct bn_scenario sc;
+        load_example(&sc, files[i][0]);
+        assert_key(&sc, "fabric", files[i][1]);
+        assert_key(&sc, "topology.kind", "leaf_spine");
+        assert_string_equal(sc.p2p.hosts, "0,1");
+        assert_true(sc.nic.tx_ns > 0 && sc.host.pcie_gen >= 5); /* the preset's NIC */
+    }
+}
+
 /* ---- the registry ---- */
 
 static void check_key_shape(const struct bn_scn_key *k)
@@ -381,6 +405,7 @@ int main(void)
         cmocka_unit_test(test_default_file_matches_embedded),
         cmocka_unit_test(test_cluster_file_matches_embedded),
         cmocka_unit_test(test_job_file_matches_embedded),
+        cmocka_unit_test(test_p2p_files),
         cmocka_unit_test(test_examples),
         cmocka_unit_test(test_registry),
         cmocka_unit_test(test_registry_covers_struct),

@@ -1,0 +1,88 @@
+/*
+ * `bnet p2p` output: perftest's table (its columns, in Gb/s as perftest's
+ * --report_gbits prints them) and the JSON of docs/results.md.
+ */
+#include <stdio.h>
+
+#include "bnet/bnet.h"
+#include "bnet/p2p.h"
+#include "report/json_util.h"
+
+static const char rule[] =
+    "---------------------------------------------------------------------------------------\n";
+
+void bn_p2p_print_header(FILE *out, const struct bn_p2p_results *r, uint32_t pair)
+{
+    const struct bn_p2p_pair *p = &r->pairs[pair];
+    fprintf(out, "%s # %s: %s -> %s (hosts %u -> %u), %u QP%s, tx depth %u\n", rule, r->test,
+            p->src_name, p->dst_name, p->src, p->dst, r->qps, r->qps == 1 ? "" : "s",
+            r->tx_depth);
+    fputs(rule, out);
+    if (r->latency)
+        fputs(" #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    "
+              "t_avg[usec]    t_stdev[usec]   99% percentile[usec]   99.9% percentile[usec]\n",
+              out);
+    else
+        fputs(" #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   "
+              "MsgRate[Mpps]\n", out);
+}
+
+void bn_p2p_print_row(FILE *out, const struct bn_p2p_results *r, uint32_t pair, uint32_t row)
+{
+    const struct bn_p2p_row *w = &r->pairs[pair].rows[row];
+    if (r->latency)
+        fprintf(out, " %-7llu %-10u %-14.2f %-12.2f %-18.2f %-14.2f %-15.2f %-22.2f %.2f\n",
+                (unsigned long long)w->bytes, w->iterations, w->t_min_us, w->t_max_us,
+                w->t_typical_us, w->t_avg_us, w->t_stdev_us, w->t_p99_us, w->t_p999_us);
+    else
+        fprintf(out, " %-10llu %-10u       %-18.2f %-20.2f %.6f\n", (unsigned long long)w->bytes,
+                w->iterations, w->bw_peak_gbps, w->bw_avg_gbps, w->msg_rate_mpps);
+}
+
+void bn_p2p_print_footer(FILE *out, const struct bn_p2p_results *r)
+{
+    fputs(rule, out);
+    fprintf(out, "# bounds: line %.1f Gb/s, goodput %.2f Gb/s at the MTU", r->line_gbps,
+            r->goodput_gbps);
+    if (r->pcie_gbps > 0)
+        fprintf(out, ", PCIe %.1f Gb/s", r->pcie_gbps);
+    if (r->msg_rate_mpps > 0)
+        fprintf(out, ", message rate %.0f Mpps", r->msg_rate_mpps);
+    fputs(r->interrupted ? "\n# interrupted: the rows above are what was measured\n" : "\n", out);
+}
+
+static json_t *row_json(const struct bn_p2p_results *r, const struct bn_p2p_row *w)
+{
+    if (r->latency)
+        return json_pack("{s:I, s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:f}", "bytes",
+                         (json_int_t)w->bytes, "iterations", (int)w->iterations, "t_min_us",
+                         w->t_min_us, "t_max_us", w->t_max_us, "t_typical_us", w->t_typical_us,
+                         "t_avg_us", w->t_avg_us, "t_stdev_us", w->t_stdev_us, "t_p99_us",
+                         w->t_p99_us, "t_p999_us", w->t_p999_us);
+    return json_pack("{s:I, s:i, s:f, s:f, s:f}", "bytes", (json_int_t)w->bytes, "iterations",
+                     (int)w->iterations, "bw_peak_gbps", w->bw_peak_gbps, "bw_avg_gbps",
+                     w->bw_avg_gbps, "msg_rate_mpps", w->msg_rate_mpps);
+}
+
+int bn_p2p_write_json(const struct bn_p2p_results *r, const char *path, struct bn_error *err)
+{
+    json_t *pairs = json_array();
+    for (uint32_t k = 0; pairs && k < r->npairs; k++) {
+        const struct bn_p2p_pair *p = &r->pairs[k];
+        json_t *rows = json_array();
+        for (uint32_t i = 0; rows && i < p->nrows; i++)
+            json_array_append_new(rows, row_json(r, &p->rows[i]));
+        json_array_append_new(pairs, json_pack("{s:i, s:i, s:o, s:o, s:o}", "src", (int)p->src,
+                                               "dst", (int)p->dst, "src_name",
+                                               bn_json_text(p->src_name), "dst_name",
+                                               bn_json_text(p->dst_name), "rows", rows));
+    }
+    json_t *root = json_pack("{s:s, s:o, s:s, s:b, s:i, s:i, s:f, s:f, s:f, s:f, s:o, s:b}",
+                             "bnet_version", BNET_VERSION, "scenario", bn_json_text(r->scenario),
+                             "test", r->test, "latency", r->latency, "qps", (int)r->qps,
+                             "tx_depth", (int)r->tx_depth, "line_gbps", r->line_gbps,
+                             "goodput_gbps", r->goodput_gbps, "pcie_gbps", r->pcie_gbps,
+                             "msg_rate_ceiling_mpps", r->msg_rate_mpps, "pairs", pairs,
+                             "interrupted", r->interrupted);
+    return bn_json_dump(root, path, BN_JSON_FLAGS, err);
+}

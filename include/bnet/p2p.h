@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "bnet/error.h"
+#include "bnet/results.h"
 #include "bnet/scenario.h"
 
 /* One message size. Bandwidth tests fill the bw_ and msg_rate fields,
@@ -59,5 +60,8 @@ void bn_p2p_print_header(FILE *out, const struct bn_p2p_results *r, uint32_t pai
 void bn_p2p_print_row(FILE *out, const struct bn_p2p_results *r, uint32_t pair, uint32_t row);
 void bn_p2p_print_footer(FILE *out, const struct bn_p2p_results *r);
 int bn_p2p_write_json(const struct bn_p2p_results *r, const char *path, struct bn_error *err);
+/* The seed's figures (bnet/results.h) a test measures: the smallest
+ * size's latency (latency tests), the best message rate (bandwidth). */
+void bn_seed_of_p2p(const struct bn_p2p_results *r, struct bn_seed_report *out);
 
 #endif

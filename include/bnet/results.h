@@ -173,6 +173,40 @@ struct bn_results {
 
 void bn_results_free(struct bn_results *r);
 
+/*
+ * The seed's figures of merit, as one run measures them (docs/results.md,
+ * "The seed's report"): each with its value, the seed's target where it
+ * gives one and whether the run meets it, or what would measure it.
+ */
+enum bn_seed_verdict {
+    BN_SEED_MET = 0,         /* measured, and within the target */
+    BN_SEED_MISSED,          /* measured, and not */
+    BN_SEED_NO_TARGET,       /* measured; the seed sets no number */
+    BN_SEED_UNMEASURED,      /* this run cannot measure it: see `measure` */
+};
+struct bn_seed_figure {
+    const char *key;         /* its JSON key: "latency_p999_us" */
+    const char *name;        /* "end-to-end latency P99.9" */
+    const char *unit;        /* "us" */
+    const char *target;      /* "<= 10" in unit; "" when the seed gives none */
+    double value;
+    uint8_t verdict;         /* enum bn_seed_verdict */
+    const char *measure;     /* unmeasured: the command or key that would measure it */
+};
+#define BN_SEED_FIGURES 8
+struct bn_seed_report {
+    struct bn_seed_figure fig[BN_SEED_FIGURES];
+};
+/* What a flows run (bn_run) measures of them. */
+void bn_seed_of_run(const struct bn_results *r, struct bn_seed_report *out);
+/* The same from a topology alone: what the fabric's shape gives. */
+void bn_seed_of_topo(const struct bn_topo_info *t, struct bn_seed_report *out);
+/* A table, one line per figure, each line after `prefix` ("# " in the
+ * nccl-tests table, where parsers skip comment lines). */
+void bn_seed_print(FILE *out, const char *prefix, const struct bn_seed_report *s);
+/* "met", "missed", "no target", "not measured": as the JSON writes them. */
+const char *bn_seed_verdict_name(uint8_t verdict);
+
 /* Aligned human-readable summary. */
 void bn_results_print(FILE *out, const struct bn_results *r);
 void bn_topo_info_print(FILE *out, const struct bn_topo_info *t);

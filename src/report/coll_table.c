@@ -57,6 +57,10 @@ void bn_coll_print_footer(FILE *out, const struct bn_coll_results *r)
             r->peak_rss_bytes / 1e6);
     if (r->interrupted)
         fprintf(out, "# interrupted: the rows above are those measured before the signal\n");
+    struct bn_seed_report seed;
+    bn_seed_of_coll(r, &seed);
+    fprintf(out, "#\n");
+    bn_seed_print(out, "# ", &seed);
 }
 
 void bn_coll_print_table(FILE *out, const struct bn_coll_results *r)

@@ -68,6 +68,10 @@ void bn_job_print(FILE *out, const struct bn_job_results *r)
             (unsigned long long)r->events, (unsigned long long)r->packet_hops,
             (unsigned long long)r->backend_tx_bytes, (unsigned long long)r->nvlink_tx_bytes,
             r->interrupted ? " (interrupted)" : "");
+    struct bn_seed_report seed;
+    bn_seed_of_topo(&r->topo, &seed);
+    fputc('\n', out);
+    bn_seed_print(out, "# ", &seed);
 }
 
 static json_t *job_json(const struct bn_job_result *r)
@@ -136,6 +140,9 @@ int bn_job_write_json(const struct bn_job_results *r, const char *path, struct b
     json_object_set_new(root, "scenario", bn_json_text(r->scenario));
     json_object_set_new(root, "topology", bn_json_topo(&r->topo));
     json_object_set_new(root, "jobs", jobs);
+    struct bn_seed_report seed;
+    bn_seed_of_topo(&r->topo, &seed);
+    json_object_set_new(root, "seed_report", bn_json_seed(&seed));
     json_object_set_new(root, "sim", json_pack("{s:f, s:I, s:I, s:I, s:I, s:I, s:I, s:b}",
                                                "simulated_us", r->simulated_us, "events",
                                                (json_int_t)r->events, "packet_hops",

@@ -145,6 +145,24 @@ static void plan_json(json_t *o, const struct bn_topo_info *t)
                                                        ? INT64_MAX : t->minimal_paths)));
 }
 
+json_t *bn_json_seed(const struct bn_seed_report *s)
+{
+    json_t *a = json_array();
+    for (int i = 0; a && i < BN_SEED_FIGURES; i++) {
+        const struct bn_seed_figure *f = &s->fig[i];
+        json_t *o = json_pack("{s:s, s:s, s:o, s:s, s:o, s:s}", "key", f->key, "figure", f->name,
+                              "value", f->verdict == BN_SEED_UNMEASURED ? json_null()
+                                                                        : json_real(f->value),
+                              "unit", f->unit,
+                              "target", f->target[0] ? json_string(f->target) : json_null(),
+                              "verdict", bn_seed_verdict_name(f->verdict));
+        if (o && f->verdict == BN_SEED_UNMEASURED)
+            json_object_set_new(o, "measured_by", json_string(f->measure));
+        json_array_append_new(a, o);
+    }
+    return a;
+}
+
 json_t *bn_json_topo(const struct bn_topo_info *t)
 {
     json_t *o = topo_json_base(t);
@@ -380,6 +398,9 @@ int bn_results_write_json(const struct bn_results *r, const char *path, int flag
     json_object_set_new(root, "congestion_control", json_string(r->congestion_control));
     json_object_set_new(root, "topology", bn_json_topo(&r->topo));
     json_object_set_new(root, "summary", summary_json(r));
+    struct bn_seed_report seed;
+    bn_seed_of_run(r, &seed);
+    json_object_set_new(root, "seed_report", bn_json_seed(&seed));
     if (r->nfaults)
         json_object_set_new(root, "faults", faults_json(r, flags));
     json_object_set_new(root, "sim", sim_json(r, flags));
@@ -434,5 +455,8 @@ int bn_coll_write_json(const struct bn_coll_results *r, const char *path, struct
     json_object_set_new(root, "topology", bn_json_topo(&r->topo));
     json_object_set_new(root, "interrupted", json_boolean(r->interrupted));
     json_object_set_new(root, "rows", rows);
+    struct bn_seed_report seed;
+    bn_seed_of_coll(r, &seed);
+    json_object_set_new(root, "seed_report", bn_json_seed(&seed));
     return bn_json_dump(root, path, JSON_FLAGS, err);
 }

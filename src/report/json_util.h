@@ -13,6 +13,8 @@
 
 json_t *bn_json_text(const char *s);
 json_t *bn_json_topo(const struct bn_topo_info *t);
+/* The seed's report: an array, a figure per element. */
+json_t *bn_json_seed(const struct bn_seed_report *s);
 /* Write `root` (consumed; NULL: out of memory) with jansson's flags. */
 int bn_json_dump(json_t *root, const char *path, int flags, struct bn_error *err);
 

@@ -49,6 +49,10 @@ void bn_p2p_print_footer(FILE *out, const struct bn_p2p_results *r)
     if (r->msg_rate_mpps > 0)
         fprintf(out, ", message rate %.0f Mpps", r->msg_rate_mpps);
     fputs(r->interrupted ? "\n# interrupted: the rows above are what was measured\n" : "\n", out);
+    struct bn_seed_report seed;
+    bn_seed_of_p2p(r, &seed);
+    fputs("#\n", out);
+    bn_seed_print(out, "# ", &seed);
 }
 
 static json_t *row_json(const struct bn_p2p_results *r, const struct bn_p2p_row *w)
@@ -84,5 +88,8 @@ int bn_p2p_write_json(const struct bn_p2p_results *r, const char *path, struct b
                              "goodput_gbps", r->goodput_gbps, "pcie_gbps", r->pcie_gbps,
                              "msg_rate_ceiling_mpps", r->msg_rate_mpps, "pairs", pairs,
                              "interrupted", r->interrupted);
+    struct bn_seed_report seed;
+    bn_seed_of_p2p(r, &seed);
+    json_object_set_new(root, "seed_report", bn_json_seed(&seed));
     return bn_json_dump(root, path, BN_JSON_FLAGS, err);
 }

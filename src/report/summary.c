@@ -244,5 +244,9 @@ void bn_results_print(FILE *out, const struct bn_results *r)
     if (r->nfaults)
         print_faults(out, r);
     fputc('\n', out);
+    struct bn_seed_report seed;
+    bn_seed_of_run(r, &seed);
+    bn_seed_print(out, "", &seed);
+    fputc('\n', out);
     print_run(out, r);
 }

@@ -36,6 +36,7 @@ struct bn_coll_row {
 };
 
 struct bn_coll_results {
+    struct bn_provenance prov;
     char op[BN_NAME_MAX], datatype[BN_NAME_MAX], redop[BN_NAME_MAX];
     uint32_t type_bytes;
     int32_t root;               /* -1 where the collective has none, as nccl-tests prints */

@@ -87,6 +87,7 @@ struct bn_job_step {
 #define BN_JOB_STEPS_MAX 2000000u
 
 struct bn_job_results {
+    struct bn_provenance prov;
     char scenario[BN_PATH_MAX];
     struct bn_topo_info topo;
     struct bn_job_result *jobs;

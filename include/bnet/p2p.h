@@ -34,6 +34,7 @@ struct bn_p2p_pair {
 };
 
 struct bn_p2p_results {
+    struct bn_provenance prov;
     char scenario[BN_PATH_MAX];
     char test[16];               /* "write_lat", ... (p2p.test) */
     bool latency;                /* a latency test (else bandwidth) */

@@ -119,7 +119,24 @@ struct bn_series {
     double *queue_bytes;      /* [nsamples][nqueues] output queue depth */
 };
 
+/* What was simulated (docs/results.md, "What was simulated"): the
+ * scenario as it ran, presets and overrides applied, and the command that
+ * ran it. Results own both; the JSON writes them as `config` and
+ * `command`. */
+struct bn_provenance {
+    struct bn_scenario *config;   /* a copy of the scenario (NULL: not kept) */
+    char *command;                /* set by the caller, e.g. the bnet command line
+                                   * without its output options (NULL: none) */
+};
+/* Keep a copy of sc (BN_ENOMEM if out of memory); free what is kept. */
+int bn_provenance_keep(struct bn_provenance *p, const struct bn_scenario *sc,
+                       struct bn_error *err);
+/* Record the command (a copy); BN_ENOMEM if out of memory. */
+int bn_provenance_command(struct bn_provenance *p, const char *command, struct bn_error *err);
+void bn_provenance_free(struct bn_provenance *p);
+
 struct bn_results {
+    struct bn_provenance prov;
     uint64_t seed;
     char scenario[BN_PATH_MAX];
     char workload[BN_NAME_MAX];
@@ -220,5 +237,10 @@ int bn_results_write_json(const struct bn_results *r, const char *path, int flag
 int bn_results_write_csv(const struct bn_results *r, const char *prefix, struct bn_error *err);
 int bn_topo_info_write_json(const struct bn_topo_info *t, const char *path,
                             struct bn_error *err);
+/* `bnet keys --json` and `bnet presets --json`: the key registry (path,
+ * type, unit, default, doc, choices) and the presets (name, about, the
+ * keys each sets), as JSON. */
+int bn_keys_write_json(const char *path, struct bn_error *err);
+int bn_presets_write_json(const char *path, struct bn_error *err);
 
 #endif

@@ -393,6 +393,9 @@ size_t bn_scenario_preset_count(void);
 const char *bn_scenario_preset_name(size_t i);   /* NULL past the last */
 /* Its name; `buf` gets a description and its keys, one per line. */
 const char *bn_scenario_preset_describe(size_t i, char *buf, size_t len);
+/* What it models, and its k-th "key=value" (NULL past the last). */
+const char *bn_scenario_preset_about(size_t i);
+const char *bn_scenario_preset_set(size_t i, size_t k);
 
 /* The embedded default scenario, as YAML text. */
 const char *bn_scenario_default_yaml(void);

@@ -27,8 +27,8 @@ static const char *const usage_main =
     "  p2p [FILE.yaml]   perftest-style latency and bandwidth between hosts\n"
     "                    (default: two NDR hosts under one switch)\n"
     "  topo [FILE.yaml]  print the topology's figures without simulating\n"
-    "  keys              list every scenario key with type, unit and default\n"
-    "  presets           list the technology presets (fabric: NAME) and their keys\n"
+    "  keys [--json]     list every scenario key with type, unit and default\n"
+    "  presets [--json]  list the technology presets (fabric: NAME) and their keys\n"
     "  help [TOPIC]      help for a command (coll, run, job, p2p, topo, keys, presets,\n"
     "                    help)\n"
     "\n";
@@ -97,11 +97,13 @@ static const char *const usage_p2p =
     "The NIC and host model: docs/endpoints.md.\n";
 
 static const char *const usage_keys =
-    "usage: bnet keys\n\nList every scenario key: path, type, unit, default, meaning.\n";
+    "usage: bnet keys [--json [PATH]]\n\nList every scenario key: path, type, unit, default, meaning\n"
+    "(and choices); --json writes them as JSON (to stdout without PATH).\n";
 
 static const char *const usage_presets =
-    "usage: bnet presets\n\nList the technology presets: name, what it models and the keys\n"
+    "usage: bnet presets [--json [PATH]]\n\nList the technology presets: name, what it models and the keys\n"
     "it sets. Use one with 'fabric: NAME' in a scenario or --set fabric=NAME.\n"
+    "--json writes them as JSON (to stdout without PATH).\n"
     "Values and sources: docs/presets.md.\n";
 
 static const char *const usage_help =
@@ -221,6 +223,28 @@ static int cmd_keys(void)
     return 0;
 }
 
+/* `bnet keys` / `bnet presets`, as a table or with --json [PATH] as JSON
+ * (stdout without a path). */
+static int cmd_listing(const char *cmd, int argc, char **argv)
+{
+    bool keys = strcmp(cmd, "keys") == 0;
+    if (argc == 2)
+        return keys ? cmd_keys() : cmd_presets();
+    bool json = strcmp(argv[2], "--json") == 0;
+    if (!json || argc > 4) {
+        fprintf(stderr, "bnet: '%s' takes only --json [PATH] (got '%s')\n", cmd,
+                json ? argv[4] : argv[2]);
+        return 2;
+    }
+    struct bn_error err = {0};
+    const char *path = argc == 4 ? argv[3] : "-";
+    if ((keys ? bn_keys_write_json(path, &err) : bn_presets_write_json(path, &err)) != BN_OK) {
+        fprintf(stderr, "bnet: %s\n", err.msg);
+        return 2;
+    }
+    return 0;
+}
+
 static int dispatch(int argc, char **argv);
 
 /* Everything bnet prints goes through stdout's buffer: a full disk or a
@@ -266,19 +290,8 @@ static int dispatch(int argc, char **argv)
         return bn_cli_run(argc, argv, 2, BN_CLI_JOB);
     if (strcmp(cmd, "p2p") == 0)
         return bn_cli_run(argc, argv, 2, BN_CLI_P2P);
-    if (strcmp(cmd, "presets") == 0) {
-        if (argc == 2)
-            return cmd_presets();
-        fprintf(stderr, "bnet: 'presets' takes no arguments (got '%s')\n", argv[2]);
-        return 2;
-    }
-    if (strcmp(cmd, "keys") == 0)
-    {
-        if (argc == 2)
-            return cmd_keys();
-        fprintf(stderr, "bnet: 'keys' takes no arguments (got '%s')\n", argv[2]);
-        return 2;
-    }
+    if (strcmp(cmd, "presets") == 0 || strcmp(cmd, "keys") == 0)
+        return cmd_listing(cmd, argc, argv);
     if (cmd[0] == '-')
         return bn_cli_run(argc, argv, 1, BN_CLI_COLL);
     fprintf(stderr, "bnet: unknown command '%s' (see bnet --help)\n", cmd);

@@ -25,6 +25,7 @@ struct cli_set {
 };
 
 struct cli_opts {
+    char *command;            /* what ran, for the JSON: argv without output options */
     const char *file;
     const char *json;
     const char *csv;
@@ -233,6 +234,53 @@ static int value_opt(const struct bn_cli_opt *opt, int argc, char **argv, int *i
     return 0;
 }
 
+/* Options that say only where results go: the command a result records
+ * leaves them out, so that the same run gives the same JSON. */
+static bool output_only(const char *name)
+{
+    static const char *const names[] = {"--json", "--csv", "--trace", "--dot", "--quiet",
+                                        "--reproducible"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (is_opt(name, names[i]))
+            return true;
+    return false;
+}
+
+/* Append `arg` to buf (at *at of len), quoted for a POSIX shell when it
+ * holds anything but plain characters. */
+static void append_arg(char *buf, size_t len, size_t *at, const char *arg)
+{
+    bool plain = *arg != '\0' && strspn(arg, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                             "0123456789_./=:,+-@%") == strlen(arg);
+    *at += (size_t)snprintf(buf + *at, len - *at, " %s", plain ? "" : "'");
+    for (const char *c = arg; *c && *at < len; c++)
+        *at += (size_t)snprintf(buf + *at, len - *at, *c == '\'' ? "'\\''" : "%c", *c);
+    if (!plain && *at < len)
+        *at += (size_t)snprintf(buf + *at, len - *at, "'");
+}
+
+/* "bnet MODE ARGS" without the output options; NULL if out of memory. */
+static char *command_of(int argc, char **argv, int first, enum bn_cli_mode mode)
+{
+    static const char *const names[] = {"run", "topo", "coll", "job", "p2p"};
+    size_t len = 16;
+    for (int i = first; i < argc; i++)
+        len += 4 * strlen(argv[i]) + 3;
+    char *buf = malloc(len);
+    if (!buf)
+        return NULL;
+    size_t at = (size_t)snprintf(buf, len, "bnet %s", names[mode]);
+    for (int i = first; i < argc && at < len; i++) {
+        const struct bn_cli_opt *opt = find_opt(argv[i], mode);
+        if (opt && output_only(argv[i])) {
+            i += opt->arg && strchr(argv[i], '=') == NULL; /* and its value */
+            continue;
+        }
+        append_arg(buf, len, &at, argv[i]);
+    }
+    return buf;
+}
+
 static int parse_opts(int argc, char **argv, int first, enum bn_cli_mode mode,
                       struct cli_opts *o)
 {
@@ -344,9 +392,10 @@ static int do_run(const struct cli_opts *o, const struct bn_scenario *sc)
         fputc('\n', stderr);
     if (rc != BN_OK)
         return exit_status(&err);
+    rc = bn_provenance_command(&res.prov, o->command, &err);
     if (!o->quiet && !(o->json && strcmp(o->json, "-") == 0))
         bn_results_print(stdout, &res);
-    if (o->json)
+    if (rc == BN_OK && o->json)
         rc = bn_results_write_json(&res, o->json, o->reproducible ? BN_JSON_REPRODUCIBLE : 0, &err);
     if (rc == BN_OK && o->csv)
         rc = bn_results_write_csv(&res, o->csv, &err);
@@ -374,10 +423,10 @@ static int do_coll(const struct cli_opts *o, const struct bn_scenario *sc)
     bool table = !(o->json && strcmp(o->json, "-") == 0);
     if (bn_coll_sweep_rows(sc, table ? print_row : NULL, NULL, &res, &err) != BN_OK)
         return exit_status(&err);
-    int rc = BN_OK;
+    int rc = bn_provenance_command(&res.prov, o->command, &err);
     if (table)
         bn_coll_print_footer(stdout, &res);
-    if (o->json)
+    if (rc == BN_OK && o->json)
         rc = bn_coll_write_json(&res, o->json, &err);
     bool failed = false;
     for (uint32_t i = 0; i < res.nrows; i++)
@@ -394,12 +443,12 @@ static int do_job(const struct cli_opts *o, const struct bn_scenario *sc)
     warn_slow_routes(sc);
     if (bn_job_run(sc, &jo, &res, &err) != BN_OK)
         return exit_status(&err);
-    int rc = BN_OK;
+    int rc = bn_provenance_command(&res.prov, o->command, &err);
     bool to_stdout = (o->json && strcmp(o->json, "-") == 0) ||
                      (o->trace && strcmp(o->trace, "-") == 0);
     if (!o->quiet && !to_stdout)
         bn_job_print(stdout, &res);
-    if (o->json)
+    if (rc == BN_OK && o->json)
         rc = bn_job_write_json(&res, o->json, &err);
     if (rc == BN_OK && o->trace)
         rc = bn_job_write_trace(&res, o->trace, &err);
@@ -429,7 +478,9 @@ static int do_p2p(const struct cli_opts *o, const struct bn_scenario *sc)
         return exit_status(&err);
     if (table)
         bn_p2p_print_footer(stdout, &res);
-    int rc = o->json ? bn_p2p_write_json(&res, o->json, &err) : BN_OK;
+    int rc = bn_provenance_command(&res.prov, o->command, &err);
+    if (rc == BN_OK && o->json)
+        rc = bn_p2p_write_json(&res, o->json, &err);
     bn_p2p_results_free(&res);
     return rc != BN_OK ? exit_status(&err) : 0;
 }
@@ -482,6 +533,7 @@ static int do_topo(const struct cli_opts *o, const struct bn_scenario *sc)
 
 static void free_opts(struct cli_opts *o)
 {
+    free(o->command);
     for (int i = 0; o->sets && i < o->nsets; i++)
         free(o->sets[i].owned);
     free(o->sets);
@@ -514,6 +566,9 @@ int bn_cli_run(int argc, char **argv, int first, enum bn_cli_mode mode)
     if (!o.sets)
         return 1;
     int rc = parse_opts(argc, argv, first, mode, &o);
+    o.command = rc == 0 ? command_of(argc, argv, first, mode) : NULL;
+    if (rc == 0 && !o.command)
+        rc = 1;
     if (rc != 0) {
         free_opts(&o);
         return rc < 0 ? 0 : rc;

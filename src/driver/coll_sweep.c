@@ -257,6 +257,9 @@ int bn_coll_sweep_rows(const struct bn_scenario *sc, bn_coll_row_fn on_row, void
                        "%llu", BN_WHERE(sc, "coll.min_bytes"),
                        (unsigned long long)sc->coll.min_bytes,
                        (unsigned long long)sc->coll.max_bytes);
+    int kept = bn_provenance_keep(&out->prov, sc, err);
+    if (kept != BN_OK)
+        return kept;
     snprintf(out->op, sizeof out->op, "%s", bn_coll_op_name(sc->coll.op));
     snprintf(out->datatype, sizeof out->datatype, "%s", bn_coll_type_name(sc->coll.datatype));
     snprintf(out->redop, sizeof out->redop, "%s", bn_coll_redop_name(sc->coll.redop));
@@ -267,8 +270,10 @@ int bn_coll_sweep_rows(const struct bn_scenario *sc, bn_coll_row_fn on_row, void
     int rc = bn_check_memory(sc, BN_EST_COLL, err);
     if (rc == BN_OK)
         rc = bn_describe_topology(sc, &out->topo, err);
-    if (rc != BN_OK)
+    if (rc != BN_OK) {
+        bn_coll_results_free(out);
         return rc;
+    }
     /* the hosts' ports as built, not link.rate_gbps: a topology file sets them */
     out->nic_gbps = out->topo.host_rate_gbps > 0 ? out->topo.host_rate_gbps : sc->link.rate_gbps;
     out->nic_goodput_gbps = bn_encap_goodput_gbps(bn_encap_at(sc->nic.encap), sc->nic.mtu_bytes,
@@ -328,6 +333,7 @@ int bn_coll_sweep_rows(const struct bn_scenario *sc, bn_coll_row_fn on_row, void
 
 void bn_coll_results_free(struct bn_coll_results *r)
 {
+    bn_provenance_free(&r->prov);
     free(r->rows);
     r->rows = NULL;
     r->nrows = 0;

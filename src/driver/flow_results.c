@@ -305,6 +305,7 @@ int bn_flows_collect(struct bn_flows *fl, struct bn_results *out, struct bn_erro
 
 void bn_results_free(struct bn_results *r)
 {
+    bn_provenance_free(&r->prov);
     for (uint32_t i = 0; r->flows && i < r->nflows; i++)
         free(r->flows[i].path_packets);
     free(r->flows);

@@ -232,6 +232,8 @@ int bn_run(const struct bn_scenario *sc, const struct bn_run_opts *opts, struct 
     if (rc != BN_OK)
         return rc;
     rc = run_once(sc, opts, out, err);
+    if (rc == BN_OK)
+        rc = bn_provenance_keep(&out->prov, sc, err);
     if (rc == BN_OK && sc->nfaults > 0 && sc->routing.baseline && !out->interrupted)
         rc = baseline(sc, out, err);
     struct rusage ru;

@@ -307,6 +307,7 @@ void bn_job_results_free(struct bn_job_results *r)
     free(r->jobs);
     free(r->spans);
     free(r->steps);
+    bn_provenance_free(&r->prov);
     memset(r, 0, sizeof *r);
 }
 
@@ -345,8 +346,12 @@ int bn_job_run(const struct bn_scenario *sc, const struct bn_job_opts *opts,
     int rc = check_jobs(sc, err);
     if (rc == BN_OK)
         rc = bn_check_memory(sc, BN_EST_JOBS, err);
-    if (rc != BN_OK)
+    if (rc == BN_OK)
+        rc = bn_provenance_keep(&out->prov, sc, err);
+    if (rc != BN_OK) {
+        bn_provenance_free(&out->prov);
         return rc;
+    }
     out->jobs = calloc(sc->njobs, sizeof *out->jobs);
     if (!out->jobs)
         return bn_fail(err, BN_ENOMEM, "out of memory");

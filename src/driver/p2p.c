@@ -370,6 +370,8 @@ int bn_p2p_run(const struct bn_scenario *sc,
     if (rc == BN_OK)
         rc = check_memory(sc, err);
     if (rc == BN_OK)
+        rc = bn_provenance_keep(&out->prov, sc, err);
+    if (rc == BN_OK)
         rc = plan(sc, out, err);
     for (uint32_t k = 0; rc == BN_OK && k < out->npairs && !out->interrupted; k++) {
         struct bn_p2p_pair *pr = &out->pairs[k];
@@ -398,4 +400,5 @@ void bn_p2p_results_free(struct bn_p2p_results *r)
     free(r->pairs);
     r->pairs = NULL;
     r->npairs = 0;
+    bn_provenance_free(&r->prov);
 }

@@ -137,12 +137,14 @@ int bn_job_write_json(const struct bn_job_results *r, const char *path, struct b
         json_array_append_new(jobs, job_json(&r->jobs[k]));
     json_t *root = json_object();
     json_object_set_new(root, "bnet_version", json_string(BNET_VERSION));
+    bn_json_command(root, &r->prov);
     json_object_set_new(root, "scenario", bn_json_text(r->scenario));
     json_object_set_new(root, "topology", bn_json_topo(&r->topo));
     json_object_set_new(root, "jobs", jobs);
     struct bn_seed_report seed;
     bn_seed_of_topo(&r->topo, &seed);
     json_object_set_new(root, "seed_report", bn_json_seed(&seed));
+    bn_json_config(root, &r->prov);
     json_object_set_new(root, "sim", json_pack("{s:f, s:I, s:I, s:I, s:I, s:I, s:I, s:b}",
                                                "simulated_us", r->simulated_us, "events",
                                                (json_int_t)r->events, "packet_hops",

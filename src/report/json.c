@@ -145,6 +145,61 @@ static void plan_json(json_t *o, const struct bn_topo_info *t)
                                                        ? INT64_MAX : t->minimal_paths)));
 }
 
+/* Key `path`'s value in sc, typed as the key is. */
+static json_t *key_value(const struct bn_scenario *sc, const char *path, const char *type)
+{
+    char buf[BN_PATH_MAX];
+    if (bn_scenario_get(sc, path, buf, sizeof buf) != BN_OK)
+        return json_null();
+    if (strcmp(type, "int") == 0)
+        return json_integer((json_int_t)strtoull(buf, NULL, 10));
+    if (strcmp(type, "float") == 0)
+        return json_real(strtod(buf, NULL));
+    if (strcmp(type, "bool") == 0)
+        return json_boolean(strcmp(buf, "true") == 0);
+    return bn_json_text(buf);
+}
+
+static json_t *config_json(const struct bn_scenario *sc)
+{
+    json_t *o = json_object(), *faults = json_array(), *jobs = json_array();
+    for (uint32_t i = 0; i < sc->nfaults; i++)
+        json_array_append_new(faults, json_object());
+    for (uint32_t i = 0; i < sc->njobs; i++)
+        json_array_append_new(jobs, json_object());
+    for (size_t i = 0; i < bn_scenario_key_count(); i++) {
+        const struct bn_scenario_key_info *k = bn_scenario_key(i);
+        const char *item = strstr(k->path, "[].");
+        if (!item) {
+            json_object_set_new(o, k->path, key_value(sc, k->path, k->type));
+            continue;
+        }
+        /* "faults[].kind": the field of each given item, as "faults.N.kind" */
+        json_t *list = strncmp(k->path, "faults[", 7) == 0 ? faults : jobs;
+        for (size_t n = 0; n < json_array_size(list); n++) {
+            char path[BN_NAME_MAX + 32];
+            snprintf(path, sizeof path, "%.*s.%zu.%s", (int)(item - k->path), k->path, n,
+                     item + 3);
+            json_object_set_new(json_array_get(list, n), item + 3,
+                                key_value(sc, path, k->type));
+        }
+    }
+    json_object_set_new(o, "faults", faults);
+    json_object_set_new(o, "jobs", jobs);
+    return o;
+}
+
+void bn_json_command(json_t *root, const struct bn_provenance *p)
+{
+    json_object_set_new(root, "command", p->command ? bn_json_text(p->command) : json_null());
+}
+
+void bn_json_config(json_t *root, const struct bn_provenance *p)
+{
+    if (p->config)
+        json_object_set_new(root, "config", config_json(p->config));
+}
+
 json_t *bn_json_seed(const struct bn_seed_report *s)
 {
     json_t *a = json_array();
@@ -391,6 +446,7 @@ int bn_results_write_json(const struct bn_results *r, const char *path, int flag
 {
     json_t *root = json_object();
     json_object_set_new(root, "bnet_version", json_string(BNET_VERSION));
+    bn_json_command(root, &r->prov);
     json_object_set_new(root, "scenario", bn_json_text(r->scenario));
     json_object_set_new(root, "seed", json_integer((json_int_t)r->seed));
     json_object_set_new(root, "workload", json_string(r->workload));
@@ -407,6 +463,50 @@ int bn_results_write_json(const struct bn_results *r, const char *path, int flag
     json_object_set_new(root, "flows", flows_json(r));
     json_object_set_new(root, "ports", ports_json(r));
     json_object_set_new(root, "series", series_json(r));
+    bn_json_config(root, &r->prov);
+    return bn_json_dump(root, path, JSON_FLAGS, err);
+}
+
+int bn_keys_write_json(const char *path, struct bn_error *err)
+{
+    json_t *keys = json_array();
+    for (size_t i = 0; keys && i < bn_scenario_key_count(); i++) {
+        const struct bn_scenario_key_info *k = bn_scenario_key(i);
+        json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s}", "path", k->path, "type", k->type,
+                              "unit", k->unit, "default", k->def, "doc", k->doc);
+        if (o && k->choice) {
+            json_t *c = json_array();
+            for (size_t j = 0; k->choice(j); j++)
+                json_array_append_new(c, json_string(k->choice(j)));
+            json_object_set_new(o, "choices", c);
+        }
+        json_array_append_new(keys, o);
+    }
+    json_t *root = json_object();
+    json_object_set_new(root, "bnet_version", json_string(BNET_VERSION));
+    json_object_set_new(root, "keys", keys);
+    return bn_json_dump(root, path, JSON_FLAGS, err);
+}
+
+int bn_presets_write_json(const char *path, struct bn_error *err)
+{
+    json_t *list = json_array();
+    for (size_t i = 0; list && i < bn_scenario_preset_count(); i++) {
+        json_t *sets = json_object();
+        const char *a;
+        for (size_t k = 0; (a = bn_scenario_preset_set(i, k)); k++) {
+            const char *eq = strchr(a, '=');
+            char key[BN_NAME_MAX];
+            snprintf(key, sizeof key, "%.*s", (int)(eq ? eq - a : 0), a);
+            json_object_set_new(sets, key, json_string(eq ? eq + 1 : ""));
+        }
+        json_array_append_new(list, json_pack("{s:s, s:s, s:o}", "name",
+                                              bn_scenario_preset_name(i), "about",
+                                              bn_scenario_preset_about(i), "sets", sets));
+    }
+    json_t *root = json_object();
+    json_object_set_new(root, "bnet_version", json_string(BNET_VERSION));
+    json_object_set_new(root, "presets", list);
     return bn_json_dump(root, path, JSON_FLAGS, err);
 }
 
@@ -446,6 +546,7 @@ int bn_coll_write_json(const struct bn_coll_results *r, const char *path, struct
     }
     json_t *root = json_object();
     json_object_set_new(root, "bnet_version", json_string(BNET_VERSION));
+    bn_json_command(root, &r->prov);
     json_object_set_new(
         root, "collective",
         json_pack("{s:s, s:s, s:s, s:i, s:i, s:i, s:f, s:f}", "op", r->op, "datatype", r->datatype,
@@ -458,5 +559,6 @@ int bn_coll_write_json(const struct bn_coll_results *r, const char *path, struct
     struct bn_seed_report seed;
     bn_seed_of_coll(r, &seed);
     json_object_set_new(root, "seed_report", bn_json_seed(&seed));
+    bn_json_config(root, &r->prov);
     return bn_json_dump(root, path, JSON_FLAGS, err);
 }

@@ -13,6 +13,11 @@
 
 json_t *bn_json_text(const char *s);
 json_t *bn_json_topo(const struct bn_topo_info *t);
+/* What was simulated: `command` (after bnet_version) and `config` (last:
+ * every key's value as it ran; faults and jobs as arrays of their given
+ * items) into root. */
+void bn_json_command(json_t *root, const struct bn_provenance *p);
+void bn_json_config(json_t *root, const struct bn_provenance *p);
 /* The seed's report: an array, a figure per element. */
 json_t *bn_json_seed(const struct bn_seed_report *s);
 /* Write `root` (consumed; NULL: out of memory) with jansson's flags. */

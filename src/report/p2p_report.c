@@ -81,15 +81,19 @@ int bn_p2p_write_json(const struct bn_p2p_results *r, const char *path, struct b
                                                bn_json_text(p->src_name), "dst_name",
                                                bn_json_text(p->dst_name), "rows", rows));
     }
-    json_t *root = json_pack("{s:s, s:o, s:s, s:b, s:i, s:i, s:f, s:f, s:f, s:f, s:o, s:b}",
-                             "bnet_version", BNET_VERSION, "scenario", bn_json_text(r->scenario),
+    json_t *root = json_object();
+    json_object_set_new(root, "bnet_version", json_string(BNET_VERSION));
+    bn_json_command(root, &r->prov);
+    json_object_update_new(root, json_pack("{s:o, s:s, s:b, s:i, s:i, s:f, s:f, s:f, s:f, s:o, s:b}",
+                             "scenario", bn_json_text(r->scenario),
                              "test", r->test, "latency", r->latency, "qps", (int)r->qps,
                              "tx_depth", (int)r->tx_depth, "line_gbps", r->line_gbps,
                              "goodput_gbps", r->goodput_gbps, "pcie_gbps", r->pcie_gbps,
                              "msg_rate_ceiling_mpps", r->msg_rate_mpps, "pairs", pairs,
-                             "interrupted", r->interrupted);
+                             "interrupted", r->interrupted));
     struct bn_seed_report seed;
     bn_seed_of_p2p(r, &seed);
     json_object_set_new(root, "seed_report", bn_json_seed(&seed));
+    bn_json_config(root, &r->prov);
     return bn_json_dump(root, path, BN_JSON_FLAGS, err);
 }

@@ -79,6 +79,16 @@ const char *bn_scenario_preset_describe(size_t i, char *buf, size_t len)
     return p->name;
 }
 
+const char *bn_scenario_preset_about(size_t i)
+{
+    return i < NPRESETS ? presets[i].about : NULL;
+}
+
+const char *bn_scenario_preset_set(size_t i, size_t k)
+{
+    return i < NPRESETS && k < 24 && !presets[i].missing ? presets[i].sets[k] : NULL;
+}
+
 const char *bn_scenario_preset_name(size_t i)
 {
     return i < NPRESETS ? presets[i].name : NULL;

@@ -311,7 +311,7 @@ expect_error "--json followed by another option" \
     -- run --set topology.k=4 --json --quiet
 
 expect_error "keys with an argument" \
-    "'keys' takes no arguments" \
+    "'keys' takes only --json" \
     -- keys extra
 
 expect_error "--json without a value" \

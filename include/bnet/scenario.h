@@ -158,6 +158,11 @@ struct bn_scenario_host {
     uint8_t memory;              /* enum bn_sc_memory: where message data lives */
 };
 
+/* `bnet compare`: the fabrics it measures the cluster over. */
+struct bn_scenario_compare {
+    char fabrics[BN_PATH_MAX];   /* presets, comma-separated */
+};
+
 /* `bnet p2p`: perftest-style tests between hosts. */
 struct bn_scenario_p2p {
     uint64_t bytes;              /* message size; 0: every power of two 2 B .. 8 MiB (-a) */
@@ -341,6 +346,7 @@ struct bn_scenario {
     struct bn_scenario_sharp sharp;
     struct bn_scenario_routing routing;
     struct bn_scenario_p2p p2p;
+    struct bn_scenario_compare compare;
     uint32_t nfaults;            /* faults[0 .. nfaults) are given */
     struct bn_scenario_fault faults[BN_SC_FAULTS_MAX];
     uint32_t njobs;              /* jobs[0 .. njobs) are given */

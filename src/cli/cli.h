@@ -6,9 +6,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
-enum bn_cli_mode { BN_CLI_RUN, BN_CLI_TOPO, BN_CLI_COLL, BN_CLI_JOB, BN_CLI_P2P };
+enum bn_cli_mode { BN_CLI_RUN, BN_CLI_TOPO, BN_CLI_COLL, BN_CLI_JOB, BN_CLI_P2P, BN_CLI_COMPARE };
 
-/* An option of run, topo, coll, job or p2p (run_cmd.c's table): the parser and the
+/* An option of run, topo, coll, job, p2p or compare (run_cmd.c's table): the parser and the
  * help read the same rows. */
 struct bn_cli_opt {
     const char *name;   /* "--set", "-b" */
@@ -25,7 +25,7 @@ bool bn_cli_opt_in(const struct bn_cli_opt *opt, enum bn_cli_mode mode);
 
 /* Parse options from argv[first..] and run or describe. Returns exit status. */
 int bn_cli_run(int argc, char **argv, int first, enum bn_cli_mode mode);
-/* `bnet help COMMAND` for run, topo, coll, job or p2p. */
+/* `bnet help COMMAND` for run, topo, coll, job, p2p or compare. */
 void bn_cli_print_usage(FILE *out, enum bn_cli_mode mode);
 
 #endif

@@ -24,13 +24,15 @@ static const char *const usage_main =
     "  run [FILE.yaml]   run a traffic scenario (default: permutation, k=8 fat-tree)\n"
     "  job [FILE.yaml]   training/inference jobs sharing the fabric (default: one\n"
     "                    data- and tensor-parallel training job on 128 GPUs)\n"
+    "  compare [FILE]    the cluster over several fabrics, the seed's table measured\n"
+    "                    (default: 128-GPU cluster; ib-ndr, roce-400g, uec-800g)\n"
     "  p2p [FILE.yaml]   perftest-style latency and bandwidth between hosts\n"
     "                    (default: two NDR hosts under one switch)\n"
     "  topo [FILE.yaml]  print the topology's figures without simulating\n"
     "  keys [--json]     list every scenario key with type, unit and default\n"
     "  presets [--json]  list the technology presets (fabric: NAME) and their keys\n"
-    "  help [TOPIC]      help for a command (coll, run, job, p2p, topo, keys, presets,\n"
-    "                    help)\n"
+    "  help [TOPIC]      help for a command (coll, run, job, p2p, compare, topo, keys,\n"
+    "                    presets, help)\n"
     "\n";
 
 static const char *const usage_main_end =
@@ -96,6 +98,22 @@ static const char *const usage_p2p =
     "Without FILE: two ConnectX-7 NDR hosts under one switch (scenarios/p2p_ib_ndr.yaml).\n"
     "The NIC and host model: docs/endpoints.md.\n";
 
+static const char *const usage_compare =
+    "Measure the scenario's cluster over several fabrics (technology presets) and\n"
+    "print the seed's comparison table, a column per fabric: link layer, flow and\n"
+    "congestion control, load balancing, port rate, switch latency; 2-byte latency\n"
+    "(bnet p2p); permutation throughput under ECMP and the fabric's own load\n"
+    "balancing; a 16:1 incast's drops, pauses and time; AllReduce busbw at 1 MiB,\n"
+    "64 MiB and 1 GiB; failure convergence (the scenario's faults); Gb/s per PFLOPS.\n"
+    "Each column is the scenario with fabric=PRESET, then the --sets again.\n"
+    "  --fabrics A,B,...  presets (compare.fabrics; default ib-ndr,roce-400g,uec-800g)\n"
+    "  -j N             fabrics measured at once, each in its own process (default:\n"
+    "                   the processors online); the results do not depend on it\n"
+    "  --set KEY=VALUE  override one scenario key, for every fabric\n"
+    "  --json PATH      write results as JSON to PATH ('-' for stdout)\n"
+    "  --csv PREFIX     write the table as PREFIX-compare.csv\n"
+    "Without FILE: scenarios/cluster128.yaml. docs/compare.md.\n";
+
 static const char *const usage_keys =
     "usage: bnet keys [--json [PATH]]\n\nList every scenario key: path, type, unit, default, meaning\n"
     "(and choices); --json writes them as JSON (to stdout without PATH).\n";
@@ -107,12 +125,12 @@ static const char *const usage_presets =
     "Values and sources: docs/presets.md.\n";
 
 static const char *const usage_help =
-    "usage: bnet help [TOPIC]\n\nTopics: coll, run, job, p2p, topo, keys, presets, help. Without one,\n"
+    "usage: bnet help [TOPIC]\n\nTopics: coll, run, job, p2p, compare, topo, keys, presets, help. Without one,\n"
     "the commands and the options each takes.\n";
 
 static const char *mode_name(enum bn_cli_mode mode)
 {
-    static const char *const names[] = {"run", "topo", "coll", "job", "p2p"};
+    static const char *const names[] = {"run", "topo", "coll", "job", "p2p", "compare"};
     return names[mode];
 }
 
@@ -139,7 +157,8 @@ static void print_synopsis(FILE *out, enum bn_cli_mode mode)
 void bn_cli_print_usage(FILE *out, enum bn_cli_mode mode)
 {
     print_synopsis(out, mode);
-    static const char *const text[] = {usage_run, usage_topo, usage_coll, usage_job, usage_p2p};
+    static const char *const text[] = {usage_run, usage_topo, usage_coll, usage_job, usage_p2p,
+                                       usage_compare};
     fputs(text[mode], out);
 }
 
@@ -158,7 +177,7 @@ static void print_main(FILE *out)
                  opt->arg ? opt->arg : "");
         fprintf(out, "  %-20s ", item);
         const char *sep = "";
-        for (int m = BN_CLI_RUN; m <= BN_CLI_P2P; m++)
+        for (int m = BN_CLI_RUN; m <= BN_CLI_COMPARE; m++)
             if (bn_cli_opt_in(opt, (enum bn_cli_mode)m)) {
                 fprintf(out, "%s%s", sep, mode_name((enum bn_cli_mode)m));
                 sep = ", ";
@@ -176,7 +195,7 @@ static int help(const char *topic)
         int mode; /* a command of the option table, or -1 */
     } topics[] = {
         {"run", NULL, BN_CLI_RUN}, {"topo", NULL, BN_CLI_TOPO}, {"coll", NULL, BN_CLI_COLL},
-        {"job", NULL, BN_CLI_JOB}, {"p2p", NULL, BN_CLI_P2P},
+        {"job", NULL, BN_CLI_JOB}, {"p2p", NULL, BN_CLI_P2P}, {"compare", NULL, BN_CLI_COMPARE},
         {"keys", usage_keys, -1}, {"presets", usage_presets, -1}, {"help", usage_help, -1},
     };
     if (!topic) {
@@ -192,7 +211,7 @@ static int help(const char *topic)
             fputs(topics[i].text, stdout);
         return 0;
     }
-    fprintf(stderr, "bnet: no help for '%s' (topics: run, job, p2p, topo, coll, keys, presets, "
+    fprintf(stderr, "bnet: no help for '%s' (topics: run, job, p2p, compare, topo, coll, keys, presets, "
             "help)\n",
             topic);
     return 2;
@@ -290,6 +309,8 @@ static int dispatch(int argc, char **argv)
         return bn_cli_run(argc, argv, 2, BN_CLI_JOB);
     if (strcmp(cmd, "p2p") == 0)
         return bn_cli_run(argc, argv, 2, BN_CLI_P2P);
+    if (strcmp(cmd, "compare") == 0)
+        return bn_cli_run(argc, argv, 2, BN_CLI_COMPARE);
     if (strcmp(cmd, "presets") == 0 || strcmp(cmd, "keys") == 0)
         return cmd_listing(cmd, argc, argv);
     if (cmd[0] == '-')

@@ -1,5 +1,5 @@
 /*
- * `bnet run` / `bnet topo` / `bnet coll` / `bnet job` / `bnet p2p`: options, scenario loading and
+ * `bnet run` / `topo` / `coll` / `job` / `p2p` / `compare`: options, scenario loading and
  * output. Every input problem is one line on stderr and exit status 2.
  */
 #include <errno.h>
@@ -12,6 +12,7 @@
 
 #include "bnet/bnet.h"
 #include "bnet/coll.h"
+#include "bnet/compare.h"
 #include "bnet/job.h"
 #include "bnet/p2p.h"
 #include "cli/cli.h"
@@ -32,6 +33,7 @@ struct cli_opts {
     const char *seed;
     const char *paths, *dot;  /* topo: --paths SRC,DST, --dot PATH */
     const char *trace;        /* job: --trace PATH */
+    const char *jobs;         /* compare: -j N */
     struct cli_set *sets;
     int nsets;
     int reproducible, quiet;
@@ -86,7 +88,7 @@ static int is_opt(const char *arg, const char *name)
 
 enum {
     RUN = 1u << BN_CLI_RUN, TOPO = 1u << BN_CLI_TOPO, COLL = 1u << BN_CLI_COLL,
-    JOB = 1u << BN_CLI_JOB, P2P = 1u << BN_CLI_P2P
+    JOB = 1u << BN_CLI_JOB, P2P = 1u << BN_CLI_P2P, COMPARE = 1u << BN_CLI_COMPARE
 };
 
 /* Every option of run, topo and coll: the parser accepts an option only for
@@ -115,11 +117,13 @@ static const struct bn_cli_opt options[] = {
     {"-o", "READS", P2P, "nic.max_rd_atomic", false, false},
     {"-I", "BYTES", P2P, "nic.inline_bytes", false, false},
     {"--hosts", "A,B,...", P2P, "p2p.hosts", false, false},
-    {"--set", "KEY=VALUE", RUN | TOPO | COLL | JOB | P2P, NULL, false, true},
-    {"--seed", "N", RUN | COLL | JOB | P2P, NULL, false, false},
-    {"--json", "PATH|-", RUN | TOPO | COLL | JOB | P2P, NULL, false, false},
+    {"--fabrics", "A,B,...", COMPARE, "compare.fabrics", false, false},
+    {"--set", "KEY=VALUE", RUN | TOPO | COLL | JOB | P2P | COMPARE, NULL, false, true},
+    {"--seed", "N", RUN | COLL | JOB | P2P | COMPARE, NULL, false, false},
+    {"--json", "PATH|-", RUN | TOPO | COLL | JOB | P2P | COMPARE, NULL, false, false},
+    {"-j", "N", COMPARE, NULL, false, false},
     {"--trace", "PATH|-", JOB, NULL, false, false},
-    {"--csv", "PREFIX", RUN, NULL, false, false},
+    {"--csv", "PREFIX", RUN | COMPARE, NULL, false, false},
     {"--paths", "SRC,DST", TOPO, NULL, false, false},
     {"--dot", "PATH|-", TOPO, NULL, false, false},
     {"--reproducible", NULL, RUN, NULL, false, false},
@@ -206,8 +210,9 @@ static const struct bn_cli_opt *find_opt(const char *a, enum bn_cli_mode mode)
 static const char **slot_of(struct cli_opts *o, const char *name)
 {
     static const char *const names[] = {"--json", "--seed", "--csv", "--paths", "--dot",
-                                        "--trace"};
-    const char **slots[] = {&o->json, &o->seed, &o->csv, &o->paths, &o->dot, &o->trace};
+                                        "--trace", "-j"};
+    const char **slots[] = {&o->json, &o->seed, &o->csv, &o->paths, &o->dot, &o->trace,
+                            &o->jobs};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strcmp(name, names[i]) == 0)
             return slots[i];
@@ -239,7 +244,7 @@ static int value_opt(const struct bn_cli_opt *opt, int argc, char **argv, int *i
 static bool output_only(const char *name)
 {
     static const char *const names[] = {"--json", "--csv", "--trace", "--dot", "--quiet",
-                                        "--reproducible"};
+                                        "--reproducible", "-j"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (is_opt(name, names[i]))
             return true;
@@ -262,7 +267,7 @@ static void append_arg(char *buf, size_t len, size_t *at, const char *arg)
 /* "bnet MODE ARGS" without the output options; NULL if out of memory. */
 static char *command_of(int argc, char **argv, int first, enum bn_cli_mode mode)
 {
-    static const char *const names[] = {"run", "topo", "coll", "job", "p2p"};
+    static const char *const names[] = {"run", "topo", "coll", "job", "p2p", "compare"};
     size_t len = 16;
     for (int i = first; i < argc; i++)
         len += 4 * strlen(argv[i]) + 3;
@@ -300,7 +305,7 @@ static int parse_opts(int argc, char **argv, int first, enum bn_cli_mode mode,
             bn_cli_print_usage(stdout, mode);
             return -1;
         } else if (a[0] == '-' && a[1] != '\0') {
-            static const char *const names[] = {"run", "topo", "coll", "job", "p2p"};
+            static const char *const names[] = {"run", "topo", "coll", "job", "p2p", "compare"};
             fprintf(stderr, "bnet: unknown option '%s' (see bnet help %s)\n", a, names[mode]);
             return 2;
         } else if (!o->file) {
@@ -318,12 +323,13 @@ static int parse_opts(int argc, char **argv, int first, enum bn_cli_mode mode,
 static int load_scenario(const struct cli_opts *o, enum bn_cli_mode mode, struct bn_scenario *sc,
                          struct bn_error *err)
 {
-    /* `bnet coll` without a file runs the embedded 128-GPU cluster */
-    const char *yaml = mode == BN_CLI_COLL  ? bn_scenario_cluster_yaml()
+    /* `bnet coll` and `bnet compare` without a file run the embedded 128-GPU cluster */
+    bool cluster = mode == BN_CLI_COLL || mode == BN_CLI_COMPARE;
+    const char *yaml = cluster              ? bn_scenario_cluster_yaml()
                        : mode == BN_CLI_JOB ? bn_scenario_job_yaml()
                        : mode == BN_CLI_P2P ? bn_scenario_p2p_yaml()
                                             : bn_scenario_default_yaml();
-    const char *name = mode == BN_CLI_COLL  ? "<cluster128>"
+    const char *name = cluster              ? "<cluster128>"
                        : mode == BN_CLI_JOB ? "<job_default>"
                        : mode == BN_CLI_P2P ? "<p2p_ib_ndr>"
                                             : "<default>";
@@ -485,6 +491,56 @@ static int do_p2p(const struct cli_opts *o, const struct bn_scenario *sc)
     return rc != BN_OK ? exit_status(&err) : 0;
 }
 
+/* -j N: a count of 1..64; 0 if it is not one. */
+static unsigned jobs_value(const char *v)
+{
+    const char *end;
+    uint64_t n;
+    return parse_digits(v, &end, 64, &n) == 0 && !*end && n >= 1 ? (unsigned)n : 0;
+}
+
+static int do_compare(const struct cli_opts *o, const struct bn_scenario *sc)
+{
+    struct bn_error err = {0};
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    unsigned jobs = o->jobs ? jobs_value(o->jobs) : cpus > 0 ? (unsigned)cpus : 1;
+    if (!jobs) {
+        fprintf(stderr, "bnet: option '-j' needs a count of worker processes, 1 to 64 (got "
+                "'%s')\n", o->jobs);
+        return 2;
+    }
+    const char **sets = calloc((size_t)o->nsets + 1, sizeof *sets);
+    if (!sets) {
+        fprintf(stderr, "bnet: out of memory\n");
+        return 1;
+    }
+    for (int i = 0; i < o->nsets; i++)
+        sets[i] = o->sets[i].assignment;
+    struct bn_compare_results *res = malloc(sizeof *res);
+    int rc = res ? bn_compare_run(sc, sets, jobs, res, &err)
+                 : bn_fail(&err, BN_ENOMEM, "out of memory");
+    free(sets);
+    if (rc == BN_OK)
+        rc = bn_provenance_command(&res->prov, o->command, &err);
+    if (rc == BN_OK && !(o->json && strcmp(o->json, "-") == 0))
+        bn_compare_print(stdout, res);
+    if (rc == BN_OK && o->json)
+        rc = bn_compare_write_json(res, o->json, &err);
+    if (rc == BN_OK && o->csv) {
+        size_t len = strlen(o->csv) + 16;
+        char *path = malloc(len);
+        if (path)
+            snprintf(path, len, "%s-compare.csv", o->csv);
+        rc = path ? bn_compare_write_csv(res, path, &err)
+                  : bn_fail(&err, BN_ENOMEM, "out of memory");
+        free(path);
+    }
+    if (res && rc == BN_OK)
+        bn_compare_results_free(res);
+    free(res);
+    return rc != BN_OK ? exit_status(&err) : 0;
+}
+
 /* "SRC,DST": two host indices. */
 static int parse_paths(const char *v, struct bn_topo_query *q)
 {
@@ -586,6 +642,7 @@ int bn_cli_run(int argc, char **argv, int first, enum bn_cli_mode mode)
         rc = mode == BN_CLI_COLL  ? do_coll(&o, sc)
              : mode == BN_CLI_JOB ? do_job(&o, sc)
              : mode == BN_CLI_P2P ? do_p2p(&o, sc)
+             : mode == BN_CLI_COMPARE ? do_compare(&o, sc)
                                   : do_run(&o, sc);
         if (caught && (rc == 0 || rc == 3)) /* the partial results are out */
             rc = 128 + caught;

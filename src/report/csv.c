@@ -14,14 +14,13 @@
 #include <string.h>
 
 #include "bnet/bnet.h"
+#include "report/csv_util.h"
 
 #define REAL "%.10g"
 
 typedef void (*csv_body_fn)(FILE *f, const struct bn_results *r);
 
-/* A text field as RFC 4180 writes it: quoted, its quotes doubled, when it
- * holds a comma, a quote or a line break (names from a topology file may). */
-static void text_field(FILE *f, const char *s)
+void bn_csv_text(FILE *f, const char *s)
 {
     if (!s[strcspn(s, ",\"\r\n")]) {
         fputs(s, f);
@@ -54,9 +53,9 @@ static void ports_body(FILE *f, const struct bn_results *r)
           "paused_fraction\n", f);
     for (uint32_t i = 0; i < r->nports; i++) {
         const struct bn_port_result *p = &r->ports[i];
-        text_field(f, p->name);
+        bn_csv_text(f, p->name);
         fputc(',', f);
-        text_field(f, p->peer);
+        bn_csv_text(f, p->peer);
         fprintf(f, "," REAL ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
                    "," REAL "\n",
                 p->utilization, p->tx_bytes, p->drops, p->ecn_marks, p->pause_sent,
@@ -83,7 +82,7 @@ static void queues_body(FILE *f, const struct bn_results *r)
     for (uint32_t k = 0; k < sr->nsamples; k++)
         for (uint32_t q = 0; q < sr->nqueues; q++) {
             fprintf(f, REAL ",", sr->t_us[k]);
-            text_field(f, sr->queue_name[q]);
+            bn_csv_text(f, sr->queue_name[q]);
             fprintf(f, ",%.0f\n", sr->queue_bytes[(size_t)k * sr->nqueues + q]);
         }
 }

@@ -739,6 +739,11 @@ static const struct bn_scn_key keys[] = {
       .info.doc = "NVSwitch forwarding latency (added to the GPU-to-NVSwitch link).",
       FIELD(scale_up.latency_ns), RANGE(0, 1e6) },
 
+    { .info.path = "compare.fabrics", STRING_KEY, .info.unit = "",
+      .info.def = "ib-ndr,roce-400g,uec-800g",
+      .info.doc = "bnet compare's fabrics: technology presets, comma-separated (--fabrics; at "
+                  "most 8).",
+      FIELD(compare.fabrics) },
     { .info.path = "p2p.test", ENUM_KEY, .info.unit = "", .info.def = "write_lat",
       .info.choice = p2p_test_choice,
       .info.doc = "bnet p2p's test, as perftest's ib_write_bw, ib_write_lat, ... (--test).",

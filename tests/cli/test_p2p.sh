@@ -7,27 +7,8 @@
 #
 #   bash tests/cli/test_p2p.sh PATH_TO_BNET
 set -u
-BNET=$1
-case $BNET in /*) ;; *) BNET=$PWD/$BNET ;; esac
-T=$(mktemp -d "${TMPDIR:-/tmp}/bnet-test-p2p.XXXXXX") || exit 2
-trap 'rm -rf "$T"' EXIT
-pass=0 fail=0
-
-ok() {
-    if [ "$2" -eq 0 ]; then
-        echo "ok    $1"
-        pass=$((pass + 1))
-    else
-        echo "FAIL  $1"
-        fail=$((fail + 1))
-    fi
-}
-
-check() {
-    local name=$1 file=$2 test=$3
-    jq -e "$test" "$file" >/dev/null 2>&1
-    ok "$name" $?
-}
+# shellcheck source=tests/cli/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 "$BNET" p2p -n 20 >"$T/lat.txt"
 grep -q '^ #bytes #iterations    t_min\[usec\]    t_max\[usec\]  t_typical\[usec\]    t_avg\[usec\]    t_stdev\[usec\]   99% percentile\[usec\]   99.9% percentile\[usec\]$' "$T/lat.txt"
@@ -60,5 +41,4 @@ check "latency rows: min <= typical <= p99 <= p99.9 <= max" "$T/r.json" \
 "$BNET" p2p scenarios/p2p_roce_400g.yaml -n 10 --json - >"$T/roce.json"
 check "--json - writes the JSON alone to stdout" "$T/roce.json" '.test == "write_lat"'
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

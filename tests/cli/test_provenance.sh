@@ -8,26 +8,8 @@
 #
 #   bash tests/cli/test_provenance.sh PATH_TO_BNET
 set -u
-BNET=$1
-case $BNET in /*) ;; *) BNET=$PWD/$BNET ;; esac
-T=$(mktemp -d "${TMPDIR:-/tmp}/bnet-test-prov.XXXXXX") || exit 2
-trap 'rm -rf "$T"' EXIT
-pass=0 fail=0
-
-ok() {
-    if [ "$2" -eq 0 ]; then
-        echo "ok    $1"
-        pass=$((pass + 1))
-    else
-        echo "FAIL  $1"
-        fail=$((fail + 1))
-    fi
-}
-
-check() {
-    jq -e "$3" "$2" >/dev/null 2>&1
-    ok "$1" $?
-}
+# shellcheck source=tests/cli/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 "$BNET" run --set topology.k=4 --json "$T/a.json" --quiet
 "$BNET" run --quiet --set topology.k=4 --json="$T/b.json"
@@ -60,5 +42,4 @@ check "keys --json: an enum key lists its choices" "$T/keys.json" \
 check "presets --json: each preset with the keys it sets" "$T/presets.json" \
     '.presets[] | select(.name == "ib-ndr") | .sets["link.rate_gbps"] == "400"'
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

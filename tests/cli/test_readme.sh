@@ -23,7 +23,7 @@ while IFS= read -r line; do
     esac
 done <<<"$block"
 # the listing and help commands run as shown (the others simulate)
-for args in "keys" "presets" "help coll" "help run" "help p2p" "help topo" "help keys" "help presets"; do
+for args in "keys" "presets" "help coll" "help run" "help p2p" "help compare" "help topo" "help keys" "help presets"; do
     # shellcheck disable=SC2086
     if ! "$BNET" $args >/dev/null 2>&1; then
         echo "FAIL  bnet $args"

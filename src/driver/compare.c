@@ -1,0 +1,381 @@
+/*
+ * bn_compare_run: the scenario's cluster over each of compare.fabrics, one
+ * column per fabric (docs/compare.md). Each column runs the tools bnet
+ * already has on the fabric's scenario: bnet p2p for latency, bn_run for
+ * a permutation (ECMP and the fabric's own load balancing) and an incast,
+ * bnet coll for AllReduce at three sizes, and the scenario's own faults.
+ * Columns run in worker processes, `jobs` at a time; a column is plain
+ * data, sent back through a pipe and placed by its index, so the results
+ * do not depend on how many ran at once.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bnet/bnet.h"
+#include "bnet/coll.h"
+#include "bnet/compare.h"
+#include "bnet/p2p.h"
+#include "sim/sim.h"
+
+static const uint64_t ar_sizes[BN_COMPARE_SIZES] = {1ull << 20, 64ull << 20, 1ull << 30};
+
+/* The column's scenario with assignments applied ("key=value" each). */
+static int derive(const struct bn_scenario *base, const char *const *extra,
+                  struct bn_scenario *sc, struct bn_error *err)
+{
+    *sc = *base;
+    for (int rc; extra && *extra; extra++)
+        if ((rc = bn_scenario_set(sc, *extra, err)) != BN_OK)
+            return rc;
+    return bn_scenario_validate(sc, err);
+}
+
+/* A host under host 0's leaf switch (UINT32_MAX: none). */
+static int leaf_peer(const struct bn_scenario *sc, uint32_t *out, struct bn_error *err)
+{
+    struct bn_sim *s = calloc(1, sizeof *s);
+    int rc = s ? bn_sim_build(s, sc, err) : bn_fail(err, BN_ENOMEM, "out of memory");
+    *out = UINT32_MAX;
+    for (uint32_t h = 1; rc == BN_OK && h < s->topo.nhosts && *out == UINT32_MAX; h++)
+        if (s->topo.nodes[h].leaf == s->topo.nodes[0].leaf)
+            *out = h;
+    if (rc == BN_OK && *out == UINT32_MAX)
+        *out = s->topo.nhosts > 1 ? 1 : UINT32_MAX;
+    if (s)
+        bn_sim_free(s);
+    free(s);
+    return rc;
+}
+
+static int measure_latency(const struct bn_scenario *fsc, struct bn_compare_col *c,
+                           struct bn_error *err)
+{
+    struct bn_scenario sc;
+    const char *const off[] = {"scale_up.domain_gpus=0", NULL};
+    int rc = derive(fsc, off, &sc, err);
+    if (rc == BN_OK)
+        rc = leaf_peer(&sc, &c->lat_dst, err);
+    if (rc != BN_OK || c->lat_dst == UINT32_MAX)
+        return rc;
+    char hosts[64];
+    snprintf(hosts, sizeof hosts, "p2p.hosts=0,%u", c->lat_dst);
+    const char *const p2p[] = {"p2p.test=write_lat", "p2p.bytes=2", "p2p.iterations=100", hosts,
+                               NULL};
+    struct bn_scenario psc;
+    struct bn_p2p_results r;
+    rc = derive(&sc, p2p, &psc, err);
+    if (rc == BN_OK)
+        rc = bn_p2p_run(&psc, NULL, NULL, &r, err);
+    if (rc == BN_OK) {
+        c->lat_p50_us = r.pairs[0].rows[0].t_typical_us;
+        c->lat_p999_us = r.pairs[0].rows[0].t_p999_us;
+        c->port_gbps = r.line_gbps;
+        bn_p2p_results_free(&r);
+    }
+    return rc;
+}
+
+/* A flows run of the column's scenario with `extra` applied. */
+static int run_with(const struct bn_scenario *fsc, const char *const *extra,
+                    struct bn_results *r, struct bn_error *err)
+{
+    struct bn_scenario sc;
+    int rc = derive(fsc, extra, &sc, err);
+    return rc == BN_OK ? bn_run(&sc, NULL, r, err) : rc;
+}
+
+/* Mean flow throughput of a permutation over line rate, in percent. */
+static int permutation(const struct bn_scenario *fsc, bool ecmp, double *pct,
+                       struct bn_error *err)
+{
+    const char *const sets[] = {"scale_up.domain_gpus=0", "workload.kind=permutation",
+                                "sim.max_time_us=0", "observe.sample_us=0", "routing.baseline=false",
+                                ecmp ? "switch.load_balancing=ecmp" : NULL,
+                                ecmp ? "nic.entropy=per_flow" : NULL, NULL};
+    struct bn_scenario nofaults = *fsc;
+    nofaults.nfaults = 0;
+    struct bn_results r;
+    int rc = run_with(&nofaults, sets, &r, err);
+    if (rc == BN_OK) {
+        *pct = 100 * r.throughput_gbps.mean / r.topo.host_rate_gbps;
+        bn_results_free(&r);
+    }
+    return rc;
+}
+
+static int incast(const struct bn_scenario *fsc, uint32_t hosts, struct bn_compare_col *c,
+                  struct bn_error *err)
+{
+    char senders[48];
+    c->incast_senders = hosts > 16 ? 16 : hosts - 1;
+    snprintf(senders, sizeof senders, "workload.incast_senders=%u", c->incast_senders);
+    const char *const sets[] = {"scale_up.domain_gpus=0", "workload.kind=incast",
+                                "workload.incast_receiver=0", senders,
+                                "workload.message_bytes=1000000", "sim.max_time_us=0",
+                                "observe.sample_us=0", "routing.baseline=false", NULL};
+    struct bn_scenario nofaults = *fsc;
+    nofaults.nfaults = 0;
+    struct bn_results r;
+    int rc = run_with(&nofaults, sets, &r, err);
+    if (rc == BN_OK) {
+        double last = 0;
+        for (uint32_t i = 0; i < r.nflows; i++)
+            last = r.flows[i].fct_us > last ? r.flows[i].fct_us : last;
+        /* the receiver's link alone: all the bytes at its line rate */
+        double ideal = (double)c->incast_senders * 1e6 * 8 / (r.topo.host_rate_gbps * 1e3);
+        c->incast_slowdown = last / ideal;
+        c->incast_drops = r.data_pkts_dropped;
+        c->incast_pauses = r.pause_frames;
+        bn_results_free(&r);
+    }
+    return rc;
+}
+
+static int allreduce(const struct bn_scenario *fsc, struct bn_compare_col *c,
+                     struct bn_error *err)
+{
+    int rc = BN_OK;
+    for (int i = 0; i < BN_COMPARE_SIZES && rc == BN_OK; i++) {
+        char lo[48], hi[48];
+        snprintf(lo, sizeof lo, "coll.min_bytes=%llu", (unsigned long long)ar_sizes[i]);
+        snprintf(hi, sizeof hi, "coll.max_bytes=%llu", (unsigned long long)ar_sizes[i]);
+        const char *const sets[] = {"coll.op=allreduce", lo, hi, NULL};
+        struct bn_scenario sc;
+        struct bn_coll_results r;
+        struct bn_scenario nofaults = *fsc;
+        nofaults.nfaults = 0;
+        rc = derive(&nofaults, sets, &sc, err);
+        if (rc == BN_OK)
+            rc = bn_coll_sweep(&sc, &r, err);
+        if (rc != BN_OK)
+            break;
+        c->ar_bytes[i] = ar_sizes[i];
+        if (r.nrows) {
+            c->ar_busbw_gbs[i] = r.rows[0].busbw_gbs;
+            c->ar_eff_pct[i] = 100 * r.rows[0].busbw_gbs * 8 / r.nic_gbps;
+            snprintf(c->ar_algo[i], sizeof c->ar_algo[i], "%s", r.rows[0].algo);
+        }
+        c->gbps_per_pflops = r.topo.gbps_per_pflops;
+        bn_coll_results_free(&r);
+    }
+    return rc;
+}
+
+/* The scenario's faults on this fabric: its slowest routes' convergence. */
+static int faults(const struct bn_scenario *fsc, struct bn_compare_col *c, struct bn_error *err)
+{
+    c->has_faults = fsc->nfaults > 0;
+    if (!c->has_faults)
+        return BN_OK;
+    const char *const sets[] = {"observe.sample_us=0", "routing.baseline=false", NULL};
+    struct bn_results r;
+    int rc = run_with(fsc, sets, &r, err);
+    for (uint32_t i = 0; rc == BN_OK && i < r.nfaults; i++) {
+        double ms = r.faults[i].converged_us / 1e3;
+        c->converge_never = c->converge_never || ms < 0;
+        c->converge_ms = ms > c->converge_ms ? ms : c->converge_ms;
+    }
+    if (rc == BN_OK)
+        bn_results_free(&r);
+    return rc;
+}
+
+static void key_text(const struct bn_scenario *sc, const char *path, char *buf, size_t len)
+{
+    if (bn_scenario_get(sc, path, buf, len) != BN_OK)
+        snprintf(buf, len, "?");
+}
+
+/* One fabric's column. */
+static int measure(const struct bn_scenario *base, const char *const *sets, const char *fabric,
+                   uint32_t hosts, struct bn_compare_col *c, struct bn_error *err)
+{
+    double t0 = bn_wall_now();
+    memset(c, 0, sizeof *c);
+    snprintf(c->fabric, sizeof c->fabric, "%s", fabric);
+    char pick[BN_NAME_MAX + 16];
+    snprintf(pick, sizeof pick, "fabric=%s", fabric);
+    struct bn_scenario *fsc = malloc(sizeof *fsc);
+    if (!fsc)
+        return bn_fail(err, BN_ENOMEM, "out of memory");
+    const char *const first[] = {pick, NULL};
+    int rc = derive(base, first, fsc, err);
+    if (rc == BN_OK) /* the caller's overrides again, over the preset's */
+        rc = derive(fsc, sets, fsc, err);
+    if (rc == BN_OK) {
+        key_text(fsc, "nic.encap", c->link_layer, sizeof c->link_layer);
+        key_text(fsc, "link.flow_control", c->flow_control, sizeof c->flow_control);
+        key_text(fsc, "nic.congestion_control", c->congestion_control,
+                 sizeof c->congestion_control);
+        key_text(fsc, "switch.load_balancing", c->load_balancing, sizeof c->load_balancing);
+        if (fsc->nic.entropy == BN_SC_PER_PACKET)
+            strncat(c->load_balancing, "+spray", sizeof c->load_balancing - 1 -
+                                                      strlen(c->load_balancing));
+        key_text(fsc, "nic.transport", c->transport, sizeof c->transport);
+        c->switch_ns = fsc->sw.latency_ns;
+        rc = measure_latency(fsc, c, err);
+    }
+    if (rc == BN_OK)
+        rc = permutation(fsc, true, &c->perm_ecmp_pct, err);
+    if (rc == BN_OK)
+        rc = permutation(fsc, false, &c->perm_own_pct, err);
+    if (rc == BN_OK)
+        rc = incast(fsc, hosts, c, err);
+    if (rc == BN_OK)
+        rc = allreduce(fsc, c, err);
+    if (rc == BN_OK)
+        rc = faults(fsc, c, err);
+    free(fsc);
+    c->wall_s = bn_wall_now() - t0;
+    return rc;
+}
+
+/* What a worker sends back: its status, the error, the column. */
+struct worker_msg {
+    int rc;
+    struct bn_error err;
+    struct bn_compare_col col;
+};
+
+/* All len bytes through fd (reading or writing); -1 if it ends first. */
+static int move_all(int fd, void *buf, size_t len, bool out)
+{
+    for (size_t at = 0; at < len;) {
+        ssize_t n = out ? write(fd, (char *)buf + at, len - at) : read(fd, (char *)buf + at, len - at);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        at += (size_t)n;
+    }
+    return 0;
+}
+
+struct worker {
+    pid_t pid;
+    int fd;
+    uint32_t col;
+};
+
+/* Start a worker for column `col`; it writes its message and exits. */
+static int spawn(const struct bn_scenario *sc, const char *const *sets, const char *fabric,
+                 uint32_t hosts, uint32_t col, struct worker *w, struct bn_error *err)
+{
+    int fds[2];
+    if (pipe(fds) != 0)
+        return bn_fail(err, BN_EINTERNAL, "compare: pipe: %s", strerror(errno));
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return bn_fail(err, BN_EINTERNAL, "compare: fork: %s", strerror(errno));
+    }
+    if (pid == 0) {
+        close(fds[0]);
+        static struct worker_msg m; /* large: off the stack */
+        m.rc = measure(sc, sets, fabric, hosts, &m.col, &m.err);
+        _exit(move_all(fds[1], &m, sizeof m, true) == 0 ? 0 : 1);
+    }
+    close(fds[1]);
+    *w = (struct worker){.pid = pid, .fd = fds[0], .col = col};
+    return BN_OK;
+}
+
+/* Collect worker w's column into out; its error if it failed. */
+static int reap(struct worker *w, struct bn_compare_results *out, struct bn_error *err)
+{
+    static struct worker_msg m;
+    int got = move_all(w->fd, &m, sizeof m, false);
+    close(w->fd);
+    int status = 0;
+    while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (got != 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        return bn_fail(err, BN_EINTERNAL, "compare: the worker for %s ended without a result",
+                       out->cols[w->col].fabric);
+    if (m.rc != BN_OK) {
+        *err = m.err;
+        return m.rc;
+    }
+    out->cols[w->col] = m.col;
+    return BN_OK;
+}
+
+/* compare.fabrics: presets, comma-separated, at least one. */
+static int parse_fabrics(const struct bn_scenario *sc, struct bn_compare_results *out,
+                         struct bn_error *err)
+{
+    char buf[BN_PATH_MAX];
+    snprintf(buf, sizeof buf, "%s", sc->compare.fabrics);
+    for (char *save, *tok = strtok_r(buf, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+        bool known = false;
+        for (size_t i = 0; bn_scenario_preset_name(i); i++)
+            known = known || strcmp(bn_scenario_preset_name(i), tok) == 0;
+        if (!known)
+            return bn_fail(err, BN_EINPUT, "%s: key 'compare.fabrics': '%s' is not a preset (see "
+                           "bnet presets)", BN_WHERE(sc, "compare.fabrics"), tok);
+        if (out->ncols == BN_COMPARE_FABRICS_MAX)
+            return bn_fail(err, BN_EINPUT, "%s: key 'compare.fabrics': more than %d fabrics",
+                           BN_WHERE(sc, "compare.fabrics"), BN_COMPARE_FABRICS_MAX);
+        snprintf(out->cols[out->ncols++].fabric, sizeof out->cols[0].fabric, "%s", tok);
+    }
+    if (!out->ncols)
+        return bn_fail(err, BN_EINPUT, "%s: key 'compare.fabrics': no fabric given",
+                       BN_WHERE(sc, "compare.fabrics"));
+    return BN_OK;
+}
+
+int bn_compare_run(const struct bn_scenario *sc, const char *const *sets, unsigned jobs,
+                   struct bn_compare_results *out, struct bn_error *err)
+{
+    memset(out, 0, sizeof *out);
+    double t0 = bn_wall_now();
+    snprintf(out->scenario, sizeof out->scenario, "%s", sc->source);
+    struct bn_topo_info ti;
+    int rc = parse_fabrics(sc, out, err);
+    if (rc == BN_OK)
+        rc = bn_describe_topology(sc, &ti, err);
+    if (rc == BN_OK)
+        rc = bn_provenance_keep(&out->prov, sc, err);
+    if (rc != BN_OK) {
+        bn_compare_results_free(out);
+        return rc;
+    }
+    snprintf(out->topology, sizeof out->topology, "%s", ti.kind);
+    out->hosts = ti.hosts;
+    struct worker w[BN_COMPARE_FABRICS_MAX];
+    uint32_t next = 0, running = 0;
+    if (jobs < 1)
+        jobs = 1;
+    for (;;) {
+        while (rc == BN_OK && next < out->ncols && running < jobs) {
+            rc = spawn(sc, sets, out->cols[next].fabric, out->hosts, next, &w[running], err);
+            next += rc == BN_OK;
+            running += rc == BN_OK;
+        }
+        if (running == 0)
+            break;
+        /* the oldest first; each column lands at its own index */
+        struct bn_error e = {0};
+        int r = reap(&w[0], out, &e);
+        if (r != BN_OK && rc == BN_OK) { /* the first failure stands; no more start */
+            rc = r;
+            *err = e;
+        }
+        memmove(&w[0], &w[1], (running - 1) * sizeof w[0]);
+        running--;
+    }
+    out->wall_s = bn_wall_now() - t0;
+    if (rc != BN_OK)
+        bn_compare_results_free(out);
+    return rc;
+}
+
+void bn_compare_results_free(struct bn_compare_results *r)
+{
+    bn_provenance_free(&r->prov);
+}

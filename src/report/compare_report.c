@@ -1,0 +1,159 @@
+/*
+ * `bnet compare` output: the seed's comparison table with measured rows (a
+ * row per figure, a column per fabric), as text, CSV and JSON
+ * (docs/compare.md).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bnet/bnet.h"
+#include "bnet/compare.h"
+#include "report/csv_util.h"
+#include "report/json_util.h"
+
+enum { NROWS = 22 };
+
+static const char *const labels[NROWS] = {
+    "link layer", "flow control", "congestion control", "load balancing", "transport",
+    "port rate (Gb/s)", "switch latency (ns)", "latency 2 B p50 (us)", "latency 2 B P99.9 (us)",
+    "permutation, ECMP (% of line)", "permutation, own LB (% of line)", "incast 16:1 drops",
+    "incast 16:1 pauses", "incast 16:1 time / ideal", "AllReduce 1 MiB busbw (GB/s)",
+    "AllReduce 64 MiB busbw (GB/s)", "AllReduce 1 GiB busbw (GB/s)",
+    "AllReduce 1 MiB / line rate (%)", "AllReduce 64 MiB / line rate (%)",
+    "AllReduce 1 GiB / line rate (%)", "failure convergence (ms)", "Gb/s per PFLOPS",
+};
+
+/* Row `row` of column c as text. */
+static void cell(const struct bn_compare_col *c, int row, char *buf, size_t len)
+{
+    const char *const text[] = {c->link_layer, c->flow_control, c->congestion_control,
+                                c->load_balancing, c->transport};
+    if (row < 5) {
+        snprintf(buf, len, "%s", text[row]);
+        return;
+    }
+    int k = row < 17 ? row - 14 : row - 17; /* AllReduce size */
+    switch (row) {
+    case 5: snprintf(buf, len, "%.0f", c->port_gbps); break;
+    case 6: snprintf(buf, len, "%.0f", c->switch_ns); break;
+    case 7: snprintf(buf, len, "%.2f", c->lat_p50_us); break;
+    case 8: snprintf(buf, len, "%.2f", c->lat_p999_us); break;
+    case 9: snprintf(buf, len, "%.1f", c->perm_ecmp_pct); break;
+    case 10: snprintf(buf, len, "%.1f", c->perm_own_pct); break;
+    case 11: snprintf(buf, len, "%llu", (unsigned long long)c->incast_drops); break;
+    case 12: snprintf(buf, len, "%llu", (unsigned long long)c->incast_pauses); break;
+    case 13: snprintf(buf, len, "%.2f", c->incast_slowdown); break;
+    case 14: case 15: case 16:
+        snprintf(buf, len, "%.1f %s", c->ar_busbw_gbs[k], c->ar_algo[k]);
+        break;
+    case 17: case 18: case 19: snprintf(buf, len, "%.1f", c->ar_eff_pct[k]); break;
+    case 20:
+        snprintf(buf, len, !c->has_faults ? "-" : c->converge_never ? "never" : "%.3g",
+                 c->converge_ms);
+        break;
+    default:
+        snprintf(buf, len, c->gbps_per_pflops > 0 ? "%.1f" : "-", c->gbps_per_pflops);
+    }
+}
+
+void bn_compare_print(FILE *out, const struct bn_compare_results *r)
+{
+    fprintf(out, "# bnet compare: %s, %u GPUs (%s)\n", r->scenario, r->hosts, r->topology);
+    fprintf(out, "%-34s", "figure");
+    for (uint32_t j = 0; j < r->ncols; j++)
+        fprintf(out, " %16s", r->cols[j].fabric);
+    fputc('\n', out);
+    for (int row = 0; row < NROWS; row++) {
+        fprintf(out, "%-34s", labels[row]);
+        for (uint32_t j = 0; j < r->ncols; j++) {
+            char buf[48];
+            cell(&r->cols[j], row, buf, sizeof buf);
+            fprintf(out, " %16s", buf);
+        }
+        fputc('\n', out);
+    }
+    if (r->ncols)
+        fprintf(out, "# latency: bnet p2p write_lat between hosts 0 and %u (one switch); "
+                "traffic rows without NVLink; wall %.1f s\n", r->cols[0].lat_dst, r->wall_s);
+}
+
+int bn_compare_write_csv(const struct bn_compare_results *r, const char *path,
+                         struct bn_error *err)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return bn_fail(err, BN_EINPUT, "%s: cannot write CSV: %s", path, strerror(errno));
+    fputs("figure", f);
+    for (uint32_t j = 0; j < r->ncols; j++) {
+        fputc(',', f);
+        bn_csv_text(f, r->cols[j].fabric);
+    }
+    fputc('\n', f);
+    for (int row = 0; row < NROWS; row++) {
+        bn_csv_text(f, labels[row]);
+        for (uint32_t j = 0; j < r->ncols; j++) {
+            char buf[48];
+            cell(&r->cols[j], row, buf, sizeof buf);
+            fputc(',', f);
+            bn_csv_text(f, buf);
+        }
+        fputc('\n', f);
+    }
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad)
+        return bn_fail(err, BN_EINPUT, "%s: cannot write CSV: %s", path, strerror(errno));
+    return BN_OK;
+}
+
+static json_t *col_json(const struct bn_compare_col *c)
+{
+    json_t *ar = json_array();
+    for (int k = 0; k < BN_COMPARE_SIZES; k++)
+        json_array_append_new(ar, json_pack("{s:I, s:f, s:f, s:s}", "bytes",
+                                            (json_int_t)c->ar_bytes[k], "busbw_gbs",
+                                            c->ar_busbw_gbs[k], "line_rate_pct", c->ar_eff_pct[k],
+                                            "algo", c->ar_algo[k]));
+    json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:f, s:f}", "fabric", c->fabric,
+                          "link_layer", c->link_layer, "flow_control", c->flow_control,
+                          "congestion_control", c->congestion_control, "load_balancing",
+                          c->load_balancing, "transport", c->transport, "port_gbps",
+                          c->port_gbps, "switch_ns", c->switch_ns);
+    json_object_set_new(o, "latency", json_pack("{s:i, s:i, s:I, s:f, s:f}", "src",
+                                                 (int)c->lat_src, "dst", (int)c->lat_dst,
+                                                 "bytes", (json_int_t)2, "p50_us",
+                                                 c->lat_p50_us, "p999_us", c->lat_p999_us));
+    json_object_set_new(o, "permutation", json_pack("{s:f, s:f}", "ecmp_line_rate_pct",
+                                                    c->perm_ecmp_pct, "own_line_rate_pct",
+                                                    c->perm_own_pct));
+    json_object_set_new(o, "incast", json_pack("{s:i, s:I, s:I, s:f}", "senders",
+                                               (int)c->incast_senders, "data_drops",
+                                               (json_int_t)c->incast_drops, "pause_frames",
+                                               (json_int_t)c->incast_pauses, "time_over_ideal",
+                                               c->incast_slowdown));
+    json_object_set_new(o, "allreduce", ar);
+    json_object_set_new(o, "convergence_ms",
+                        !c->has_faults      ? json_null()
+                        : c->converge_never ? json_real(-1)
+                                            : json_real(c->converge_ms));
+    json_object_set_new(o, "gbps_per_pflops",
+                        c->gbps_per_pflops > 0 ? json_real(c->gbps_per_pflops) : json_null());
+    return o;
+}
+
+int bn_compare_write_json(const struct bn_compare_results *r, const char *path,
+                          struct bn_error *err)
+{
+    json_t *cols = json_array();
+    for (uint32_t j = 0; cols && j < r->ncols; j++)
+        json_array_append_new(cols, col_json(&r->cols[j]));
+    json_t *root = json_object();
+    json_object_set_new(root, "bnet_version", json_string(BNET_VERSION));
+    bn_json_command(root, &r->prov);
+    json_object_set_new(root, "scenario", bn_json_text(r->scenario));
+    json_object_set_new(root, "topology", json_string(r->topology));
+    json_object_set_new(root, "hosts", json_integer(r->hosts));
+    json_object_set_new(root, "fabrics", cols);
+    bn_json_config(root, &r->prov);
+    return bn_json_dump(root, path, BN_JSON_FLAGS, err);
+}

@@ -41,6 +41,9 @@ struct bn_compare_col {
     bool has_faults, converge_never;
     double converge_ms;
     double gbps_per_pflops;      /* 0: topology.gpu_tflops not stated */
+    /* the planner's price and power table (cost.*, the preset's estimates) */
+    bool cost_stated;
+    double cost_per_gpu_usd, power_per_gpu_w;
     double wall_s;
 };
 

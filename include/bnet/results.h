@@ -43,6 +43,12 @@ struct bn_topo_info {
     uint32_t gpus_per_server;        /* rail_optimized: hosts are GPUs, this many a server */
     double gpu_tflops;               /* topology.gpu_tflops; 0 = not stated */
     double gbps_per_pflops;          /* hosts' injection / their PFLOPS */
+    /* the price and power table (cost.*) over the devices counted here:
+     * switches, a NIC per host, transceivers, cables; stated: some cost.*
+     * key is not 0. Estimates (docs/topologies.md). */
+    bool cost_stated;
+    double cost_usd, power_w;        /* the whole backend network */
+    double cost_per_gpu_usd, power_per_gpu_w;
     double bisection_gbps_per_pflops;
     /* The memory estimate (bn_estimate_memory), when the caller asked: a run
      * and bnet coll's largest row, against what is available (0: not asked). */

@@ -158,6 +158,15 @@ struct bn_scenario_host {
     uint8_t memory;              /* enum bn_sc_memory: where message data lives */
 };
 
+/* The planner's price and power table (docs/topologies.md): per device of
+ * the fabric's class, list-price-class estimates; 0: not stated. */
+struct bn_scenario_cost {
+    double switch_usd, switch_w;           /* a fabric switch */
+    double nic_usd, nic_w;                 /* a host's backend NIC */
+    double transceiver_usd, transceiver_w; /* an optical module (2 per fiber link) */
+    double dac_usd, fiber_usd;             /* a copper (DAC) or fiber cable */
+};
+
 /* `bnet compare`: the fabrics it measures the cluster over. */
 struct bn_scenario_compare {
     char fabrics[BN_PATH_MAX];   /* presets, comma-separated */
@@ -347,6 +356,7 @@ struct bn_scenario {
     struct bn_scenario_routing routing;
     struct bn_scenario_p2p p2p;
     struct bn_scenario_compare compare;
+    struct bn_scenario_cost cost;
     uint32_t nfaults;            /* faults[0 .. nfaults) are given */
     struct bn_scenario_fault faults[BN_SC_FAULTS_MAX];
     uint32_t njobs;              /* jobs[0 .. njobs) are given */

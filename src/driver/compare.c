@@ -228,6 +228,14 @@ static int measure(const struct bn_scenario *base, const char *const *sets, cons
         rc = allreduce(fsc, c, err);
     if (rc == BN_OK)
         rc = faults(fsc, c, err);
+    struct bn_topo_info ti;
+    if (rc == BN_OK)
+        rc = bn_plan_topology(fsc, NULL, &ti, err);
+    if (rc == BN_OK) {
+        c->cost_stated = ti.cost_stated;
+        c->cost_per_gpu_usd = ti.cost_per_gpu_usd;
+        c->power_per_gpu_w = ti.power_per_gpu_w;
+    }
     free(fsc);
     c->wall_s = bn_wall_now() - t0;
     return rc;

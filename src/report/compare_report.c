@@ -12,7 +12,7 @@
 #include "report/csv_util.h"
 #include "report/json_util.h"
 
-enum { NROWS = 22 };
+enum { NROWS = 24 };
 
 static const char *const labels[NROWS] = {
     "link layer", "flow control", "congestion control", "load balancing", "transport",
@@ -22,6 +22,7 @@ static const char *const labels[NROWS] = {
     "AllReduce 64 MiB busbw (GB/s)", "AllReduce 1 GiB busbw (GB/s)",
     "AllReduce 1 MiB / line rate (%)", "AllReduce 64 MiB / line rate (%)",
     "AllReduce 1 GiB / line rate (%)", "failure convergence (ms)", "Gb/s per PFLOPS",
+    "network cost per GPU (USD, est.)", "network power per GPU (W, est.)",
 };
 
 /* Row `row` of column c as text. */
@@ -52,8 +53,11 @@ static void cell(const struct bn_compare_col *c, int row, char *buf, size_t len)
         snprintf(buf, len, !c->has_faults ? "-" : c->converge_never ? "never" : "%.3g",
                  c->converge_ms);
         break;
-    default:
+    case 21:
         snprintf(buf, len, c->gbps_per_pflops > 0 ? "%.1f" : "-", c->gbps_per_pflops);
+        break;
+    case 22: snprintf(buf, len, c->cost_stated ? "%.0f" : "-", c->cost_per_gpu_usd); break;
+    default: snprintf(buf, len, c->cost_stated ? "%.1f" : "-", c->power_per_gpu_w);
     }
 }
 
@@ -138,6 +142,10 @@ static json_t *col_json(const struct bn_compare_col *c)
                                             : json_real(c->converge_ms));
     json_object_set_new(o, "gbps_per_pflops",
                         c->gbps_per_pflops > 0 ? json_real(c->gbps_per_pflops) : json_null());
+    json_object_set_new(o, "cost_usd_per_gpu",
+                        c->cost_stated ? json_real(c->cost_per_gpu_usd) : json_null());
+    json_object_set_new(o, "power_w_per_gpu",
+                        c->cost_stated ? json_real(c->power_per_gpu_w) : json_null());
     return o;
 }
 

@@ -74,6 +74,17 @@ static void fill_plan(const struct bn_topo *t, const struct bn_scenario *sc,
         out->gbps_per_pflops = st[0].up_gbps / pflops;
         out->bisection_gbps_per_pflops = t->bisection_gbps / pflops;
     }
+    const struct bn_scenario_cost *c = &sc->cost;
+    uint32_t copper = out->host_copper + out->fabric_copper;
+    uint32_t fiber = out->host_fiber + out->fabric_fiber;
+    out->cost_usd = t->nswitches * c->switch_usd + t->nhosts * c->nic_usd +
+                    out->transceivers * c->transceiver_usd + copper * c->dac_usd +
+                    fiber * c->fiber_usd;
+    out->power_w = t->nswitches * c->switch_w + t->nhosts * c->nic_w +
+                   out->transceivers * c->transceiver_w;
+    out->cost_stated = out->cost_usd > 0 || out->power_w > 0;
+    out->cost_per_gpu_usd = t->nhosts ? out->cost_usd / t->nhosts : 0;
+    out->power_per_gpu_w = t->nhosts ? out->power_w / t->nhosts : 0;
     out->planned = true;
 }
 

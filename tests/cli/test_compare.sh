@@ -21,7 +21,7 @@ ok "-j 1 and -j 2 give byte-identical JSON" $?
 cmp -s "$T/a-compare.csv" "$T/b-compare.csv"
 ok "... and CSV" $?
 [ "$(head -n 1 "$T/a-compare.csv")" = "figure,ib-ndr,roce-400g" ] &&
-    [ "$(wc -l <"$T/a-compare.csv")" -eq 23 ]
+    [ "$(wc -l <"$T/a-compare.csv")" -eq 25 ]
 ok "CSV: a column per fabric, a row per figure" $?
 grep -q '^port rate (Gb/s) *400 *400$' "$T/a.txt"
 ok "the table's rows" $?

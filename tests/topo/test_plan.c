@@ -203,6 +203,26 @@ static void test_planner_figures(void **state)
     assert_true(fabs(t.gbps_per_pflops - 400 / 2.25) < 1e-9);
 }
 
+/* The price and power table over the counted devices, summed by hand: a
+ * k=4 fat-tree has 20 switches, 16 NICs, 16 copper host links and 32
+ * fiber switch links with 64 transceivers. */
+static void test_planner_cost(void **state)
+{
+    (void)state;
+    const char *none[] = {"topology.k=4", NULL};
+    assert_false(plan(none, NULL).cost_stated);
+    const char *s[] = {"topology.k=4", "cost.switch_usd=30000", "cost.switch_w=1000",
+                       "cost.nic_usd=2000", "cost.nic_w=25", "cost.transceiver_usd=900",
+                       "cost.transceiver_w=9", "cost.dac_usd=150", "cost.fiber_usd=60", NULL};
+    struct bn_topo_info t = plan(s, NULL);
+    assert_true(t.cost_stated);
+    double usd = 20 * 30000.0 + 16 * 2000.0 + 64 * 900.0 + 16 * 150.0 + 32 * 60.0;
+    double w = 20 * 1000.0 + 16 * 25.0 + 64 * 9.0;
+    assert_true(fabs(t.cost_usd - usd) < 1e-6 && fabs(t.power_w - w) < 1e-6);
+    assert_true(fabs(t.cost_per_gpu_usd - usd / 16) < 1e-6);
+    assert_true(fabs(t.power_per_gpu_w - w / 16) < 1e-6);
+}
+
 static void run_small(const char *const *sets)
 {
     struct bn_scenario sc;
@@ -291,6 +311,7 @@ int main(void)
         cmocka_unit_test(test_superpod_b200_table),
         cmocka_unit_test(test_minimal_paths_k8),
         cmocka_unit_test(test_planner_figures),
+        cmocka_unit_test(test_planner_cost),
         cmocka_unit_test(test_planner_json),
         cmocka_unit_test(test_rail_optimized_runs),
         cmocka_unit_test(test_dot_accepted_by_graphviz),

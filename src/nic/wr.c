@@ -113,6 +113,11 @@ void bn_nic_release(struct bn_nics *n, uint32_t qpid)
     }
 }
 
+static uint64_t npkts_of(const struct bn_nics *n, uint64_t bytes)
+{
+    return bytes ? (bytes + n->mtu - 1) / n->mtu : 1;
+}
+
 /* Append a message to the queue pair; returns its index or BN_NONE. */
 static uint32_t enqueue(struct bn_nics *n, uint32_t qpid, const struct bn_msg *tmpl)
 {
@@ -123,7 +128,7 @@ static uint32_t enqueue(struct bn_nics *n, uint32_t qpid, const struct bn_msg *t
     struct bn_msg *m = &n->msg[mi];
     *m = *tmpl;
     m->first_psn = qp->post_end;
-    m->npkts = m->bytes ? (uint32_t)((m->bytes + n->mtu - 1) / n->mtu) : 1;
+    m->npkts = (uint32_t)npkts_of(n, m->bytes);
     m->next = BN_NONE;
     qp->post_end += m->npkts;
     n->ep[qp->snic].msgs++;
@@ -143,11 +148,6 @@ static uint32_t enqueue(struct bn_nics *n, uint32_t qpid, const struct bn_msg *t
     if (qp->gate_msg == BN_NONE)
         qp->gate_msg = mi;
     return mi;
-}
-
-static uint64_t npkts_of(const struct bn_nics *n, uint64_t bytes)
-{
-    return bytes ? (bytes + n->mtu - 1) / n->mtu : 1;
 }
 
 int bn_qp_post(struct bn_nics *n, uint32_t qpid, uint64_t bytes, enum bn_verb verb,

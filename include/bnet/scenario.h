@@ -48,6 +48,7 @@ enum bn_sc_p2p_test {
 };
 enum bn_sc_ports { BN_SC_PORTS_ALL = 0, BN_SC_PORTS_ACTIVE };
 enum bn_sc_prefetch { BN_SC_PREFETCH_AUTO = 0, BN_SC_PREFETCH_ON, BN_SC_PREFETCH_OFF };
+enum bn_sc_fidelity { BN_SC_FIDELITY_PACKET = 0, BN_SC_FIDELITY_FLOW };
 enum bn_sc_fault_kind {
     BN_SC_FAULT_LINK_DOWN = 0,   /* a link (target) goes down */
     BN_SC_FAULT_LINK_DEGRADE,    /* a link runs at rate_gbps (lanes lost) */
@@ -245,6 +246,7 @@ struct bn_scenario_sim {
     double max_time_us;          /* stop simulated time here (0 = run to completion) */
     uint64_t memory_limit_bytes; /* refuse runs estimated above this (0: what is available) */
     uint8_t prefetch;            /* enum bn_sc_prefetch: the engine's prefetching */
+    uint8_t fidelity;            /* enum bn_sc_fidelity: packets, or max-min fair flows */
 };
 
 struct bn_scenario_observe {

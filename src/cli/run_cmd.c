@@ -118,6 +118,7 @@ static const struct bn_cli_opt options[] = {
     {"-I", "BYTES", P2P, "nic.inline_bytes", false, false},
     {"--hosts", "A,B,...", P2P, "p2p.hosts", false, false},
     {"--fabrics", "A,B,...", COMPARE, "compare.fabrics", false, false},
+    {"--fidelity", "LEVEL", RUN | COLL | JOB | COMPARE, "sim.fidelity", false, false},
     {"--set", "KEY=VALUE", RUN | TOPO | COLL | JOB | P2P | COMPARE, NULL, false, true},
     {"--seed", "N", RUN | COLL | JOB | P2P | COMPARE, NULL, false, false},
     {"--json", "PATH|-", RUN | TOPO | COLL | JOB | P2P | COMPARE, NULL, false, false},

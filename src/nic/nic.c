@@ -498,7 +498,8 @@ void bn_nic_pace_event(struct bn_nics *n, uint32_t qpid)
         qp->pace_at = BN_TIME_NEVER;
     if (qp->gate_msg != BN_NONE)
         bn_nic_release(n, qpid);
-    bn_nic_activate(n, qpid);
+    if (!n->carry)
+        bn_nic_activate(n, qpid);
 }
 
 /* The timer a queue pair runs now: nic.rto_us, doubled per timeout in a
@@ -593,6 +594,20 @@ static uint32_t msg_header(const struct bn_nics *n, const struct bn_msg *m)
     default:
         return 0;
     }
+}
+
+uint64_t bn_nic_msg_wire(const struct bn_nics *n, const struct bn_msg *m, uint32_t *last_wire)
+{
+    uint32_t ov = n->fab->wire_overhead, first = msg_header(n, m);
+    uint32_t last_payload = bn_nic_psn_payload(n, m, m->first_psn + m->npkts - 1);
+    if (m->npkts == 1) {
+        *last_wire = bn_encap_frame(n->encap, first, last_payload) + ov;
+        return *last_wire;
+    }
+    uint32_t last_extra = m->verb == BN_VERB_READ_RESP ? n->encap->aeth_bytes : 0;
+    *last_wire = bn_encap_frame(n->encap, last_extra, last_payload) + ov;
+    return (uint64_t)bn_encap_frame(n->encap, first, n->mtu) + ov +
+           (uint64_t)(m->npkts - 2) * (bn_encap_frame(n->encap, 0, n->mtu) + ov) + *last_wire;
 }
 
 bool bn_nic_shape_from_msg(struct bn_nics *n, struct bn_qp *qp, uint32_t mi, uint32_t psn,

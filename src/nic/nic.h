@@ -253,6 +253,11 @@ struct bn_nics {
     bool record_lat;
     bn_time_t *lat;
     uint32_t nlat, lat_cap;
+    /* The flow-level engine (sim.fidelity: flow) carries what the send
+     * engine is given, as flows instead of packets: bn_nic_release hands
+     * it the queue pair. NULL: packets. */
+    void (*carry)(void *ud, uint32_t qpid);
+    void *carry_ud;
 };
 
 /* Where the NICs sit, as the assembled fabric says (the rest the NIC
@@ -385,6 +390,9 @@ static inline void bn_nic_shape_full(const struct bn_nics *n, uint32_t psn, stru
 }
 bool bn_nic_shape_from_msg(struct bn_nics *n, struct bn_qp *qp, uint32_t mi, uint32_t psn,
                            struct bn_packet *pk);
+/* Wire bytes of message m's packets, framing and wire overhead included,
+ * and of its last frame (*last_wire): what the flow-level engine moves. */
+uint64_t bn_nic_msg_wire(const struct bn_nics *n, const struct bn_msg *m, uint32_t *last_wire);
 /* The sender's outstanding message holding `psn` (BN_NONE if none). */
 uint32_t bn_nic_msg_holding(const struct bn_nics *n, const struct bn_qp *qp, uint32_t psn);
 /* Completions of the messages the receiver (rx) or the sender's ACKs (tx)

@@ -107,10 +107,14 @@ void bn_nic_release(struct bn_nics *n, uint32_t qpid)
         qp->snd_end = m->first_psn + m->npkts;
         qp->gate_msg = m->next;
     }
-    if (qp->snd_end != before) {
-        bn_nic_cc_sync(n, qpid);
-        bn_nic_activate(n, qpid);
+    if (qp->snd_end == before)
+        return;
+    if (n->carry) {
+        n->carry(n->carry_ud, qpid);
+        return;
     }
+    bn_nic_cc_sync(n, qpid);
+    bn_nic_activate(n, qpid);
 }
 
 static uint64_t npkts_of(const struct bn_nics *n, uint64_t bytes)

@@ -215,6 +215,7 @@ static const char default_yaml[] =
     "  max_time_us: 0                # 0 = run until every flow completes\n"
     "  memory_limit_bytes: 0         # refuse runs estimated above it; 0 = memory available\n"
     "  prefetch: auto                # auto | on | off (speed only; auto: on from 4096 ports)\n"
+    "  fidelity: packet              # packet | flow (max-min fair flows, docs/flow_level.md)\n"
     "\n"
     "scale_up:                       # NVLink/NVSwitch domains beside the backend\n"
     "  domain_gpus: 0                # GPUs per domain; 0 = none, 8 = per server, 72 = NVL72\n"

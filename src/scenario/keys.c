@@ -74,6 +74,7 @@ CHOICES(p2p_test_choice, "write_bw", "write_lat", "send_bw", "send_lat", "read_b
         "atomic_bw", "atomic_lat")
 CHOICES(ports_choice, "all", "active")
 CHOICES(prefetch_choice, "auto", "on", "off")
+CHOICES(fidelity_choice, "packet", "flow")
 
 /* "auto", then the algorithms' registry (coll.algo = 1 + its index). */
 static const char *algo_choice(size_t i)
@@ -725,6 +726,12 @@ static const struct bn_scn_key keys[] = {
                   "4096 ports or more, writing behind from 32768, where the state outgrows the "
                   "caches.",
       FIELD(sim.prefetch) },
+    { .info.path = "sim.fidelity", ENUM_KEY, .info.unit = "", .info.def = "packet",
+      .info.choice = fidelity_choice,
+      .info.doc = "packet: every packet through queues, flow control and congestion control. "
+                  "flow: each queue pair's data as a flow at its max-min fair share of the "
+                  "links it crosses, same routes and endpoints (docs/flow_level.md).",
+      FIELD(sim.fidelity) },
 
     { .info.path = "scale_up.domain_gpus", INT_KEY, .info.unit = "GPUs", .info.def = "0",
       .info.doc = "GPUs per NVLink/NVSwitch domain: hosts h with equal h / domain_gpus share "

@@ -128,6 +128,23 @@ static int check_workload(const struct bn_scenario *sc, struct bn_error *err)
     return BN_OK;
 }
 
+/* The flow-level engine has no failures and no non-minimal routes. */
+static int check_fidelity(const struct bn_scenario *sc, struct bn_error *err)
+{
+    where_buf at;
+    if (sc->sim.fidelity != BN_SC_FIDELITY_FLOW)
+        return BN_OK;
+    if (sc->nfaults)
+        return bn_fail(err, BN_EINPUT, "%s: key 'sim.fidelity': flow does not model failures "
+                       "(faults are given); run them at packet level",
+                       where(sc, "sim.fidelity", NULL, at));
+    if (sc->sw.nonminimal != BN_SC_NM_NONE)
+        return bn_fail(err, BN_EINPUT, "%s: key 'sim.fidelity': flow does not model "
+                       "non-minimal routing (switch.nonminimal)",
+                       where(sc, "sim.fidelity", "switch.nonminimal", at));
+    return BN_OK;
+}
+
 int bn_scenario_validate(const struct bn_scenario *sc, struct bn_error *err)
 {
     int rc = check_k(sc, err);
@@ -141,5 +158,7 @@ int bn_scenario_validate(const struct bn_scenario *sc, struct bn_error *err)
         rc = check_buffer(sc, err);
     if (rc == BN_OK)
         rc = check_workload(sc, err);
+    if (rc == BN_OK)
+        rc = check_fidelity(sc, err);
     return rc;
 }

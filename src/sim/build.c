@@ -185,6 +185,13 @@ int bn_sim_build(struct bn_sim *s, const struct bn_scenario *sc, struct bn_error
         return rc;
     if (bn_evq_set_slot_width(&f->evq, slot_shift(f, s->nics.max_frame)) != 0)
         return bn_fail(err, BN_EINTERNAL, "events were scheduled while the fabric was built");
+    if (sc->sim.fidelity == BN_SC_FIDELITY_FLOW) {
+        s->flow = malloc(sizeof *s->flow);
+        rc = s->flow ? bn_flow_init(s->flow, f, &s->sw, &s->nics, err)
+                     : bn_fail(err, BN_ENOMEM, "out of memory for the flow-level engine");
+        if (rc != BN_OK)
+            return rc;
+    }
     /* last: the fault schedule's first events go on the queue */
     struct bn_fault_env fe = {.sc = sc, .f = f, .t = &s->topo, .r = &s->routes, .sw = &s->sw,
                               .nics = &s->nics};
@@ -194,6 +201,9 @@ int bn_sim_build(struct bn_sim *s, const struct bn_scenario *sc, struct bn_error
 void bn_sim_free(struct bn_sim *s)
 {
     bn_faults_free(s->faults);
+    if (s->flow)
+        bn_flow_free(s->flow);
+    free(s->flow);
     bn_nics_free(&s->nics);
     bn_switches_free(&s->sw);
     bn_fabric_free(&s->fab);

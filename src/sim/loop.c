@@ -74,6 +74,12 @@ static int dispatch(struct bn_sim *s, const struct bn_event *ev, struct bn_error
         return BN_OK;
     case BN_EV_APP:
         return s->drv.ops->event(s, s->drv.self, ev, err);
+    case BN_EV_FLOW_SOLVE:
+    case BN_EV_FLOW_SENT:
+    case BN_EV_FLOW_RX:
+    case BN_EV_FLOW_ACK:
+    case BN_EV_FLOW_START:
+        return bn_flow_event(s->flow, ev, err);
     case BN_EV_FAULT:
     case BN_EV_ROUTE:
         return bn_faults_event(s->faults, ev, err);

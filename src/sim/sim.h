@@ -17,6 +17,7 @@
 
 #include "bnet/bnet.h"
 #include "fault/fault.h"
+#include "flow/flow.h"
 #include "link/fabric.h"
 #include "nic/nic.h"
 #include "switch/switch.h"
@@ -66,6 +67,7 @@ struct bn_sim {
     uint32_t *agg_port;         /* SHARP unit -> its port (build_agg.c) */
     uint32_t *agg_next;         /* [unit * nswitches + switch] -> next hop port */
     struct bn_faults *faults;   /* the scenario's fault schedule (NULL: none) */
+    struct bn_flow_engine *flow; /* sim.fidelity: flow (NULL: packets) */
     struct bn_driver drv;
     uint64_t events;
     bool stopped_early;

@@ -45,6 +45,8 @@ struct bn_lb_ops {
     bool hashes;                  /* pick is bn_lb_hash_pick with the switch's salt, so a
                                    * fabric of such switches may keep only their salts at
                                    * hand (switch.c) */
+    bool sticky;                  /* a flow sending without pause keeps one next hop (a
+                                   * flowlet): the flow level takes it by ECMP's hash */
     /* Optional: a switch's private state, sized and filled from the
      * scenario's keys (priv_size bytes, zeroed, 8-byte aligned). */
     size_t (*priv_size)(const struct bn_scenario *sc);

@@ -57,6 +57,7 @@ static uint32_t flowlet_pick(struct bn_lb_ctx *ctx, struct bn_lb_switch_state *s
 
 const struct bn_lb_ops bn_lb_flowlet = {
     .name = "flowlet",
+    .sticky = true,
     .priv_size = flowlet_priv_size,
     .setup = flowlet_setup,
     .pick = flowlet_pick,

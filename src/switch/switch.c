@@ -228,3 +228,41 @@ void bn_switch_receive(struct bn_fabric *f, struct bn_switches *s, uint32_t in_p
     }
     bn_port_enqueue(f, out, pkt);
 }
+
+uint32_t bn_switch_choices(struct bn_switches *s, uint32_t node, const struct bn_packet *pk,
+                           bool per_packet, uint32_t *ports, uint32_t max, uint32_t *pick)
+{
+    *pick = UINT32_MAX;
+    uint32_t n = 0;
+    if (node >= s->scaleup_first || pk->dst >= s->agg_first || s->groups.mode == BN_NM_NONE) {
+        struct bn_packet probe = *pk;
+        bool multi;
+        if (node < s->scaleup_first && pk->dst < s->agg_first) {
+            uint32_t leaf = s->host_route[pk->dst].leaf;
+            struct bn_route_set set = bn_routes_lookup(s->routes, node, leaf);
+            if (set.cnt > 1) {
+                n = set.cnt < max ? set.cnt : max;
+                for (uint32_t i = 0; i < n; i++)
+                    ports[i] = bn_route_port(s->routes, set, i);
+                const struct bn_lb_switch_state *st = &s->state[node - s->routes->first_switch];
+                if (st->ops->sticky && !per_packet) {
+                    *pick = bn_route_port(s->routes, set,
+                                          bn_lb_hash_index(&s->ctx, st->salt, set.cnt, pk));
+                    return n;
+                }
+                if (per_packet || !(s->hash_salt || st->ops->pure))
+                    return set.cnt; /* spread: the caller splits evenly */
+            }
+        }
+        uint32_t out = lookup(s, node, &probe, UINT32_MAX, false, &multi);
+        if (out >= BN_ROUTE_DROP)
+            return 0;
+        *pick = out;
+        if (n == 0) {
+            ports[0] = out;
+            n = 1;
+        }
+        return n;
+    }
+    return 0;
+}

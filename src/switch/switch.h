@@ -158,6 +158,17 @@ uint32_t bn_switch_predict_egress(struct bn_switches *s, uint32_t in_port, struc
  * counts the hop and, if data, records the choice in its path hash. */
 uint32_t bn_switch_route(struct bn_switches *s, uint32_t in_port, struct bn_packet *pk);
 
+/* For the flow-level engine: the egress ports switch `node` may forward
+ * `pk` on (into ports, at most max; returns how many there are, 0: none
+ * or non-minimal routing, which it does not answer) and *pick, the one it
+ * takes when every packet of the flow goes the same way (ECMP's hash, a
+ * pure policy, a single next hop; a sticky one's flowlets, by ECMP's hash
+ * with the switch's salt), else UINT32_MAX: the policy decides per packet
+ * (adaptive, spraying) or `per_packet` entropy spreads the flow over the
+ * set. Changes nothing. */
+uint32_t bn_switch_choices(struct bn_switches *s, uint32_t node, const struct bn_packet *pk,
+                           bool per_packet, uint32_t *ports, uint32_t max, uint32_t *pick);
+
 /* BN_EV_ARRIVE at switch port `in_port`. (BN_EV_ARRIVE_TAIL, for a packet
  * held for its tail, names the chosen egress port: the engine queues it.) */
 void bn_switch_receive(struct bn_fabric *f, struct bn_switches *s, uint32_t in_port, uint32_t pkt);

@@ -18,8 +18,9 @@ declare -A allowed=(
   [job]="core coll job"
   [report]="report"
   [scenario]="core link topo nic switch coll workload fault scenario"
-  [sim]="core link topo nic switch fault sim"
-  [driver]="core link topo nic switch coll workload fault job sim driver"
+  [flow]="core link topo nic switch flow"
+  [sim]="core link topo nic switch fault flow sim"
+  [driver]="core link topo nic switch coll workload fault job flow sim driver"
   [cli]="cli"
 )
 

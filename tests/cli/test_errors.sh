@@ -222,6 +222,16 @@ printf 'topology:\n  k: 4\nnic:\n  encap: ib\n  mtu_bytes: 9000\n' >"$S/mtu_ib.y
 printf 'topology:\n  k: 4\n' >"$S/ok_a.yaml"
 printf 'topology:\n  k: 4\n' >"$S/ok_b.yaml"
 
+# ---------------------------------------------------------------- the flow level
+
+expect_error "--fidelity: not a level" \
+    "--fidelity 'bogus'" "key 'sim.fidelity'" "packet, flow" \
+    -- run --fidelity bogus
+
+expect_error "--fidelity flow: a scenario with faults is refused, naming the key" \
+    "scenarios/fault_link_local.yaml" "key 'sim.fidelity'" "failures" \
+    -- run scenarios/fault_link_local.yaml --fidelity flow
+
 # ---------------------------------------------------------------- YAML file errors
 
 expect_error "yaml: unknown key names FILE:LINE and the key" \

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Flow level against packet level (docs/flow_level.md): every shipped
+# scenario and collective sweep that both fidelities run, once with
+# --fidelity packet and once with --fidelity flow, the same seed; prints per
+# figure the two values and how far the flow level is from the packet level
+# (flow / packet - 1), then each target of the issue with its worst case:
+#   allreduce busbw at >= 1 MiB (ring, tree, hierarchical)   within 5 %
+#   permutation mean throughput, sprayed or adaptive           within 10 %
+# and the wall time of both levels. Figures read from bnet's JSON with jq.
+# Usage: bench/validate.sh [quick|full]   quick (default): sweeps to 64 MiB;
+# full: to 1 GiB (the packet level takes minutes). Also writes the rows as
+# tab-separated values to $VALIDATE_TSV when it is set.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/need-packages.sh jq
+scripts/setup.sh build >/dev/null
+bnet=build/bnet
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+max=64M
+[[ ${1:-quick} == full ]] && max=1G
+rows=$out/rows.tsv
+: >"$rows"
+wall_p=0 wall_f=0
+
+# run NAME MODE ARGS...: both levels into $out/NAME.{packet,flow}.json
+run() {
+    local name=$1 level t0 t1
+    shift
+    for level in packet flow; do
+        t0=$(date +%s.%N)
+        "$bnet" "$@" --fidelity "$level" --json "$out/$name.$level.json" >/dev/null 2>&1 ||
+            { echo "validate: '$*' failed at $level level" >&2; exit 1; }
+        t1=$(date +%s.%N)
+        if [[ $level == packet ]]; then
+            wall_p=$(echo "$wall_p + $t1 - $t0" | bc -l)
+        else
+            wall_f=$(echo "$wall_f + $t1 - $t0" | bc -l)
+        fi
+    done
+}
+
+# figures NAME CLASS JQ: JQ turns one result into "figure<TAB>value" lines;
+# the rows pair them by figure.
+figures() {
+    local name=$1 class=$2 filter=$3
+    join -t $'\t' <(jq -r "$filter" "$out/$name.packet.json" | sort) \
+        <(jq -r "$filter" "$out/$name.flow.json" | sort) |
+        awk -F'\t' -v n="$name" -v c="$class" \
+            '{ d = $2 > 0 ? ($3 / $2 - 1) * 100 : 0; printf "%s\t%s\t%s\t%s\t%s\t%.1f\n", c, n, $1, $2, $3, d }' \
+            >>"$rows"
+}
+
+flows='.summary | "throughput_mean\t\(.throughput_gbps.mean)", "throughput_p50\t\(.throughput_gbps.p50)",
+       "throughput_min\t\(.throughput_gbps.min)", "fct_p50_us\t\(.fct_us.p50)", "fct_p99_us\t\(.fct_us.p99)"'
+coll='.rows[] | "busbw_\(.algo)_\(.size)\t\(.busbw_gbs)"'
+job='.jobs[] | "iteration_us_\(.name)\t\(.iteration_us)"'
+
+for s in lb_spray_entropy lb_spray_random lb_adaptive; do
+    run "$s" run "scenarios/$s.yaml"
+    figures "$s" spread "$flows"
+done
+for s in default lb_ecmp lb_flowlet lb_polarization lb_spray_go_back_n all_to_all dcqcn_fairness \
+    incast_pfc_none incast_pfc_dcqcn incast_credit_ib_cc leaf_spine_incast hol_pfc \
+    hol_pfc_dcqcn hol_victim_alone from_file; do
+    run "$s" run "scenarios/$s.yaml"
+    figures "$s" other "$flows"
+done
+for a in ring tree hier; do
+    run "cluster128-$a" coll scenarios/cluster128.yaml --algo "$a" -b 1M -e "$max" -f 4
+    figures "cluster128-$a" allreduce "$coll"
+done
+for a in ring tree; do
+    run "fattree16-$a" coll --set topology.kind=fat_tree --set topology.k=4 --set fabric=none \
+        --set scale_up.domain_gpus=0 --set topology.gpus_per_server=1 --algo "$a" \
+        -b 1M -e "$max" -f 4
+    figures "fattree16-$a" allreduce "$coll"
+done
+for s in job_default jobs_noisy_neighbor; do
+    run "$s" job "scenarios/$s.yaml"
+    figures "$s" job "$job"
+done
+
+printf '%-10s %-22s %-26s %12s %12s %8s\n' class case figure packet flow 'diff %'
+sort -t $'\t' -k1,1 -k2,2 -k3,3V "$rows" |
+    awk -F'\t' '{ printf "%-10s %-22s %-26s %12.3f %12.3f %8s\n", $1, $2, $3, $4, $5, $6 }'
+[[ -n ${VALIDATE_TSV:-} ]] && cp "$rows" "$VALIDATE_TSV"
+echo
+# the targets: the worst |diff| of their rows
+awk -F'\t' '
+    function abs(x) { return x < 0 ? -x : x }
+    $1 == "allreduce" { if (abs($6) > ar) { ar = abs($6); arw = $2 " " $3 } }
+    $1 == "spread" && $3 == "throughput_mean" { if (abs($6) > sp) { sp = abs($6); spw = $2 } }
+    END {
+        printf "allreduce busbw >= 1 MiB      worst %5.1f %% (%s)  target 5 %%   %s\n", ar, arw, ar <= 5 ? "met" : "NOT met"
+        printf "spread permutation mean       worst %5.1f %% (%s)  target 10 %%  %s\n", sp, spw, sp <= 10 ? "met" : "NOT met"
+    }' "$rows"
+printf 'wall time: packet %.1f s, flow %.1f s\n' "$wall_p" "$wall_f"

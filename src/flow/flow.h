@@ -1,0 +1,95 @@
+/*
+ * The flow-level engine (sim.fidelity: flow): the same fabric, routes,
+ * NICs and drivers as the packet engine, but what a queue pair's send
+ * engine is given moves as a flow instead of as packets. A queue pair
+ * sending is one flow; its rate is its max-min fair share of the links it
+ * loads (maxmin.c), recomputed when a flow starts or stops; a message's
+ * last byte leaves when its wire bytes (headers and framing as the packet
+ * engine counts them) have gone at that rate, and reaches the receiver one
+ * path latency later (propagation, switch latency, the last frame's
+ * serialization per store-and-forward hop); its ACK comes back one reverse
+ * path later. Completions go through the NIC layer as in the packet
+ * engine, so the endpoint model, READs and every driver work unchanged.
+ *
+ * Routes: ECMP takes the hash choices the packet engine's switches make
+ * for the flow's header; a flow that is spread (per-packet entropy,
+ * spraying, adaptive routing, flowlets) splits evenly over the next hops
+ * at every switch. Not modelled: queueing delay, congestion control,
+ * losses, PFC pauses, failures (docs/flow_level.md).
+ */
+#ifndef BN_FLOW_FLOW_H
+#define BN_FLOW_FLOW_H
+
+#include "flow/maxmin.h"
+#include "link/fabric.h"
+#include "nic/nic.h"
+#include "switch/switch.h"
+
+/* Per queue pair. */
+struct bn_flow_qp {
+    double left;           /* wire bytes of the message being sent still to go, at upd */
+    double rate;           /* bytes per ps (its max-min share) */
+    bn_time_t upd;         /* when left was brought up to date */
+    bn_time_t done_at;     /* when the message's last byte leaves (BN_TIME_NEVER: no rate) */
+    bn_time_t last_rx, last_ack; /* the latest delivery and ACK scheduled (kept in order) */
+    bn_time_t lat_a;       /* latency of its last byte after it leaves: lat_a + lat_b x last frame */
+    double lat_b;          /* ps per byte of the last frame */
+    bn_time_t ack_lat;     /* an ACK's trip back */
+    uint32_t msg;          /* the message being sent (BN_NONE: idle) */
+    uint32_t hpos;         /* its place in the finish heap (BN_NONE: not there) */
+    uint32_t last_wire;    /* wire bytes of that message's last frame */
+    uint8_t walked;        /* its path is known */
+};
+
+/* The path walk's scratch (paths.c): per port, marks and slots that merge
+ * a port reached twice; the frontier of one hop and the next; the uses. */
+struct bn_flow_walk {
+    uint32_t *use_mark, *front_mark, *use_slot, *front_slot, stamp, walk_stamp;
+    uint32_t *cur, *next, cap;
+    float *curw, *nextw;
+    uint32_t *use_p, nuse;
+    float *use_w;
+    uint8_t *use_passive;
+    uint32_t *cand;
+};
+
+struct bn_flow_engine {
+    struct bn_fabric *f;
+    struct bn_switches *sw;
+    struct bn_nics *n;
+    struct bn_maxmin mm;          /* flow id = queue pair id; link id = port id */
+    struct bn_flow_qp *q;
+    uint32_t nq;
+    uint32_t *heap, nheap;        /* sending queue pairs by done_at */
+    bn_time_t ev_at;              /* the earliest BN_EV_FLOW_SENT scheduled (BN_TIME_NEVER) */
+    bool solve_due;               /* a BN_EV_FLOW_SOLVE is scheduled for now */
+    uint32_t ack_wire, full_wire; /* an ACK's wire bytes; a full data frame's */
+    uint32_t ack_every;
+    /* per NIC: its flows sending (or about to), and when it last started
+     * from idle (its frames' clock, for the round robin) */
+    uint32_t *nic_flows;
+    bn_time_t *busy_since;
+    struct bn_flow_walk walk;
+    uint64_t messages;            /* messages carried */
+    int rc;                       /* first failure inside a NIC callback */
+    struct bn_error *err;
+};
+
+/* Set up over an assembled fabric whose NICs are initialised; the NICs
+ * hand their queue pairs' data to it from then on. */
+int bn_flow_init(struct bn_flow_engine *e, struct bn_fabric *f, struct bn_switches *sw,
+                 struct bn_nics *n, struct bn_error *err);
+void bn_flow_free(struct bn_flow_engine *e);
+/* Room for queue pair qpid's state (queue pairs come as drivers go). */
+int bn_flow_reserve(struct bn_flow_engine *e, uint32_t qpid);
+/* BN_EV_FLOW_SOLVE, _SENT, _RX, _ACK, _START. */
+int bn_flow_event(struct bn_flow_engine *e, const struct bn_event *ev, struct bn_error *err);
+
+/* paths.c: the links queue pair qpid's flow loads (data one way, ACKs
+ * back) with their weights, and its latencies, into e->q[qpid] and the
+ * allocator. */
+int bn_flow_walk(struct bn_flow_engine *e, uint32_t qpid, struct bn_error *err);
+int bn_flow_walk_init(struct bn_flow_walk *wk, uint32_t nports, struct bn_error *err);
+void bn_flow_walk_free(struct bn_flow_walk *wk);
+
+#endif

@@ -1,0 +1,315 @@
+/* Max-min fair sharing by progressive filling; see maxmin.h. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/grow.h"
+#include "flow/maxmin.h"
+
+static int oom(struct bn_error *err, const char *what)
+{
+    return bn_fail(err, BN_ENOMEM, "flow level: out of memory for %s", what);
+}
+
+int bn_mm_init(struct bn_maxmin *m, uint32_t nlinks, uint32_t nflows, struct bn_error *err)
+{
+    memset(m, 0, sizeof *m);
+    m->nlinks = nlinks;
+    m->cap = calloc((size_t)nlinks + 1, sizeof *m->cap);
+    m->on = calloc((size_t)nlinks + 1, sizeof *m->on);
+    m->ldirty = calloc((size_t)nlinks + 1, 1);
+    m->link_mark = calloc((size_t)nlinks + 1, sizeof *m->link_mark);
+    m->rem = calloc((size_t)nlinks + 1, sizeof *m->rem);
+    m->wsum = calloc((size_t)nlinks + 1, sizeof *m->wsum);
+    m->nunf = calloc((size_t)nlinks + 1, sizeof *m->nunf);
+    m->comp_links = calloc((size_t)nlinks + 1, sizeof *m->comp_links);
+    m->dirty = calloc((size_t)nlinks + 1, sizeof *m->dirty);
+    m->dirty_cap = nlinks + 1;
+    m->touched = calloc((size_t)nlinks + 1, sizeof *m->touched);
+    m->stamp = 2;
+    if (!m->touched || !m->cap || !m->on || !m->ldirty || !m->link_mark || !m->rem || !m->wsum || !m->nunf ||
+        !m->comp_links || !m->dirty) {
+        bn_mm_free(m);
+        return oom(err, "links");
+    }
+    return bn_mm_reserve(m, nflows, err);
+}
+
+void bn_mm_free(struct bn_maxmin *m)
+{
+    if (m->on)
+        for (uint32_t l = 0; l < m->nlinks; l++)
+            free(m->on[l].use);
+    free(m->cap);
+    free(m->on);
+    free(m->use);
+    free(m->use_off);
+    free(m->use_len);
+    free(m->rate);
+    free(m->active);
+    free(m->dirty);
+    free(m->ldirty);
+    free(m->link_mark);
+    free(m->flow_mark);
+    free(m->rem);
+    free(m->wsum);
+    free(m->nunf);
+    free(m->comp_links);
+    free(m->touched);
+    free(m->comp_flows);
+    free(m->heap);
+    free(m->changed);
+    memset(m, 0, sizeof *m);
+}
+
+/* Grow a per-flow array from `old` to `n` entries, the new ones zeroed. */
+static bool grow_flows(void **arr, size_t size, uint32_t old, uint32_t n)
+{
+    void *p = realloc(*arr, (size_t)n * size);
+    if (!p)
+        return false;
+    memset((char *)p + (size_t)old * size, 0, (size_t)(n - old) * size);
+    *arr = p;
+    return true;
+}
+
+int bn_mm_reserve(struct bn_maxmin *m, uint32_t nflows, struct bn_error *err)
+{
+    if (nflows <= m->nflows && m->use_off)
+        return BN_OK;
+    uint32_t old = m->nflows, n = old < 64 ? 64 : old;
+    while (n < nflows)
+        n = n > UINT32_MAX / 2 ? UINT32_MAX : n * 2;
+    if (!grow_flows((void **)&m->use_off, sizeof *m->use_off, old, n) ||
+        !grow_flows((void **)&m->use_len, sizeof *m->use_len, old, n) ||
+        !grow_flows((void **)&m->rate, sizeof *m->rate, old, n) ||
+        !grow_flows((void **)&m->active, sizeof *m->active, old, n) ||
+        !grow_flows((void **)&m->flow_mark, sizeof *m->flow_mark, old, n) ||
+        !grow_flows((void **)&m->comp_flows, sizeof *m->comp_flows, old, n) ||
+        !grow_flows((void **)&m->changed, sizeof *m->changed, old, n))
+        return oom(err, "flows");
+    m->nflows = n;
+    return BN_OK;
+}
+
+int bn_mm_set_path(struct bn_maxmin *m, uint32_t f, const uint32_t *links, const float *weights,
+                   const uint8_t *passive, uint32_t n, struct bn_error *err)
+{
+    if (f >= m->nflows || m->use_len[f] || n == 0)
+        return bn_fail(err, BN_EINTERNAL, "flow level: flow %u's path set twice or empty", f);
+    uint32_t off = m->nuse;
+    for (uint32_t i = 0; i < n; i++) {
+        if (links[i] >= m->nlinks || !(weights[i] > 0))
+            return bn_fail(err, BN_EINTERNAL, "flow level: flow %u uses link %u badly", f, links[i]);
+        if (!bn_grow((void **)&m->use, m->nuse, &m->use_cap, sizeof *m->use))
+            return oom(err, "paths");
+        m->use[m->nuse++] = (struct bn_mm_use){.link = links[i], .flow = f, .weight = weights[i],
+                                               .passive = passive && passive[i]};
+    }
+    m->use_off[f] = off;
+    m->use_len[f] = n;
+    return BN_OK;
+}
+
+static void mark_dirty(struct bn_maxmin *m, uint32_t l)
+{
+    if (!m->ldirty[l]) {
+        m->ldirty[l] = 1;
+        m->dirty[m->ndirty++] = l; /* at most nlinks: each once */
+    }
+}
+
+int bn_mm_activate(struct bn_maxmin *m, uint32_t f, struct bn_error *err)
+{
+    if (m->active[f])
+        return BN_OK;
+    for (uint32_t i = 0; i < m->use_len[f]; i++) {
+        uint32_t u = m->use_off[f] + i;
+        struct bn_mm_list *L = &m->on[m->use[u].link];
+        if (!bn_grow((void **)&L->use, L->n, &L->cap, sizeof *L->use))
+            return oom(err, "a link's flows");
+        m->use[u].pos = L->n;
+        L->use[L->n++] = u;
+        mark_dirty(m, m->use[u].link);
+    }
+    m->active[f] = 1;
+    return BN_OK;
+}
+
+int bn_mm_deactivate(struct bn_maxmin *m, uint32_t f, struct bn_error *err)
+{
+    (void)err;
+    if (!m->active[f])
+        return BN_OK;
+    for (uint32_t i = 0; i < m->use_len[f]; i++) {
+        uint32_t u = m->use_off[f] + i;
+        struct bn_mm_list *L = &m->on[m->use[u].link];
+        uint32_t last = L->use[--L->n];
+        L->use[m->use[u].pos] = last;
+        m->use[last].pos = m->use[u].pos;
+        mark_dirty(m, m->use[u].link);
+    }
+    m->active[f] = 0;
+    m->rate[f] = 0;
+    return BN_OK;
+}
+
+/* A binary min-heap of (key, link), ties by link so the order never
+ * depends on anything but the data. Entries go stale when a link's key
+ * moves; solve() skips those on the way out. */
+static bool heap_less(const struct bn_mm_heap *a, const struct bn_mm_heap *b)
+{
+    return a->key < b->key || (a->key == b->key && a->link < b->link);
+}
+
+static bool heap_push(struct bn_maxmin *m, double key, uint32_t link)
+{
+    if (!bn_grow((void **)&m->heap, m->nheap, &m->heap_cap, sizeof *m->heap))
+        return false;
+    uint32_t i = m->nheap++;
+    struct bn_mm_heap e = {key, link};
+    while (i > 0 && heap_less(&e, &m->heap[(i - 1) / 2])) {
+        m->heap[i] = m->heap[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    m->heap[i] = e;
+    return true;
+}
+
+static struct bn_mm_heap heap_pop(struct bn_maxmin *m)
+{
+    struct bn_mm_heap top = m->heap[0], e = m->heap[--m->nheap];
+    uint32_t i = 0;
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= m->nheap)
+            break;
+        if (c + 1 < m->nheap && heap_less(&m->heap[c + 1], &m->heap[c]))
+            c++;
+        if (!heap_less(&m->heap[c], &e))
+            break;
+        m->heap[i] = m->heap[c];
+        i = c;
+    }
+    if (m->nheap)
+        m->heap[i] = e;
+    return top;
+}
+
+static double link_key(const struct bn_maxmin *m, uint32_t l)
+{
+    double k = m->rem[l] / m->wsum[l];
+    return k > 0 ? k : 0;
+}
+
+/* The links and flows connected to the marked links, marked with stamp. */
+static void component(struct bn_maxmin *m, uint32_t *nl, uint32_t *nf)
+{
+    uint32_t s = m->stamp, cl = 0, cf = 0;
+    for (uint32_t i = 0; i < m->ndirty; i++) {
+        uint32_t l = m->dirty[i];
+        m->ldirty[l] = 0;
+        if (m->link_mark[l] != s) {
+            m->link_mark[l] = s;
+            m->comp_links[cl++] = l;
+        }
+    }
+    m->ndirty = 0;
+    for (uint32_t i = 0; i < cl; i++) {
+        const struct bn_mm_list *L = &m->on[m->comp_links[i]];
+        for (uint32_t j = 0; j < L->n; j++) {
+            uint32_t f = m->use[L->use[j]].flow;
+            if (m->flow_mark[f] == s)
+                continue;
+            m->flow_mark[f] = s;
+            m->comp_flows[cf++] = f;
+            for (uint32_t k = 0; k < m->use_len[f]; k++) {
+                uint32_t l2 = m->use[m->use_off[f] + k].link;
+                if (m->link_mark[l2] != s) {
+                    m->link_mark[l2] = s;
+                    m->comp_links[cl++] = l2;
+                }
+            }
+        }
+    }
+    *nl = cl;
+    *nf = cf;
+}
+
+/* Flow f stops rising at `level`: its links lose its load and its weight;
+ * those with flows still rising go on the touched list (once each). */
+static void freeze(struct bn_maxmin *m, uint32_t f, double level, uint32_t *ntouched)
+{
+    m->flow_mark[f] = 0; /* frozen (stamps start at 2) */
+    if (m->rate[f] != level) {
+        m->rate[f] = level;
+        m->changed[m->nchanged++] = f;
+    }
+    for (uint32_t k = 0; k < m->use_len[f]; k++) {
+        const struct bn_mm_use *v = &m->use[m->use_off[f] + k];
+        uint32_t l = v->link;
+        m->rem[l] -= v->weight * level;
+        m->wsum[l] -= v->weight;
+        m->nunf[l] -= !v->passive;
+        if (m->nunf[l] > 0 && m->link_mark[l] == m->stamp) {
+            m->link_mark[l] = m->stamp - 1; /* touched in this round (still in the component) */
+            m->touched[(*ntouched)++] = l;
+        }
+    }
+}
+
+int bn_mm_solve(struct bn_maxmin *m, struct bn_error *err)
+{
+    m->nchanged = 0;
+    if (m->ndirty == 0)
+        return BN_OK;
+    m->stamp += 2; /* stamp - 1 marks a link touched in a round */
+    if (m->stamp < 2) { /* wrapped: no mark may look current */
+        memset(m->link_mark, 0, (size_t)m->nlinks * sizeof *m->link_mark);
+        memset(m->flow_mark, 0, (size_t)m->nflows * sizeof *m->flow_mark);
+        m->stamp = 2;
+    }
+    uint32_t nl, nf;
+    component(m, &nl, &nf);
+    m->solves++;
+    m->flows_solved += nf;
+    m->nheap = 0;
+    for (uint32_t i = 0; i < nl; i++) {
+        uint32_t l = m->comp_links[i];
+        const struct bn_mm_list *L = &m->on[l];
+        m->rem[l] = m->cap[l];
+        m->wsum[l] = 0;
+        m->nunf[l] = 0;
+        for (uint32_t j = 0; j < L->n; j++) {
+            m->wsum[l] += m->use[L->use[j]].weight;
+            m->nunf[l] += !m->use[L->use[j]].passive;
+        }
+        if (m->nunf[l] && !heap_push(m, link_key(m, l), l))
+            return oom(err, "the filling heap");
+    }
+    uint32_t frozen = 0;
+    while (m->nheap && frozen < nf) {
+        struct bn_mm_heap top = heap_pop(m);
+        uint32_t l = top.link;
+        if (m->nunf[l] == 0 || top.key != link_key(m, l))
+            continue; /* stale */
+        const struct bn_mm_list *L = &m->on[l];
+        uint32_t ntouched = 0;
+        for (uint32_t j = 0; j < L->n; j++) {
+            const struct bn_mm_use *u = &m->use[L->use[j]];
+            if (u->passive || m->flow_mark[u->flow] != m->stamp)
+                continue;
+            freeze(m, u->flow, top.key, &ntouched);
+            frozen++;
+        }
+        /* each touched link's new level goes on the heap once per round */
+        for (uint32_t i = 0; i < ntouched; i++) {
+            uint32_t t = m->touched[i];
+            m->link_mark[t] = m->stamp;
+            if (m->nunf[t] > 0 && !heap_push(m, link_key(m, t), t))
+                return oom(err, "the filling heap");
+        }
+    }
+    if (frozen != nf)
+        return bn_fail(err, BN_EINTERNAL, "flow level: %u of %u flows got no rate", nf - frozen, nf);
+    return BN_OK;
+}

@@ -1,0 +1,91 @@
+/*
+ * Max-min fair sharing of link capacity among flows, by progressive
+ * filling (Bertsekas & Gallager, Data Networks, 2nd ed., 6.5.2): every
+ * flow's rate rises at the same pace until some link is full; the flows
+ * on it keep that rate and the rest go on rising. A flow loads each link
+ * it uses by a weight times its rate: 1 on the links of its one path, the
+ * share of its packets that cross a link when it is spread over many
+ * paths (spraying), a small fraction on the links its acknowledgements
+ * take back. A passive use (the acknowledgements') loads its link but
+ * never holds its flow back: when the link fills, the flows using it
+ * actively stop rising and the passive ones go on, their small share
+ * carried over the link's capacity. Links are plain ids with a capacity;
+ * the caller says what they are (ports, here).
+ *
+ * Incremental: a flow joining or leaving marks its links; solve()
+ * recomputes only the flows connected to a marked link through shared
+ * links (its component), which is what a change can move.
+ */
+#ifndef BN_FLOW_MAXMIN_H
+#define BN_FLOW_MAXMIN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "bnet/error.h"
+
+/* A flow's load on one link: weight x its rate. */
+struct bn_mm_use {
+    uint32_t link;
+    uint32_t flow;
+    uint32_t pos;      /* its index in the link's list while active */
+    float weight;
+    uint8_t passive;   /* loads the link, never bottlenecks the flow */
+};
+
+struct bn_mm_list {
+    uint32_t *use;     /* uses of the active flows on this link */
+    uint32_t n, cap;
+};
+
+struct bn_maxmin {
+    uint32_t nlinks, nflows;
+    double *cap;                 /* per link: capacity (any unit; rates come in it) */
+    struct bn_mm_list *on;       /* per link */
+    struct bn_mm_use *use;       /* all flows' uses, a flow's contiguous */
+    uint32_t nuse, use_cap;
+    uint32_t *use_off, *use_len; /* per flow: its uses (len 0: no path set) */
+    double *rate;                /* per flow: its rate while active, else 0 */
+    uint8_t *active;
+    /* scratch of solve() */
+    uint32_t *dirty, ndirty, dirty_cap;
+    uint8_t *ldirty;
+    uint32_t *link_mark, *flow_mark, stamp;
+    double *rem, *wsum;
+    uint32_t *nunf;              /* per link: flows using it actively, not yet frozen */
+    uint32_t *comp_links, *comp_flows, *touched;
+    struct bn_mm_heap { double key; uint32_t link; } *heap;
+    uint32_t nheap, heap_cap;
+    uint32_t *changed, nchanged;  /* flows whose rate solve() changed */
+    uint64_t solves, flows_solved; /* work done, for the results */
+};
+
+int bn_mm_init(struct bn_maxmin *m, uint32_t nlinks, uint32_t nflows, struct bn_error *err);
+void bn_mm_free(struct bn_maxmin *m);
+/* Capacity of a link (before any flow on it is active). */
+static inline void bn_mm_set_cap(struct bn_maxmin *m, uint32_t link, double cap)
+{
+    m->cap[link] = cap;
+}
+/* Make room for flows up to id nflows - 1 (the flow set grows). */
+int bn_mm_reserve(struct bn_maxmin *m, uint32_t nflows, struct bn_error *err);
+/* Flow f's uses, once (n of them, links < nlinks, weights > 0; passive
+ * may be NULL: none is). */
+int bn_mm_set_path(struct bn_maxmin *m, uint32_t f, const uint32_t *links, const float *weights,
+                   const uint8_t *passive, uint32_t n, struct bn_error *err);
+static inline bool bn_mm_has_path(const struct bn_maxmin *m, uint32_t f)
+{
+    return f < m->nflows && m->use_len[f] > 0;
+}
+/* Flow f starts or stops competing (its links are marked for solve()). */
+int bn_mm_activate(struct bn_maxmin *m, uint32_t f, struct bn_error *err);
+int bn_mm_deactivate(struct bn_maxmin *m, uint32_t f, struct bn_error *err);
+/* Recompute the rates of the flows connected to marked links; the flows
+ * whose rate changed are changed[0 .. nchanged). */
+int bn_mm_solve(struct bn_maxmin *m, struct bn_error *err);
+static inline bool bn_mm_pending(const struct bn_maxmin *m)
+{
+    return m->ndirty > 0;
+}
+
+#endif

@@ -327,48 +327,37 @@ static json_t *sim_json(const struct bn_results *r, int flags)
                      r->stopped_early, "interrupted", r->interrupted);
 }
 
-static json_t *flows_json(const struct bn_results *r)
+static json_t *flow_json(const struct bn_flow_result *f)
 {
-    json_t *a = json_array();
-    for (uint32_t i = 0; i < r->nflows; i++) {
-        const struct bn_flow_result *f = &r->flows[i];
-        json_t *o = json_pack("{s:i, s:i, s:I, s:f, s:f, s:f, s:f, s:I, s:I, s:b}", "src",
-                              (json_int_t)f->src, "dst", (json_int_t)f->dst, "bytes",
-                              (json_int_t)f->bytes, "start_us", f->start_us, "fct_us", f->fct_us,
-                              "ack_us", f->ack_us, "throughput_gbps", f->throughput_gbps,
-                              "retransmits", (json_int_t)f->retransmits, "timeouts",
-                              (json_int_t)f->timeouts, "done", f->done);
-        json_object_set_new(o, "duplicates", json_integer((json_int_t)f->duplicates));
-        json_object_set_new(o, "paths", json_integer(f->paths));
-        if (f->failed_us >= 0) {
-            json_object_set_new(o, "failed_us", json_real(f->failed_us));
-            json_object_set_new(o, "failed_reason", json_string(f->no_path ? "no_path" : "retries"));
-        }
-        if (f->path_packets) {
-            json_t *pp = json_array();
-            for (uint32_t k = 0; k < f->paths; k++)
-                json_array_append_new(pp, json_integer(f->path_packets[k]));
-            json_object_set_new(o, "path_packets", pp);
-        }
-        json_array_append_new(a, o);
+    json_t *o = json_pack("{s:i, s:i, s:I, s:f, s:f, s:f, s:f, s:I, s:I, s:b}", "src",
+                          (json_int_t)f->src, "dst", (json_int_t)f->dst, "bytes",
+                          (json_int_t)f->bytes, "start_us", f->start_us, "fct_us", f->fct_us,
+                          "ack_us", f->ack_us, "throughput_gbps", f->throughput_gbps,
+                          "retransmits", (json_int_t)f->retransmits, "timeouts",
+                          (json_int_t)f->timeouts, "done", f->done);
+    json_object_set_new(o, "duplicates", json_integer((json_int_t)f->duplicates));
+    json_object_set_new(o, "paths", json_integer(f->paths));
+    if (f->failed_us >= 0) {
+        json_object_set_new(o, "failed_us", json_real(f->failed_us));
+        json_object_set_new(o, "failed_reason", json_string(f->no_path ? "no_path" : "retries"));
     }
-    return a;
+    if (f->path_packets) {
+        json_t *pp = json_array();
+        for (uint32_t k = 0; k < f->paths; k++)
+            json_array_append_new(pp, json_integer(f->path_packets[k]));
+        json_object_set_new(o, "path_packets", pp);
+    }
+    return o;
 }
 
-static json_t *ports_json(const struct bn_results *r)
+static json_t *port_json(const struct bn_port_result *p)
 {
-    json_t *a = json_array();
-    for (uint32_t i = 0; i < r->nports; i++) {
-        const struct bn_port_result *p = &r->ports[i];
-        json_array_append_new(
-            a, json_pack("{s:o, s:o, s:f, s:I, s:I, s:I, s:I, s:I, s:f}", "name", bn_json_text(p->name),
-                         "peer", bn_json_text(p->peer), "utilization", p->utilization, "tx_bytes",
-                         (json_int_t)p->tx_bytes, "drops", (json_int_t)p->drops, "ecn_marks",
-                         (json_int_t)p->ecn_marks, "pause_sent", (json_int_t)p->pause_sent,
-                         "pause_received", (json_int_t)p->pause_received, "paused_fraction",
-                         p->paused_fraction));
-    }
-    return a;
+    return json_pack("{s:o, s:o, s:f, s:I, s:I, s:I, s:I, s:I, s:f}", "name", bn_json_text(p->name),
+                     "peer", bn_json_text(p->peer), "utilization", p->utilization, "tx_bytes",
+                     (json_int_t)p->tx_bytes, "drops", (json_int_t)p->drops, "ecn_marks",
+                     (json_int_t)p->ecn_marks, "pause_sent", (json_int_t)p->pause_sent,
+                     "pause_received", (json_int_t)p->pause_received, "paused_fraction",
+                     p->paused_fraction);
 }
 
 /* Column `col` of a [n][stride] row-major matrix, as reals. */
@@ -465,11 +454,24 @@ int bn_results_write_json(const struct bn_results *r, const char *path, int flag
     if (r->nfaults)
         json_object_set_new(root, "faults", faults_json(r, flags));
     json_object_set_new(root, "sim", sim_json(r, flags));
-    json_object_set_new(root, "flows", flows_json(r));
-    json_object_set_new(root, "ports", ports_json(r));
-    json_object_set_new(root, "series", series_json(r));
-    bn_json_config(root, &r->prov);
-    return bn_json_dump(root, path, JSON_FLAGS, err);
+    /* the per-flow and per-port arrays go straight to the file, an
+     * element at a time (at 8192 hosts the tree doubled the peak memory) */
+    struct bn_json_stream js;
+    int rc = bn_json_stream_open(&js, path, root, err);
+    if (rc != BN_OK)
+        return rc;
+    bn_json_stream_array(&js, "flows");
+    for (uint32_t i = 0; i < r->nflows; i++)
+        bn_json_stream_elem(&js, flow_json(&r->flows[i]));
+    bn_json_stream_array_end(&js);
+    bn_json_stream_array(&js, "ports");
+    for (uint32_t i = 0; i < r->nports; i++)
+        bn_json_stream_elem(&js, port_json(&r->ports[i]));
+    bn_json_stream_array_end(&js);
+    bn_json_stream_key(&js, "series", series_json(r));
+    if (r->prov.config)
+        bn_json_stream_key(&js, "config", config_json(r->prov.config));
+    return bn_json_stream_close(&js, err);
 }
 
 int bn_keys_write_json(const char *path, struct bn_error *err)

@@ -6,6 +6,8 @@
 #define BN_REPORT_JSON_UTIL_H
 
 #include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
 
 #include "bnet/bnet.h"
 
@@ -22,5 +24,25 @@ void bn_json_config(json_t *root, const struct bn_provenance *p);
 json_t *bn_json_seed(const struct bn_seed_report *s);
 /* Write `root` (consumed; NULL: out of memory) with jansson's flags. */
 int bn_json_dump(json_t *root, const char *path, int flags, struct bn_error *err);
+
+/* A document streamed to `path` ("-": stdout), byte for byte what
+ * bn_json_dump would print of the whole tree with BN_JSON_FLAGS
+ * (json_stream.c): open with the first keys (`head`, consumed), then more
+ * keys and arrays element by element (values consumed), then close, which
+ * reports any failed write. */
+struct bn_json_stream {
+    FILE *f;
+    const char *path;
+    size_t nkeys, nelems;
+    bool to_stdout, bad;
+    int saved_errno;
+};
+int bn_json_stream_open(struct bn_json_stream *s, const char *path, json_t *head,
+                        struct bn_error *err);
+void bn_json_stream_key(struct bn_json_stream *s, const char *key, json_t *value);
+void bn_json_stream_array(struct bn_json_stream *s, const char *key);
+void bn_json_stream_elem(struct bn_json_stream *s, json_t *elem);
+void bn_json_stream_array_end(struct bn_json_stream *s);
+int bn_json_stream_close(struct bn_json_stream *s, struct bn_error *err);
 
 #endif

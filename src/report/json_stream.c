@@ -1,0 +1,127 @@
+/*
+ * A JSON document written as it goes: the small keys built as one jansson
+ * tree and printed first, then the large arrays element by element, so a
+ * result with a million flows never holds them all as a tree. The bytes
+ * are those jansson prints for the whole tree with BN_JSON_FLAGS (each
+ * value printed by jansson with those flags, re-indented to its depth),
+ * so streaming changes no result file.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/json_util.h"
+
+#define FLAGS (BN_JSON_FLAGS | JSON_ENCODE_ANY)
+
+static void put(struct bn_json_stream *s, const char *text, size_t n)
+{
+    if (!s->bad && n && fwrite(text, 1, n, s->f) != n) {
+        s->bad = true;
+        s->saved_errno = errno;
+    }
+}
+
+static void puts_(struct bn_json_stream *s, const char *text)
+{
+    put(s, text, strlen(text));
+}
+
+/* v (consumed) printed by jansson, each line after the first indented by
+ * `indent` more spaces. */
+static void put_value(struct bn_json_stream *s, json_t *v, unsigned indent)
+{
+    char *text = v ? json_dumps(v, FLAGS) : NULL;
+    json_decref(v);
+    if (!text) {
+        s->bad = true;
+        s->saved_errno = ENOMEM;
+        return;
+    }
+    static const char pad[] = "\n        ";
+    for (const char *p = text;;) {
+        const char *nl = strchr(p, '\n');
+        if (!nl) {
+            puts_(s, p);
+            break;
+        }
+        put(s, p, (size_t)(nl - p));
+        put(s, pad, 1 + indent);
+        p = nl + 1;
+    }
+    free(text);
+}
+
+/* ",\n  \"key\": " (no comma before the first key). */
+static void put_key(struct bn_json_stream *s, const char *key)
+{
+    puts_(s, s->nkeys++ ? ",\n  " : "\n  ");
+    put_value(s, json_string(key), 0);
+    puts_(s, ": ");
+}
+
+int bn_json_stream_open(struct bn_json_stream *s, const char *path, json_t *head,
+                        struct bn_error *err)
+{
+    memset(s, 0, sizeof *s);
+    s->path = path;
+    s->to_stdout = strcmp(path, "-") == 0;
+    char *text = head ? json_dumps(head, FLAGS) : NULL;
+    s->nkeys = head ? json_object_size(head) : 0;
+    json_decref(head);
+    if (!text)
+        return bn_fail(err, BN_ENOMEM, "out of memory building JSON");
+    errno = 0;
+    s->f = s->to_stdout ? stdout : fopen(path, "w");
+    if (!s->f) {
+        free(text);
+        return bn_fail(err, BN_EINPUT, "%s: cannot write JSON: %s", path, strerror(errno));
+    }
+    /* all but the closing "\n}" ("}" alone for an empty head) */
+    size_t n = strlen(text);
+    put(s, text, n - (s->nkeys ? 2 : 1));
+    free(text);
+    return BN_OK;
+}
+
+void bn_json_stream_key(struct bn_json_stream *s, const char *key, json_t *value)
+{
+    put_key(s, key);
+    put_value(s, value, 2);
+}
+
+void bn_json_stream_array(struct bn_json_stream *s, const char *key)
+{
+    put_key(s, key);
+    puts_(s, "[");
+    s->nelems = 0;
+}
+
+void bn_json_stream_elem(struct bn_json_stream *s, json_t *elem)
+{
+    puts_(s, s->nelems++ ? ",\n    " : "\n    ");
+    put_value(s, elem, 4);
+}
+
+void bn_json_stream_array_end(struct bn_json_stream *s)
+{
+    puts_(s, s->nelems ? "\n  ]" : "]");
+}
+
+int bn_json_stream_close(struct bn_json_stream *s, struct bn_error *err)
+{
+    puts_(s, s->nkeys ? "\n}" : "}");
+    if (s->to_stdout)
+        puts_(s, "\n");
+    errno = 0;
+    int closed = s->to_stdout ? fflush(s->f) : fclose(s->f);
+    if (!s->bad && (closed != 0 || (s->to_stdout && ferror(s->f)))) {
+        s->bad = true;
+        s->saved_errno = errno;
+    }
+    if (s->bad)
+        return bn_fail(err, BN_EINPUT, "%s: cannot write JSON: %s",
+                       s->to_stdout ? "standard output" : s->path,
+                       strerror(s->saved_errno ? s->saved_errno : EIO));
+    return BN_OK;
+}

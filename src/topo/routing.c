@@ -11,26 +11,30 @@ struct bfs_scratch {
     uint32_t *dist;   /* per switch (node - first_switch) */
     uint32_t *queue;
     uint32_t *cand;   /* candidate next-hop ports of one switch */
+    /* per port: the switch (node - first_switch) at its other end, UNREACHED
+     * for a host or a link that is down: the walks read one array, not the
+     * peer's port and its node (at 131,072 GPUs, 2048 walks of 655,360
+     * ports) */
+    uint32_t *nbr;
 };
 
-static void bfs_from(const struct bn_topo *t, const uint8_t *down, uint32_t src_node,
-                     struct bfs_scratch *s)
+static void bfs_from(const struct bn_topo *t, uint32_t src_node, struct bfs_scratch *s)
 {
     uint32_t first = t->nhosts;
     for (uint32_t i = 0; i < t->nswitches; i++)
         s->dist[i] = UNREACHED;
     uint32_t head = 0, tail = 0;
     s->dist[src_node - first] = 0;
-    s->queue[tail++] = src_node;
+    s->queue[tail++] = src_node - first;
     while (head < tail) {
         uint32_t n = s->queue[head++];
-        const struct bn_topo_node *nd = &t->nodes[n];
+        const struct bn_topo_node *nd = &t->nodes[first + n];
+        uint32_t next = s->dist[n] + 1;
         for (uint32_t p = nd->first_port; p < nd->first_port + nd->nports; p++) {
-            uint32_t m = t->ports[t->ports[p].peer].node;
-            if (t->nodes[m].kind != BN_NODE_SWITCH || s->dist[m - first] != UNREACHED ||
-                (down && down[p]))
+            uint32_t m = s->nbr[p];
+            if (m == UNREACHED || s->dist[m] != UNREACHED)
                 continue;
-            s->dist[m - first] = s->dist[n - first] + 1;
+            s->dist[m] = next;
             s->queue[tail++] = m;
         }
     }
@@ -82,12 +86,14 @@ static int open_region(struct bn_routes *r, const struct bn_topo_node *nd, uint3
     return 0;
 }
 
-/* Ports of switch `sw` one hop closer to leaf `l`, interned into the table. */
+/* Ports of switch `sw` one hop closer to leaf `l`, interned into the table.
+ * dist[s * nleaves + l]: switch s's distance to leaf l. */
 static int fill_one(struct bn_routes *r, const struct bn_topo *t, const uint8_t *down,
-                    const uint32_t *dist_l, uint32_t sw, uint32_t l, uint32_t *cand,
-                    struct bn_route_set *last, struct bn_error *err)
+                    const uint32_t *dist, const uint32_t *nbr, uint32_t sw, uint32_t l,
+                    uint32_t *cand, struct bn_route_set *last, struct bn_error *err)
 {
-    uint32_t first = t->nhosts, node = first + sw, d = dist_l[sw];
+    uint32_t first = t->nhosts, node = first + sw, nl = t->nleaves;
+    uint32_t d = dist[(size_t)sw * nl + l];
     if (d == 0) { /* this switch is leaf l: the lookup delivers; see dedupe_rows */
         r->sw[sw].own_leaf = l;
         return BN_OK;
@@ -105,12 +111,9 @@ static int fill_one(struct bn_routes *r, const struct bn_topo *t, const uint8_t 
     }
     const struct bn_topo_node *nd = &t->nodes[node];
     uint32_t cnt = 0;
-    for (uint32_t p = nd->first_port; p < nd->first_port + nd->nports; p++) {
-        uint32_t m = t->ports[t->ports[p].peer].node;
-        if (t->nodes[m].kind == BN_NODE_SWITCH && dist_l[m - first] == d - 1 &&
-            !(down && down[p]))
+    for (uint32_t p = nd->first_port; p < nd->first_port + nd->nports; p++)
+        if (nbr[p] != UNREACHED && dist[(size_t)nbr[p] * nl + l] == d - 1)
             cand[cnt++] = p;
-    }
     uint32_t off = cand[0] - nd->first_port, run = BN_ROUTE_RUN; /* in the region's opening */
     for (uint32_t i = 1; i < cnt && run; i++)
         run = cand[i] == cand[0] + i ? run : 0;
@@ -190,22 +193,32 @@ static int build(struct bn_routes *r, const struct bn_topo *t, const uint8_t *do
         .dist = calloc(t->nswitches + 1, sizeof(uint32_t)),
         .queue = calloc(t->nswitches + 1, sizeof(uint32_t)),
         .cand = calloc(t->nports + 1, sizeof(uint32_t)),
+        .nbr = malloc((t->nports + 1) * sizeof(uint32_t)),
     };
     int rc = BN_OK;
-    if (!r->table || !r->sw || !s.dist || !s.queue || !s.cand) {
+    if (!r->table || !r->sw || !s.dist || !s.queue || !s.cand || !s.nbr) {
         rc = bn_fail(err, BN_ENOMEM, "out of memory building routing tables");
         goto out;
     }
+    for (uint32_t p = 0; p < t->nports; p++) {
+        uint32_t m = t->ports[t->ports[p].peer].node;
+        s.nbr[p] = t->nodes[m].kind == BN_NODE_SWITCH && !(down && down[p]) ? m - t->nhosts
+                                                                           : UNREACHED;
+    }
     /* One BFS per leaf; then fill switch by switch so each switch's sets
-     * sit together in `hops` and interning only scans that switch's region. */
-    uint32_t *dist_all = calloc((size_t)t->nleaves * t->nswitches + 1, sizeof(uint32_t));
+     * sit together in `hops` and interning only scans that switch's region.
+     * Distances are kept by switch, then leaf: filling a switch's row reads
+     * its neighbours' rows in order. */
+    uint32_t nl = t->nleaves;
+    uint32_t *dist_all = calloc((size_t)nl * t->nswitches + 1, sizeof(uint32_t));
     if (!dist_all) {
         rc = bn_fail(err, BN_ENOMEM, "out of memory building routing tables");
         goto out;
     }
-    for (uint32_t l = 0; l < t->nleaves; l++) {
-        bfs_from(t, down, t->leaf_node[l], &s);
-        memcpy(&dist_all[(size_t)l * t->nswitches], s.dist, t->nswitches * sizeof(uint32_t));
+    for (uint32_t l = 0; l < nl; l++) {
+        bfs_from(t, t->leaf_node[l], &s);
+        for (uint32_t sw = 0; sw < t->nswitches; sw++)
+            dist_all[(size_t)sw * nl + l] = s.dist[sw];
         for (uint32_t m = 0; m < t->nleaves; m++) {
             uint32_t d = s.dist[t->leaf_node[m] - t->nhosts];
             if (d != UNREACHED && d > r->max_leaf_dist)
@@ -217,8 +230,7 @@ static int build(struct bn_routes *r, const struct bn_topo *t, const uint8_t *do
         if (open_region(r, &t->nodes[t->nhosts + sw], sw) != 0)
             rc = bn_fail(err, BN_ENOMEM, "out of memory building routing tables");
         for (uint32_t l = 0; l < t->nleaves && rc == BN_OK; l++)
-            rc = fill_one(r, t, down, &dist_all[(size_t)l * t->nswitches], sw, l, s.cand, &last,
-                          err);
+            rc = fill_one(r, t, down, dist_all, s.nbr, sw, l, s.cand, &last, err);
     }
     free(dist_all);
     if (rc == BN_OK)
@@ -227,6 +239,7 @@ out:
     free(s.dist);
     free(s.queue);
     free(s.cand);
+    free(s.nbr);
     if (rc != BN_OK)
         bn_routes_free(r);
     return rc;

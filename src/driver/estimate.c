@@ -6,7 +6,10 @@
  *                    distances of every leaf's search, then the table)
  *   fabric           ports x (the port's line, its counters, flow control)
  *   flows            per flow: a queue pair, its transport's state, the
- *                    driver's record (paths followed) and its result
+ *                    driver's record (paths followed) and its result; at
+ *                    the flow level, the links its data and ACKs load
+ *                    (a spread flow's path set: about 1 + k/2 + k^2/4
+ *                    ports each way up a three-tier fabric of radix k)
  *   time series      samples (the run's ideal length, doubled, over
  *                    observe.sample_us) x the followed flows and queues
  *   collective       the largest row's schedule: transfers and slots, and
@@ -23,6 +26,8 @@
 #include "job/graph.h"
 #include "driver/coll.h"
 #include "driver/flows.h"
+#include "flow/maxmin.h"
+#include "switch/lb.h"
 #include "job/model.h"
 
 /* The memory the kernel says can be used now without swapping. */
@@ -64,6 +69,13 @@ static void run_parts(const struct bn_scenario *sc, const struct bn_topo_counts 
                               sizeof(struct bn_flow_spec) + sizeof(struct bn_flow_result) +
                               2 * sizeof(struct bn_path_memo)) +
                      flows * sc->workload.messages * (sizeof(struct bn_msg) + sizeof(bn_time_t));
+    if (sc->sim.fidelity == BN_SC_FIDELITY_FLOW) {
+        const struct bn_lb_ops *lb = bn_lb_at(sc->sw.load_balancing);
+        bool spread = sc->nic.entropy == BN_SC_PER_PACKET || !(lb->pure || lb->sticky);
+        double half = sc->topology.k / 2.0;
+        double uses = spread ? 2 * (1 + half + half * half) + 16 : 32;
+        e->flows_bytes += (uint64_t)((double)flows * uses * (sizeof(struct bn_mm_use) + 8));
+    }
     if (sc->observe.sample_us > 0) {
         double length = sc->sim.max_time_us > 0 ? sc->sim.max_time_us : 2 * ideal;
         uint64_t followed = flows < sc->observe.max_flows ? flows : sc->observe.max_flows;

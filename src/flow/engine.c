@@ -136,12 +136,29 @@ static void set_done(struct bn_flow_engine *e, uint32_t qpid)
     heap_update(e, qpid);
 }
 
+/* Rates again at `at`, unless a solve as early is scheduled. */
+static void solve_at(struct bn_flow_engine *e, bn_time_t at)
+{
+    if (at < e->solve_at) {
+        e->solve_at = at;
+        bn_fabric_schedule(e->f, at, BN_EV_FLOW_SOLVE, 0, 0);
+    }
+}
+
+/* A flow that starts gets its rate at once; the flows a stopping one
+ * leaves behind see its capacity one frame later, as a NIC's round robin
+ * or a switch's queue moves on within a frame. Flows that stop within a
+ * frame of each other (the many equal ones of a sprayed permutation, a
+ * collective's step) are solved for once. */
 static void solve_soon(struct bn_flow_engine *e)
 {
-    if (!e->solve_due) {
-        e->solve_due = true;
-        bn_fabric_schedule(e->f, e->f->now, BN_EV_FLOW_SOLVE, 0, 0);
-    }
+    solve_at(e, e->f->now);
+}
+
+static void solve_after_stop(struct bn_flow_engine *e, uint32_t qpid)
+{
+    uint64_t line = e->f->ports[e->n->nic[e->n->qp[qpid].snic].port].rate_bps;
+    solve_at(e, e->f->now + bn_serialization_ps(e->full_wire, line));
 }
 
 /* Start the queue pair's next released message, if it has one: false if
@@ -253,7 +270,7 @@ static int on_sent(struct bn_flow_engine *e)
         int rc = bn_mm_deactivate(&e->mm, qpid, e->err);
         if (rc != BN_OK)
             return rc;
-        solve_soon(e);
+        solve_after_stop(e, qpid);
     }
     wake_for_top(e);
     return BN_OK;
@@ -261,7 +278,8 @@ static int on_sent(struct bn_flow_engine *e)
 
 static int on_solve(struct bn_flow_engine *e)
 {
-    e->solve_due = false;
+    if (e->f->now >= e->solve_at)
+        e->solve_at = BN_TIME_NEVER; /* else an earlier one ran: this one finds less to do */
     int rc = bn_mm_solve(&e->mm, e->err);
     if (rc != BN_OK)
         return rc;
@@ -317,6 +335,7 @@ int bn_flow_init(struct bn_flow_engine *e, struct bn_fabric *f, struct bn_switch
     e->n = n;
     e->err = err;
     e->ev_at = BN_TIME_NEVER;
+    e->solve_at = BN_TIME_NEVER;
     e->ack_every = n->ack_every ? n->ack_every : 1;
     e->ack_wire = bn_encap_frame(n->encap, n->encap->aeth_bytes, 0) + f->wire_overhead;
     e->full_wire = bn_encap_frame(n->encap, 0, n->mtu) + f->wire_overhead;

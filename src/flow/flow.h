@@ -32,7 +32,7 @@ struct bn_flow_qp {
     bn_time_t upd;         /* when left was brought up to date */
     bn_time_t done_at;     /* when the message's last byte leaves (BN_TIME_NEVER: no rate) */
     bn_time_t last_rx, last_ack; /* the latest delivery and ACK scheduled (kept in order) */
-    bn_time_t lat_a;       /* latency of its last byte after it leaves: lat_a + lat_b x last frame */
+    bn_time_t lat_a;       /* its last byte's latency after it leaves: lat_a + lat_b x frame */
     double lat_b;          /* ps per byte of the last frame */
     bn_time_t ack_lat;     /* an ACK's trip back */
     uint32_t msg;          /* the message being sent (BN_NONE: idle) */
@@ -62,7 +62,7 @@ struct bn_flow_engine {
     uint32_t nq;
     uint32_t *heap, nheap;        /* sending queue pairs by done_at */
     bn_time_t ev_at;              /* the earliest BN_EV_FLOW_SENT scheduled (BN_TIME_NEVER) */
-    bool solve_due;               /* a BN_EV_FLOW_SOLVE is scheduled for now */
+    bn_time_t solve_at;           /* the earliest BN_EV_FLOW_SOLVE scheduled (BN_TIME_NEVER) */
     uint32_t ack_wire, full_wire; /* an ACK's wire bytes; a full data frame's */
     uint32_t ack_every;
     /* per NIC: its flows sending (or about to), and when it last started

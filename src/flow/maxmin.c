@@ -1,4 +1,5 @@
 /* Max-min fair sharing by progressive filling; see maxmin.h. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,11 +24,12 @@ int bn_mm_init(struct bn_maxmin *m, uint32_t nlinks, uint32_t nflows, struct bn_
     m->nunf = calloc((size_t)nlinks + 1, sizeof *m->nunf);
     m->comp_links = calloc((size_t)nlinks + 1, sizeof *m->comp_links);
     m->dirty = calloc((size_t)nlinks + 1, sizeof *m->dirty);
+    m->demand = calloc((size_t)nlinks + 1, sizeof *m->demand);
     m->dirty_cap = nlinks + 1;
     m->touched = calloc((size_t)nlinks + 1, sizeof *m->touched);
     m->stamp = 2;
-    if (!m->touched || !m->cap || !m->on || !m->ldirty || !m->link_mark || !m->rem || !m->wsum || !m->nunf ||
-        !m->comp_links || !m->dirty) {
+    if (!m->demand || !m->touched || !m->cap || !m->on || !m->ldirty || !m->link_mark ||
+        !m->rem || !m->wsum || !m->nunf || !m->comp_links || !m->dirty) {
         bn_mm_free(m);
         return oom(err, "links");
     }
@@ -45,6 +47,10 @@ void bn_mm_free(struct bn_maxmin *m)
     free(m->use_off);
     free(m->use_len);
     free(m->rate);
+    free(m->fcap);
+    free(m->demand);
+    free(m->seed);
+    free(m->seeded);
     free(m->active);
     free(m->dirty);
     free(m->ldirty);
@@ -82,6 +88,9 @@ int bn_mm_reserve(struct bn_maxmin *m, uint32_t nflows, struct bn_error *err)
     if (!grow_flows((void **)&m->use_off, sizeof *m->use_off, old, n) ||
         !grow_flows((void **)&m->use_len, sizeof *m->use_len, old, n) ||
         !grow_flows((void **)&m->rate, sizeof *m->rate, old, n) ||
+        !grow_flows((void **)&m->fcap, sizeof *m->fcap, old, n) ||
+        !grow_flows((void **)&m->seed, sizeof *m->seed, old, n) ||
+        !grow_flows((void **)&m->seeded, sizeof *m->seeded, old, n) ||
         !grow_flows((void **)&m->active, sizeof *m->active, old, n) ||
         !grow_flows((void **)&m->flow_mark, sizeof *m->flow_mark, old, n) ||
         !grow_flows((void **)&m->comp_flows, sizeof *m->comp_flows, old, n) ||
@@ -99,7 +108,8 @@ int bn_mm_set_path(struct bn_maxmin *m, uint32_t f, const uint32_t *links, const
     uint32_t off = m->nuse;
     for (uint32_t i = 0; i < n; i++) {
         if (links[i] >= m->nlinks || !(weights[i] > 0))
-            return bn_fail(err, BN_EINTERNAL, "flow level: flow %u uses link %u badly", f, links[i]);
+            return bn_fail(err, BN_EINTERNAL, "flow level: flow %u uses link %u badly", f,
+                           links[i]);
         if (!bn_grow((void **)&m->use, m->nuse, &m->use_cap, sizeof *m->use))
             return oom(err, "paths");
         m->use[m->nuse++] = (struct bn_mm_use){.link = links[i], .flow = f, .weight = weights[i],
@@ -107,7 +117,18 @@ int bn_mm_set_path(struct bn_maxmin *m, uint32_t f, const uint32_t *links, const
     }
     m->use_off[f] = off;
     m->use_len[f] = n;
+    double top = INFINITY;
+    for (uint32_t i = 0; i < n; i++)
+        if (!(passive && passive[i]) && m->cap[links[i]] / weights[i] < top)
+            top = m->cap[links[i]] / weights[i];
+    m->fcap[f] = top;
     return BN_OK;
+}
+
+/* Might link l fill? Not if its flows at their ceilings would not. */
+static bool tight(const struct bn_maxmin *m, uint32_t l)
+{
+    return m->demand[l] > m->cap[l] * (1 + 1e-9);
 }
 
 static void mark_dirty(struct bn_maxmin *m, uint32_t l)
@@ -129,9 +150,14 @@ int bn_mm_activate(struct bn_maxmin *m, uint32_t f, struct bn_error *err)
             return oom(err, "a link's flows");
         m->use[u].pos = L->n;
         L->use[L->n++] = u;
+        m->demand[m->use[u].link] += m->use[u].weight * m->fcap[f];
         mark_dirty(m, m->use[u].link);
     }
     m->active[f] = 1;
+    if (!m->seeded[f]) { /* its own rate, even where no link binds it */
+        m->seeded[f] = 1;
+        m->seed[m->nseed++] = f;
+    }
     return BN_OK;
 }
 
@@ -146,6 +172,8 @@ int bn_mm_deactivate(struct bn_maxmin *m, uint32_t f, struct bn_error *err)
         uint32_t last = L->use[--L->n];
         L->use[m->use[u].pos] = last;
         m->use[last].pos = m->use[u].pos;
+        double *d = &m->demand[m->use[u].link];
+        *d = L->n ? *d - m->use[u].weight * m->fcap[f] : 0; /* no drift on an idle link */
         mark_dirty(m, m->use[u].link);
     }
     m->active[f] = 0;
@@ -201,33 +229,58 @@ static double link_key(const struct bn_maxmin *m, uint32_t l)
     return k > 0 ? k : 0;
 }
 
-/* The links and flows connected to the marked links, marked with stamp. */
+/* Add flow f to the component (once). */
+static void take_flow(struct bn_maxmin *m, uint32_t f, uint32_t *cf)
+{
+    if (m->flow_mark[f] != m->stamp && m->active[f]) {
+        m->flow_mark[f] = m->stamp;
+        m->comp_flows[(*cf)++] = f;
+    }
+}
+
+/* What a change can move, marked with stamp: the flows that joined, and
+ * those on the marked links; then, through the links that might fill,
+ * every flow sharing one with them and those links. A marked link that
+ * cannot fill binds no one: its flows are solved (one may have been held
+ * there) but not followed further. */
 static void component(struct bn_maxmin *m, uint32_t *nl, uint32_t *nf)
 {
     uint32_t s = m->stamp, cl = 0, cf = 0;
+    for (uint32_t i = 0; i < m->nseed; i++) {
+        m->seeded[m->seed[i]] = 0;
+        take_flow(m, m->seed[i], &cf);
+    }
+    m->nseed = 0;
     for (uint32_t i = 0; i < m->ndirty; i++) {
         uint32_t l = m->dirty[i];
         m->ldirty[l] = 0;
-        if (m->link_mark[l] != s) {
-            m->link_mark[l] = s;
-            m->comp_links[cl++] = l;
+        if (tight(m, l)) {
+            if (m->link_mark[l] != s) {
+                m->link_mark[l] = s;
+                m->comp_links[cl++] = l;
+            }
+            continue;
         }
+        const struct bn_mm_list *L = &m->on[l];
+        for (uint32_t j = 0; j < L->n; j++)
+            if (!m->use[L->use[j]].passive)
+                take_flow(m, m->use[L->use[j]].flow, &cf);
     }
     m->ndirty = 0;
-    for (uint32_t i = 0; i < cl; i++) {
-        const struct bn_mm_list *L = &m->on[m->comp_links[i]];
-        for (uint32_t j = 0; j < L->n; j++) {
-            uint32_t f = m->use[L->use[j]].flow;
-            if (m->flow_mark[f] == s)
-                continue;
-            m->flow_mark[f] = s;
-            m->comp_flows[cf++] = f;
-            for (uint32_t k = 0; k < m->use_len[f]; k++) {
-                uint32_t l2 = m->use[m->use_off[f] + k].link;
-                if (m->link_mark[l2] != s) {
-                    m->link_mark[l2] = s;
-                    m->comp_links[cl++] = l2;
-                }
+    for (uint32_t fi = 0, li = 0; fi < cf || li < cl;) {
+        if (li < cl) { /* a link: all its active flows */
+            const struct bn_mm_list *L = &m->on[m->comp_links[li++]];
+            for (uint32_t j = 0; j < L->n; j++)
+                if (!m->use[L->use[j]].passive)
+                    take_flow(m, m->use[L->use[j]].flow, &cf);
+            continue;
+        }
+        uint32_t f = m->comp_flows[fi++]; /* a flow: its links that might fill */
+        for (uint32_t k = 0; k < m->use_len[f]; k++) {
+            const struct bn_mm_use *u = &m->use[m->use_off[f] + k];
+            if (!u->passive && m->link_mark[u->link] != s && tight(m, u->link)) {
+                m->link_mark[u->link] = s;
+                m->comp_links[cl++] = u->link;
             }
         }
     }
@@ -247,6 +300,8 @@ static void freeze(struct bn_maxmin *m, uint32_t f, double level, uint32_t *ntou
     for (uint32_t k = 0; k < m->use_len[f]; k++) {
         const struct bn_mm_use *v = &m->use[m->use_off[f] + k];
         uint32_t l = v->link;
+        if (m->link_mark[l] != m->stamp && m->link_mark[l] != m->stamp - 1)
+            continue; /* not one this solve fills */
         m->rem[l] -= v->weight * level;
         m->wsum[l] -= v->weight;
         m->nunf[l] -= !v->passive;
@@ -257,10 +312,22 @@ static void freeze(struct bn_maxmin *m, uint32_t f, double level, uint32_t *ntou
     }
 }
 
+/* Each touched link's new level goes on the heap once per round. */
+static bool push_touched(struct bn_maxmin *m, uint32_t ntouched)
+{
+    for (uint32_t i = 0; i < ntouched; i++) {
+        uint32_t t = m->touched[i];
+        m->link_mark[t] = m->stamp;
+        if (m->nunf[t] > 0 && !heap_push(m, link_key(m, t), t))
+            return false;
+    }
+    return true;
+}
+
 int bn_mm_solve(struct bn_maxmin *m, struct bn_error *err)
 {
     m->nchanged = 0;
-    if (m->ndirty == 0)
+    if (m->ndirty == 0 && m->nseed == 0)
         return BN_OK;
     m->stamp += 2; /* stamp - 1 marks a link touched in a round */
     if (m->stamp < 2) { /* wrapped: no mark may look current */
@@ -280,16 +347,35 @@ int bn_mm_solve(struct bn_maxmin *m, struct bn_error *err)
         m->wsum[l] = 0;
         m->nunf[l] = 0;
         for (uint32_t j = 0; j < L->n; j++) {
-            m->wsum[l] += m->use[L->use[j]].weight;
-            m->nunf[l] += !m->use[L->use[j]].passive;
+            const struct bn_mm_use *u = &m->use[L->use[j]];
+            if (m->flow_mark[u->flow] == m->stamp) { /* rising with the others */
+                m->wsum[l] += u->weight;
+                m->nunf[l] += !u->passive;
+            } else { /* a passive user solved elsewhere: a load as it stands */
+                m->rem[l] -= u->weight * m->rate[u->flow];
+            }
         }
         if (m->nunf[l] && !heap_push(m, link_key(m, l), l))
             return oom(err, "the filling heap");
     }
+    /* each flow stops at its ceiling at the latest */
+    for (uint32_t i = 0; i < nf; i++)
+        if (!heap_push(m, m->fcap[m->comp_flows[i]], m->nlinks + m->comp_flows[i]))
+            return oom(err, "the filling heap");
     uint32_t frozen = 0;
     while (m->nheap && frozen < nf) {
         struct bn_mm_heap top = heap_pop(m);
         uint32_t l = top.link;
+        if (l >= m->nlinks) { /* a flow's ceiling */
+            uint32_t f = l - m->nlinks, ntouched = 0;
+            if (m->flow_mark[f] == m->stamp) {
+                freeze(m, f, top.key, &ntouched);
+                frozen++;
+                if (!push_touched(m, ntouched))
+                    return oom(err, "the filling heap");
+            }
+            continue;
+        }
         if (m->nunf[l] == 0 || top.key != link_key(m, l))
             continue; /* stale */
         const struct bn_mm_list *L = &m->on[l];
@@ -301,15 +387,11 @@ int bn_mm_solve(struct bn_maxmin *m, struct bn_error *err)
             freeze(m, u->flow, top.key, &ntouched);
             frozen++;
         }
-        /* each touched link's new level goes on the heap once per round */
-        for (uint32_t i = 0; i < ntouched; i++) {
-            uint32_t t = m->touched[i];
-            m->link_mark[t] = m->stamp;
-            if (m->nunf[t] > 0 && !heap_push(m, link_key(m, t), t))
-                return oom(err, "the filling heap");
-        }
+        if (!push_touched(m, ntouched))
+            return oom(err, "the filling heap");
     }
     if (frozen != nf)
-        return bn_fail(err, BN_EINTERNAL, "flow level: %u of %u flows got no rate", nf - frozen, nf);
+        return bn_fail(err, BN_EINTERNAL, "flow level: %u of %u flows got no rate", nf - frozen,
+                       nf);
     return BN_OK;
 }

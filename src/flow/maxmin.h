@@ -14,7 +14,13 @@
  *
  * Incremental: a flow joining or leaving marks its links; solve()
  * recomputes only the flows connected to a marked link through shared
- * links (its component), which is what a change can move.
+ * links (its component), which is what a change can move. Links that can
+ * never fill are left out: a link whose flows, each at its own ceiling
+ * (the least capacity / weight over its links), would not fill it (a
+ * non-blocking fabric's core under spraying) binds no one, so flows
+ * sharing only such links are independent. A flow whose rate moves is not
+ * followed through its passive uses: the links it loads that way see the
+ * new load at their own next solve.
  */
 #ifndef BN_FLOW_MAXMIN_H
 #define BN_FLOW_MAXMIN_H
@@ -46,9 +52,13 @@ struct bn_maxmin {
     uint32_t nuse, use_cap;
     uint32_t *use_off, *use_len; /* per flow: its uses (len 0: no path set) */
     double *rate;                /* per flow: its rate while active, else 0 */
+    double *fcap;                /* per flow: its ceiling, min over its active uses of cap / w */
+    double *demand;              /* per link: sum of w x ceiling over its active flows' uses */
     uint8_t *active;
     /* scratch of solve() */
     uint32_t *dirty, ndirty, dirty_cap;
+    uint32_t *seed, nseed;       /* flows that joined: solved whatever their links */
+    uint8_t *seeded;
     uint8_t *ldirty;
     uint32_t *link_mark, *flow_mark, stamp;
     double *rem, *wsum;

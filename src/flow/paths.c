@@ -87,11 +87,12 @@ static int walk_one(struct bn_flow_engine *e, uint32_t p0, const struct bn_packe
             if (p == on)
                 on = pick != UINT32_MAX ? pick : wk->cand[0];
             if (pick != UINT32_MAX)
-                add(wk->front_slot, wk->next, wk->nextw, &next_n, wk->front_mark, fstamp, pick, wk->curw[i]);
+                add(wk->front_slot, wk->next, wk->nextw, &next_n, wk->front_mark, fstamp, pick,
+                    wk->curw[i]);
             else
                 for (uint32_t j = 0; j < k; j++)
-                    add(wk->front_slot, wk->next, wk->nextw, &next_n, wk->front_mark, fstamp, wk->cand[j],
-                        wk->curw[i] / (float)k);
+                    add(wk->front_slot, wk->next, wk->nextw, &next_n, wk->front_mark, fstamp,
+                        wk->cand[j], wk->curw[i] / (float)k);
         }
         uint32_t *tp = wk->cur;
         float *tw = wk->curw;
@@ -152,8 +153,8 @@ int bn_flow_walk_init(struct bn_flow_walk *wk, uint32_t nports, struct bn_error 
     wk->use_w = malloc(2 * ((size_t)nports + 1) * sizeof *wk->use_w);
     wk->use_passive = malloc(2 * ((size_t)nports + 1));
     wk->cand = malloc(WALK_CHOICES * sizeof *wk->cand);
-    if (!wk->use_mark || !wk->front_mark || !wk->use_slot || !wk->front_slot || !wk->cur || !wk->next || !wk->curw ||
-        !wk->nextw || !wk->use_p || !wk->use_w || !wk->use_passive || !wk->cand)
+    if (!wk->use_mark || !wk->front_mark || !wk->use_slot || !wk->front_slot || !wk->cur ||
+        !wk->next || !wk->curw || !wk->nextw || !wk->use_p || !wk->use_w || !wk->use_passive || !wk->cand)
         return bn_fail(err, BN_ENOMEM, "flow level: out of memory for the path walk");
     return BN_OK;
 }

@@ -197,7 +197,8 @@ static void test_incremental_is_max_min(void **state)
                 links[k] = u[k].link;
                 w[k] = u[k].weight;
             }
-            assert_int_equal(bn_mm_set_path(&fresh, g, links, w, NULL, inc.use_len[g], &err), BN_OK);
+            assert_int_equal(bn_mm_set_path(&fresh, g, links, w, NULL, inc.use_len[g], &err),
+                             BN_OK);
             if (inc.active[g])
                 assert_int_equal(bn_mm_activate(&fresh, g, &err), BN_OK);
         }

@@ -32,20 +32,15 @@ static bool ring_supports(const struct bn_coll_params *p)
 }
 
 /* One chain per slice of [lo,hi): from rank `start`, `nred` REDUCE hops then
- * `ncopy` COPY hops around the ring, each hop after the previous one. */
+ * `ncopy` COPY hops around the ring, each hop after the previous one (in
+ * the schedule's compact form, coll/sched.h: O(slices), not O(slices x n)). */
 static int chain(struct bn_sched *s, uint64_t lo, uint64_t hi, uint32_t start, uint32_t nred,
                  uint32_t ncopy, uint32_t channel, struct bn_error *err)
 {
-    uint32_t n = s->p.nranks, first, count;
+    uint32_t first, count;
     int rc = bn_coll_slices(s, lo, hi, &first, &count, err);
-    for (uint32_t q = first; rc == BN_OK && q < first + count; q++) {
-        uint32_t prev = UINT32_MAX, at = start % n;
-        for (uint32_t h = 0; rc == BN_OK && h < nred + ncopy; h++) {
-            enum bn_xfer_op op = h < nred ? BN_XFER_REDUCE : BN_XFER_COPY;
-            rc = bn_coll_xfer_after(s, at, (at + 1) % n, q, op, channel, &prev, 1, &prev, err);
-            at = (at + 1) % n;
-        }
-    }
+    for (uint32_t q = first; rc == BN_OK && nred + ncopy && q < first + count; q++)
+        rc = bn_sched_chain(s, q, start % s->p.nranks, nred, ncopy, channel, err);
     return rc;
 }
 
@@ -110,6 +105,7 @@ static int ring_build(struct bn_sched *s, struct bn_error *err)
 
 const struct bn_coll_algo_ops bn_coll_algo_ring = {
     .name = "ring",
+    .compact = true,
     .supports = ring_supports,
     .build = ring_build,
 };

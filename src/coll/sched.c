@@ -90,6 +90,8 @@ void bn_sched_free(struct bn_sched *s)
     free(s->edges);
     free(s->succ_off);
     free(s->succ);
+    free(s->chains);
+    free(s->piece_chain);
     memset(s, 0, sizeof *s);
 }
 
@@ -200,26 +202,78 @@ int bn_sched_xfer(struct bn_sched *s, uint32_t src, uint32_t dst, uint32_t piece
     if (rc == BN_OK)
         rc = slot_of(s, dst, piece, &x.dst_slot, err);
     if (rc == BN_OK)
-        rc = grow((void **)&s->xfers, &s->xfers_cap, s->nxfers, sizeof *s->xfers, "transfers", err);
+        rc = grow((void **)&s->xfers, &s->xfers_cap, s->nexplicit, sizeof *s->xfers, "transfers",
+                  err);
     if (rc != BN_OK)
         return rc;
     const struct bn_piece *pc = &s->pieces[piece];
     x.bytes = (pc->hi - pc->lo) * s->p.type_bytes;
-    s->xfers[s->nxfers] = x;
+    s->xfers[s->nexplicit] = x;
     if (id)
-        *id = s->nxfers;
-    s->nxfers++;
+        *id = s->nexplicit;
+    s->nexplicit++;
     return BN_OK;
+}
+
+int bn_sched_chain(struct bn_sched *s, uint32_t piece, uint32_t start, uint32_t nred,
+                   uint32_t ncopy, uint32_t channel, struct bn_error *err)
+{
+    if (s->succ_off)
+        return bn_fail(err, BN_EINPUT, "coll: chain added after the schedule was finished");
+    if (start >= s->p.nranks || piece >= s->npieces || channel >= s->p.channels ||
+        nred + (uint64_t)ncopy == 0 || s->p.nranks < 2)
+        return bn_fail(err, BN_EINPUT, "coll: chain of piece %" PRIu32 " from rank %" PRIu32
+                       " (%" PRIu32 " + %" PRIu32 " hops, channel %" PRIu32 ") is not one",
+                       piece, start, nred, ncopy, channel);
+    int rc = grow((void **)&s->chains, &s->chains_cap, s->nchains, sizeof *s->chains, "chains",
+                  err);
+    if (rc != BN_OK)
+        return rc;
+    s->chains[s->nchains++] = (struct bn_chain){.piece = piece, .start = start, .nred = nred,
+                                                .ncopy = ncopy, .channel = channel};
+    return BN_OK;
+}
+
+uint32_t bn_sched_chain_of(const struct bn_sched *s, uint32_t x)
+{
+    uint32_t lo = 0, hi = s->nchains; /* the last chain whose first hop is <= x */
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (s->chains[mid].first <= x)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+void bn_sched_view(const struct bn_sched *s, uint32_t x, struct bn_xfer_view *v)
+{
+    if (x < s->nexplicit) {
+        const struct bn_xfer *t = &s->xfers[x];
+        *v = (struct bn_xfer_view){.src = s->slots[t->src_slot].endpoint,
+                                   .dst = s->slots[t->dst_slot].endpoint,
+                                   .piece = s->slots[t->src_slot].piece, .channel = t->channel,
+                                   .bytes = t->bytes, .op = t->op};
+        return;
+    }
+    const struct bn_chain *c = &s->chains[bn_sched_chain_of(s, x)];
+    uint32_t h = x - c->first, n = s->p.nranks, at = (uint32_t)((c->start + (uint64_t)h) % n);
+    const struct bn_piece *pc = &s->pieces[c->piece];
+    *v = (struct bn_xfer_view){.src = at, .dst = at + 1 == n ? 0 : at + 1, .piece = c->piece,
+                               .channel = c->channel,
+                               .bytes = (pc->hi - pc->lo) * s->p.type_bytes,
+                               .op = h < c->nred ? BN_XFER_REDUCE : BN_XFER_COPY};
 }
 
 int bn_sched_dep(struct bn_sched *s, uint32_t before, uint32_t after, struct bn_error *err)
 {
     if (s->succ_off)
         return bn_fail(err, BN_EINPUT, "coll: dependency added after the schedule was finished");
-    if (before >= s->nxfers || after >= s->nxfers || before == after)
+    if (before >= s->nexplicit || after >= s->nexplicit || before == after)
         return bn_fail(err, BN_EINPUT,
                        "coll: dependency %" PRIu32 " -> %" PRIu32 " is not between two distinct"
-                       " transfers (%" PRIu32 " exist)", before, after, s->nxfers);
+                       " transfers (%" PRIu32 " exist)", before, after, s->nexplicit);
     int rc = grow((void **)&s->edges, &s->edges_cap, s->nedges, sizeof *s->edges, "dependencies",
                   err);
     if (rc != BN_OK)
@@ -230,11 +284,43 @@ int bn_sched_dep(struct bn_sched *s, uint32_t before, uint32_t after, struct bn_
     return BN_OK;
 }
 
+/* Number the chains' hops after the explicit transfers; note each piece's
+ * chain, refusing a piece carried twice or also moved explicitly. */
+static int finish_chains(struct bn_sched *s, struct bn_error *err)
+{
+    s->piece_chain = malloc(((size_t)s->npieces + 1) * sizeof *s->piece_chain);
+    if (!s->piece_chain)
+        return bn_fail(err, BN_ENOMEM, "coll: out of memory for %" PRIu32 " pieces", s->npieces);
+    memset(s->piece_chain, 0xff, ((size_t)s->npieces + 1) * sizeof *s->piece_chain);
+    uint64_t next = s->nexplicit;
+    for (uint32_t c = 0; c < s->nchains; c++) {
+        struct bn_chain *ch = &s->chains[c];
+        if (s->piece_chain[ch->piece] != UINT32_MAX)
+            return bn_fail(err, BN_EINPUT, "coll: piece %" PRIu32 " is carried by two chains",
+                           ch->piece);
+        s->piece_chain[ch->piece] = c;
+        ch->first = (uint32_t)next;
+        next += (uint64_t)ch->nred + ch->ncopy;
+        if (next > UINT32_MAX - 1)
+            return bn_fail(err, BN_EINPUT, "coll: schedule has more than %" PRIu32 " transfers;"
+                           " raise the slice size or use fewer channels", UINT32_MAX - 1);
+    }
+    for (uint32_t i = 0; i < s->nexplicit; i++)
+        if (s->piece_chain[s->slots[s->xfers[i].src_slot].piece] != UINT32_MAX)
+            return bn_fail(err, BN_EINPUT, "coll: transfer %" PRIu32 " moves a chain's piece", i);
+    s->nxfers = (uint32_t)next;
+    return BN_OK;
+}
+
 int bn_sched_finish(struct bn_sched *s, struct bn_error *err)
 {
     if (s->succ_off)
         return BN_OK;
-    uint32_t *off = calloc((size_t)s->nxfers + 1, sizeof *off);
+    int rc = finish_chains(s, err);
+    if (rc != BN_OK)
+        return rc;
+    uint32_t nx = s->nexplicit;
+    uint32_t *off = calloc((size_t)nx + 1, sizeof *off);
     uint32_t *succ = malloc(((size_t)s->nedges + 1) * sizeof *succ);
     if (!off || !succ) {
         free(off);
@@ -242,19 +328,19 @@ int bn_sched_finish(struct bn_sched *s, struct bn_error *err)
         return bn_fail(err, BN_ENOMEM, "coll: out of memory for %" PRIu32 " dependencies",
                        s->nedges);
     }
-    for (uint32_t i = 0; i < s->nxfers; i++)
+    for (uint32_t i = 0; i < nx; i++)
         s->xfers[i].ndeps = 0;
     /* Counting sort by `before`, stable, so successors keep the order they were declared in. */
     for (uint32_t e = 0; e < s->nedges; e++) {
         off[s->edges[e][0] + 1]++;
         s->xfers[s->edges[e][1]].ndeps++;
     }
-    for (uint32_t i = 0; i < s->nxfers; i++)
+    for (uint32_t i = 0; i < nx; i++)
         off[i + 1] += off[i];
     for (uint32_t e = 0; e < s->nedges; e++)
         succ[off[s->edges[e][0]]++] = s->edges[e][1];
     /* The fill advanced each start to the next one's; shift back. */
-    for (uint32_t i = s->nxfers; i > 0; i--)
+    for (uint32_t i = nx; i > 0; i--)
         off[i] = off[i - 1];
     off[0] = 0;
     free(s->edges);

@@ -21,6 +21,17 @@
  * Endpoints 0..nranks-1 are the ranks (GPUs); endpoints from nranks on are
  * aggregation units in switches (CollNet/SHARP), which hold slots but have no
  * output of their own.
+ *
+ * Compact form: a ring's transfers are O(ranks^2) (each of the n x channels
+ * x slices pieces makes 2(n-1) hops), too many to store at thousands of
+ * ranks. A *chain* stands for a piece carried around the ring of ranks:
+ * hop h goes from rank (start + h) mod n to the next, REDUCE for the first
+ * nred hops and COPY after, each hop once the one before is delivered. Its
+ * hops are transfers numbered after the explicit ones, chain by chain, and
+ * described on demand (bn_sched_view); they hold no slots: a run carries
+ * each chain's contribution set along and checks a rank's output when the
+ * chain leaves it for the last time. Chains and explicit transfers may not
+ * depend on each other, nor share pieces.
  */
 #ifndef BN_COLL_SCHED_H
 #define BN_COLL_SCHED_H
@@ -83,6 +94,23 @@ struct bn_xfer {
     uint8_t op;                /* enum bn_xfer_op */
 };
 
+/* A piece carried around the ring (see above). */
+struct bn_chain {
+    uint32_t piece;
+    uint32_t start;            /* the rank the first hop leaves */
+    uint32_t nred, ncopy;      /* REDUCE hops, then COPY hops */
+    uint32_t channel;
+    uint32_t first;            /* its first hop's transfer id (set by finish) */
+};
+
+/* A transfer as the executors see it, explicit or a chain's hop. */
+struct bn_xfer_view {
+    uint32_t src, dst;         /* endpoints */
+    uint32_t piece, channel;
+    uint64_t bytes;
+    uint8_t op;                /* enum bn_xfer_op */
+};
+
 struct bn_sched {
     struct bn_coll_params p;
     uint32_t nendpoints;       /* nranks + nagg */
@@ -94,8 +122,12 @@ struct bn_sched {
     uint32_t nslots, slots_cap;
     uint64_t *slot_hash;       /* open addressing on (endpoint, piece): entry = slot + 1, 0 empty */
     uint32_t hash_cap;
-    struct bn_xfer *xfers;
-    uint32_t nxfers, xfers_cap;
+    struct bn_xfer *xfers;     /* the explicit transfers, ids 0 .. nexplicit-1 */
+    uint32_t nexplicit, xfers_cap;
+    uint32_t nxfers;           /* all transfers: explicit, then the chains' hops (after finish) */
+    struct bn_chain *chains;
+    uint32_t nchains, chains_cap;
+    uint32_t *piece_chain;     /* after finish: per piece, its chain or UINT32_MAX */
     uint32_t (*edges)[2];      /* (before, after) pairs until finish() */
     uint32_t nedges, edges_cap;
     uint32_t *succ_off, *succ; /* after finish(): successors of xfer i are succ[succ_off[i] .. succ_off[i+1]) */
@@ -127,6 +159,20 @@ int bn_sched_piece(struct bn_sched *s, uint64_t lo, uint64_t hi, uint32_t *id,
  * Slots are created on first use. */
 int bn_sched_xfer(struct bn_sched *s, uint32_t src, uint32_t dst, uint32_t piece,
                   enum bn_xfer_op op, uint32_t channel, uint32_t *id, struct bn_error *err);
+/* A chain: piece `piece` carried from rank `start`, nred REDUCE hops then
+ * ncopy COPY hops around the ring (see above). */
+int bn_sched_chain(struct bn_sched *s, uint32_t piece, uint32_t start, uint32_t nred,
+                   uint32_t ncopy, uint32_t channel, struct bn_error *err);
+/* Transfer x as the executors see it. */
+void bn_sched_view(const struct bn_sched *s, uint32_t x, struct bn_xfer_view *v);
+/* The chain whose hop transfer x is (x >= nexplicit). */
+uint32_t bn_sched_chain_of(const struct bn_sched *s, uint32_t x);
+/* Transfers that may be ready at once at most: every explicit one, and a
+ * hop of each chain. */
+static inline uint32_t bn_sched_ready_max(const struct bn_sched *s)
+{
+    return s->nexplicit + s->nchains;
+}
 /* `after` starts only once `before` has been delivered. */
 int bn_sched_dep(struct bn_sched *s, uint32_t before, uint32_t after, struct bn_error *err);
 /* Build the successor lists; no more building after this. */
@@ -151,6 +197,9 @@ struct bn_sched_run {
     uint32_t delivered;
     uint64_t conflicts;        /* elements reduced twice or read while changing */
     uint32_t *by_lo;           /* piece ids sorted by lo: wrong() checks coverage with it */
+    uint64_t *carried;         /* per chain: the contributions its piece carries */
+    uint32_t *hops_done;       /* per chain: hops delivered */
+    uint64_t chain_wrong;      /* output elements the chains left wrong */
 };
 
 int bn_sched_run_start(struct bn_sched_run *r, const struct bn_sched *s, struct bn_error *err);
@@ -183,6 +232,7 @@ struct bn_coll_algo_ops {
     const char *name;          /* as in coll.algo: "ring", "tree" ... */
     bool needs_aggregation;    /* runs only on switches' aggregation units (sharp.enabled) */
     bool forced_only;          /* the tuner never picks it (coll.algo must name it) */
+    bool compact;              /* its schedule is chains: memory O(pieces), not O(pieces x n) */
     /* Whether it can lower this collective for these params (e.g. tree only
      * for reductions/broadcast, collnet only with aggregation units). */
     bool (*supports)(const struct bn_coll_params *p);

@@ -9,7 +9,10 @@
  * This is Lamport's happened-before relation; as the whole graph is known
  * in advance it is computed outright, as the transitive closure of the
  * dependencies: per piece, a bitset of ancestors for each of the piece's
- * transfers, filled in topological order. Only chains through the
+ * transfers, filled in topological order. Chains (sched.h) are left out:
+ * each of their hops reads what only the hop before wrote, after it, and
+ * no other transfer touches their pieces (bn_sched_finish checks), so they
+ * cannot race. Only chains through the
  * piece's own transfers are followed: every algorithm here keeps its
  * dependencies per piece, and a chain through other pieces would only make
  * this check report a race that is not there, never miss one.
@@ -56,7 +59,7 @@ static bool topo_order(struct races *r)
 {
     const struct bn_sched *s = r->s;
     uint32_t *wait = r->local, tail = 0;
-    for (uint32_t i = 0; i < s->nxfers; i++)
+    for (uint32_t i = 0; i < s->nexplicit; i++)
         if ((wait[i] = s->xfers[i].ndeps) == 0)
             r->order[tail++] = i;
     for (uint32_t h = 0; h < tail; h++) {
@@ -65,7 +68,7 @@ static bool topo_order(struct races *r)
             if (--wait[s->succ[k]] == 0)
                 r->order[tail++] = s->succ[k];
     }
-    return tail == s->nxfers;
+    return tail == s->nexplicit;
 }
 
 /* Stable counting sort of the order by piece; returns the most transfers
@@ -75,7 +78,7 @@ static uint32_t group(struct races *r)
     const struct bn_sched *s = r->s;
     uint32_t most = 0, *cursor = r->local; /* sized for pieces too */
     memset(r->piece_off, 0, ((size_t)s->npieces + 1) * sizeof *r->piece_off);
-    for (uint32_t i = 0; i < s->nxfers; i++)
+    for (uint32_t i = 0; i < s->nexplicit; i++)
         r->piece_off[piece_of(s, i) + 1]++;
     for (uint32_t q = 0; q < s->npieces; q++) {
         uint32_t c = r->piece_off[q + 1];
@@ -83,7 +86,7 @@ static uint32_t group(struct races *r)
         r->piece_off[q + 1] += r->piece_off[q];
         cursor[q] = r->piece_off[q];
     }
-    for (uint32_t h = 0; h < s->nxfers; h++) {
+    for (uint32_t h = 0; h < s->nexplicit; h++) {
         uint32_t x = r->order[h];
         r->by_piece[cursor[piece_of(s, x)]++] = x;
     }
@@ -158,7 +161,7 @@ int bn_sched_races(const struct bn_sched *s, uint64_t *races, struct bn_error *e
     if (!s->succ_off)
         return bn_fail(err, BN_EINPUT, "coll: schedule checked before bn_sched_finish");
     struct races r = {.s = s};
-    size_t nx = (size_t)s->nxfers + 1, np = (size_t)s->npieces + 1;
+    size_t nx = (size_t)s->nexplicit + 1, np = (size_t)s->npieces + 1;
     r.order = malloc(nx * sizeof *r.order);
     r.by_piece = malloc(nx * sizeof *r.by_piece);
     r.piece_off = malloc(np * sizeof *r.piece_off);
@@ -166,10 +169,10 @@ int bn_sched_races(const struct bn_sched *s, uint64_t *races, struct bn_error *e
     int rc = BN_OK;
     if (!r.order || !r.by_piece || !r.piece_off || !r.local)
         rc = bn_fail(err, BN_ENOMEM, "coll: out of memory checking %" PRIu32 " transfers",
-                     s->nxfers);
+                     s->nexplicit);
     else if (!topo_order(&r))
         rc = bn_fail(err, BN_EINPUT, "coll: the dependencies of %" PRIu32 " transfers form a cycle",
-                     s->nxfers);
+                     s->nexplicit);
     uint32_t most = rc == BN_OK ? group(&r) : 0;
     if (rc == BN_OK) {
         size_t words = (most + 63) / 64;

@@ -10,6 +10,12 @@
  * and delivery was being written while the NIC read it (a missing
  * dependency: the real result would depend on timing). Both count as wrong
  * elements, as do output elements that no piece covers.
+ *
+ * A chain (sched.h) keeps one set, what its piece carries: a REDUCE hop adds
+ * the receiving rank's contribution (checked not to be in it already), and
+ * when the chain leaves a rank for the last time, the rank's output for the
+ * piece is what the chain carried there. Memory: a set per chain, not per
+ * slot, so a ring of n ranks checks in O(n x channels x slices) sets.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -64,10 +70,14 @@ int bn_sched_run_start(struct bn_sched_run *r, const struct bn_sched *s, struct 
     r->s = s;
     r->content = alloc((size_t)s->nslots * s->words, sizeof *r->content, true);
     r->version = alloc(s->nslots, sizeof *r->version, true);
-    r->posted_version = alloc(s->nxfers, sizeof *r->posted_version, true);
-    r->waiting = alloc(s->nxfers, sizeof *r->waiting, false);
+    r->posted_version = alloc(s->nexplicit, sizeof *r->posted_version, true);
+    r->waiting = alloc(s->nexplicit, sizeof *r->waiting, false);
     r->by_lo = alloc(s->npieces, sizeof *r->by_lo, false);
-    if (!r->content || !r->version || !r->posted_version || !r->waiting || !r->by_lo) {
+    /* a set per chain and one of scratch */
+    r->carried = alloc(((size_t)s->nchains + 1) * s->words, sizeof *r->carried, true);
+    r->hops_done = alloc(s->nchains, sizeof *r->hops_done, true);
+    if (!r->content || !r->version || !r->posted_version || !r->waiting || !r->by_lo ||
+        !r->carried || !r->hops_done) {
         bn_sched_run_free(r);
         return bn_fail(err, BN_ENOMEM, "coll: out of memory for a run of %" PRIu32 " slots",
                        s->nslots);
@@ -83,8 +93,17 @@ int bn_sched_run_start(struct bn_sched_run *r, const struct bn_sched *s, struct 
                            sl->endpoint, bn_coll_kind_name(s->p.kind));
         }
     }
-    for (uint32_t i = 0; i < s->nxfers; i++)
+    for (uint32_t i = 0; i < s->nexplicit; i++)
         r->waiting[i] = s->xfers[i].ndeps;
+    for (uint32_t c = 0; c < s->nchains; c++) {
+        const struct bn_chain *ch = &s->chains[c];
+        const struct bn_piece *pc = &s->pieces[ch->piece];
+        if (!bn_coll_initial(s, ch->start, pc->lo, pc->hi, r->carried + (size_t)c * s->words)) {
+            bn_sched_run_free(r);
+            return bn_fail(err, BN_EINPUT, "coll: chain of piece %" PRIu32 " straddles blocks"
+                           " of the %s layout", ch->piece, bn_coll_kind_name(s->p.kind));
+        }
+    }
     int rc = sort_pieces(r, err);
     if (rc != BN_OK)
         bn_sched_run_free(r);
@@ -98,26 +117,69 @@ void bn_sched_run_free(struct bn_sched_run *r)
     free(r->posted_version);
     free(r->waiting);
     free(r->by_lo);
+    free(r->carried);
+    free(r->hops_done);
     memset(r, 0, sizeof *r);
 }
 
 uint32_t bn_sched_run_initial(const struct bn_sched_run *r, uint32_t *out)
 {
     uint32_t n = 0;
-    for (uint32_t i = 0; i < r->s->nxfers; i++)
+    for (uint32_t i = 0; i < r->s->nexplicit; i++)
         if (r->s->xfers[i].ndeps == 0)
             out[n++] = i;
+    for (uint32_t c = 0; c < r->s->nchains; c++)
+        out[n++] = r->s->chains[c].first;
     return n;
 }
 
 void bn_sched_run_posted(struct bn_sched_run *r, uint32_t xfer)
 {
-    r->posted_version[xfer] = r->version[r->s->xfers[xfer].src_slot];
+    if (xfer < r->s->nexplicit) /* a chain's hop reads what only its last hop wrote */
+        r->posted_version[xfer] = r->version[r->s->xfers[xfer].src_slot];
+}
+
+/* Hop `xfer` of a chain delivered: the set it carries changes as the hop
+ * does, and the rank it reached is checked if the chain will not come back
+ * to it. Its next hop is ready. */
+static uint32_t chain_deliver(struct bn_sched_run *r, uint32_t xfer, uint32_t *out)
+{
+    const struct bn_sched *s = r->s;
+    uint32_t c = bn_sched_chain_of(s, xfer);
+    const struct bn_chain *ch = &s->chains[c];
+    const struct bn_piece *pc = &s->pieces[ch->piece];
+    uint64_t elems = pc->hi - pc->lo, *set = r->carried + (size_t)c * s->words;
+    uint32_t h = xfer - ch->first, n = s->p.nranks, total = ch->nred + ch->ncopy;
+    uint32_t dst = (uint32_t)((ch->start + (uint64_t)h + 1) % n);
+    uint64_t *tmp = r->carried + (size_t)s->nchains * s->words; /* scratch after the sets */
+    if (h != r->hops_done[c])
+        r->conflicts += elems; /* delivered out of its order */
+    r->hops_done[c]++;
+    if (h < ch->nred) {
+        uint64_t overlap = 0;
+        bn_coll_initial(s, dst, pc->lo, pc->hi, tmp);
+        for (uint32_t w = 0; w < s->words; w++) {
+            overlap |= set[w] & tmp[w];
+            set[w] |= tmp[w];
+        }
+        if (overlap)
+            r->conflicts += elems;
+    }
+    if ((uint64_t)h + n >= total && bn_coll_wanted(s, dst, pc->lo, pc->hi, tmp) &&
+        memcmp(tmp, set, (size_t)s->words * sizeof *set) != 0)
+        r->chain_wrong += elems; /* its last visit: what the rank keeps */
+    r->delivered++;
+    if (h + 1 == total)
+        return 0;
+    out[0] = xfer + 1;
+    return 1;
 }
 
 uint32_t bn_sched_run_deliver(struct bn_sched_run *r, uint32_t xfer, uint32_t *out)
 {
     const struct bn_sched *s = r->s;
+    if (xfer >= s->nexplicit)
+        return chain_deliver(r, xfer, out);
     const struct bn_xfer *x = &s->xfers[xfer];
     const struct bn_piece *pc = &s->pieces[s->slots[x->src_slot].piece];
     uint64_t elems = pc->hi - pc->lo;
@@ -149,7 +211,17 @@ uint32_t bn_sched_run_deliver(struct bn_sched_run *r, uint32_t xfer, uint32_t *o
     return n;
 }
 
-/* Wrong elements of rank rr's output; want and tmp are scratch sets. */
+/* Does chain c's piece reach rank rr (as some hop's receiver)? */
+static bool chain_reaches(const struct bn_sched *s, uint32_t c, uint32_t rr)
+{
+    const struct bn_chain *ch = &s->chains[c];
+    uint32_t n = s->p.nranks;
+    uint64_t total = (uint64_t)ch->nred + ch->ncopy, after = (rr + n - ch->start - 1) % n;
+    return total >= n || after < total;
+}
+
+/* Wrong elements of rank rr's output; want and tmp are scratch sets. A
+ * chain's piece at a rank it reaches was checked as the chain left it. */
 static uint64_t rank_wrong(const struct bn_sched_run *r, uint32_t rr, uint64_t *want,
                            uint64_t *tmp)
 {
@@ -161,14 +233,17 @@ static uint64_t rank_wrong(const struct bn_sched_run *r, uint32_t rr, uint64_t *
         uint64_t lo = s->pieces[q].lo, hi = s->pieces[q].hi;
         if (!bn_coll_wanted(s, rr, lo, hi, want))
             continue;
-        uint32_t slot = bn_sched_find_slot(s, rr, q);
-        const uint64_t *have = NULL;
-        if (slot != UINT32_MAX)
-            have = r->content + (size_t)slot * s->words;
-        else if (bn_coll_initial(s, rr, lo, hi, tmp))
-            have = tmp; /* no transfer touched it: it still holds its input */
-        if (!have || memcmp(have, want, wbytes) != 0)
-            wrong += hi - lo;
+        uint32_t c = s->piece_chain ? s->piece_chain[q] : UINT32_MAX;
+        if (c == UINT32_MAX || !chain_reaches(s, c, rr)) {
+            uint32_t slot = bn_sched_find_slot(s, rr, q);
+            const uint64_t *have = NULL;
+            if (slot != UINT32_MAX)
+                have = r->content + (size_t)slot * s->words;
+            else if (bn_coll_initial(s, rr, lo, hi, tmp))
+                have = tmp; /* no transfer touched it: it still holds its input */
+            if (!have || memcmp(have, want, wbytes) != 0)
+                wrong += hi - lo;
+        }
         /* Union of the checked ranges, merged in order of lo. */
         if (lo > cur_hi) {
             covered += cur_hi - cur_lo;
@@ -191,7 +266,7 @@ uint64_t bn_sched_run_wrong(const struct bn_sched_run *r)
     uint64_t *scratch = alloc((size_t)s->words * 2, sizeof *scratch, false);
     if (!scratch)
         return UINT64_MAX; /* cannot check: report everything as wrong, never as right */
-    uint64_t wrong = r->conflicts;
+    uint64_t wrong = r->conflicts + r->chain_wrong;
     for (uint32_t rr = 0; rr < s->p.nranks; rr++)
         wrong += rank_wrong(r, rr, scratch, scratch + s->words);
     free(scratch);
@@ -204,22 +279,28 @@ int bn_sched_verify(const struct bn_sched *s, uint64_t *wrong, struct bn_error *
     int rc = bn_sched_run_start(&r, s, err);
     if (rc != BN_OK)
         return rc;
-    /* Every transfer enters the queue once, when it becomes ready. */
-    uint32_t *queue = alloc(s->nxfers, sizeof *queue, false);
-    if (!queue) {
+    /* A FIFO of the ready transfers, a ring: at most every explicit
+     * transfer and a hop per chain wait at once. */
+    uint32_t cap = bn_sched_ready_max(s) + 1;
+    uint32_t *queue = alloc(cap, sizeof *queue, false), *got = alloc(cap, sizeof *got, false);
+    if (!queue || !got) {
+        free(queue);
+        free(got);
         bn_sched_run_free(&r);
         return bn_fail(err, BN_ENOMEM, "coll: out of memory verifying %" PRIu32 " transfers",
                        s->nxfers);
     }
-    uint32_t tail = bn_sched_run_initial(&r, queue);
-    for (uint32_t i = 0; i < tail; i++)
+    uint64_t head = 0, tail = bn_sched_run_initial(&r, queue);
+    for (uint64_t i = 0; i < tail; i++)
         bn_sched_run_posted(&r, queue[i]);
-    for (uint32_t head = 0; head < tail; head++) {
-        uint32_t n = bn_sched_run_deliver(&r, queue[head], queue + tail);
-        for (uint32_t i = 0; i < n; i++)
-            bn_sched_run_posted(&r, queue[tail + i]);
-        tail += n;
+    while (head < tail) {
+        uint32_t n = bn_sched_run_deliver(&r, queue[head++ % cap], got);
+        for (uint32_t i = 0; i < n; i++) {
+            bn_sched_run_posted(&r, got[i]);
+            queue[tail++ % cap] = got[i];
+        }
     }
+    free(got);
     if (r.delivered < s->nxfers) {
         rc = bn_fail(err, BN_EINPUT,
                      "coll: %" PRIu32 " of %" PRIu32 " transfers never ran: their dependencies"

@@ -71,12 +71,11 @@ static void fail_in_callback(struct exec *x, int rc, const char *what)
 
 static void post(struct exec *x, uint32_t xi)
 {
-    const struct bn_xfer *t = &x->sched->xfers[xi];
-    uint32_t src = x->ep_host[x->sched->slots[t->src_slot].endpoint];
-    uint32_t dst = x->ep_host[x->sched->slots[t->dst_slot].endpoint];
-    uint32_t qp = qp_for(x, src, dst, t->channel);
+    struct bn_xfer_view t;
+    bn_sched_view(x->sched, xi, &t);
+    uint32_t qp = qp_for(x, x->ep_host[t.src], x->ep_host[t.dst], t.channel);
     bn_sched_run_posted(&x->run, xi);
-    int rc = qp == BN_NONE ? -1 : bn_qp_post(&x->s->nics, qp, t->bytes, BN_VERB_WRITE, xi);
+    int rc = qp == BN_NONE ? -1 : bn_qp_post(&x->s->nics, qp, t.bytes, BN_VERB_WRITE, xi);
     if (rc == -2) /* PSNs are not reused across iterations on a queue pair */
         fail_in_callback(x, BN_EINPUT, "a queue pair's 2^32 packet sequence numbers are used "
                          "up (fewer coll.iters + coll.warmup, or a larger nic.mtu_bytes)");
@@ -133,7 +132,9 @@ static void on_complete(void *ud, uint32_t cookie, enum bn_completion_side side,
     (void)when;
     if (side != BN_COMPLETE_RX)
         return;
-    x->sent[x->sched->slots[x->sched->xfers[cookie].src_slot].endpoint]++;
+    struct bn_xfer_view t;
+    bn_sched_view(x->sched, cookie, &t);
+    x->sent[t.src]++;
     release(x, x->ready, bn_sched_run_deliver(&x->run, cookie, x->ready));
     if (x->run.delivered == x->sched->nxfers)
         end_iteration(x);
@@ -148,13 +149,13 @@ static void exec_qp_error(void *self, uint32_t qpid, bn_time_t when)
     const struct bn_qp *qp = &x->s->nics.qp[qpid];
     if (x->failed || qp->msg_head == BN_NONE)
         return;
-    const struct bn_xfer *t = &x->sched->xfers[x->s->nics.msg[qp->msg_head].cookie];
-    uint32_t src = x->sched->slots[t->src_slot].endpoint;
+    struct bn_xfer_view t;
+    bn_sched_view(x->sched, x->s->nics.msg[qp->msg_head].cookie, &t);
     x->failed = true;
     x->failed_us = bn_time_to_us(when);
-    x->failed_rank = src;
-    x->failed_peer = x->sched->slots[t->dst_slot].endpoint;
-    x->failed_step = x->sent[src] + 1;
+    x->failed_rank = t.src;
+    x->failed_peer = t.dst;
+    x->failed_step = x->sent[t.src] + 1;
 }
 
 static bool exec_done(const void *self)
@@ -228,12 +229,15 @@ int bn_coll_execute(struct bn_sim *s, const struct bn_sched *sched, const uint32
         .step_ps = bn_time_from_us(sc->coll.step_latency_us),
         .warmup = sc->coll.warmup, .iters_total = sc->coll.warmup + sc->coll.iters,
     };
+    /* queue pairs: one per (source, destination, channel), at most one per
+     * explicit transfer or per chain hop's ring edge (ranks x channels) */
+    uint64_t pairs = (uint64_t)sched->nexplicit + (uint64_t)sched->p.nranks * sched->p.channels;
     x.qp_cap = 64;
-    while (x.qp_cap < 4 * (uint64_t)sched->nxfers && x.qp_cap < (1u << 30))
+    while (x.qp_cap < 4 * pairs && x.qp_cap < (1u << 30))
         x.qp_cap *= 2;
     x.qp_key = calloc(x.qp_cap, sizeof *x.qp_key);
     x.qp_val = calloc(x.qp_cap, sizeof *x.qp_val);
-    x.ready = malloc(((size_t)sched->nxfers + 1) * sizeof *x.ready);
+    x.ready = malloc(((size_t)bn_sched_ready_max(sched) + 1) * sizeof *x.ready);
     x.sent = calloc((size_t)sched->nendpoints + 1, sizeof *x.sent);
     int rc = x.qp_key && x.qp_val && x.ready && x.sent ? BN_OK
              : bn_fail(err, BN_ENOMEM, "out of memory for %u transfers", sched->nxfers);

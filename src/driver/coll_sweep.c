@@ -199,9 +199,12 @@ static int run_size(const struct bn_scenario *sc, uint64_t size, struct bn_coll_
         if (rc == BN_OK) {
             snprintf(row->algo, sizeof row->algo, "%s", algo->name);
             /* what ran: CollNet caps its trees at sharp.max_trees */
-            for (uint32_t x = 0; x < sched.nxfers; x++)
+            for (uint32_t x = 0; x < sched.nexplicit; x++)
                 if (sched.xfers[x].channel + 1 > row->channels)
                     row->channels = sched.xfers[x].channel + 1;
+            for (uint32_t c = 0; c < sched.nchains; c++)
+                if (sched.chains[c].channel + 1 > row->channels)
+                    row->channels = sched.chains[c].channel + 1;
             rc = bn_coll_execute(s, &sched, ep_host, sc, row, err);
         }
     }

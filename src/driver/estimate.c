@@ -13,7 +13,9 @@
  *   time series      samples (the run's ideal length, doubled, over
  *                    observe.sample_us) x the followed flows and queues
  *   collective       the largest row's schedule: transfers and slots, and
- *                    each slot's contribution set, one bit per rank
+ *                    each slot's contribution set, one bit per rank; for a
+ *                    compact algorithm (ring), a chain and its carried set
+ *                    per piece
  * and refused (BN_EINPUT naming the key that drives the largest part)
  * when the total passes the memory available (MemAvailable in
  * /proc/meminfo, or sim.memory_limit_bytes).
@@ -119,6 +121,18 @@ static void coll_parts(const struct bn_scenario *sc, const struct bn_topo_counts
         break;
     }
     double words = (n + 63) / 64;
+    const struct bn_coll_algo_ops *forced =
+        sc->coll.algo ? bn_coll_algo_at(sc->coll.algo - 1u) : NULL;
+    if (forced && forced->compact && sc->coll.op != BN_COLL_ALLTOALL &&
+        sc->coll.op != BN_COLL_SENDRECV) {
+        /* chains: a piece, a chain and the set it carries per slice, and
+         * per rank and channel a queue pair of the NIC layer */
+        double pieces = n * ch * slices;
+        e->coll_bytes = (uint64_t)(pieces * (sizeof(struct bn_piece) + sizeof(struct bn_chain) +
+                                             words * 8 + 16) +
+                                   n * ch * sizeof(struct bn_qp));
+        return;
+    }
     double per_slot = sizeof(struct bn_slot) + 2 * sizeof(uint64_t) + words * 8 + 4;
     double per_xfer = sizeof(struct bn_xfer) + 4 * sizeof(uint32_t) + 2 * sizeof(uint32_t);
     /* a transfer's destination is a new slot; its source, an earlier one's */

@@ -131,14 +131,13 @@ static void post_xfer(struct bn_jobs_exec *x, uint32_t pi)
     const struct bn_job_post *po = &x->post[pi];
     struct bn_job_inst *in = &x->inst[po->inst];
     const struct bn_job_rt *jr = &x->jobs[in->job];
-    const struct bn_xfer *t = &in->sched->xfers[po->xfer];
+    struct bn_xfer_view t;
+    bn_sched_view(in->sched, po->xfer, &t);
     uint32_t comm = jr->g.tasks[in->task].comm;
     const uint32_t *host = &jr->comm_host[jr->g.comm_off[comm]];
-    uint32_t src = host[in->sched->slots[t->src_slot].endpoint];
-    uint32_t dst = host[in->sched->slots[t->dst_slot].endpoint];
     bn_sched_run_posted(&in->run, po->xfer);
     x->post[pi].at = x->s->fab.now;
-    post_message(x, src, dst, t->channel, in->job, comm, t->bytes, pi);
+    post_message(x, host[t.src], host[t.dst], t.channel, in->job, comm, t.bytes, pi);
 }
 
 /* Ready transfers of instance `ii` wait out the step latency, then post. */
@@ -211,12 +210,13 @@ static void start_coll(struct bn_jobs_exec *x, uint32_t job, uint32_t t)
     }
     struct bn_job_inst *in = &x->inst[ii];
     *in = (struct bn_job_inst){.sched = &js->sched, .job = job, .task = t};
-    if (js->sched.nxfers + 1 > x->ready_cap) {
-        uint32_t *r = realloc(x->ready, ((size_t)js->sched.nxfers + 1) * sizeof *r);
+    uint32_t ready = bn_sched_ready_max(&js->sched) + 1;
+    if (ready > x->ready_cap) {
+        uint32_t *r = realloc(x->ready, (size_t)ready * sizeof *r);
         if (!r)
             return fail(x, BN_ENOMEM, "out of memory running a collective");
         x->ready = r;
-        x->ready_cap = js->sched.nxfers + 1;
+        x->ready_cap = ready;
     }
     int rc = bn_sched_run_start(&in->run, in->sched, x->err);
     if (rc != BN_OK) {
@@ -338,13 +338,13 @@ static void keep_step(struct bn_jobs_exec *x, const struct bn_job_post *po,
         out->steps = n;
     }
     const struct bn_job_rt *jr = &x->jobs[po->job];
-    const struct bn_xfer *t = &in->sched->xfers[po->xfer];
+    struct bn_xfer_view t;
+    bn_sched_view(in->sched, po->xfer, &t);
     const uint32_t *rank = &jr->g.comm_rank[jr->g.comm_off[jr->g.tasks[in->task].comm]];
     out->steps[out->nsteps++] = (struct bn_job_step){
         .start_us = bn_time_to_us(po->at), .end_us = bn_time_to_us(x->s->fab.now),
-        .bytes = t->bytes, .job = po->job, .channel = t->channel,
-        .rank = rank[in->sched->slots[t->src_slot].endpoint],
-        .peer = rank[in->sched->slots[t->dst_slot].endpoint],
+        .bytes = t.bytes, .job = po->job, .channel = t.channel,
+        .rank = rank[t.src], .peer = rank[t.dst],
     };
 }
 

@@ -17,7 +17,7 @@ enum bn_event_kind {
     BN_EV_ROUTE,           /* obj = switch, arg = routes version: the control plane installs */
     BN_EV_COMPLETE,        /* obj = the poster's cookie, arg = side: a delayed completion */
     /* the flow-level engine (src/flow) */
-    BN_EV_FLOW_SOLVE,      /* flows started or stopped at this instant: rates again */
+    BN_EV_FLOW_SOLVE,      /* flows started (or stopped a frame ago): rates again */
     BN_EV_FLOW_SENT,       /* the earliest message's last byte leaves its NIC */
     BN_EV_FLOW_RX,         /* obj = queue pair, arg = PSN past the message: it is in */
     BN_EV_FLOW_ACK,        /* obj = queue pair, arg = PSN past the message: its ACK is in */

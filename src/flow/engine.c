@@ -2,9 +2,9 @@
  * The flow-level engine's events (flow.h). The NICs hand it a queue pair
  * whose send engine got data (bn_nics.carry); the queue pair's flow then
  * competes for its links until its messages are sent. Rates are solved
- * once per instant at which flows started or stopped (BN_EV_FLOW_SOLVE,
- * scheduled behind that instant's events), only over the flows connected
- * to what changed; the earliest message to finish is the one
+ * (BN_EV_FLOW_SOLVE, behind the instant's events) when flows start, and a
+ * frame after flows stop, only over the flows connected to what changed;
+ * the earliest message to finish is the one
  * BN_EV_FLOW_SENT wakes for (an indexed heap of the sending queue pairs).
  */
 #include <math.h>
@@ -175,7 +175,6 @@ static bool next_message(struct bn_flow_engine *e, uint32_t qpid)
     fq->msg = qp->snd_msg;
     fq->left = (double)bn_nic_msg_wire(e->n, m, &fq->last_wire);
     fq->upd = e->f->now;
-    e->messages++;
     return true;
 }
 

@@ -70,7 +70,6 @@ struct bn_flow_engine {
     uint32_t *nic_flows;
     bn_time_t *busy_since;
     struct bn_flow_walk walk;
-    uint64_t messages;            /* messages carried */
     int rc;                       /* first failure inside a NIC callback */
     struct bn_error *err;
 };

@@ -25,7 +25,6 @@ int bn_mm_init(struct bn_maxmin *m, uint32_t nlinks, uint32_t nflows, struct bn_
     m->comp_links = calloc((size_t)nlinks + 1, sizeof *m->comp_links);
     m->dirty = calloc((size_t)nlinks + 1, sizeof *m->dirty);
     m->demand = calloc((size_t)nlinks + 1, sizeof *m->demand);
-    m->dirty_cap = nlinks + 1;
     m->touched = calloc((size_t)nlinks + 1, sizeof *m->touched);
     m->stamp = 2;
     if (!m->demand || !m->touched || !m->cap || !m->on || !m->ldirty || !m->link_mark ||
@@ -337,8 +336,6 @@ int bn_mm_solve(struct bn_maxmin *m, struct bn_error *err)
     }
     uint32_t nl, nf;
     component(m, &nl, &nf);
-    m->solves++;
-    m->flows_solved += nf;
     m->nheap = 0;
     for (uint32_t i = 0; i < nl; i++) {
         uint32_t l = m->comp_links[i];

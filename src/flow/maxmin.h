@@ -56,7 +56,7 @@ struct bn_maxmin {
     double *demand;              /* per link: sum of w x ceiling over its active flows' uses */
     uint8_t *active;
     /* scratch of solve() */
-    uint32_t *dirty, ndirty, dirty_cap;
+    uint32_t *dirty, ndirty;      /* links marked since the last solve, each once */
     uint32_t *seed, nseed;       /* flows that joined: solved whatever their links */
     uint8_t *seeded;
     uint8_t *ldirty;
@@ -67,7 +67,6 @@ struct bn_maxmin {
     struct bn_mm_heap { double key; uint32_t link; } *heap;
     uint32_t nheap, heap_cap;
     uint32_t *changed, nchanged;  /* flows whose rate solve() changed */
-    uint64_t solves, flows_solved; /* work done, for the results */
 };
 
 int bn_mm_init(struct bn_maxmin *m, uint32_t nlinks, uint32_t nflows, struct bn_error *err);
@@ -83,19 +82,11 @@ int bn_mm_reserve(struct bn_maxmin *m, uint32_t nflows, struct bn_error *err);
  * may be NULL: none is). */
 int bn_mm_set_path(struct bn_maxmin *m, uint32_t f, const uint32_t *links, const float *weights,
                    const uint8_t *passive, uint32_t n, struct bn_error *err);
-static inline bool bn_mm_has_path(const struct bn_maxmin *m, uint32_t f)
-{
-    return f < m->nflows && m->use_len[f] > 0;
-}
 /* Flow f starts or stops competing (its links are marked for solve()). */
 int bn_mm_activate(struct bn_maxmin *m, uint32_t f, struct bn_error *err);
 int bn_mm_deactivate(struct bn_maxmin *m, uint32_t f, struct bn_error *err);
 /* Recompute the rates of the flows connected to marked links; the flows
  * whose rate changed are changed[0 .. nchanged). */
 int bn_mm_solve(struct bn_maxmin *m, struct bn_error *err);
-static inline bool bn_mm_pending(const struct bn_maxmin *m)
-{
-    return m->ndirty > 0;
-}
 
 #endif

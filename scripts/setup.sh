@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 exec 1>&2
 
-scripts/need-packages.sh build-essential cmake pkg-config libyaml-dev libjansson-dev libcmocka-dev
+scripts/need-packages.sh build-essential cmake pkg-config libyaml-dev libjansson-dev libcmocka-dev help2man
 
 build=${1:-build}
 shift || true

@@ -7,7 +7,9 @@ cd "$(dirname "$0")/.."
 jobs=$(nproc)
 
 scripts/setup.sh build
-scripts/need-packages.sh graphviz jq   # tests only: dot renders --dot (test_plan.c), jq reads JSON (test_signals.sh)
+# tests only: dot renders --dot (test_plan.c), jq reads JSON (test_signals.sh),
+# abidiff checks the ABI (test_abi.sh), Debian's python3 runs the Python package's tests (test_python.sh)
+scripts/need-packages.sh graphviz jq abigail-tools python3 python3-pip python3-setuptools python3-yaml python3-pandas
 (cd build && ctest --output-on-failure -j"$jobs")
 
 scripts/setup.sh build-asan -DBNET_SANITIZE=ON
@@ -17,3 +19,9 @@ scripts/setup.sh build-asan -DBNET_SANITIZE=ON
 # Replay fuzz/regressions/, then each libFuzzer harness for 30 s, one per
 # core at a time: on CI's 2 cores about 2.5 minutes with the clang build.
 scripts/fuzz.sh -j "$jobs" 30
+
+# The Debian packages, built (with this test suite inside), installed and
+# used (docs/packaging.md): about 1.5 min on 2 cores; when asked (.ci/run asks).
+if [[ ${CI_PACKAGE:-0} == 1 ]]; then
+  scripts/package-deb.sh
+fi

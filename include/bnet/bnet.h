@@ -8,6 +8,11 @@
 #include "bnet/error.h"
 #include "bnet/results.h"
 #include "bnet/scenario.h"
+#include "bnet/version.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 struct bn_progress {
     double simulated_us;
@@ -69,6 +74,8 @@ struct bn_topo_query {
 int bn_plan_topology(const struct bn_scenario *sc, const struct bn_topo_query *q,
                      struct bn_topo_info *out, struct bn_error *err);
 
-#define BNET_VERSION "0.1.0"
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -12,6 +12,10 @@
 #include "bnet/results.h"
 #include "bnet/scenario.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct bn_coll_row {
     uint64_t size;              /* nccl-tests `size` (bytes) */
     uint64_t count;             /* nccl-tests `count` (elements) */
@@ -73,5 +77,9 @@ void bn_coll_print_footer(FILE *out, const struct bn_coll_results *r);
 void bn_seed_of_coll(const struct bn_coll_results *r, struct bn_seed_report *out);
 /* JSON to `path` ("-": stdout). */
 int bn_coll_write_json(const struct bn_coll_results *r, const char *path, struct bn_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

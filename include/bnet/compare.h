@@ -13,6 +13,10 @@
 #include "bnet/results.h"
 #include "bnet/scenario.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define BN_COMPARE_FABRICS_MAX 8
 #define BN_COMPARE_SIZES 3
 
@@ -72,5 +76,9 @@ int bn_compare_write_json(const struct bn_compare_results *r, const char *path,
 /* PATH (one row per figure, a column per fabric, RFC 4180). */
 int bn_compare_write_csv(const struct bn_compare_results *r, const char *path,
                          struct bn_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -6,6 +6,10 @@
 #ifndef BNET_ERROR_H
 #define BNET_ERROR_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum bn_status {
     BN_OK = 0,
     BN_EINPUT = 2,    /* bad scenario, flag, topology or flow file: exit 2 */
@@ -22,5 +26,9 @@ struct bn_error {
 /* printf-style; returns `status` so callers can `return bn_fail(...)`. */
 int bn_fail(struct bn_error *err, int status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -13,6 +13,10 @@
 
 #include "bnet/bnet.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* A parallel dimension's communication per iteration. */
 struct bn_job_dim_row {
     char dim[8];                /* "tp", "cp", "pp", "dp", "ep" */
@@ -123,5 +127,9 @@ int bn_job_write_trace(const struct bn_job_results *r, const char *path, struct 
 const char *bn_job_span_dim(uint8_t dim);
 const char *bn_job_span_op(uint8_t op);
 const char *bn_job_span_phase(uint8_t phase);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -14,6 +14,10 @@
 #include "bnet/results.h"
 #include "bnet/scenario.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* One message size. Bandwidth tests fill the bw_ and msg_rate fields,
  * latency tests the t_ ones (from every message's own sample). */
 struct bn_p2p_row {
@@ -64,5 +68,9 @@ int bn_p2p_write_json(const struct bn_p2p_results *r, const char *path, struct b
 /* The seed's figures (bnet/results.h) a test measures: the smallest
  * size's latency (latency tests), the best message rate (bandwidth). */
 void bn_seed_of_p2p(const struct bn_p2p_results *r, struct bn_seed_report *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -12,6 +12,10 @@
 #include "bnet/error.h"
 #include "bnet/scenario.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct bn_topo_info {
     char kind[BN_NAME_MAX];
     uint32_t k;
@@ -248,5 +252,9 @@ int bn_topo_info_write_json(const struct bn_topo_info *t, const char *path,
  * keys each sets), as JSON. */
 int bn_keys_write_json(const char *path, struct bn_error *err);
 int bn_presets_write_json(const char *path, struct bn_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

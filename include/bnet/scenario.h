@@ -19,6 +19,10 @@
 
 #include "bnet/error.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define BN_NAME_MAX 64
 #define BN_PATH_MAX 512
 
@@ -442,5 +446,9 @@ const char *bn_scenario_choice(const char *path, unsigned index);
 /* Key `path`'s value in sc as text, as a scenario file would give it
  * (BN_OK, or BN_EINPUT for an unknown key). */
 int bn_scenario_get(const struct bn_scenario *sc, const char *path, char *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

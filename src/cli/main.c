@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "bnet/bnet.h"
+#include "bnet_revision.h" /* generated at build time (cmake/revision.cmake) */
 #include "cli/cli.h"
 
 static const char *const usage_main =
@@ -32,7 +33,9 @@ static const char *const usage_main =
     "  keys [--json]     list every scenario key with type, unit and default\n"
     "  presets [--json]  list the technology presets (fabric: NAME) and their keys\n"
     "  help [TOPIC]      help for a command (coll, run, job, p2p, compare, topo, keys,\n"
-    "                    presets, help)\n"
+    "                    presets, version, help)\n"
+    "  version           the version (and git revision when built from a checkout);\n"
+    "                    also --version\n"
     "\n";
 
 static const char *const usage_main_end =
@@ -125,8 +128,12 @@ static const char *const usage_presets =
     "Values and sources: docs/presets.md.\n";
 
 static const char *const usage_help =
-    "usage: bnet help [TOPIC]\n\nTopics: coll, run, job, p2p, compare, topo, keys, presets, help. Without one,\n"
-    "the commands and the options each takes.\n";
+    "usage: bnet help [TOPIC]\n\nTopics: coll, run, job, p2p, compare, topo, keys, presets, version, help.\n"
+    "Without one, the commands and the options each takes.\n";
+
+static const char *const usage_version =
+    "usage: bnet version (or bnet --version)\n\nPrint bnet's version, with the git revision when it was built from a checkout\n"
+    "('-dirty': the tree had changes). The JSON's bnet_version is the version alone.\n";
 
 static const char *mode_name(enum bn_cli_mode mode)
 {
@@ -196,7 +203,8 @@ static int help(const char *topic)
     } topics[] = {
         {"run", NULL, BN_CLI_RUN}, {"topo", NULL, BN_CLI_TOPO}, {"coll", NULL, BN_CLI_COLL},
         {"job", NULL, BN_CLI_JOB}, {"p2p", NULL, BN_CLI_P2P}, {"compare", NULL, BN_CLI_COMPARE},
-        {"keys", usage_keys, -1}, {"presets", usage_presets, -1}, {"help", usage_help, -1},
+        {"keys", usage_keys, -1}, {"presets", usage_presets, -1}, {"version", usage_version, -1},
+        {"help", usage_help, -1},
     };
     if (!topic) {
         print_main(stdout);
@@ -212,7 +220,7 @@ static int help(const char *topic)
         return 0;
     }
     fprintf(stderr, "bnet: no help for '%s' (topics: run, job, p2p, compare, topo, coll, keys, presets, "
-            "help)\n",
+            "version, help)\n",
             topic);
     return 2;
 }
@@ -264,6 +272,23 @@ static int cmd_listing(const char *cmd, int argc, char **argv)
     return 0;
 }
 
+/* "bnet 0.1.0 (git 0123456789ab)"; the library's version too when the
+ * shared library loaded is not the one the command was built with. */
+static int print_version(int argc)
+{
+    if (argc > 2) {
+        fprintf(stderr, "bnet: 'version' takes no arguments\n");
+        return 2;
+    }
+    printf("bnet %s", BNET_VERSION);
+    if (BNET_GIT_REVISION[0])
+        printf(" (git %s)", BNET_GIT_REVISION);
+    if (strcmp(bn_version(), BNET_VERSION) != 0)
+        printf(" with libbnet %s", bn_version());
+    printf("\n");
+    return 0;
+}
+
 static int dispatch(int argc, char **argv);
 
 /* Everything bnet prints goes through stdout's buffer: a full disk or a
@@ -295,10 +320,8 @@ static int dispatch(int argc, char **argv)
         return help(NULL);
     if (strcmp(cmd, "help") == 0)
         return help(argc > 2 ? argv[2] : NULL);
-    if (strcmp(cmd, "--version") == 0) {
-        printf("bnet %s\n", BNET_VERSION);
-        return 0;
-    }
+    if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0)
+        return print_version(argc);
     if (strcmp(cmd, "run") == 0)
         return bn_cli_run(argc, argv, 2, BN_CLI_RUN);
     if (strcmp(cmd, "topo") == 0)

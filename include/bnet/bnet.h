@@ -5,6 +5,9 @@
 #ifndef BNET_BNET_H
 #define BNET_BNET_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
 #include "bnet/error.h"
 #include "bnet/results.h"
 #include "bnet/scenario.h"
@@ -14,63 +17,79 @@
 extern "C" {
 #endif
 
+/* A running simulation's state, as handed to bn_run_opts.progress. */
 struct bn_progress {
-    double simulated_us;
-    double wall_s;
-    uint64_t events, packet_hops;
-    uint32_t flows_done, flows_total;
+    double simulated_us;      /* simulated time reached */
+    double wall_s;            /* wall-clock seconds since the call started (setup included) */
+    uint64_t events, packet_hops; /* counts so far: events processed, packets sent on a port */
+    uint32_t flows_done, flows_total; /* flows finished (completed or failed) of all flows */
 };
 
+/* Options of bn_run; the whole struct may be NULL. */
 struct bn_run_opts {
     /* Called about every few hundred thousand events (may be NULL). */
     void (*progress)(void *ud, const struct bn_progress *p);
-    void *progress_ud;
+    void *progress_ud;        /* passed back as `ud` */
 };
 
-/* Ask the running simulation (bn_run, bn_coll_sweep) to stop at its next
- * check, every few hundred thousand events: it returns what it measured so
- * far, marked interrupted. Async-signal-safe (for a SIGINT handler). */
+/* Ask the running simulation (bn_run, bn_coll_sweep, bn_job_run, bn_p2p_run)
+ * to stop at its next check, every few hundred thousand events: it returns
+ * BN_OK with what it measured so far, marked interrupted. Async-signal-safe
+ * (for a SIGINT handler). The request is never cleared: later runs in the
+ * same process stop at their first check too. */
 void bn_interrupt(void);
 
 /* The memory the scenario will need, estimated from its size before
  * anything is built (docs/limits.md): for bnet topo (the topology and its
  * routing tables), for bn_run, or for bnet coll's largest row; and what is
  * available (sim.memory_limit_bytes, else the system's MemAvailable). */
-enum bn_est_what { BN_EST_TOPO = 0, BN_EST_RUN = 1, BN_EST_COLL = 2, BN_EST_JOBS = 3 };
+enum bn_est_what {
+    BN_EST_TOPO = 0,          /* the topology and its routing tables (bnet topo, bn_p2p_run) */
+    BN_EST_RUN = 1,           /* bn_run: the fabric, flows and time series too */
+    BN_EST_COLL = 2,          /* bn_coll_sweep: the fabric and its largest row's schedule */
+    BN_EST_JOBS = 3           /* bn_job_run: the fabric and the jobs' graphs */
+};
 struct bn_mem_estimate {
-    uint64_t topology_bytes, routes_bytes, fabric_bytes;
+    uint64_t topology_bytes, routes_bytes, fabric_bytes; /* graph; routing tables; ports, NICs */
     uint64_t flows_bytes, series_bytes;   /* bn_run */
     uint64_t coll_bytes;                  /* bnet coll's largest schedule */
     uint64_t jobs_bytes;                  /* bn_job_run: the jobs' graphs and run state */
-    uint64_t total_bytes, available_bytes;
-    uint64_t hosts, switches, leaves;
+    uint64_t total_bytes, available_bytes; /* the sum of the parts; the limit it is held to */
+    uint64_t hosts, switches, leaves;     /* counts: the topology's size (leaves: leaf switches) */
     double route_s;   /* computing the routing tables: a search per leaf over every port */
 };
+/* Fill `out` (nothing to free). BN_OK, or the topology's error (BN_EINPUT:
+ * a bad topology or topology file). */
 int bn_estimate_memory(const struct bn_scenario *sc, enum bn_est_what what,
                        struct bn_mem_estimate *out, struct bn_error *err);
 /* BN_EINPUT, naming the key that drives the largest part, when the
- * estimate passes what is available. bn_run, bn_coll_sweep and
- * bn_plan_topology's caller call it. */
+ * estimate passes what is available; else BN_OK. bn_run, bn_coll_sweep,
+ * bn_job_run, bn_p2p_run and bn_plan_topology's caller call it. */
 int bn_check_memory(const struct bn_scenario *sc, enum bn_est_what what, struct bn_error *err);
 
-/* Build the scenario's fabric, run its workload, fill `out`. */
+/* Build the scenario's fabric, run its workload, fill `out` (opts may be
+ * NULL). `out` need not be initialized; on BN_OK the caller frees it with
+ * bn_results_free; on an error nothing is left to free. */
 int bn_run(const struct bn_scenario *sc, const struct bn_run_opts *opts,
            struct bn_results *out, struct bn_error *err);
 
-/* Build the topology only and describe it. */
+/* Build the scenario's fabric (no workload) and describe its topology:
+ * `out` without the planner's figures (planned false). Nothing to free. */
 int bn_describe_topology(const struct bn_scenario *sc, struct bn_topo_info *out,
                          struct bn_error *err);
 
 /* What `bnet topo` asks of a topology beyond its description. */
 struct bn_topo_query {
     bool paths;               /* count minimal paths from host src to host dst */
-    uint32_t src, dst;
-    const char *dot_path;     /* write the graph as Graphviz DOT here ("-": stdout) */
+    uint32_t src, dst;        /* host indices */
+    const char *dot_path;     /* write the graph as Graphviz DOT here ("-": stdout; NULL: no) */
 };
 
 /* Build the topology (no simulator state) and fill `out`, planner figures
  * included: per-tier capacity and oversubscription, links by rate, cables and
- * transceivers, Gb/s per PFLOPS, and what `q` (may be NULL) asks. */
+ * transceivers, Gb/s per PFLOPS, and what `q` (may be NULL) asks. Nothing
+ * to free. BN_OK, or the error (BN_EINPUT: bad topology, host index or
+ * DOT file). */
 int bn_plan_topology(const struct bn_scenario *sc, const struct bn_topo_query *q,
                      struct bn_topo_info *out, struct bn_error *err);
 

@@ -5,6 +5,7 @@
 #ifndef BNET_COLL_H
 #define BNET_COLL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -16,6 +17,7 @@
 extern "C" {
 #endif
 
+/* One message size of the sweep; times are simulated. */
 struct bn_coll_row {
     uint64_t size;              /* nccl-tests `size` (bytes) */
     uint64_t count;             /* nccl-tests `count` (elements) */
@@ -23,35 +25,36 @@ struct bn_coll_row {
     double algbw_gbs, busbw_gbs; /* GB/s, 1 GB = 1e9 B */
     uint64_t wrong;             /* elements not as the collective demands */
     char algo[16];              /* the algorithm that ran (tuner's choice under auto) */
-    uint32_t channels;
-    double predicted_us;        /* the tuner's estimate for that algorithm */
-    uint64_t packet_hops, events;
-    uint64_t pkts_dropped, retransmits;
+    uint32_t channels;          /* channels that ran (count) */
+    double predicted_us;        /* the tuner's estimate for that algorithm (0: no model) */
+    uint64_t packet_hops, events; /* simulator work for the row, every iteration (counts) */
+    uint64_t pkts_dropped, retransmits; /* packets dropped in the fabric; data packets resent */
     double wall_s;              /* simulation wall time of the row */
     /* with faults (src/fault): frames lost to them; the same row without
      * them (time_us over it: the slowdown); and whether the collective
      * failed: a queue pair's retries ran out at failed_us, at rank
      * failed_rank's failed_step-th send (to failed_peer) of that iteration */
-    uint64_t pkts_lost;
-    double baseline_us;
-    bool failed;
-    double failed_us;
-    uint32_t failed_rank, failed_peer, failed_step;
+    uint64_t pkts_lost;         /* frames lost to faults */
+    double baseline_us;         /* time_us without the faults (0: no baseline ran) */
+    bool failed;                /* then time_us and the bandwidths are 0 */
+    double failed_us;           /* simulated time into the row's run */
+    uint32_t failed_rank, failed_peer, failed_step; /* ranks; the send's number, from 1 */
 };
 
+/* A sweep's results. rows and prov are its own: bn_coll_results_free. */
 struct bn_coll_results {
-    struct bn_provenance prov;
-    char op[BN_NAME_MAX], datatype[BN_NAME_MAX], redop[BN_NAME_MAX];
-    uint32_t type_bytes;
+    struct bn_provenance prov;  /* what was simulated */
+    char op[BN_NAME_MAX], datatype[BN_NAME_MAX], redop[BN_NAME_MAX]; /* coll.* names */
+    uint32_t type_bytes;        /* bytes per element of datatype */
     int32_t root;               /* -1 where the collective has none, as nccl-tests prints */
-    uint32_t nranks, gpus_per_server;
+    uint32_t nranks, gpus_per_server; /* GPU ranks (= hosts); topology.gpus_per_server */
     double nic_gbps;            /* backend line rate per GPU */
     double nic_goodput_gbps;    /* line rate x payload / wire bytes of a full packet */
-    struct bn_topo_info topo;
-    struct bn_coll_row *rows;
+    struct bn_topo_info topo;   /* the fabric as built (no planner figures) */
+    struct bn_coll_row *rows;   /* [nrows], smallest size first */
     uint32_t nrows;
-    double wall_s;
-    uint64_t peak_rss_bytes;
+    double wall_s;              /* wall-clock seconds of the whole sweep */
+    uint64_t peak_rss_bytes;    /* the process's peak resident memory */
     bool interrupted;           /* bn_interrupt stopped the sweep: the rows before it */
 };
 
@@ -59,15 +62,20 @@ struct bn_coll_results {
  * header fields and the topology. */
 typedef void (*bn_coll_row_fn)(void *ud, const struct bn_coll_results *r, uint32_t row);
 
-/* Run the sweep the scenario's coll.* keys describe. */
+/* Run the sweep the scenario's coll.* keys describe. `out` need not be
+ * initialized; on BN_OK the caller frees it with bn_coll_results_free; on
+ * an error nothing is left to free. A row whose collective failed (faults)
+ * is still BN_OK, marked failed. */
 int bn_coll_sweep(const struct bn_scenario *sc, struct bn_coll_results *out,
                   struct bn_error *err);
+/* The same, calling on_row(ud, ...) after each row (as above). */
 int bn_coll_sweep_rows(const struct bn_scenario *sc, bn_coll_row_fn on_row, void *ud,
                        struct bn_coll_results *out, struct bn_error *err);
+/* Free what r owns (rows, prov) and leave it empty. */
 void bn_coll_results_free(struct bn_coll_results *r);
 
-/* Reports (report/coll_table.c, report/json.c). The table whole, or piece
- * by piece as rows arrive. */
+/* Reports: nccl-tests' table to `out`, whole or piece by piece as rows
+ * arrive (write errors are not reported). */
 void bn_coll_print_table(FILE *out, const struct bn_coll_results *r);
 void bn_coll_print_header(FILE *out, const struct bn_coll_results *r);
 void bn_coll_print_row(FILE *out, const struct bn_coll_results *r, uint32_t row);
@@ -75,7 +83,8 @@ void bn_coll_print_footer(FILE *out, const struct bn_coll_results *r);
 /* The seed's figures (bnet/results.h) a sweep measures: its AllReduce's
  * bus bandwidth at the largest size against the line rate. */
 void bn_seed_of_coll(const struct bn_coll_results *r, struct bn_seed_report *out);
-/* JSON to `path` ("-": stdout). */
+/* JSON to `path` ("-": stdout; docs/results.md). BN_OK, BN_EINPUT if it
+ * cannot be written, or BN_ENOMEM. */
 int bn_coll_write_json(const struct bn_coll_results *r, const char *path, struct bn_error *err);
 
 #ifdef __cplusplus

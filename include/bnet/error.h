@@ -11,21 +11,28 @@ extern "C" {
 #endif
 
 enum bn_status {
-    BN_OK = 0,
-    BN_EINPUT = 2,    /* bad scenario, flag, topology or flow file: exit 2 */
-    BN_ENOMEM = 3,
-    BN_EINTERNAL = 4, /* an invariant failed (conservation, lossless drop...) */
-    BN_EINTR = 5,     /* bn_interrupt stopped it (callers keep what came before) */
+    BN_OK = 0,        /* success (the bn_error's contents then mean nothing) */
+    BN_EINPUT = 2,    /* bad scenario, flag, topology or flow file, or an output that
+                       * cannot be written: exit 2 */
+    BN_ENOMEM = 3,    /* out of memory (exit 1) */
+    BN_EINTERNAL = 4, /* an invariant failed (conservation, lossless drop...): exit 1 */
+    BN_EINTR = 5,     /* bn_interrupt stopped it (callers keep what came before); the
+                       * entry points return BN_OK with `interrupted` set instead */
 };
 
+/* Filled by a failing call; the caller owns it (usually on the stack). */
 struct bn_error {
-    int status;
-    char msg[512];
+    int status;       /* the enum bn_status the call returned */
+    char msg[512];    /* one line, NUL-terminated, no trailing newline; cut to fit */
 };
 
-/* printf-style; returns `status` so callers can `return bn_fail(...)`. */
+/* Fill err (may be NULL) with `status` and the printf-style message;
+ * returns `status` so callers can `return bn_fail(...)`. */
 int bn_fail(struct bn_error *err, int status, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
 
 #ifdef __cplusplus
 }

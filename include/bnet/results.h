@@ -16,89 +16,97 @@
 extern "C" {
 #endif
 
+/* A topology as built (bn_describe_topology), plus the planner's figures
+ * (bn_plan_topology). Plain data: nothing to free. */
 struct bn_topo_info {
-    char kind[BN_NAME_MAX];
-    uint32_t k;
-    uint32_t hosts, switches, links;
-    uint32_t tiers;
-    uint32_t switches_per_tier[5];   /* [1] leaves/ToR, [2] agg/spine, [3] core */
-    char tier_name[5][16];
-    uint32_t radix;
+    char kind[BN_NAME_MAX];          /* topology.kind: "fat_tree", "leaf_spine", ... */
+    uint32_t k;                      /* topology.k (ports); 0 for a fabric read from a file */
+    uint32_t hosts, switches, links; /* counts; links: backend cables, host links included
+                                      * (NVLink and SHARP units' links not counted) */
+    uint32_t tiers;                  /* switch tiers */
+    uint32_t switches_per_tier[5];   /* [1] leaves/ToR, [2] agg/spine, [3] core; [0] unused */
+    char tier_name[5][16];           /* names of tiers [1 .. tiers] ("tor", "leaf", ...) */
+    uint32_t radix;                  /* ports per switch */
     uint32_t diameter_hops;          /* links on the longest minimal host-to-host path */
     uint32_t diameter_switches;      /* switches on that path */
-    double bisection_gbps;
-    double host_rate_gbps, fabric_rate_gbps;
+    double bisection_gbps;           /* across the worst cut into two halves, one direction */
+    double host_rate_gbps, fabric_rate_gbps; /* fastest host / switch-to-switch link (0: none) */
     /* NVLink scale-up domains (scale_up.*): 0 domains = none. */
-    uint32_t scaleup_domains, scaleup_gpus_per_domain;
-    double scaleup_rate_gbps;
+    uint32_t scaleup_domains, scaleup_gpus_per_domain; /* counts */
+    double scaleup_rate_gbps;        /* per GPU, each direction */
     /* Planner figures, filled by bn_plan_topology (`bnet topo`) only. */
-    bool planned;
+    bool planned;                    /* the figures below are filled */
     struct bn_tier_info {
         uint32_t nodes;              /* [0]: hosts; [1..]: switches of the tier */
         uint32_t ports_max;          /* most ports in use on one node of the tier */
-        uint32_t down_links, up_links;
-        double down_gbps, up_gbps;   /* towards the hosts / the next tier up */
+        uint32_t down_links, up_links; /* the tier's links to the tier below / above */
+        double down_gbps, up_gbps;   /* their capacity, one direction: towards the hosts / up */
         double oversubscription;     /* down / up; 0 on the top tier */
     } tier[5];
     uint32_t nrates;                 /* links by rate, fastest first */
-    struct { double gbps; uint32_t links; } rates[8];
+    struct { double gbps; uint32_t links; } rates[8]; /* [nrates]: a line rate, its link count */
     uint32_t host_copper, host_fiber, fabric_copper, fabric_fiber; /* links by medium */
     uint32_t transceivers;           /* 2 per fiber link, none on copper (DAC) */
     uint32_t gpus_per_server;        /* rail_optimized: hosts are GPUs, this many a server */
     double gpu_tflops;               /* topology.gpu_tflops; 0 = not stated */
-    double gbps_per_pflops;          /* hosts' injection / their PFLOPS */
+    double gbps_per_pflops;          /* hosts' injection (Gb/s) / their PFLOPS; 0: not stated */
     /* the price and power table (cost.*) over the devices counted here:
      * switches, a NIC per host, transceivers, cables; stated: some cost.*
      * key is not 0. Estimates (docs/topologies.md). */
     bool cost_stated;
-    double cost_usd, power_w;        /* the whole backend network */
-    double cost_per_gpu_usd, power_per_gpu_w;
-    double bisection_gbps_per_pflops;
+    double cost_usd, power_w;        /* the whole backend network, USD and W */
+    double cost_per_gpu_usd, power_per_gpu_w; /* the same per host (GPU) */
+    double bisection_gbps_per_pflops; /* bisection_gbps / the hosts' PFLOPS; 0: not stated */
     /* The memory estimate (bn_estimate_memory), when the caller asked: a run
-     * and bnet coll's largest row, against what is available (0: not asked). */
+     * and bnet coll's largest row, against what is available (0: not asked).
+     * Filled by the caller, not the library. */
     uint64_t memory_run_bytes, memory_coll_bytes, memory_available_bytes;
     bool paths_asked;                /* --paths SRC,DST */
-    uint32_t path_src, path_dst, path_hops;
-    uint64_t minimal_paths;
+    uint32_t path_src, path_dst, path_hops; /* host indices; links on a minimal path */
+    uint64_t minimal_paths;          /* how many (parallel links count apart; saturates) */
 };
 
+/* One flow of a bn_run; times are simulated. */
 struct bn_flow_result {
-    uint32_t src, dst;
-    uint64_t bytes;
-    double start_us;
-    double fct_us;          /* post -> last byte delivered at the receiver */
+    uint32_t src, dst;      /* sending and receiving host indices */
+    uint64_t bytes;         /* message size: payload bytes, no headers */
+    double start_us;        /* when it was posted to the sender's NIC */
+    double fct_us;          /* post -> last byte delivered at the receiver (0: never) */
     double failed_us;       /* its queue pair went to the error state then (-1: it did not) */
     bool no_path;           /* ...because no path served it once faults were over
                              * (routing.stuck_us), not because its retries ran out */
-    double ack_us;          /* post -> sender's completion (last ACK) */
-    double throughput_gbps; /* bytes * 8 / fct */
+    double ack_us;          /* post -> sender's completion (last ACK) (0: never) */
+    double throughput_gbps; /* bytes * 8 / fct (0: the receiver did not finish) */
     uint64_t retransmits;   /* data packets sent again */
-    uint64_t timeouts;
+    uint64_t timeouts;      /* retransmission timer expirations */
     uint64_t duplicates;    /* packets the receiver already had: spurious retransmissions */
     uint32_t paths;         /* distinct paths its data packets took (counted up to 64) */
     uint32_t *path_packets; /* packets per path, [paths]; only for followed flows, else NULL */
-    bool done;
+    bool done;              /* both the receiver and the sender finished */
 };
 
+/* Order statistics over the completed flows, in the unit of the field
+ * holding them; percentiles interpolate linearly (docs/results.md). */
 struct bn_summary_stats { double mean, min, p1, p50, p99, max; };
 
-/* A port (one direction of a link) that saw pauses, marks or drops. */
+/* A port (one direction of a link): every one with observe.ports all, only
+ * those that saw pauses, marks or drops with observe.ports active. */
 struct bn_port_result {
     uint32_t port;            /* global port id */
     char name[80];            /* "tor3/1": node name / port index on it (never cut) */
     char peer[64];            /* the node at the other end */
-    double utilization;       /* busy time / simulated time */
-    uint64_t tx_bytes, drops, ecn_marks;
+    double utilization;       /* busy time / simulated time, 0..1 */
+    uint64_t tx_bytes, drops, ecn_marks; /* frame bytes sent; packets dropped, marked CE here */
     uint64_t pause_sent;      /* PFC pauses this port sent upstream */
     uint64_t pause_received;  /* pauses that stopped this port */
-    double paused_fraction;   /* of simulated time this port was paused */
+    double paused_fraction;   /* of simulated time this port was paused, 0..1 */
 };
 
 /* One fault of the scenario's faults: list, as it went (src/fault). */
 struct bn_fault_result {
     char kind[24];            /* "link_down", ... */
     char target[BN_NAME_MAX]; /* as the scenario named it; random_links: the links drawn */
-    double at_us, until_us;   /* until 0: for good */
+    double at_us, until_us;   /* as the scenario gave them; until 0: for good */
     uint32_t links;           /* links it took down, slowed or corrupted */
     uint32_t flaps;           /* link_flap: times the link went down */
     uint32_t switches_changed; /* switches whose tables its first change rerouted */
@@ -114,19 +122,20 @@ struct bn_fault_result {
     uint64_t pkts_lost;       /* frames lost on its links (both directions) */
 };
 
-/* Time series sampled every `interval_us` while flows run. */
+/* Time series sampled every `interval_us` while flows run. A [nsamples][n]
+ * array is flat, row by row: sample k of item i at [k * n + i]. */
 struct bn_series {
-    double interval_us;
-    uint32_t nsamples;
-    double *t_us;             /* [nsamples] */
+    double interval_us;       /* observe.sample_us; 0: no series (every array empty) */
+    uint32_t nsamples;        /* samples taken */
+    double *t_us;             /* [nsamples]: simulated time of each sample */
     uint32_t nflows;          /* flows sampled: the first observe.max_flows */
     double *rate_gbps;        /* [nsamples][nflows]: the sender's current rate */
-    double *alpha;            /* [nsamples][nflows]: DCQCN alpha (0 for other modules) */
+    double *alpha;            /* [nsamples][nflows]: DCQCN alpha, 0..1 (0 for other modules) */
     double *delivered_bytes;  /* [nsamples][nflows]: payload delivered in order so far */
-    uint32_t nqueues;
+    uint32_t nqueues;         /* observed ports */
     uint32_t *queue_port;     /* [nqueues] global port ids */
     char (*queue_name)[80];   /* [nqueues]: port names, as `name` above */
-    double *queue_bytes;      /* [nsamples][nqueues] output queue depth */
+    double *queue_bytes;      /* [nsamples][nqueues] output queue depth, frame bytes */
 };
 
 /* What was simulated (docs/results.md, "What was simulated"): the
@@ -138,66 +147,86 @@ struct bn_provenance {
     char *command;                /* set by the caller, e.g. the bnet command line
                                    * without its output options (NULL: none) */
 };
-/* Keep a copy of sc (BN_ENOMEM if out of memory); free what is kept. */
+/* Keep a copy of sc in p->config, replacing one kept before (p zeroed or
+ * kept before); BN_OK, or BN_ENOMEM. bn_provenance_free frees it. */
 int bn_provenance_keep(struct bn_provenance *p, const struct bn_scenario *sc,
                        struct bn_error *err);
-/* Record the command (a copy); BN_ENOMEM if out of memory. */
+/* Record a copy of `command` (NULL: none), replacing any before; BN_OK, or
+ * BN_ENOMEM if out of memory. */
 int bn_provenance_command(struct bn_provenance *p, const char *command, struct bn_error *err);
+/* Free what p holds and set its pointers to NULL (the results' *_free
+ * functions call it). */
 void bn_provenance_free(struct bn_provenance *p);
 
+/* A bn_run's results. The arrays are the results' own: bn_results_free. */
 struct bn_results {
-    struct bn_provenance prov;
-    uint64_t seed;
-    char scenario[BN_PATH_MAX];
-    char workload[BN_NAME_MAX];
-    struct bn_topo_info topo;
-    struct bn_flow_result *flows;
-    uint32_t nflows, flows_completed;
-    struct bn_summary_stats throughput_gbps;
-    double fct_p50_us, fct_p99_us, fct_p999_us;
+    struct bn_provenance prov;       /* what was simulated */
+    uint64_t seed;                   /* the seed the run used */
+    char scenario[BN_PATH_MAX];      /* the scenario's source: its path as given, or "<default>" */
+    char workload[BN_NAME_MAX];      /* workload.kind: "permutation", ... */
+    struct bn_topo_info topo;        /* the fabric as built (no planner figures) */
+    struct bn_flow_result *flows;    /* [nflows], in workload order */
+    uint32_t nflows, flows_completed; /* flows; those done */
+    struct bn_summary_stats throughput_gbps; /* per-flow throughput over completed flows */
+    double fct_p50_us, fct_p99_us, fct_p999_us; /* flow completion time percentiles */
     /* messages (workload.messages per flow): post to the receiver's
      * completion, each its own sample (docs/endpoints.md) */
-    uint64_t messages;
+    uint64_t messages;               /* messages measured (count) */
     double msg_lat_p50_us, msg_lat_p99_us, msg_lat_p999_us, msg_lat_max_us;
     bool msg_lat_over_target;        /* its P99.9 above the seed's 10 us */
-    /* messages a NIC sent over the run (first start to last completion) */
+    /* messages a NIC sent over the run (first start to last completion),
+     * millions per second: the mean over sending NICs, and the highest */
     double msg_rate_mean_mpps, msg_rate_max_mpps;
-    /* packets: injected = delivered + dropped + in_flight (checked) */
+    /* packets (data, ACKs, NAKs, notifications): injected = delivered +
+     * dropped + lost + in_flight (checked); bytes: the same ledger in frame
+     * bytes (headers included, no preamble or inter-frame gap) */
     uint64_t pkts_injected, pkts_delivered, pkts_dropped, pkts_in_flight;
     uint64_t bytes_injected, bytes_delivered, bytes_dropped, bytes_in_flight;
+    /* packets: data ones dropped, sent again, marked CE, arrived ahead of
+     * the expected PSN; timeouts: retransmission timer expirations */
     uint64_t data_pkts_dropped, retransmits, timeouts, ecn_marks, out_of_order;
     uint64_t spurious_retransmits;        /* retransmitted packets the receiver already had */
     uint64_t trimmed;                     /* data packets whose payload a switch cut */
     uint32_t reorder_depth_max;           /* PSNs ahead of the expected one, at arrival */
     double reorder_depth_p99;             /* over out-of-order arrivals */
-    double link_util_max, link_util_mean; /* busy time / simulated time over all ports */
-    char flow_control[BN_NAME_MAX], congestion_control[BN_NAME_MAX];
+    double link_util_max, link_util_mean; /* busy time / simulated time over all ports, 0..1
+                                           * (backend ports: NVLink and SHARP apart) */
+    char flow_control[BN_NAME_MAX], congestion_control[BN_NAME_MAX]; /* module names */
     char notifications[16];   /* what the congestion control's receivers send ("CNPs",
                                * "BECNs"; "": none): `cnps` counts them */
     bool fc_pauses;           /* the flow control sends pause frames (PFC) */
+    /* PFC pause (XOFF) and resume (XON) frames all ports sent; congestion
+     * notifications that reached senders (packets) */
     uint64_t pause_frames, resume_frames, cnps;
-    struct bn_port_result *ports;   /* ports with any pause, mark or drop */
+    struct bn_port_result *ports;   /* [nports]: every port, or those with any pause, mark
+                                     * or drop (observe.ports) */
     uint32_t nports;
     struct bn_series series;
-    /* the run itself */
+    /* the run itself: events processed and packets sent on a port (counts);
+     * simulated time; wall-clock seconds of the event loop and of building
+     * the fabric and workload; the process's peak resident memory */
     uint64_t events, packet_hops;
     double simulated_us, wall_s, setup_s;
     uint64_t peak_rss_bytes;
     bool stopped_early;   /* sim.max_time_us reached (or interrupted) before all flows finished */
     bool interrupted;     /* bn_interrupt stopped it: results so far */
-    /* failures (src/fault): frames lost to them, flows whose queue pair
+    /* failures (src/fault): frames lost to them (and their frame bytes; of
+     * those frames, the ones a bit error took), flows whose queue pair
      * failed, and each fault as it went */
     uint64_t pkts_lost, bytes_lost, pkts_corrupted;
     uint32_t flows_failed;
     char control_plane[BN_NAME_MAX];   /* "" without faults */
-    struct bn_fault_result *faults;
+    struct bn_fault_result *faults;    /* [nfaults], in the scenario's order */
     uint32_t nfaults;
-    /* the same run without its faults (only when there are some): the last
-     * flow's completion, and this run's over it */
+    /* the same run without its faults (only when there are some and
+     * routing.baseline): the last flow's completion, and this run's over it
+     * (slowdown -1: a flow failed; 0: no baseline ran) */
     double baseline_makespan_us, makespan_us, slowdown;
     double reroute_wall_s;    /* wall time spent computing new routes */
 };
 
+/* Free what r owns (flows, ports, faults, series, prov) and leave it empty;
+ * a second call does nothing. */
 void bn_results_free(struct bn_results *r);
 
 /*
@@ -211,18 +240,19 @@ enum bn_seed_verdict {
     BN_SEED_NO_TARGET,       /* measured; the seed sets no number */
     BN_SEED_UNMEASURED,      /* this run cannot measure it: see `measure` */
 };
+/* The strings are static: nothing to free. */
 struct bn_seed_figure {
     const char *key;         /* its JSON key: "latency_p999_us" */
     const char *name;        /* "end-to-end latency P99.9" */
     const char *unit;        /* "us" */
     const char *target;      /* "<= 10" in unit; "" when the seed gives none */
-    double value;
+    double value;            /* in `unit`; 0 when unmeasured */
     uint8_t verdict;         /* enum bn_seed_verdict */
-    const char *measure;     /* unmeasured: the command or key that would measure it */
+    const char *measure;     /* unmeasured: the command or key that would measure it; else "" */
 };
 #define BN_SEED_FIGURES 8
 struct bn_seed_report {
-    struct bn_seed_figure fig[BN_SEED_FIGURES];
+    struct bn_seed_figure fig[BN_SEED_FIGURES]; /* in the order docs/results.md lists them */
 };
 /* What a flows run (bn_run) measures of them. */
 void bn_seed_of_run(const struct bn_results *r, struct bn_seed_report *out);
@@ -231,25 +261,32 @@ void bn_seed_of_topo(const struct bn_topo_info *t, struct bn_seed_report *out);
 /* A table, one line per figure, each line after `prefix` ("# " in the
  * nccl-tests table, where parsers skip comment lines). */
 void bn_seed_print(FILE *out, const char *prefix, const struct bn_seed_report *s);
-/* "met", "missed", "no target", "not measured": as the JSON writes them. */
+/* "met", "missed", "no target", "not measured": as the JSON writes them
+ * ("" for another value). Static. */
 const char *bn_seed_verdict_name(uint8_t verdict);
 
-/* Aligned human-readable summary. */
+/* Aligned human-readable summary (its layout may change; write errors are
+ * not reported). */
 void bn_results_print(FILE *out, const struct bn_results *r);
 void bn_topo_info_print(FILE *out, const struct bn_topo_info *t);
 
 enum bn_json_flags {
     BN_JSON_REPRODUCIBLE = 1 << 0, /* zero wall-clock and memory figures */
 };
+/* The JSON of docs/results.md to `path` ("-": stdout); flags: enum
+ * bn_json_flags. BN_OK, BN_EINPUT if it cannot be written, or BN_ENOMEM. */
 int bn_results_write_json(const struct bn_results *r, const char *path, int flags,
                           struct bn_error *err);
-/* PREFIX-flows.csv, -ports.csv, -rates.csv, -queues.csv (docs/results.md). */
+/* PREFIX-flows.csv, -ports.csv, -rates.csv, -queues.csv (docs/results.md);
+ * the folders must exist. BN_OK, BN_EINPUT if a file cannot be written, or
+ * BN_ENOMEM. */
 int bn_results_write_csv(const struct bn_results *r, const char *prefix, struct bn_error *err);
+/* {"topology": ...} to `path` ("-": stdout); errors as bn_results_write_json. */
 int bn_topo_info_write_json(const struct bn_topo_info *t, const char *path,
                             struct bn_error *err);
 /* `bnet keys --json` and `bnet presets --json`: the key registry (path,
  * type, unit, default, doc, choices) and the presets (name, about, the
- * keys each sets), as JSON. */
+ * keys each sets), as JSON; errors as bn_results_write_json. */
 int bn_keys_write_json(const char *path, struct bn_error *err);
 int bn_presets_write_json(const char *path, struct bn_error *err);
 

@@ -23,8 +23,8 @@
 extern "C" {
 #endif
 
-#define BN_NAME_MAX 64
-#define BN_PATH_MAX 512
+#define BN_NAME_MAX 64   /* room for a name, NUL included (bytes) */
+#define BN_PATH_MAX 512  /* room for a path or list, NUL included (bytes) */
 
 /*
  * Enum-like keys are stored resolved, as the index of their value among
@@ -34,25 +34,46 @@ extern "C" {
  * datatype/redop) holds an index into that module kind's registry; the
  * others hold these enums. bn_scenario_choice() turns one back into text.
  */
+/* link.host_cable, link.fabric_cable: twinax copper (DAC) or optical fiber. */
 enum bn_sc_cable { BN_SC_COPPER = 0, BN_SC_FIBER };
+/* switch.forwarding: once the header is in, or once the whole packet is. */
 enum bn_sc_forwarding { BN_SC_CUT_THROUGH = 0, BN_SC_STORE_AND_FORWARD };
+/* pfc.threshold: XOFF at buffer - headroom per port, or a shared buffer
+ * per switch (pause at free shared bytes / 2^pfc.dt_shift). */
 enum bn_sc_pfc_threshold { BN_SC_PFC_STATIC = 0, BN_SC_PFC_DYNAMIC };
+/* switch.ecmp_fields: what ECMP hashes: destination and flow entropy (the
+ * UDP source port), destination only, or entropy only. */
 enum bn_sc_ecmp_fields { BN_SC_HASH_DST_ENTROPY = 0, BN_SC_HASH_DST, BN_SC_HASH_ENTROPY };
+/* switch.ecmp_salt: each switch seeds its hash, or all alike (polarization). */
 enum bn_sc_ecmp_salt { BN_SC_SALT_PER_SWITCH = 0, BN_SC_SALT_SAME };
+/* switch.ar_metric: adaptive routing weighs queued bytes, or queued plus
+ * still on the wire. */
 enum bn_sc_ar_metric { BN_SC_AR_QUEUE = 0, BN_SC_AR_LOAD };
+/* switch.nonminimal (dragonfly_plus): minimal routes only, via a random
+ * intermediate group (Valiant), or the source leaf's pick of the two (UGAL). */
 enum bn_sc_nonminimal { BN_SC_NM_NONE = 0, BN_SC_NM_VALIANT, BN_SC_NM_UGAL };
+/* nic.entropy: one entropy value per flow, or a new one per packet (spraying). */
 enum bn_sc_entropy { BN_SC_PER_FLOW = 0, BN_SC_PER_PACKET };
+/* dcqcn.preset: ConnectX firmware defaults, or the SIGCOMM'15 paper's (as htsim). */
 enum bn_sc_dcqcn_preset { BN_SC_DCQCN_NVIDIA = 0, BN_SC_DCQCN_PAPER };
+/* workload.verb: RDMA WRITE or SEND. */
 enum bn_sc_verb { BN_SC_WRITE = 0, BN_SC_SEND };
+/* host.memory: message data in host memory, or in GPU memory (GPUDirect RDMA). */
 enum bn_sc_memory { BN_SC_MEM_HOST = 0, BN_SC_MEM_GPU };
 /* `bnet p2p` tests, as perftest's programs (ib_write_bw, ib_write_lat, ...). */
 enum bn_sc_p2p_test {
     BN_SC_P2P_WRITE_BW = 0, BN_SC_P2P_WRITE_LAT, BN_SC_P2P_SEND_BW, BN_SC_P2P_SEND_LAT,
     BN_SC_P2P_READ_BW, BN_SC_P2P_READ_LAT, BN_SC_P2P_ATOMIC_BW, BN_SC_P2P_ATOMIC_LAT,
 };
+/* observe.ports: list every port (link direction), or only those with
+ * pauses, ECN marks or drops. */
 enum bn_sc_ports { BN_SC_PORTS_ALL = 0, BN_SC_PORTS_ACTIVE };
+/* sim.prefetch: by fabric size (from 4096 ports), always, never; speed only. */
 enum bn_sc_prefetch { BN_SC_PREFETCH_AUTO = 0, BN_SC_PREFETCH_ON, BN_SC_PREFETCH_OFF };
+/* sim.fidelity: every packet through queues, flow and congestion control;
+ * or each queue pair's data as a max-min fair flow (docs/flow_level.md). */
 enum bn_sc_fidelity { BN_SC_FIDELITY_PACKET = 0, BN_SC_FIDELITY_FLOW };
+/* faults[].kind */
 enum bn_sc_fault_kind {
     BN_SC_FAULT_LINK_DOWN = 0,   /* a link (target) goes down */
     BN_SC_FAULT_LINK_DEGRADE,    /* a link runs at rate_gbps (lanes lost) */
@@ -63,31 +84,43 @@ enum bn_sc_fault_kind {
     BN_SC_FAULT_RANDOM_LINKS,    /* `count` random links above tier `tier` go down (seeded) */
     BN_SC_FAULT_OCS_RECONFIGURE, /* optical circuits (target) swap peers after dark_us */
 };
+/* routing.ethernet.detect: a failure noticed by BFD (interval x multiplier)
+ * or by loss of signal (routing.ethernet.los_us). */
 enum bn_sc_eth_detect { BN_SC_DETECT_BFD = 0, BN_SC_DETECT_LOS };
+/* jobs[].kind: training iterations, inference (a prefill and decode steps),
+ * or background flows of jobs[].pattern. */
 enum bn_sc_job_kind { BN_SC_JOB_TRAINING = 0, BN_SC_JOB_INFERENCE, BN_SC_JOB_BACKGROUND };
+/* jobs[].placement */
 enum bn_sc_placement {
     BN_SC_PLACE_PACKED = 0,  /* the next free hosts, in order */
     BN_SC_PLACE_SPREAD,      /* one server at a time from each leaf switch in turn */
     BN_SC_PLACE_RANDOM,      /* free servers in a seeded random order */
     BN_SC_PLACE_EXPLICIT,    /* the hosts `ranks` lists */
 };
+/* jobs[].dtype, jobs[].grad_dtype: 2, 2, 4 and 1 bytes per element. */
 enum bn_sc_dtype { BN_SC_BF16 = 0, BN_SC_FP16, BN_SC_FP32, BN_SC_FP8 };
+/* jobs[].pattern (background): each host to another, all to the job's first
+ * host, or every host to every other. */
 enum bn_sc_pattern { BN_SC_PAT_PERMUTATION = 0, BN_SC_PAT_INCAST, BN_SC_PAT_ALL_TO_ALL };
+/* jobs[].scaleup: collectives inside one NVLink domain timed by the tuner's
+ * model (non-blocking NVSwitch), or simulated packet by packet. */
 enum bn_sc_scaleup_comm { BN_SC_SCALEUP_MODEL = 0, BN_SC_SCALEUP_PACKET };
 
+/* topology.*: the fabric's shape (docs/topologies.md). */
 struct bn_scenario_topology {
     uint8_t kind;            /* topology builder: index in its registry (bnet keys lists them) */
-    uint32_t k;              /* switch radix (even, >= 2) */
-    uint32_t gpus_per_server;    /* rail_optimized: GPUs (= NICs = rails) per server */
+    uint32_t k;              /* switch radix, ports (even, 2..256) */
+    uint32_t gpus_per_server;    /* GPUs (one NIC each) per server; rail_optimized: = rails */
     uint32_t servers_per_su;     /* rail_optimized: servers per scalable unit */
     uint32_t scalable_units;     /* rail_optimized: number of SUs */
     uint64_t groups;             /* dragonfly_plus: groups; 0 = the most the radix allows */
     double oversubscription;     /* leaf tier: host-facing : uplink ports (1 = non-blocking) */
-    double agg_oversubscription; /* fat_tree / rail_optimized 3-tier: agg (spine) tier */
-    double gpu_tflops;           /* per host (GPU), for Gb/s per PFLOPS; 0 = not stated */
+    double agg_oversubscription; /* fat_tree / rail_optimized 3-tier: agg (spine) tier, ratio */
+    double gpu_tflops;           /* per host (GPU), TFLOPS, for Gb/s per PFLOPS; 0 = not stated */
     char file[BN_PATH_MAX];      /* file / ibnetdiscover: path, relative to the scenario */
 };
 
+/* link.*: cables and their line rates. */
 struct bn_scenario_link {
     double rate_gbps;        /* every host and fabric link */
     double fabric_rate_gbps; /* switch-to-switch links; 0 = same as rate_gbps */
@@ -95,42 +128,47 @@ struct bn_scenario_link {
     uint8_t host_cable;      /* enum bn_sc_cable */
     double fabric_cable_m;   /* switch <-> switch cable length */
     uint8_t fabric_cable;    /* enum bn_sc_cable */
-    double copper_ns_per_m;  /* propagation in copper (twinax DAC) */
-    double fiber_ns_per_m;   /* propagation in optical fiber */
+    double copper_ns_per_m;  /* propagation in copper (twinax DAC), ns per metre */
+    double fiber_ns_per_m;   /* propagation in optical fiber, ns per metre */
     double fec_ns;           /* fixed FEC latency added per link traversal */
     uint8_t flow_control;    /* flow-control module: index in its registry */
 };
 
+/* pfc.*: Ethernet priority flow control (link.flow_control pfc). */
 struct bn_scenario_pfc {
     uint64_t headroom_bytes; /* per ingress port above XOFF; 0 = mlx5 formula */
     uint8_t threshold;       /* enum bn_sc_pfc_threshold */
     uint32_t dt_shift;       /* dynamic: pause at free shared buffer / 2^shift */
 };
 
+/* switch.ecn.*: ECN marking by egress queue depth (RED-like). */
 struct bn_scenario_ecn {
-    bool enabled;
-    uint64_t kmin_bytes;
-    uint64_t kmax_bytes;
+    bool enabled;            /* switches mark ECN-capable data packets */
+    uint64_t kmin_bytes;     /* queue depth where marking starts */
+    uint64_t kmax_bytes;     /* depth where the probability reaches pmax; above it, all marked */
     double pmax;             /* marking probability at kmax, in [0,1] */
 };
 
+/* switch.*: forwarding, buffers, load balancing (YAML key "switch"). */
 struct bn_scenario_switch {
     double latency_ns;       /* forwarding latency, port to port */
     uint8_t forwarding;      /* enum bn_sc_forwarding */
-    uint64_t buffer_bytes;   /* per egress port */
+    uint64_t buffer_bytes;   /* per port: egress drop-tail limit (lossy), ingress buffer
+                              * (credit), XOFF + headroom per ingress port (pfc) */
     uint8_t load_balancing;  /* every tier's policy: index in the load-balancing registry */
     char lb_per_tier[BN_NAME_MAX];    /* "1=ecmp 2=adaptive": tiers that differ */
     uint8_t ecmp_fields;     /* enum bn_sc_ecmp_fields */
     uint8_t ecmp_salt;       /* enum bn_sc_ecmp_salt */
     uint8_t ar_metric;       /* enum bn_sc_ar_metric */
     uint32_t ar_band_bytes;  /* adaptive: next hops this close in load tie */
-    double flowlet_gap_us;
-    uint32_t flowlet_slots;
+    double flowlet_gap_us;   /* flowlet: idle time after which a flow may take a new path */
+    uint32_t flowlet_slots;  /* flowlet: table entries per switch (flows share them by hash) */
     bool trim;               /* cut the payload of a data packet that does not fit */
     uint8_t nonminimal;      /* dragonfly_plus: enum bn_sc_nonminimal */
-    struct bn_scenario_ecn ecn;
+    struct bn_scenario_ecn ecn; /* switch.ecn.* */
 };
 
+/* nic.*: the endpoints' transport and congestion control (docs/endpoints.md). */
 struct bn_scenario_nic {
     uint8_t encap;               /* encapsulation: index in its registry (roce, ib) */
     uint32_t mtu_bytes;          /* payload bytes per packet (256..9000 roce, 256..4096 ib) */
@@ -139,7 +177,7 @@ struct bn_scenario_nic {
     uint32_t sr_window;          /* selective repeat: packets tracked beyond the cumulative ACK */
     uint32_t sr_reorder_threshold; /* a hole this many packets behind a SACK counts as lost */
     uint8_t congestion_control;  /* congestion control: index in its registry */
-    double rto_us;               /* retransmission timeout */
+    double rto_us;               /* retransmission timeout; 0 = 100 lossy, 10000 lossless */
     uint32_t retry_cnt;          /* retransmissions without progress before a queue pair fails */
     uint32_t ack_timeout;        /* local ACK timeout 4.096 us x 2^this (0: a QP never fails) */
     bool rto_backoff;            /* the timer doubles per timeout without progress */
@@ -190,28 +228,33 @@ struct bn_scenario_p2p {
 /* DCQCN parameters: a preset, then any field overridden (0 = the preset's). */
 struct bn_scenario_dcqcn {
     uint8_t preset;              /* enum bn_sc_dcqcn_preset */
-    double g;                    /* alpha gain */
+    double g;                    /* alpha gain: alpha <- (1-g) alpha (+ g with a CNP) */
+    /* alpha update period; least time between rate cuts; rate-increase timer */
     double alpha_period_us, rate_reduce_period_us, rate_increase_period_us;
-    uint64_t byte_counter_bytes;
-    uint32_t fast_recovery;
+    uint64_t byte_counter_bytes; /* bytes sent per byte-counter increase event */
+    uint32_t fast_recovery;      /* increase events spent in fast recovery (F) */
+    /* target rate's additive and hyper increase, Mb/s; no cut goes below min */
     double ai_mbps, hai_mbps, min_rate_mbps;
 };
 
+/* NSCC (nic.congestion_control nscc): window-based, delay and ECN driven. */
 struct bn_scenario_nscc {
-    uint64_t max_cwnd_bytes;
-    double target_delay_us;
-    double beta;
+    uint64_t max_cwnd_bytes;     /* starting and largest congestion window */
+    double target_delay_us;      /* round-trip delay above which the window stops growing fast */
+    double beta;                 /* multiplicative-decrease gain on marked, late ACKs */
 };
 
+/* InfiniBand congestion control (nic.congestion_control ib_cc); 0 = default. */
 struct bn_scenario_ibcc {
-    double ccti_timer_us;        /* 0 = default */
-    uint32_t ccti_increase, ccti_limit;
+    double ccti_timer_us;        /* the CCT index falls by one per period; 0 = default */
+    uint32_t ccti_increase, ccti_limit; /* index added per BECN; highest index (slowest) */
 };
 
+/* workload.*: the flows bn_run starts. */
 struct bn_scenario_workload {
     uint8_t kind;                /* workload generator: index in its registry */
     uint64_t message_bytes;      /* bytes per flow (permutation, incast, all_to_all) */
-    uint32_t messages;           /* messages a flow's bytes are posted as, back to back */
+    uint32_t messages;           /* messages (count) a flow's bytes are posted as, back to back */
     uint8_t verb;                /* enum bn_sc_verb */
     double start_us;             /* when generated flows start */
     uint32_t incast_senders;     /* incast: number of senders */
@@ -232,9 +275,11 @@ struct bn_scenario_coll {
     uint8_t algo;                /* 0 = auto, else 1 + index in the algorithms' registry */
     uint8_t datatype;            /* index in coll.datatype's registry */
     uint8_t redop;               /* index in coll.redop's registry (no effect on traffic) */
-    uint64_t min_bytes, max_bytes;
+    uint64_t min_bytes, max_bytes; /* the sweep's smallest and largest size (-b, -e) */
     uint64_t slice_bytes;        /* pipelining unit */
     double step_latency_us;      /* software overhead before each transfer is posted */
+    /* channels (parallel rings/trees); each size the last times step_factor
+     * (-f); root rank (-r); timed iterations (-n); untimed ones first (-w) */
     uint32_t channels, step_factor, root, iters, warmup;
 };
 
@@ -246,6 +291,7 @@ struct bn_scenario_sharp {
     bool enabled;                /* aggregation units in the switches */
 };
 
+/* sim.*: the engine. */
 struct bn_scenario_sim {
     double max_time_us;          /* stop simulated time here (0 = run to completion) */
     uint64_t memory_limit_bytes; /* refuse runs estimated above this (0: what is available) */
@@ -253,6 +299,7 @@ struct bn_scenario_sim {
     uint8_t fidelity;            /* enum bn_sc_fidelity: packets, or max-min fair flows */
 };
 
+/* observe.*: what the results follow beyond the totals. */
 struct bn_scenario_observe {
     double sample_us;            /* time-series interval (0 = no series) */
     uint32_t max_flows;          /* flows whose rate is sampled: the first N */
@@ -261,13 +308,13 @@ struct bn_scenario_observe {
 };
 
 /* Failures and how the fabric's control plane reacts (src/fault). */
-#define BN_SC_FAULTS_MAX 16
+#define BN_SC_FAULTS_MAX 16   /* most items of faults: */
 struct bn_scenario_fault {
     double at_us;                /* when it strikes */
     double until_us;             /* when it is over (link up, rate back); 0 = for good */
     char target[BN_NAME_MAX];    /* "leaf0 spine1" / "tor0/5" (a link), "spine1", "host3" */
     double rate_gbps;            /* link_degrade: the rate it falls to */
-    double ber;                  /* link_ber: bit-error rate */
+    double ber;                  /* link_ber: bit-error rate (errors per bit, 0..1) */
     double down_us, up_us;       /* link_flap: each down and up period */
     double dark_us;              /* ocs_reconfigure: circuits carry nothing this long */
     uint32_t count;              /* random_links: how many */
@@ -275,6 +322,7 @@ struct bn_scenario_fault {
     uint8_t kind;                /* enum bn_sc_fault_kind */
 };
 
+/* routing.*: the control plane that reroutes around failures (docs/failures.md). */
 struct bn_scenario_routing {
     double local_detect_us;      /* local: a switch notices its dead port */
     double local_notify_us;      /* local: per hop, to the switches that must change */
@@ -286,7 +334,8 @@ struct bn_scenario_routing {
     double eth_los_us;           /* ethernet: loss of signal to link down (carrier delay) */
     double eth_hop_us;           /* ethernet: a withdrawal's processing, per hop */
     double eth_install_us;       /* ethernet: next-hop group update in hardware */
-    double restore_fraction;     /* traffic counts as restored at this share of its pre-fault rate */
+    double restore_fraction;     /* traffic counts as restored at this share (0..1) of its
+                                  * pre-fault rate */
     double window_us;            /* the throughput window that measures it; 0 = auto */
     double stuck_us;             /* no fault event for this long: a queue pair stalled as long fails */
     uint32_t sm_mads_in_flight;  /* ib_sm: MADs the SM keeps outstanding */
@@ -298,25 +347,29 @@ struct bn_scenario_routing {
 
 /* Jobs sharing the fabric (src/job, docs/jobs.md): a training or
  * inference job of a model's shape and parallelism, or background traffic. */
-#define BN_SC_JOBS_MAX 8
-#define BN_SC_JOB_KEYS_MAX 48
+#define BN_SC_JOBS_MAX 8       /* most items of jobs: */
+#define BN_SC_JOB_KEYS_MAX 48  /* room for a job's keys in job_key_line */
 struct bn_scenario_job {
     char name[BN_NAME_MAX];      /* "" = job<index> */
     char ranks[BN_PATH_MAX];     /* placement explicit: hosts "0-63,128-191" */
     char workload_file[BN_PATH_MAX]; /* SimAI/AICB (ASTRA-sim 1.x) workload text */
     double start_us;             /* when its first iteration starts */
     double gpu_tflops;           /* dense peak of one GPU at dtype, TFLOP/s */
-    double utilization;          /* share of the peak its kernels reach */
+    double utilization;          /* share of the peak its kernels reach, 0..1 */
     double gpu_hbm_gbs;          /* memory bandwidth (inference decode), GB/s */
-    double forward_us, backward_us; /* given per layer and micro-batch (0: from FLOPs) */
+    double forward_us, backward_us; /* given per layer and micro-batch (0: from FLOPs;
+                                     * backward 0: 2 x forward) */
     double optimizer_us;         /* the optimizer step after the gradients */
-    double bucket_mb;            /* gradient bucket (DDP's bucket_cap_mb) */
+    double bucket_mb;            /* gradient bucket, MiB (DDP's bucket_cap_mb) */
     uint64_t bytes;              /* background: each flow's bytes */
     uint32_t gpus;               /* 0 = tp x cp x pp x dp */
-    uint32_t iterations;
+    uint32_t iterations;         /* run back to back (inference: prefill + decode steps) */
     uint32_t tp, pp, dp, ep, cp; /* parallel degrees (dp 0: from gpus) */
+    /* the model's shape: layers; hidden and MLP inner size (0: 4 x hidden);
+     * attention heads, key/value heads (0: = heads); sequence length in
+     * tokens; vocabulary size */
     uint32_t layers, hidden, ffn_hidden, heads, kv_heads, seq_len, vocab;
-    uint32_t micro_batch, global_batch; /* global 0: micro_batch x dp x pp */
+    uint32_t micro_batch, global_batch; /* sequences; global 0: micro_batch x dp x pp */
     uint32_t experts, top_k;     /* MoE (experts 0: dense) */
     uint8_t kind;                /* enum bn_sc_job_kind */
     uint8_t placement;           /* enum bn_sc_placement */
@@ -335,6 +388,7 @@ struct bn_scenario_job {
 /* key_line of a key given on the command line (--set, --seed, coll flags). */
 #define BN_SCENARIO_LINE_CLI UINT32_MAX
 
+/* The whole scenario. Plain data: copy it freely, nothing to free. */
 struct bn_scenario {
     char source[BN_PATH_MAX];    /* file the scenario came from ("<default>" if embedded) */
     /* The line of `source` each key was read from, by registry index
@@ -342,7 +396,7 @@ struct bn_scenario {
      * BN_SCENARIO_LINE_CLI = an override. Checks that compare keys name it
      * (bn_scenario_where). */
     uint32_t key_line[BN_SCENARIO_KEYS_MAX];
-    uint64_t seed;
+    uint64_t seed;               /* every random choice's seed (0 .. 2^53-1) */
     uint8_t fabric;              /* technology preset applied first: 0 = none, else 1 + its index */
     struct bn_scenario_topology topology;
     struct bn_scenario_link link;
@@ -372,16 +426,22 @@ struct bn_scenario {
     struct bn_scenario_job jobs[BN_SC_JOBS_MAX];
 };
 
-/* Fill every field with its documented default. */
+/* Fill every field with its documented default (source "<default>"). */
 void bn_scenario_defaults(struct bn_scenario *sc);
 
-/* Load YAML text over the defaults. `source` names it in error messages. */
+/* Load YAML text over the defaults (a `fabric:` preset under the text's
+ * own keys) into sc; `source` (NULL: "<string>") names it in error
+ * messages. BN_OK, or BN_EINPUT (BN_ENOMEM) with sc unchanged. Does not
+ * run bn_scenario_validate. */
 int bn_scenario_load_string(struct bn_scenario *sc, const char *yaml,
                             const char *source, struct bn_error *err);
+/* The same from a file, `path` becoming the source. */
 int bn_scenario_load_file(struct bn_scenario *sc, const char *path,
                           struct bn_error *err);
 
-/* Apply one "dotted.key=value" override (as from --set). */
+/* Apply one "dotted.key=value" override (as from --set; a list item's
+ * field as "faults.N.key"; "fabric=NAME" applies the preset's keys).
+ * BN_OK, or BN_EINPUT naming the key. */
 int bn_scenario_set(struct bn_scenario *sc, const char *assignment,
                     struct bn_error *err);
 /* The same, for an override the caller made from another flag: errors
@@ -391,11 +451,12 @@ int bn_scenario_set_flag(struct bn_scenario *sc, const char *assignment, const c
                          const char *typed, struct bn_error *err);
 
 /* Where key `path` got its value, for a message: "FILE:LINE" when the
- * scenario file gave it, else the source alone. Returns buf. */
+ * scenario file gave it, else the source alone. Writes buf (cut to len);
+ * returns buf. */
 const char *bn_scenario_where(const struct bn_scenario *sc, const char *path, char *buf,
                               size_t len);
 /* The same into a buffer that lives for the enclosing statement: for the
- * first argument of an error naming key `path`. */
+ * first argument of an error naming key `path`. C only (a compound literal). */
 #define BN_WHERE(sc, path) \
     bn_scenario_where((sc), (path), (char[BN_PATH_MAX + 16]){0}, BN_PATH_MAX + 16)
 
@@ -405,21 +466,25 @@ const char *bn_scenario_item_where(const struct bn_scenario *sc, const char *pat
 #define BN_WHERE_ITEM(sc, path, index) \
     bn_scenario_item_where((sc), (path), (index), (char[BN_PATH_MAX + 16]){0}, BN_PATH_MAX + 16)
 
-/* Cross-field checks after all loads and overrides (e.g. k even). */
+/* Cross-field checks after all loads and overrides (e.g. k even); BN_OK,
+ * or BN_EINPUT naming the key. bn_run and the other runs call it too. */
 int bn_scenario_validate(const struct bn_scenario *sc, struct bn_error *err);
 
 /* Technology presets (`fabric:`): apply one's keys (`fabric` as the key
- * holds it: 0 = none, else 1 + the preset's index); list them. */
+ * holds it: 0 = none, else 1 + the preset's index; sc->fabric itself is
+ * left as it is); BN_OK, or BN_EINPUT for no such preset or one bnet cannot
+ * model yet. Then list them. Returned strings are static. */
 int bn_scenario_apply_preset(struct bn_scenario *sc, unsigned fabric, struct bn_error *err);
 size_t bn_scenario_preset_count(void);
 const char *bn_scenario_preset_name(size_t i);   /* NULL past the last */
-/* Its name; `buf` gets a description and its keys, one per line. */
+/* Its name; `buf` gets a description and its keys, one per line (cut to
+ * len). i must be below bn_scenario_preset_count(). */
 const char *bn_scenario_preset_describe(size_t i, char *buf, size_t len);
 /* What it models, and its k-th "key=value" (NULL past the last). */
 const char *bn_scenario_preset_about(size_t i);
 const char *bn_scenario_preset_set(size_t i, size_t k);
 
-/* The embedded default scenario, as YAML text. */
+/* The embedded default scenario, as YAML text (static, like the three below). */
 const char *bn_scenario_default_yaml(void);
 /* The embedded default cluster of `bnet coll` (scenarios/cluster128.yaml). */
 const char *bn_scenario_cluster_yaml(void);
@@ -428,7 +493,8 @@ const char *bn_scenario_job_yaml(void);
 /* The embedded scenario of `bnet p2p` (scenarios/p2p_ib_ndr.yaml). */
 const char *bn_scenario_p2p_yaml(void);
 
-/* Key registry, for `bnet keys` and documentation checks. */
+/* Key registry, for `bnet keys` and documentation checks. Static: the
+ * entries and their strings live as long as the program. */
 struct bn_scenario_key_info {
     const char *path;     /* "link.rate_gbps" */
     const char *type;     /* "int", "float", "bool", "string", "enum" */
@@ -440,11 +506,12 @@ struct bn_scenario_key_info {
     const char *(*choice)(size_t i);
 };
 size_t bn_scenario_key_count(void);
-const struct bn_scenario_key_info *bn_scenario_key(size_t i);
+const struct bn_scenario_key_info *bn_scenario_key(size_t i); /* NULL past the last */
 /* The text of enum key `path`'s value `index` (NULL: no such key or value). */
 const char *bn_scenario_choice(const char *path, unsigned index);
-/* Key `path`'s value in sc as text, as a scenario file would give it
- * (BN_OK, or BN_EINPUT for an unknown key). */
+/* Key `path`'s value in sc as text, as a scenario file would give it,
+ * into buf (cut to len); a list item's field as "faults.N.key". BN_OK, or
+ * BN_EINPUT for an unknown key or len 0 (no bn_error to fill). */
 int bn_scenario_get(const struct bn_scenario *sc, const char *path, char *buf, size_t len);
 
 #ifdef __cplusplus

@@ -455,16 +455,9 @@ int bn_scenario_set_flag(struct bn_scenario *sc, const char *assignment, const c
  * returns buf. */
 const char *bn_scenario_where(const struct bn_scenario *sc, const char *path, char *buf,
                               size_t len);
-/* The same into a buffer that lives for the enclosing statement: for the
- * first argument of an error naming key `path`. C only (a compound literal). */
-#define BN_WHERE(sc, path) \
-    bn_scenario_where((sc), (path), (char[BN_PATH_MAX + 16]){0}, BN_PATH_MAX + 16)
-
 /* The same for field `path` ("jobs[].tp") of list item `index`. */
 const char *bn_scenario_item_where(const struct bn_scenario *sc, const char *path,
                                    uint32_t index, char *buf, size_t len);
-#define BN_WHERE_ITEM(sc, path, index) \
-    bn_scenario_item_where((sc), (path), (index), (char[BN_PATH_MAX + 16]){0}, BN_PATH_MAX + 16)
 
 /* Cross-field checks after all loads and overrides (e.g. k even); BN_OK,
  * or BN_EINPUT naming the key. bn_run and the other runs call it too. */

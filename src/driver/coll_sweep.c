@@ -10,6 +10,7 @@
 #include <sys/resource.h>
 
 #include "coll/tuner.h"
+#include "core/where.h"
 #include "driver/coll.h"
 
 static bool cut_in_blocks(enum bn_coll_kind k)

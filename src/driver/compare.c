@@ -18,6 +18,7 @@
 #include "bnet/coll.h"
 #include "bnet/compare.h"
 #include "bnet/p2p.h"
+#include "core/where.h"
 #include "sim/sim.h"
 
 static const uint64_t ar_sizes[BN_COMPARE_SIZES] = {1ull << 20, 64ull << 20, 1ull << 30};

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/where.h"
 #include "driver/coll.h"
 #include "driver/job.h"
 

@@ -14,6 +14,7 @@
 
 #include "core/grow.h"
 #include "core/rng.h"
+#include "core/where.h"
 #include "driver/job.h"
 
 enum { EV_TASK_DONE = 0, EV_POST = 1, EV_JOB_START = 2 };

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/rng.h"
+#include "core/where.h"
 #include "driver/job.h"
 
 struct pool {

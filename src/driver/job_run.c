@@ -9,6 +9,7 @@
 #include <sys/resource.h>
 
 #include "core/rng.h"
+#include "core/where.h"
 #include "driver/coll.h"
 #include "driver/job.h"
 

@@ -16,6 +16,7 @@
 #include "bnet/p2p.h"
 #include "core/grow.h"
 #include "core/interrupt.h"
+#include "core/where.h"
 #include "sim/sim.h"
 
 static const char *const test_names[] = {"write_bw", "write_lat", "send_bw", "send_lat",

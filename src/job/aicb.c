@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "core/path.h"
+#include "core/where.h"
 #include "job/build.h"
 #include "job/pipeline.h"
 

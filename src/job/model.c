@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "core/where.h"
 #include "job/graph.h"
 #include "job/model.h"
 

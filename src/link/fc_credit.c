@@ -8,6 +8,7 @@
  * a sender without credit simply waits. One data VL is modelled.
  */
 #include "core/bigmem.h"
+#include "core/where.h"
 #include "link/fabric.h"
 
 struct credit_port {

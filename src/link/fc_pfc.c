@@ -18,6 +18,7 @@
 #include <stdlib.h>
 
 #include "core/bigmem.h"
+#include "core/where.h"
 #include "link/fabric.h"
 #include "link/pfc.h"
 

@@ -17,6 +17,7 @@
  * (DGX SuperPOD B200 RA, docs.nvidia.com/dgx-superpod): 4 SU = 32 leaves, 16
  * spines; 16 SU = 128 leaves, 128 spines, 64 cores; 64 SU = 512/512/256.
  */
+#include "core/where.h"
 #include "topo/topo.h"
 
 struct rail_shape {

@@ -5,6 +5,7 @@
  */
 #include <stdlib.h>
 
+#include "core/where.h"
 #include "workload/workload.h"
 
 static int generate(const struct bn_scenario *sc, uint32_t nhosts, struct bn_rng *rng,

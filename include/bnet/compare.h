@@ -23,6 +23,7 @@ extern "C" {
 /* One fabric's column: plain data (it crosses a pipe from a worker). */
 struct bn_compare_col {
     char fabric[BN_NAME_MAX];    /* the preset's name */
+    bool scale_up;               /* a scale-up preset (nvlink5): the rows run over its domain */
     /* what the preset makes of the cluster (its keys as they ran) */
     char link_layer[16], flow_control[16], congestion_control[16], load_balancing[32],
         transport[24];
@@ -33,10 +34,13 @@ struct bn_compare_col {
     /* bn_run permutation: mean flow throughput over line rate, ECMP and the
      * fabric's own load balancing */
     double perm_ecmp_pct, perm_own_pct; /* percent */
-    /* bn_run incast of incast_senders senders to host 0 */
+    /* bn_run incast of incast_senders senders to host 0, with a victim flow
+     * victim_src -> victim_dst (UINT32_MAX: none, too few hosts) */
     uint32_t incast_senders;
     uint64_t incast_drops, incast_pauses; /* data packets dropped; PFC pauses sent */
     double incast_slowdown;      /* last completion over the receiver's line-rate time */
+    uint32_t victim_src, victim_dst;
+    double victim_pct;           /* the victim's throughput, percent of its line rate */
     /* bnet coll AllReduce at 1 MiB, 64 MiB, 1 GiB */
     uint64_t ar_bytes[BN_COMPARE_SIZES];
     /* bus bandwidth (GB/s, 1e9 B/s); busbw x 8 over the line rate (percent) */

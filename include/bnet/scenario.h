@@ -259,6 +259,7 @@ struct bn_scenario_workload {
     double start_us;             /* when generated flows start */
     uint32_t incast_senders;     /* incast: number of senders */
     uint32_t incast_receiver;    /* incast: receiving host index */
+    char incast_victim[BN_NAME_MAX]; /* incast: "SRC,DST" host indices of one more flow ("": none) */
     char flow_file[BN_PATH_MAX]; /* flow_list: path ("src dst bytes start_us" lines) */
 };
 

@@ -2,8 +2,10 @@
  * bn_compare_run: the scenario's cluster over each of compare.fabrics, one
  * column per fabric (docs/compare.md). Each column runs the tools bnet
  * already has on the fabric's scenario: bnet p2p for latency, bn_run for
- * a permutation (ECMP and the fabric's own load balancing) and an incast,
- * bnet coll for AllReduce at three sizes, and the scenario's own faults.
+ * a permutation (ECMP and the fabric's own load balancing) and an incast
+ * with a victim flow, bnet coll for AllReduce at three sizes, and the
+ * scenario's own faults. A scale-up preset (nvlink5) is a column when one
+ * of its domains holds the whole cluster: its rows run over NVLink.
  * Columns run in worker processes, `jobs` at a time; a column is plain
  * data, sent back through a pipe and placed by its index, so the results
  * do not depend on how many ran at once.
@@ -22,6 +24,30 @@
 #include "sim/sim.h"
 
 static const uint64_t ar_sizes[BN_COMPARE_SIZES] = {1ull << 20, 64ull << 20, 1ull << 30};
+/* compare.fabrics: auto: these, and the scale-up presets that fit */
+static const char *const auto_fabrics[] = {"ib-ndr", "roce-400g", "uec-800g"};
+
+/* Preset i sets only scale_up.* keys (a scale-up domain, not a backend
+ * fabric): its domain's GPUs, else 0. */
+static uint32_t scale_up_domain(size_t i)
+{
+    const char *set;
+    unsigned gpus = 0;
+    for (size_t k = 0; (set = bn_scenario_preset_set(i, k)); k++) {
+        if (strncmp(set, "scale_up.", 9) != 0)
+            return 0;
+        sscanf(set, "scale_up.domain_gpus=%u", &gpus);
+    }
+    return gpus;
+}
+
+static size_t preset_index(const char *name)
+{
+    size_t i = 0;
+    while (bn_scenario_preset_name(i) && strcmp(bn_scenario_preset_name(i), name) != 0)
+        i++;
+    return i;
+}
 
 /* The column's scenario with assignments applied ("key=value" each). */
 static int derive(const struct bn_scenario *base, const char *const *extra,
@@ -51,16 +77,43 @@ static int leaf_peer(const struct bn_scenario *sc, uint32_t *out, struct bn_erro
     return rc;
 }
 
+/* A scale-up column's latency: 2 B from every GPU to another (a random
+ * permutation, one frame per NVLink port), each message's own sample. */
+static int nvlink_latency(const struct bn_scenario *sc, struct bn_compare_col *c,
+                          struct bn_error *err)
+{
+    const char *const sets[] = {"workload.kind=permutation", "workload.message_bytes=2",
+                                "workload.messages=1", "sim.max_time_us=0", "observe.sample_us=0",
+                                "routing.baseline=false", NULL};
+    struct bn_scenario nofaults = *sc;
+    nofaults.nfaults = 0;
+    struct bn_scenario rsc;
+    struct bn_results r;
+    int rc = derive(&nofaults, sets, &rsc, err);
+    if (rc == BN_OK)
+        rc = bn_run(&rsc, NULL, &r, err);
+    if (rc == BN_OK) {
+        c->lat_p50_us = r.msg_lat_p50_us;
+        c->lat_p999_us = r.msg_lat_p999_us;
+        bn_results_free(&r);
+    }
+    return rc;
+}
+
+/* The traffic rows' sets start with NVLink off, which a scale-up column
+ * skips (sets + c->scale_up): its traffic is NVLink's. */
 static int measure_latency(const struct bn_scenario *fsc, struct bn_compare_col *c,
                            struct bn_error *err)
 {
     struct bn_scenario sc;
     const char *const off[] = {"scale_up.domain_gpus=0", NULL};
-    int rc = derive(fsc, off, &sc, err);
+    int rc = derive(fsc, off + c->scale_up, &sc, err);
     if (rc == BN_OK)
         rc = leaf_peer(&sc, &c->lat_dst, err);
     if (rc != BN_OK || c->lat_dst == UINT32_MAX)
         return rc;
+    if (c->scale_up) /* bnet p2p measures NICs: NVLink's 2 B are a run's */
+        return nvlink_latency(&sc, c, err);
     char hosts[64];
     snprintf(hosts, sizeof hosts, "p2p.hosts=0,%u", c->lat_dst);
     const char *const p2p[] = {"p2p.test=write_lat", "p2p.bytes=2", "p2p.iterations=100", hosts,
@@ -79,6 +132,12 @@ static int measure_latency(const struct bn_scenario *fsc, struct bn_compare_col 
     return rc;
 }
 
+/* The rate of the hosts' ports the column's traffic takes: NIC or NVLink. */
+static double line_gbps(const struct bn_results *r, const struct bn_compare_col *c)
+{
+    return c->scale_up ? r->topo.scaleup_rate_gbps : r->topo.host_rate_gbps;
+}
+
 /* A flows run of the column's scenario with `extra` applied. */
 static int run_with(const struct bn_scenario *fsc, const char *const *extra,
                     struct bn_results *r, struct bn_error *err)
@@ -89,8 +148,8 @@ static int run_with(const struct bn_scenario *fsc, const char *const *extra,
 }
 
 /* Mean flow throughput of a permutation over line rate, in percent. */
-static int permutation(const struct bn_scenario *fsc, bool ecmp, double *pct,
-                       struct bn_error *err)
+static int permutation(const struct bn_scenario *fsc, const struct bn_compare_col *c, bool ecmp,
+                       double *pct, struct bn_error *err)
 {
     const char *const sets[] = {"scale_up.domain_gpus=0", "workload.kind=permutation",
                                 "sim.max_time_us=0", "observe.sample_us=0", "routing.baseline=false",
@@ -99,35 +158,47 @@ static int permutation(const struct bn_scenario *fsc, bool ecmp, double *pct,
     struct bn_scenario nofaults = *fsc;
     nofaults.nfaults = 0;
     struct bn_results r;
-    int rc = run_with(&nofaults, sets, &r, err);
+    int rc = run_with(&nofaults, sets + c->scale_up, &r, err);
     if (rc == BN_OK) {
-        *pct = 100 * r.throughput_gbps.mean / r.topo.host_rate_gbps;
+        *pct = 100 * r.throughput_gbps.mean / line_gbps(&r, c);
         bn_results_free(&r);
     }
     return rc;
 }
 
+/* 16 senders (or all but three hosts) of 1 MB to host 0, and a victim flow
+ * of 1 MB from the last host to the latency row's peer under host 0's leaf:
+ * its own ports idle, it shares only the fabric's way down into that leaf. */
 static int incast(const struct bn_scenario *fsc, uint32_t hosts, struct bn_compare_col *c,
                   struct bn_error *err)
 {
-    char senders[48];
-    c->incast_senders = hosts > 16 ? 16 : hosts - 1;
+    char senders[48], victim[48];
+    bool with_victim = c->lat_dst != UINT32_MAX && hosts >= 4 && c->lat_dst != hosts - 1;
+    uint32_t others = hosts - 1 - 2 * with_victim;
+    c->incast_senders = others > 16 ? 16 : others;
+    c->victim_src = with_victim ? hosts - 1 : UINT32_MAX;
+    c->victim_dst = with_victim ? c->lat_dst : UINT32_MAX;
     snprintf(senders, sizeof senders, "workload.incast_senders=%u", c->incast_senders);
+    snprintf(victim, sizeof victim, "workload.incast_victim=%u,%u", c->victim_src, c->victim_dst);
     const char *const sets[] = {"scale_up.domain_gpus=0", "workload.kind=incast",
                                 "workload.incast_receiver=0", senders,
                                 "workload.message_bytes=1000000", "sim.max_time_us=0",
-                                "observe.sample_us=0", "routing.baseline=false", NULL};
+                                "observe.sample_us=0", "routing.baseline=false",
+                                with_victim ? victim : NULL, NULL};
     struct bn_scenario nofaults = *fsc;
     nofaults.nfaults = 0;
     struct bn_results r;
-    int rc = run_with(&nofaults, sets, &r, err);
+    int rc = run_with(&nofaults, sets + c->scale_up, &r, err);
     if (rc == BN_OK) {
         double last = 0;
-        for (uint32_t i = 0; i < r.nflows; i++)
+        for (uint32_t i = 0; i < c->incast_senders && i < r.nflows; i++)
             last = r.flows[i].fct_us > last ? r.flows[i].fct_us : last;
         /* the receiver's link alone: all the bytes at its line rate */
-        double ideal = (double)c->incast_senders * 1e6 * 8 / (r.topo.host_rate_gbps * 1e3);
+        double ideal = (double)c->incast_senders * 1e6 * 8 / (line_gbps(&r, c) * 1e3);
         c->incast_slowdown = last / ideal;
+        /* the victim alone would take 1 MB at line rate (less headers) */
+        if (with_victim && r.nflows > c->incast_senders)
+            c->victim_pct = 100 * r.flows[c->incast_senders].throughput_gbps / line_gbps(&r, c);
         c->incast_drops = r.data_pkts_dropped;
         c->incast_pauses = r.pause_frames;
         bn_results_free(&r);
@@ -156,7 +227,9 @@ static int allreduce(const struct bn_scenario *fsc, struct bn_compare_col *c,
         c->ar_bytes[i] = ar_sizes[i];
         if (r.nrows) {
             c->ar_busbw_gbs[i] = r.rows[0].busbw_gbs;
-            c->ar_eff_pct[i] = 100 * r.rows[0].busbw_gbs * 8 / r.nic_gbps;
+            /* over the NIC's line rate, or NVLink's in a scale-up column */
+            double line = c->scale_up ? fsc->scale_up.rate_gbps : r.nic_gbps;
+            c->ar_eff_pct[i] = 100 * r.rows[0].busbw_gbs * 8 / line;
             snprintf(c->ar_algo[i], sizeof c->ar_algo[i], "%s", r.rows[0].algo);
         }
         c->gbps_per_pflops = r.topo.gbps_per_pflops;
@@ -197,6 +270,7 @@ static int measure(const struct bn_scenario *base, const char *const *sets, cons
     double t0 = bn_wall_now();
     memset(c, 0, sizeof *c);
     snprintf(c->fabric, sizeof c->fabric, "%s", fabric);
+    c->scale_up = scale_up_domain(preset_index(fabric)) > 0;
     char pick[BN_NAME_MAX + 16];
     snprintf(pick, sizeof pick, "fabric=%s", fabric);
     struct bn_scenario *fsc = malloc(sizeof *fsc);
@@ -217,12 +291,20 @@ static int measure(const struct bn_scenario *base, const char *const *sets, cons
                                                       strlen(c->load_balancing));
         key_text(fsc, "nic.transport", c->transport, sizeof c->transport);
         c->switch_ns = fsc->sw.latency_ns;
+        if (c->scale_up) { /* NVLink: credits end to end, no CC, one NVSwitch hop */
+            snprintf(c->link_layer, sizeof c->link_layer, "nvlink");
+            snprintf(c->congestion_control, sizeof c->congestion_control, "none");
+            snprintf(c->load_balancing, sizeof c->load_balancing, "nvswitch");
+            c->switch_ns = fsc->scale_up.latency_ns;
+        }
         rc = measure_latency(fsc, c, err);
+        if (c->scale_up)
+            c->port_gbps = fsc->scale_up.rate_gbps;
     }
     if (rc == BN_OK)
-        rc = permutation(fsc, true, &c->perm_ecmp_pct, err);
+        rc = permutation(fsc, c, true, &c->perm_ecmp_pct, err);
     if (rc == BN_OK)
-        rc = permutation(fsc, false, &c->perm_own_pct, err);
+        rc = permutation(fsc, c, false, &c->perm_own_pct, err);
     if (rc == BN_OK)
         rc = incast(fsc, hosts, c, err);
     if (rc == BN_OK)
@@ -314,24 +396,74 @@ static int reap(struct worker *w, struct bn_compare_results *out, struct bn_erro
     return BN_OK;
 }
 
-/* compare.fabrics: presets, comma-separated, at least one. */
-static int parse_fabrics(const struct bn_scenario *sc, struct bn_compare_results *out,
-                         struct bn_error *err)
+/* The GPUs of one scale-up domain once preset `name` and then `sets` apply
+ * (the column's scenario: the caller may have turned the domain off). */
+static int domain_after(const struct bn_scenario *sc, const char *const *sets, const char *name,
+                        uint32_t *gpus, struct bn_error *err)
+{
+    char pick[BN_NAME_MAX + 16];
+    snprintf(pick, sizeof pick, "fabric=%s", name);
+    const char *const first[] = {pick, NULL};
+    struct bn_scenario *fsc = malloc(sizeof *fsc);
+    if (!fsc)
+        return bn_fail(err, BN_ENOMEM, "out of memory");
+    int rc = derive(sc, first, fsc, err);
+    if (rc == BN_OK)
+        rc = derive(fsc, sets, fsc, err);
+    *gpus = fsc->scale_up.domain_gpus;
+    free(fsc);
+    return rc;
+}
+
+static int add_fabric(const struct bn_scenario *sc, const char *name, struct bn_compare_results *out,
+                      struct bn_error *err)
+{
+    if (out->ncols == BN_COMPARE_FABRICS_MAX)
+        return bn_fail(err, BN_EINPUT, "%s: key 'compare.fabrics': more than %d fabrics",
+                       BN_WHERE(sc, "compare.fabrics"), BN_COMPARE_FABRICS_MAX);
+    snprintf(out->cols[out->ncols++].fabric, sizeof out->cols[0].fabric, "%s", name);
+    return BN_OK;
+}
+
+/* compare.fabrics: presets, comma-separated, at least one; auto: the
+ * backend fabrics of auto_fabrics and each scale-up preset whose domain
+ * holds all out->hosts, as the column's scenario has it (a scale-up column
+ * runs the cluster in one domain). */
+static int parse_fabrics(const struct bn_scenario *sc, const char *const *sets,
+                         struct bn_compare_results *out, struct bn_error *err)
 {
     char buf[BN_PATH_MAX];
     snprintf(buf, sizeof buf, "%s", sc->compare.fabrics);
-    for (char *save, *tok = strtok_r(buf, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
-        bool known = false;
-        for (size_t i = 0; bn_scenario_preset_name(i); i++)
-            known = known || strcmp(bn_scenario_preset_name(i), tok) == 0;
-        if (!known)
+    int rc = BN_OK;
+    for (char *save, *tok = strtok_r(buf, ", ", &save); tok && rc == BN_OK;
+         tok = strtok_r(NULL, ", ", &save)) {
+        if (strcmp(tok, "auto") == 0) {
+            for (size_t i = 0; i < sizeof auto_fabrics / sizeof *auto_fabrics && rc == BN_OK; i++)
+                rc = add_fabric(sc, auto_fabrics[i], out, err);
+            for (size_t i = 0; bn_scenario_preset_name(i) && rc == BN_OK; i++) {
+                uint32_t gpus = 0;
+                if (scale_up_domain(i))
+                    rc = domain_after(sc, sets, bn_scenario_preset_name(i), &gpus, err);
+                if (rc == BN_OK && gpus >= out->hosts)
+                    rc = add_fabric(sc, bn_scenario_preset_name(i), out, err);
+            }
+            continue;
+        }
+        size_t i = preset_index(tok);
+        if (!bn_scenario_preset_name(i))
             return bn_fail(err, BN_EINPUT, "%s: key 'compare.fabrics': '%s' is not a preset (see "
                            "bnet presets)", BN_WHERE(sc, "compare.fabrics"), tok);
-        if (out->ncols == BN_COMPARE_FABRICS_MAX)
-            return bn_fail(err, BN_EINPUT, "%s: key 'compare.fabrics': more than %d fabrics",
-                           BN_WHERE(sc, "compare.fabrics"), BN_COMPARE_FABRICS_MAX);
-        snprintf(out->cols[out->ncols++].fabric, sizeof out->cols[0].fabric, "%s", tok);
+        uint32_t gpus = 0;
+        if (scale_up_domain(i) && (rc = domain_after(sc, sets, tok, &gpus, err)) == BN_OK &&
+            gpus < out->hosts)
+            return bn_fail(err, BN_EINPUT, "%s: key 'compare.fabrics': '%s' is a scale-up domain; "
+                           "with it the cluster's %u GPUs are not in one (scale_up.domain_gpus "
+                           "%u)", BN_WHERE(sc, "compare.fabrics"), tok, out->hosts, gpus);
+        if (rc == BN_OK)
+            rc = add_fabric(sc, tok, out, err);
     }
+    if (rc != BN_OK)
+        return rc;
     if (!out->ncols)
         return bn_fail(err, BN_EINPUT, "%s: key 'compare.fabrics': no fabric given",
                        BN_WHERE(sc, "compare.fabrics"));
@@ -345,17 +477,18 @@ int bn_compare_run(const struct bn_scenario *sc, const char *const *sets, unsign
     double t0 = bn_wall_now();
     snprintf(out->scenario, sizeof out->scenario, "%s", sc->source);
     struct bn_topo_info ti;
-    int rc = parse_fabrics(sc, out, err);
-    if (rc == BN_OK)
-        rc = bn_describe_topology(sc, &ti, err);
+    int rc = bn_describe_topology(sc, &ti, err);
+    if (rc == BN_OK) {
+        snprintf(out->topology, sizeof out->topology, "%s", ti.kind);
+        out->hosts = ti.hosts;
+        rc = parse_fabrics(sc, sets, out, err);
+    }
     if (rc == BN_OK)
         rc = bn_provenance_keep(&out->prov, sc, err);
     if (rc != BN_OK) {
         bn_compare_results_free(out);
         return rc;
     }
-    snprintf(out->topology, sizeof out->topology, "%s", ti.kind);
-    out->hosts = ti.hosts;
     struct worker w[BN_COMPARE_FABRICS_MAX];
     uint32_t next = 0, running = 0;
     if (jobs < 1)

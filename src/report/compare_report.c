@@ -12,13 +12,14 @@
 #include "report/csv_util.h"
 #include "report/json_util.h"
 
-enum { NROWS = 24 };
+enum { NROWS = 25 };
 
 static const char *const labels[NROWS] = {
     "link layer", "flow control", "congestion control", "load balancing", "transport",
     "port rate (Gb/s)", "switch latency (ns)", "latency 2 B p50 (us)", "latency 2 B P99.9 (us)",
     "permutation, ECMP (% of line)", "permutation, own LB (% of line)", "incast 16:1 drops",
-    "incast 16:1 pauses", "incast 16:1 time / ideal", "AllReduce 1 MiB busbw (GB/s)",
+    "incast 16:1 pauses", "incast 16:1 time / ideal", "incast victim flow (% of line)",
+    "AllReduce 1 MiB busbw (GB/s)",
     "AllReduce 64 MiB busbw (GB/s)", "AllReduce 1 GiB busbw (GB/s)",
     "AllReduce 1 MiB / line rate (%)", "AllReduce 64 MiB / line rate (%)",
     "AllReduce 1 GiB / line rate (%)", "failure convergence (ms)", "Gb/s per PFLOPS",
@@ -34,7 +35,7 @@ static void cell(const struct bn_compare_col *c, int row, char *buf, size_t len)
         snprintf(buf, len, "%s", text[row]);
         return;
     }
-    int k = row < 17 ? row - 14 : row - 17; /* AllReduce size */
+    int k = row < 18 ? row - 15 : row - 18; /* AllReduce size */
     switch (row) {
     case 5: snprintf(buf, len, "%.0f", c->port_gbps); break;
     case 6: snprintf(buf, len, "%.0f", c->switch_ns); break;
@@ -45,18 +46,21 @@ static void cell(const struct bn_compare_col *c, int row, char *buf, size_t len)
     case 11: snprintf(buf, len, "%llu", (unsigned long long)c->incast_drops); break;
     case 12: snprintf(buf, len, "%llu", (unsigned long long)c->incast_pauses); break;
     case 13: snprintf(buf, len, "%.2f", c->incast_slowdown); break;
-    case 14: case 15: case 16:
+    case 14:
+        snprintf(buf, len, c->victim_src == UINT32_MAX ? "-" : "%.1f", c->victim_pct);
+        break;
+    case 15: case 16: case 17:
         snprintf(buf, len, "%.1f %s", c->ar_busbw_gbs[k], c->ar_algo[k]);
         break;
-    case 17: case 18: case 19: snprintf(buf, len, "%.1f", c->ar_eff_pct[k]); break;
-    case 20:
+    case 18: case 19: case 20: snprintf(buf, len, "%.1f", c->ar_eff_pct[k]); break;
+    case 21:
         snprintf(buf, len, !c->has_faults ? "-" : c->converge_never ? "never" : "%.3g",
                  c->converge_ms);
         break;
-    case 21:
+    case 22:
         snprintf(buf, len, c->gbps_per_pflops > 0 ? "%.1f" : "-", c->gbps_per_pflops);
         break;
-    case 22: snprintf(buf, len, c->cost_stated ? "%.0f" : "-", c->cost_per_gpu_usd); break;
+    case 23: snprintf(buf, len, c->cost_stated ? "%.0f" : "-", c->cost_per_gpu_usd); break;
     default: snprintf(buf, len, c->cost_stated ? "%.1f" : "-", c->power_per_gpu_w);
     }
 }
@@ -79,7 +83,9 @@ void bn_compare_print(FILE *out, const struct bn_compare_results *r)
     }
     if (r->ncols)
         fprintf(out, "# latency: bnet p2p write_lat between hosts 0 and %u (one switch); "
-                "traffic rows without NVLink; wall %.1f s\n", r->cols[0].lat_dst, r->wall_s);
+                "traffic rows without NVLink but in scale-up columns; victim: host %d -> %d "
+                "beside the incast into host 0; wall %.1f s\n", r->cols[0].lat_dst,
+                (int)r->cols[0].victim_src, (int)r->cols[0].victim_dst, r->wall_s);
 }
 
 int bn_compare_write_csv(const struct bn_compare_results *r, const char *path,
@@ -118,7 +124,8 @@ static json_t *col_json(const struct bn_compare_col *c)
                                             (json_int_t)c->ar_bytes[k], "busbw_gbs",
                                             c->ar_busbw_gbs[k], "line_rate_pct", c->ar_eff_pct[k],
                                             "algo", c->ar_algo[k]));
-    json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:f, s:f}", "fabric", c->fabric,
+    json_t *o = json_pack("{s:s, s:b, s:s, s:s, s:s, s:s, s:s, s:f, s:f}", "fabric", c->fabric,
+                          "scale_up", c->scale_up,
                           "link_layer", c->link_layer, "flow_control", c->flow_control,
                           "congestion_control", c->congestion_control, "load_balancing",
                           c->load_balancing, "transport", c->transport, "port_gbps",
@@ -130,11 +137,16 @@ static json_t *col_json(const struct bn_compare_col *c)
     json_object_set_new(o, "permutation", json_pack("{s:f, s:f}", "ecmp_line_rate_pct",
                                                     c->perm_ecmp_pct, "own_line_rate_pct",
                                                     c->perm_own_pct));
-    json_object_set_new(o, "incast", json_pack("{s:i, s:I, s:I, s:f}", "senders",
-                                               (int)c->incast_senders, "data_drops",
-                                               (json_int_t)c->incast_drops, "pause_frames",
-                                               (json_int_t)c->incast_pauses, "time_over_ideal",
-                                               c->incast_slowdown));
+    json_t *inc = json_pack("{s:i, s:I, s:I, s:f}", "senders", (int)c->incast_senders,
+                            "data_drops", (json_int_t)c->incast_drops, "pause_frames",
+                            (json_int_t)c->incast_pauses, "time_over_ideal", c->incast_slowdown);
+    bool victim = c->victim_src != UINT32_MAX;
+    json_object_set_new(inc, "victim", victim ? json_pack("{s:i, s:i, s:f}", "src",
+                                                           (int)c->victim_src, "dst",
+                                                           (int)c->victim_dst, "line_rate_pct",
+                                                           c->victim_pct)
+                                              : json_null());
+    json_object_set_new(o, "incast", inc);
     json_object_set_new(o, "allreduce", ar);
     json_object_set_new(o, "convergence_ms",
                         !c->has_faults      ? json_null()

@@ -446,6 +446,11 @@ static const struct bn_scn_key keys[] = {
     { .info.path = "workload.incast_receiver", INT_KEY, .info.unit = "", .info.def = "0",
       .info.doc = "incast: index of the receiving host (must be below the host count).",
       FIELD(workload.incast_receiver) },
+    { .info.path = "workload.incast_victim", STRING_KEY, .info.unit = "", .info.def = "",
+      .info.doc = "incast: 'SRC,DST' (host indices) of a victim flow of message_bytes, sent "
+                  "beside the incast and drawn from neither; \"\": none. A DST under the "
+                  "receiver's leaf shows head-of-line blocking (docs/lossless.md).",
+      FIELD(workload.incast_victim) },
     { .info.path = "workload.flow_file", STRING_KEY, .info.unit = "", .info.def = "",
       .info.doc = "flow_list: file of 'src dst bytes start_us' lines (required for flow_list).",
       FIELD(workload.flow_file) },
@@ -771,9 +776,10 @@ static const struct bn_scn_key keys[] = {
       .info.doc = "A fiber cable without its transceivers, list-price class (an estimate); 0: not stated (docs/topologies.md).",
       FIELD(cost.fiber_usd), RANGE(0, 1e9) },
     { .info.path = "compare.fabrics", STRING_KEY, .info.unit = "",
-      .info.def = "ib-ndr,roce-400g,uec-800g",
+      .info.def = "auto",
       .info.doc = "bnet compare's fabrics: technology presets, comma-separated (--fabrics; at "
-                  "most 8).",
+                  "most 8); auto: ib-ndr, roce-400g, uec-800g, and each scale-up preset "
+                  "(nvlink5) whose one domain holds the whole cluster.",
       FIELD(compare.fabrics) },
     { .info.path = "p2p.test", ENUM_KEY, .info.unit = "", .info.def = "write_lat",
       .info.choice = p2p_test_choice,

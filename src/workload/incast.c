@@ -2,11 +2,39 @@
  * Incast: N senders, drawn at random (seeded) among the other hosts, each
  * send one message to one receiver at the same instant: the many-to-one
  * pattern of parameter-server and storage reads that overflows one port.
+ * A victim flow (workload.incast_victim) may run beside it, between two
+ * hosts the senders are not drawn from: the flow that head-of-line
+ * blocking slows although its own ports are idle.
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "core/where.h"
 #include "workload/workload.h"
+
+/* workload.incast_victim: "" (none) or "SRC,DST", two hosts other than the
+ * receiver, different. */
+static int parse_victim(const struct bn_scenario *sc, uint32_t nhosts, uint32_t *src,
+                        uint32_t *dst, struct bn_error *err)
+{
+    const char *text = sc->workload.incast_victim;
+    *src = *dst = UINT32_MAX;
+    if (!text[0])
+        return BN_OK;
+    unsigned a, b;
+    int end = 0;
+    if (sscanf(text, "%u ,%u %n", &a, &b, &end) != 2 || text[end] || text[0] == '-' ||
+        a >= nhosts || b >= nhosts || a == b || a == sc->workload.incast_receiver ||
+        b == sc->workload.incast_receiver)
+        return bn_fail(err, BN_EINPUT,
+                       "%s: key 'workload.incast_victim': '%s' is not 'SRC,DST': two different "
+                       "host indices below %u, neither the receiver (%u)",
+                       BN_WHERE(sc, "workload.incast_victim"), text, nhosts,
+                       sc->workload.incast_receiver);
+    *src = a;
+    *dst = b;
+    return BN_OK;
+}
 
 static int generate(const struct bn_scenario *sc, uint32_t nhosts, struct bn_rng *rng,
                     struct bn_flow_list *out, struct bn_error *err)
@@ -16,17 +44,24 @@ static int generate(const struct bn_scenario *sc, uint32_t nhosts, struct bn_rng
         return bn_fail(err, BN_EINPUT,
                        "%s: key 'workload.incast_receiver': host %u does not exist (%u hosts)",
                        BN_WHERE(sc, "workload.incast_receiver"), recv, nhosts);
-    if (n > nhosts - 1)
-        return bn_fail(err, BN_EINPUT,
-                       "%s: key 'workload.incast_senders': %u senders but only %u other hosts",
-                       BN_WHERE(sc, "workload.incast_senders"), n, nhosts - 1);
+    uint32_t vsrc, vdst;
+    int rc = parse_victim(sc, nhosts, &vsrc, &vdst, err);
+    if (rc != BN_OK)
+        return rc;
     uint32_t *others = malloc((size_t)nhosts * sizeof *others);
     if (!others)
         return bn_fail(err, BN_ENOMEM, "out of memory");
     uint32_t m = 0;
     for (uint32_t h = 0; h < nhosts; h++)
-        if (h != recv)
+        if (h != recv && h != vsrc && h != vdst)
             others[m++] = h;
+    if (n > m) {
+        free(others);
+        return bn_fail(err, BN_EINPUT,
+                       "%s: key 'workload.incast_senders': %u senders but only %u other hosts%s",
+                       BN_WHERE(sc, "workload.incast_senders"), n, m,
+                       vsrc != UINT32_MAX ? " besides the victim's" : "");
+    }
     /* partial Fisher-Yates: the first n are a uniform sample */
     for (uint32_t i = 0; i < n; i++) {
         uint32_t j = i + (uint32_t)bn_rng_below(rng, m - i);
@@ -35,19 +70,20 @@ static int generate(const struct bn_scenario *sc, uint32_t nhosts, struct bn_rng
         others[j] = t;
     }
     bn_time_t start = bn_time_from_us(sc->workload.start_us);
-    int rc = BN_OK;
     for (uint32_t i = 0; i < n && rc == BN_OK; i++)
         rc = bn_flow_list_add(out, others[i], recv, sc->workload.message_bytes, start, err);
+    if (rc == BN_OK && vsrc != UINT32_MAX) /* the victim last */
+        rc = bn_flow_list_add(out, vsrc, vdst, sc->workload.message_bytes, start, err);
     free(others);
     return rc;
 }
 
-/* The senders, all into one receiver. */
+/* The senders, all into one receiver, and the victim. */
 static uint64_t count(const struct bn_scenario *sc, uint64_t nhosts, uint64_t *serial)
 {
     (void)nhosts;
     *serial = sc->workload.incast_senders;
-    return sc->workload.incast_senders;
+    return sc->workload.incast_senders + (sc->workload.incast_victim[0] != 0);
 }
 
 const struct bn_workload_ops bn_wl_incast = {

@@ -505,6 +505,16 @@ expect_error "incast receiver out of range (from --set)" \
     "key 'workload.incast_receiver'" "16" \
     -- run --set topology.k=4 --set workload.kind=incast --set workload.incast_receiver=16
 
+for victim in 0,5 3,3 3 3,16 x,y -1,2 "3,4,5"; do
+    expect_error "incast victim '$victim'" \
+        "key 'workload.incast_victim'" "'$victim'" "SRC,DST" \
+        -- run --set topology.k=4 --set workload.kind=incast --set "workload.incast_victim=$victim"
+done
+expect_error "incast senders and a victim: too few hosts left" \
+    "key 'workload.incast_senders'" "besides the victim's" \
+    -- run --set topology.k=4 --set workload.kind=incast --set workload.incast_senders=14 \
+    --set workload.incast_victim=3,4
+
 # ---------------------------------------------------------------- topologies (docs/topologies.md)
 
 printf 'host a\nswitch s\nlink a s fast 2 copper\n' >"$S/bad_rate.topo"

@@ -35,9 +35,12 @@ struct bn_run_opts {
 /* Ask the running simulation (bn_run, bn_coll_sweep, bn_job_run, bn_p2p_run)
  * to stop at its next check, every few hundred thousand events: it returns
  * BN_OK with what it measured so far, marked interrupted. Async-signal-safe
- * (for a SIGINT handler). The request is never cleared: later runs in the
- * same process stop at their first check too. */
+ * (for a SIGINT handler). The request stays until bn_interrupt_clear: later
+ * runs in the same process stop at their first check too. */
 void bn_interrupt(void);
+/* Withdraw a bn_interrupt request, before starting another run in the same
+ * process (a library user's; the command runs once). Async-signal-safe. */
+void bn_interrupt_clear(void);
 
 /* The memory the scenario will need, estimated from its size before
  * anything is built (docs/limits.md): for bnet topo (the topology and its

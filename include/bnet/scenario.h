@@ -472,7 +472,7 @@ int bn_scenario_apply_preset(struct bn_scenario *sc, unsigned fabric, struct bn_
 size_t bn_scenario_preset_count(void);
 const char *bn_scenario_preset_name(size_t i);   /* NULL past the last */
 /* Its name; `buf` gets a description and its keys, one per line (cut to
- * len). i must be below bn_scenario_preset_count(). */
+ * len). NULL (buf untouched) past the last. */
 const char *bn_scenario_preset_describe(size_t i, char *buf, size_t len);
 /* What it models, and its k-th "key=value" (NULL past the last). */
 const char *bn_scenario_preset_about(size_t i);

@@ -11,6 +11,11 @@ void bn_interrupt(void)
     requested = 1; /* async-signal-safe: one store */
 }
 
+void bn_interrupt_clear(void)
+{
+    requested = 0;
+}
+
 bool bn_interrupt_requested(void)
 {
     return requested != 0;

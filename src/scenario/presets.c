@@ -67,15 +67,25 @@ static const struct preset presets[] = {
 
 size_t bn_scenario_preset_count(void) { return NPRESETS; }
 
+/* snprintf at buf + *at, never past len (*at may pass len: then no more). */
+static void append(char *buf, size_t len, size_t *at, const char *fmt, const char *a,
+                   const char *b)
+{
+    if (*at < len)
+        *at += (size_t)snprintf(buf + *at, len - *at, fmt, a, b);
+}
+
 const char *bn_scenario_preset_describe(size_t i, char *buf, size_t len)
 {
+    if (i >= NPRESETS)
+        return NULL;
     const struct preset *p = &presets[i];
-    int at = snprintf(buf, len, "%-10s %s", p->name, p->about);
+    size_t at = 0;
+    append(buf, len, &at, "%-10s %s", p->name, p->about);
     if (p->missing)
-        snprintf(buf + at, len - (size_t)at, "\n%-10s   not available yet: needs %s", "",
-                 p->missing);
-    for (size_t k = 0; !p->missing && k < 24 && p->sets[k] && (size_t)at < len; k++)
-        at += snprintf(buf + at, len - (size_t)at, "\n%-10s   %s", "", p->sets[k]);
+        append(buf, len, &at, "\n%-10s   not available yet: needs %s", "", p->missing);
+    for (size_t k = 0; !p->missing && k < 24 && p->sets[k]; k++)
+        append(buf, len, &at, "\n%-10s   %s", "", p->sets[k]);
     return p->name;
 }
 

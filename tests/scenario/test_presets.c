@@ -73,12 +73,53 @@ static void test_presets_run(void **state)
     }
 }
 
+/* bn_scenario_preset_describe: NULL past the last preset; a short buffer
+ * holds a cut, terminated description and nothing is written past it. */
+static void test_describe_bounds(void **state)
+{
+    (void)state;
+    char buf[32];
+    size_t n = bn_scenario_preset_count();
+    assert_null(bn_scenario_preset_describe(n, buf, sizeof buf));
+    for (size_t len = 1; len < 24; len++) {
+        memset(buf, 'x', sizeof buf);
+        assert_string_equal(bn_scenario_preset_describe(0, buf, len), "ib-ndr");
+        assert_int_equal(strlen(buf), len - 1);
+        for (size_t k = len; k < sizeof buf; k++)
+            assert_int_equal(buf[k], 'x');
+    }
+}
+
+/* bn_interrupt stops a run at its first check and stays until cleared. */
+static void test_interrupt_clear(void **state)
+{
+    (void)state;
+    /* enough events (about 2 M) to reach the loop's first check */
+    const char *sets[] = {"topology.k=4", "workload.message_bytes=8MB", NULL};
+    struct bn_scenario sc;
+    test_scenario(&sc, sets);
+    struct bn_results r;
+    bn_interrupt();
+    for (int i = 0; i < 2; i++) {
+        test_run(&sc, &r);
+        assert_true(r.interrupted);
+        bn_results_free(&r);
+    }
+    bn_interrupt_clear();
+    test_run(&sc, &r);
+    assert_false(r.interrupted);
+    assert_int_equal(r.flows_completed, r.nflows);
+    bn_results_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_preset_under_file_keys),
         cmocka_unit_test(test_set_and_refusal),
         cmocka_unit_test(test_presets_run),
+        cmocka_unit_test(test_describe_bounds),
+        cmocka_unit_test(test_interrupt_clear),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

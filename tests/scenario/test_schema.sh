@@ -2,7 +2,8 @@
 # The JSON Schemas of docs/schema/: scenario.schema.json is what
 # scripts/gen-schema.sh makes of this bnet's key registry (so it cannot
 # drift), every shipped scenario is valid against it and a wrong key, type
-# or choice is not; compare.schema.json holds a real bnet compare result.
+# or choice is not; each command's schema holds real results of it (small
+# runs of each kind) and refuses a broken one.
 # Validated with Debian's python3-jsonschema (Draft 2020-12).
 # Usage: tests/scenario/test_schema.sh BNET
 set -uo pipefail
@@ -51,11 +52,51 @@ done
 grep -q "good.yaml valid" "$T/cases" && "$BNET" topo "$T/good.yaml" >/dev/null 2>&1
 ok "suffixed sizes and YAML's off are valid, for bnet too" $?
 
-"$BNET" compare --set topology.kind=leaf_spine --set topology.k=4 -j 2 --json "$T/c.json" >/dev/null
-validate docs/schema/compare.schema.json "$T/c.json" >"$T/c.out"
-grep -q ' valid$' "$T/c.out" || cat "$T/c.out"
-ok "a bnet compare result is valid against compare.schema.json" $?
-jq '.fabrics[0].incast.victim.line_rate_pct = 120' "$T/c.json" >"$T/c_bad.json"
-validate docs/schema/compare.schema.json "$T/c_bad.json" | grep -q invalid
-ok "... and one with a victim above line rate is not" $?
+# results: NAME SCHEMA ARGS...: bnet ARGS --json NAME.json, valid against SCHEMA
+SMALL=(--set topology.kind=leaf_spine --set topology.k=4 --set scale_up.domain_gpus=0)
+result() {
+  local name=$1 schema=$2
+  shift 2
+  "$BNET" "$@" --json "$T/$name.json" >/dev/null 2>"$T/$name.err" || { cat "$T/$name.err"; return 1; }
+  validate "docs/schema/$schema.schema.json" "$T/$name.json" >"$T/$name.out"
+  grep -q ' valid$' "$T/$name.out" || { cat "$T/$name.out"; return 1; }
+}
+J=jobs
+JOBS=(--set topology.kind=fat_tree --set topology.k=4 --set topology.gpus_per_server=4
+      --set scale_up.domain_gpus=4 --set $J.0.tp=4 --set $J.0.dp=2 --set $J.0.layers=2
+      --set $J.0.hidden=1024 --set $J.0.ffn_hidden=4096 --set $J.0.heads=16 --set $J.0.seq_len=512
+      --set $J.0.vocab=8192 --set $J.0.global_batch=0 --set $J.0.alone=true
+      --set $J.1.kind=inference --set $J.1.tp=2 --set $J.1.dp=2 --set $J.1.layers=2
+      --set $J.1.hidden=1024 --set $J.1.ffn_hidden=4096 --set $J.1.heads=16 --set $J.1.seq_len=256
+      --set $J.1.vocab=8192 --set $J.1.iterations=3
+      --set $J.2.kind=background --set $J.2.gpus=4 --set $J.2.bytes=100000)
+cases=(
+  "run1 run run --quiet --set topology.k=4"
+  "run2 run run scenarios/leaf_spine_incast.yaml --quiet --set topology.k=4 --set workload.incast_senders=4"
+  "run3 run run scenarios/fault_link_local.yaml --quiet"
+  "topo1 topo topo"
+  "topo2 topo topo scenarios/cluster128.yaml --paths 0,8 --set cost.switch_usd=1000"
+  "coll1 coll coll ${SMALL[*]} -b 1K -e 1M -f 4"
+  "coll2 coll coll ${SMALL[*]} --op alltoall -b 1K -e 64K"
+  "p2p1 p2p p2p"
+  "p2p2 p2p p2p --test write_bw -s 4096 -n 100"
+  "job1 job job ${JOBS[*]}"
+  "compare1 compare compare ${SMALL[*]} -j 2"
+)
+for c in "${cases[@]}"; do
+  read -r name schema args <<<"$c"
+  # shellcheck disable=SC2086
+  result $c
+  ok "bnet ${args:0:70}: valid against $schema.schema.json" $?
+done
+
+# broken results are refused
+jq '.fabrics[0].incast.victim.line_rate_pct = 120' "$T/compare1.json" >"$T/bad1.json"
+jq '.summary.flows = -1' "$T/run1.json" >"$T/bad2.json"
+jq 'del(.rows[0].busbw_gbs)' "$T/coll1.json" >"$T/bad3.json"
+jq '.topology.hosts = "16"' "$T/topo1.json" >"$T/bad4.json"
+for b in compare:bad1 run:bad2 coll:bad3 topo:bad4; do
+  validate "docs/schema/${b%%:*}.schema.json" "$T/${b#*:}.json" | grep -q invalid
+  ok "a broken ${b%%:*} result is invalid" $?
+done
 finish

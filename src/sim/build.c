@@ -242,6 +242,16 @@ void bn_sim_topo_info(const struct bn_sim *s, struct bn_topo_info *out)
     out->bisection_gbps = t->bisection_gbps;
     /* as built: a file's links carry their own rates */
     bn_topo_link_rates(t, &out->host_rate_gbps, &out->fabric_rate_gbps);
+    /* Gb/s per PFLOPS for every result, not only the planner's: the hosts'
+     * injection (and the bisection) over their compute */
+    out->gpu_tflops = s->sc->topology.gpu_tflops;
+    if (out->gpu_tflops > 0) {
+        struct bn_topo_tier_stats st[BN_MAX_TIERS + 1];
+        bn_topo_tier_stats(t, st);
+        double pflops = t->nhosts * out->gpu_tflops / 1000.0;
+        out->gbps_per_pflops = st[0].up_gbps / pflops;
+        out->bisection_gbps_per_pflops = t->bisection_gbps / pflops;
+    }
 }
 
 int bn_describe_topology(const struct bn_scenario *sc, struct bn_topo_info *out,

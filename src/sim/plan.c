@@ -68,12 +68,6 @@ static void fill_plan(const struct bn_topo *t, const struct bn_scenario *sc,
     fill_links(t, out);
     if (t->rail_servers)
         out->gpus_per_server = sc->topology.gpus_per_server;
-    out->gpu_tflops = sc->topology.gpu_tflops;
-    if (out->gpu_tflops > 0) {
-        double pflops = t->nhosts * out->gpu_tflops / 1000.0;
-        out->gbps_per_pflops = st[0].up_gbps / pflops;
-        out->bisection_gbps_per_pflops = t->bisection_gbps / pflops;
-    }
     const struct bn_scenario_cost *c = &sc->cost;
     uint32_t copper = out->host_copper + out->fabric_copper;
     uint32_t fiber = out->host_fiber + out->fabric_fiber;

@@ -60,6 +60,18 @@ static int derive(const struct bn_scenario *base, const char *const *extra,
     return bn_scenario_validate(sc, err);
 }
 
+/* A column's scenario: the base with `fabric` set to the preset, then the
+ * caller's overrides again over the preset's. */
+static int column_scenario(const struct bn_scenario *base, const char *const *sets,
+                           const char *fabric, struct bn_scenario *fsc, struct bn_error *err)
+{
+    char pick[BN_NAME_MAX + 16];
+    snprintf(pick, sizeof pick, "fabric=%s", fabric);
+    const char *const first[] = {pick, NULL};
+    int rc = derive(base, first, fsc, err);
+    return rc == BN_OK ? derive(fsc, sets, fsc, err) : rc;
+}
+
 /* A host under host 0's leaf switch (UINT32_MAX: none). */
 static int leaf_peer(const struct bn_scenario *sc, uint32_t *out, struct bn_error *err)
 {
@@ -271,15 +283,10 @@ static int measure(const struct bn_scenario *base, const char *const *sets, cons
     memset(c, 0, sizeof *c);
     snprintf(c->fabric, sizeof c->fabric, "%s", fabric);
     c->scale_up = scale_up_domain(preset_index(fabric)) > 0;
-    char pick[BN_NAME_MAX + 16];
-    snprintf(pick, sizeof pick, "fabric=%s", fabric);
     struct bn_scenario *fsc = malloc(sizeof *fsc);
     if (!fsc)
         return bn_fail(err, BN_ENOMEM, "out of memory");
-    const char *const first[] = {pick, NULL};
-    int rc = derive(base, first, fsc, err);
-    if (rc == BN_OK) /* the caller's overrides again, over the preset's */
-        rc = derive(fsc, sets, fsc, err);
+    int rc = column_scenario(base, sets, fabric, fsc, err);
     if (rc == BN_OK) {
         key_text(fsc, "nic.encap", c->link_layer, sizeof c->link_layer);
         key_text(fsc, "link.flow_control", c->flow_control, sizeof c->flow_control);
@@ -401,15 +408,10 @@ static int reap(struct worker *w, struct bn_compare_results *out, struct bn_erro
 static int domain_after(const struct bn_scenario *sc, const char *const *sets, const char *name,
                         uint32_t *gpus, struct bn_error *err)
 {
-    char pick[BN_NAME_MAX + 16];
-    snprintf(pick, sizeof pick, "fabric=%s", name);
-    const char *const first[] = {pick, NULL};
     struct bn_scenario *fsc = malloc(sizeof *fsc);
     if (!fsc)
         return bn_fail(err, BN_ENOMEM, "out of memory");
-    int rc = derive(sc, first, fsc, err);
-    if (rc == BN_OK)
-        rc = derive(fsc, sets, fsc, err);
+    int rc = column_scenario(sc, sets, name, fsc, err);
     *gpus = fsc->scale_up.domain_gpus;
     free(fsc);
     return rc;

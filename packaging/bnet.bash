@@ -1,7 +1,8 @@
 # bash completion for bnet: commands, each command's flags, scenario keys
 # after --set, their choices and the preset names after KEY=, presets after
-# --fabrics, YAML files. Everything is read from the command itself (bnet
-# --help, help CMD, keys, presets), so it follows the version installed.
+# --fabrics, YAML files; JSON result files after plot, folders after --plot.
+# Everything is read from the command itself (bnet --help, help CMD, keys,
+# presets), so it follows the version installed.
 
 # The words up to the cursor, split on blanks only: bash's own words break
 # at '=', which would hide the key of --set KEY=VALUE.
@@ -64,6 +65,11 @@ _bnet()
         COMPREPLY=($(compgen -f -- "$cur"))
         return
         ;;
+    --plot | --out | -o)
+        compopt -o filenames 2>/dev/null
+        COMPREPLY=($(compgen -d -- "$cur"))
+        return
+        ;;
     help)
         _bnet_offer "$("$bin" help help 2>/dev/null | sed -n 's/^Topics: \(.*\)\.$/\1/p' | tr -d ',')" "$cur"
         return
@@ -80,8 +86,12 @@ _bnet()
         _bnet_offer "$flags" "$cur"
         return
     fi
-    # a scenario file
     compopt -o filenames 2>/dev/null
+    if [[ $cmd == plot ]]; then # result files
+        COMPREPLY=($(compgen -f -X '!*.json' -- "$cur") $(compgen -d -- "$cur"))
+        return
+    fi
+    # a scenario file
     COMPREPLY=($(compgen -f -X '!*.yaml' -- "$cur") $(compgen -f -X '!*.yml' -- "$cur")
         $(compgen -d -- "$cur"))
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Build the Debian packages bnet, libbnet0 and libbnet-dev from this tree with
+# Build the Debian packages bnet, libbnet1 and libbnet-dev from this tree with
 # dpkg-buildpackage -us -uc -b (ctest included unless DEB_BUILD_OPTIONS has
 # nocheck), in a scratch copy; then install them (as root: dpkg -i, then
 # purged again; else unpacked with dpkg -x) and build and run a program
@@ -46,10 +46,10 @@ echo "package-deb: built in $(($(date +%s) - start)) s:" >&2
 ls -1 "$out"/*_"$version"_*.deb >&2
 
 # install them and use them: the command, and a program built with pkg-config
-debs=("$out"/bnet_"$version"_*.deb "$out"/libbnet0_"$version"_*.deb "$out"/libbnet-dev_"$version"_*.deb)
+debs=("$out"/bnet_"$version"_*.deb "$out"/libbnet1_"$version"_*.deb "$out"/libbnet-dev_"$version"_*.deb)
 if [ "$(id -u)" -eq 0 ]; then
   dpkg -i "${debs[@]}" >/dev/null
-  trap 'dpkg --purge bnet libbnet-dev libbnet0 >/dev/null; rm -rf "$work"' EXIT
+  trap 'dpkg --purge bnet libbnet-dev libbnet1 >/dev/null; rm -rf "$work"' EXIT
   sysroot=""
 else
   sysroot=$work/root

@@ -100,6 +100,8 @@ struct bn_port_result {
     uint64_t pause_sent;      /* PFC pauses this port sent upstream */
     uint64_t pause_received;  /* pauses that stopped this port */
     double paused_fraction;   /* of simulated time this port was paused, 0..1 */
+    int32_t tier, peer_tier;  /* the two nodes' tiers (0 hosts, 1 leaves, ...); -1: outside
+                               * the backend fabric (NVSwitch, SHARP unit) */
 };
 
 /* One fault of the scenario's faults: list, as it went (src/fault). */
@@ -122,10 +124,22 @@ struct bn_fault_result {
     uint64_t pkts_lost;       /* frames lost on its links (both directions) */
 };
 
+/* A row of the link series: one fabric port (link direction), or a run of
+ * ports that all lead from one tier to another when the fabric has more
+ * ports than observe.link_rows. */
+struct bn_series_link {
+    char name[80];                 /* the port's name, or "FIRST..LAST" of the run */
+    char from[BN_NAME_MAX];        /* tier of the sending node: "host", "tor", ... */
+    char to[BN_NAME_MAX];          /* tier of the receiving node */
+    uint32_t ports;                /* ports in the row (1: a single link direction) */
+};
+
 /* Time series sampled every `interval_us` while flows run. A [nsamples][n]
- * array is flat, row by row: sample k of item i at [k * n + i]. */
+ * array is flat, row by row: sample k of item i at [k * n + i]. Past
+ * observe.max_samples every other sample goes and the interval doubles, so
+ * a long run's series stays within a fixed size. */
 struct bn_series {
-    double interval_us;       /* observe.sample_us; 0: no series (every array empty) */
+    double interval_us;       /* observe.sample_us x 2^decimations; 0: no series */
     uint32_t nsamples;        /* samples taken */
     double *t_us;             /* [nsamples]: simulated time of each sample */
     uint32_t nflows;          /* flows sampled: the first observe.max_flows */
@@ -136,6 +150,13 @@ struct bn_series {
     uint32_t *queue_port;     /* [nqueues] global port ids */
     char (*queue_name)[80];   /* [nqueues]: port names, as `name` above */
     double *queue_bytes;      /* [nsamples][nqueues] output queue depth, frame bytes */
+    uint32_t decimations;     /* times the series was halved to stay in observe.max_samples */
+    uint32_t nlinks;          /* link rows (observe.link_rows; 0: none) */
+    struct bn_series_link *links;  /* [nlinks], grouped by tier pair */
+    double *link_util;        /* [nsamples][nlinks]: busy fraction over the interval ending
+                               * at t_us[k] (0 at k = 0), mean of the row's ports */
+    double *link_paused;      /* [nsamples][nlinks]: fraction of that interval PFC held
+                               * the row's ports (0 under other flow control) */
 };
 
 /* What was simulated (docs/results.md, "What was simulated"): the

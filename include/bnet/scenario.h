@@ -306,6 +306,8 @@ struct bn_scenario_observe {
     uint32_t max_flows;          /* flows whose rate is sampled: the first N */
     char queue_ports[BN_PATH_MAX]; /* "tor3/1 agg0/2"; empty = ports facing sampled receivers */
     uint8_t ports;               /* enum bn_sc_ports: which ports the results list */
+    uint32_t max_samples;        /* past this the series halves its samples */
+    uint32_t link_rows;          /* rows of the link series (0 = none) */
 };
 
 /* Failures and how the fabric's control plane reacts (src/fault). */

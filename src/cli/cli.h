@@ -27,5 +27,8 @@ bool bn_cli_opt_in(const struct bn_cli_opt *opt, enum bn_cli_mode mode);
 int bn_cli_run(int argc, char **argv, int first, enum bn_cli_mode mode);
 /* `bnet help COMMAND` for run, topo, coll, job, p2p or compare. */
 void bn_cli_print_usage(FILE *out, enum bn_cli_mode mode);
+/* plot_cmd.c: `bnet plot FILE... [--out DIR]` from argv[first..]; its usage (main.c). */
+int bn_cli_plot(int argc, char **argv, int first);
+void bn_cli_print_plot_usage(FILE *out);
 
 #endif

@@ -30,10 +30,11 @@ static const char *const usage_main =
     "  p2p [FILE.yaml]   perftest-style latency and bandwidth between hosts\n"
     "                    (default: two NDR hosts under one switch)\n"
     "  topo [FILE.yaml]  print the topology's figures without simulating\n"
+    "  plot FILE.json... SVG figures of saved results (run, coll, compare; gnuplot)\n"
     "  keys [--json]     list every scenario key with type, unit and default\n"
     "  presets [--json]  list the technology presets (fabric: NAME) and their keys\n"
-    "  help [TOPIC]      help for a command (coll, run, job, p2p, compare, topo, keys,\n"
-    "                    presets, version, help)\n"
+    "  help [TOPIC]      help for a command (coll, run, job, p2p, compare, topo, plot,\n"
+    "                    keys, presets, version, help)\n"
     "  version           the version (and git revision when built from a checkout);\n"
     "                    also --version\n"
     "\n";
@@ -47,7 +48,10 @@ static const char *const usage_run =
     "  --seed N         random seed (same as --set seed=N)\n"
     "  --json PATH      write results as JSON to PATH ('-' for stdout)\n"
     "  --csv PREFIX     write results as CSV: PREFIX-flows.csv, PREFIX-ports.csv,\n"
-    "                   PREFIX-rates.csv and PREFIX-queues.csv\n"
+    "                   PREFIX-rates.csv, PREFIX-queues.csv and PREFIX-links.csv\n"
+    "  --plot DIR       draw SVG figures into DIR: flow throughput and FCT CDFs,\n"
+    "                   rate, alpha and queue series, link utilization and PFC pause\n"
+    "                   heatmaps, the topology's busiest links (needs gnuplot)\n"
     "  --reproducible   write wall-clock and memory figures as 0 in the JSON, so\n"
     "                   the same scenario and seed give a byte-identical file\n"
     "  --quiet          no summary on stdout\n"
@@ -72,6 +76,7 @@ static const char *const usage_coll =
     "broadcast|reduce|alltoall|sendrecv; --algo auto|ring|tree|rhd|direct|hier|collnet\n"
     "(auto: the tuner picks per size). Without FILE: 16 servers x 8 GPUs, 400 Gb/s\n"
     "NICs, NVLink inside each server (scenarios/cluster128.yaml).\n"
+    "  --plot DIR       draw busbw against size (a line per algorithm) as SVG into DIR\n"
     "Algorithms and the tuner: docs/collectives.md.\n";
 
 static const char *const usage_job =
@@ -116,7 +121,20 @@ static const char *const usage_compare =
     "  --set KEY=VALUE  override one scenario key, for every fabric\n"
     "  --json PATH      write results as JSON to PATH ('-' for stdout)\n"
     "  --csv PREFIX     write the table as PREFIX-compare.csv\n"
+    "  --plot DIR       draw busbw against size per fabric as SVG into DIR (gnuplot)\n"
     "Without FILE: scenarios/cluster128.yaml. docs/compare.md.\n";
+
+static const char *const usage_plot =
+    "usage: bnet plot FILE.json... [--out DIR]\n\n"
+    "Draw SVG figures of results saved with --json, with gnuplot (package\n"
+    "gnuplot-nox): for a run, flow throughput and FCT CDFs, rate, alpha and queue\n"
+    "series, link utilization and PFC pause heatmaps by tier, the topology with\n"
+    "its busiest links; for coll and compare results, bus bandwidth against size,\n"
+    "a line per algorithm or fabric, every file on one figure. Each figure's\n"
+    "gnuplot script (its data inline) is written beside it as NAME.gp.\n"
+    "  --out DIR, -o DIR  the folder (made if missing; default FILE-plots for one\n"
+    "                   file, plots for several; several runs get a subfolder each)\n"
+    "The same figures come from run, coll and compare with --plot DIR. docs/plots.md.\n";
 
 static const char *const usage_keys =
     "usage: bnet keys [--json [PATH]]\n\nList every scenario key: path, type, unit, default, meaning\n"
@@ -204,8 +222,8 @@ static int help(const char *topic)
     } topics[] = {
         {"run", NULL, BN_CLI_RUN}, {"topo", NULL, BN_CLI_TOPO}, {"coll", NULL, BN_CLI_COLL},
         {"job", NULL, BN_CLI_JOB}, {"p2p", NULL, BN_CLI_P2P}, {"compare", NULL, BN_CLI_COMPARE},
-        {"keys", usage_keys, -1}, {"presets", usage_presets, -1}, {"version", usage_version, -1},
-        {"help", usage_help, -1},
+        {"plot", usage_plot, -1}, {"keys", usage_keys, -1}, {"presets", usage_presets, -1},
+        {"version", usage_version, -1}, {"help", usage_help, -1},
     };
     if (!topic) {
         print_main(stdout);
@@ -220,10 +238,15 @@ static int help(const char *topic)
             fputs(topics[i].text, stdout);
         return 0;
     }
-    fprintf(stderr, "bnet: no help for '%s' (topics: run, job, p2p, compare, topo, coll, keys, presets, "
-            "version, help)\n",
+    fprintf(stderr, "bnet: no help for '%s' (topics: run, job, p2p, compare, topo, coll, plot, keys, "
+            "presets, version, help)\n",
             topic);
     return 2;
+}
+
+void bn_cli_print_plot_usage(FILE *out)
+{
+    fputs(usage_plot, out);
 }
 
 static int cmd_presets(void)
@@ -335,6 +358,8 @@ static int dispatch(int argc, char **argv)
         return bn_cli_run(argc, argv, 2, BN_CLI_P2P);
     if (strcmp(cmd, "compare") == 0)
         return bn_cli_run(argc, argv, 2, BN_CLI_COMPARE);
+    if (strcmp(cmd, "plot") == 0)
+        return bn_cli_plot(argc, argv, 2);
     if (strcmp(cmd, "presets") == 0 || strcmp(cmd, "keys") == 0)
         return cmd_listing(cmd, argc, argv);
     if (cmd[0] == '-')

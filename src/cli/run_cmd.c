@@ -3,6 +3,7 @@
  * output. Every input problem is one line on stderr and exit status 2.
  */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include "bnet/job.h"
 #include "bnet/p2p.h"
 #include "cli/cli.h"
+#include "plot/plot.h"
 
 /* One scenario override in the order given: a --set, or a flag turned
  * into KEY=VALUE (allocated to its length: no fixed buffer cuts a value). */
@@ -34,6 +36,7 @@ struct cli_opts {
     const char *paths, *dot;  /* topo: --paths SRC,DST, --dot PATH */
     const char *trace;        /* job: --trace PATH */
     const char *jobs;         /* compare: -j N */
+    const char *plot;         /* --plot DIR: figures of the results */
     struct cli_set *sets;
     int nsets;
     int reproducible, quiet;
@@ -125,6 +128,7 @@ static const struct bn_cli_opt options[] = {
     {"-j", "N", COMPARE, NULL, false, false},
     {"--trace", "PATH|-", JOB, NULL, false, false},
     {"--csv", "PREFIX", RUN | COMPARE, NULL, false, false},
+    {"--plot", "DIR", RUN | COLL | COMPARE, NULL, false, false},
     {"--paths", "SRC,DST", TOPO, NULL, false, false},
     {"--dot", "PATH|-", TOPO, NULL, false, false},
     {"--reproducible", NULL, RUN, NULL, false, false},
@@ -211,9 +215,9 @@ static const struct bn_cli_opt *find_opt(const char *a, enum bn_cli_mode mode)
 static const char **slot_of(struct cli_opts *o, const char *name)
 {
     static const char *const names[] = {"--json", "--seed", "--csv", "--paths", "--dot",
-                                        "--trace", "-j"};
+                                        "--trace", "-j", "--plot"};
     const char **slots[] = {&o->json, &o->seed, &o->csv, &o->paths, &o->dot, &o->trace,
-                            &o->jobs};
+                            &o->jobs, &o->plot};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strcmp(name, names[i]) == 0)
             return slots[i];
@@ -232,6 +236,10 @@ static int value_opt(const struct bn_cli_opt *opt, int argc, char **argv, int *i
         fprintf(stderr, "bnet: option '--csv' needs a file prefix ('%s' is not one)\n", v);
         return 2;
     }
+    if (strcmp(opt->name, "--plot") == 0 && (v[0] == '\0' || strcmp(v, "-") == 0)) {
+        fprintf(stderr, "bnet: option '--plot' needs a folder ('%s' is not one)\n", v);
+        return 2;
+    }
     const char **slot = slot_of(o, opt->name);
     if (slot)
         *slot = v;
@@ -245,7 +253,7 @@ static int value_opt(const struct bn_cli_opt *opt, int argc, char **argv, int *i
 static bool output_only(const char *name)
 {
     static const char *const names[] = {"--json", "--csv", "--trace", "--dot", "--quiet",
-                                        "--reproducible", "-j"};
+                                        "--reproducible", "-j", "--plot"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (is_opt(name, names[i]))
             return true;
@@ -336,6 +344,10 @@ static int load_scenario(const struct cli_opts *o, enum bn_cli_mode mode, struct
                                             : "<default>";
     int rc = o->file ? bn_scenario_load_file(sc, o->file, err)
                      : bn_scenario_load_string(sc, yaml, name, err);
+    /* a run drawn with --plot records the link series its heatmaps need,
+     * unless the scenario sizes it (docs/plots.md); --set still decides */
+    if (rc == BN_OK && o->plot && mode == BN_CLI_RUN && sc->observe.link_rows == 0)
+        rc = bn_scenario_set_flag(sc, "observe.link_rows=128", "--plot", o->plot, err);
     for (int i = 0; rc == BN_OK && i < o->nsets; i++)
         rc = bn_scenario_set_flag(sc, o->sets[i].assignment, o->sets[i].flag, o->sets[i].typed,
                                   err);
@@ -383,6 +395,40 @@ static void warn_slow_routes(const struct bn_scenario *sc)
                 (unsigned long long)e.leaves, e.route_s / 60);
 }
 
+/* --plot DIR: the figures of the JSON just written, or of a temporary copy
+ * in DIR when there is no JSON file (docs/plots.md). */
+static int plot_results(const struct cli_opts *o, enum bn_cli_mode mode, const void *res)
+{
+    bool file = o->json && strcmp(o->json, "-") != 0;
+    const char *path = o->json;
+    char tmp[PATH_MAX];
+    if (!file) {
+        struct bn_error err = {0};
+        int fd = -1, rc = BN_OK;
+        if ((size_t)snprintf(tmp, sizeof tmp, "%s/.bnet-results-XXXXXX", o->plot) < sizeof tmp)
+            fd = mkstemp(tmp);
+        if (fd < 0) {
+            fprintf(stderr, "bnet: plot folder '%s': cannot write in it: %s\n", o->plot,
+                    strerror(errno));
+            return 2;
+        }
+        close(fd);
+        rc = mode == BN_CLI_RUN    ? bn_results_write_json(res, tmp, 0, &err)
+             : mode == BN_CLI_COLL ? bn_coll_write_json(res, tmp, &err)
+                                   : bn_compare_write_json(res, tmp, &err);
+        if (rc != BN_OK) {
+            remove(tmp);
+            return exit_status(&err);
+        }
+        path = tmp;
+    }
+    bool to_stdout = !o->quiet && !(o->json && strcmp(o->json, "-") == 0);
+    int rc = bn_plot_files(&path, 1, o->plot, to_stdout ? stdout : stderr);
+    if (!file)
+        remove(tmp);
+    return rc;
+}
+
 static int do_run(const struct cli_opts *o, const struct bn_scenario *sc)
 {
     struct bn_error err = {0};
@@ -406,10 +452,11 @@ static int do_run(const struct cli_opts *o, const struct bn_scenario *sc)
         rc = bn_results_write_json(&res, o->json, o->reproducible ? BN_JSON_REPRODUCIBLE : 0, &err);
     if (rc == BN_OK && o->csv)
         rc = bn_results_write_csv(&res, o->csv, &err);
+    int st = rc != BN_OK ? exit_status(&err) : o->plot ? plot_results(o, BN_CLI_RUN, &res) : 0;
     bool failed = res.flows_failed > 0;
     bn_results_free(&res);
     /* 3: the run is whole, but faults made flows fail (docs/results.md) */
-    return rc != BN_OK ? exit_status(&err) : failed ? 3 : 0;
+    return st ? st : failed ? 3 : 0;
 }
 
 /* Rows go out as they are measured, as nccl-tests prints them: a sweep to
@@ -435,11 +482,12 @@ static int do_coll(const struct cli_opts *o, const struct bn_scenario *sc)
         bn_coll_print_footer(stdout, &res);
     if (rc == BN_OK && o->json)
         rc = bn_coll_write_json(&res, o->json, &err);
+    int st = rc != BN_OK ? exit_status(&err) : o->plot ? plot_results(o, BN_CLI_COLL, &res) : 0;
     bool failed = false;
     for (uint32_t i = 0; i < res.nrows; i++)
         failed = failed || res.rows[i].failed;
     bn_coll_results_free(&res);
-    return rc != BN_OK ? exit_status(&err) : failed ? 3 : 0;
+    return st ? st : failed ? 3 : 0;
 }
 
 static int do_job(const struct cli_opts *o, const struct bn_scenario *sc)
@@ -536,10 +584,11 @@ static int do_compare(const struct cli_opts *o, const struct bn_scenario *sc)
                   : bn_fail(&err, BN_ENOMEM, "out of memory");
         free(path);
     }
+    int st = rc != BN_OK ? exit_status(&err) : o->plot ? plot_results(o, BN_CLI_COMPARE, res) : 0;
     if (res && rc == BN_OK)
         bn_compare_results_free(res);
     free(res);
-    return rc != BN_OK ? exit_status(&err) : 0;
+    return st;
 }
 
 /* "SRC,DST": two host indices. */
@@ -636,6 +685,8 @@ int bn_cli_run(int argc, char **argv, int first, enum bn_cli_mode mode)
         rc = 1;
     else if (load_scenario(&o, mode, sc, &err) != BN_OK)
         rc = exit_status(&err);
+    else if (o.plot && (rc = bn_plot_ready(o.plot)) != 0)
+        ; /* refused before the run, not after it */
     else if (mode == BN_CLI_TOPO)
         rc = do_topo(&o, sc);
     else {

@@ -11,7 +11,8 @@
  *                    (a spread flow's path set: about 1 + k/2 + k^2/4
  *                    ports each way up a three-tier fabric of radix k)
  *   time series      samples (the run's ideal length, doubled, over
- *                    observe.sample_us) x the followed flows and queues
+ *                    observe.sample_us, at most observe.max_samples) x the
+ *                    followed flows, queues and link rows
  *   collective       the largest row's schedule: transfers and slots, and
  *                    each slot's contribution set, one bit per rank; for a
  *                    compact algorithm (ring), a chain and its carried set
@@ -81,8 +82,12 @@ static void run_parts(const struct bn_scenario *sc, const struct bn_topo_counts 
     if (sc->observe.sample_us > 0) {
         double length = sc->sim.max_time_us > 0 ? sc->sim.max_time_us : 2 * ideal;
         uint64_t followed = flows < sc->observe.max_flows ? flows : sc->observe.max_flows;
-        double samples = length / sc->observe.sample_us + 1;
-        e->series_bytes = (uint64_t)(samples * (double)(followed * 3 + followed + 1) * 8);
+        double samples = length / sc->observe.sample_us + 1, most = sc->observe.max_samples + 2.0;
+        uint64_t ports = 2 * c->links;
+        uint64_t rows = ports < sc->observe.link_rows ? ports : sc->observe.link_rows + 32;
+        e->series_bytes = (uint64_t)((samples < most ? samples : most) *
+                                     (double)(followed * 3 + followed + 1 + 2 * rows) * 8) +
+                          ports * 4 + rows * (sizeof(struct bn_series_link) + 20);
     }
 }
 

@@ -146,6 +146,10 @@ static void port_entry(const struct bn_sim *s, uint32_t p, struct bn_port_result
     bn_topo_port_name(&s->topo, p, pr->name, sizeof pr->name);
     bn_topo_node_name(&s->topo, s->topo.ports[s->topo.ports[p].peer].node, pr->peer,
                       sizeof pr->peer);
+    const struct bn_topo *t = &s->topo;
+    uint32_t a = t->ports[p].node, b = t->ports[t->ports[p].peer].node;
+    pr->tier = bn_topo_in_fabric(t, a) ? t->nodes[a].tier : -1;
+    pr->peer_tier = bn_topo_in_fabric(t, b) ? t->nodes[b].tier : -1;
     pr->utilization = utilization(f, p);
     pr->tx_bytes = f->ports[p].tx_bytes;
     pr->drops = bn_port_drops(f, p);

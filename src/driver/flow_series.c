@@ -2,8 +2,10 @@
  * Time series while flows run: every observe.sample_us, each followed flow's
  * sending rate (the pace its congestion control allows), DCQCN alpha and
  * payload delivered in order (to the packet: PSNs x MTU, capped at the size),
- * and the output-queue depth of the observed ports. Sampling stops when the
- * last flow completes, so it never keeps a finished run alive.
+ * the output-queue depth of the observed ports, and the link rows
+ * (link_series.c). Sampling stops when the last flow completes, so it never
+ * keeps a finished run alive; past observe.max_samples the series is halved
+ * and the interval doubled, so its memory is bounded however long the run.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +59,9 @@ int bn_flows_series_init(struct bn_flows *fl, struct bn_error *err)
         for (uint32_t i = 0; i < sr->nflows && sr->nqueues < 16; i++)
             if (add_queue_port(sr, s->host_route[fl->flows.flows[i].dst].deliver_port) != 0)
                 return bn_fail(err, BN_ENOMEM, "out of memory");
+    rc = bn_flows_links_init(fl, err);
+    if (rc != BN_OK)
+        return rc;
     bn_fabric_schedule(&s->fab, 0, BN_EV_APP, 0, BN_FLOWS_SAMPLE);
     return BN_OK;
 }
@@ -70,25 +75,64 @@ static bool widen(double **column, uint32_t rows, uint32_t width)
     return c != NULL;
 }
 
-static int grow(struct bn_series *sr, uint32_t *cap)
+static int grow(struct bn_series *sr, uint32_t *cap, uint32_t most)
 {
     if (sr->nsamples < *cap)
         return 0;
     uint32_t n = *cap ? *cap * 2 : 256;
+    n = n < most ? n : most;
     bool ok = widen(&sr->t_us, n, 1) && widen(&sr->rate_gbps, n, sr->nflows) &&
               widen(&sr->alpha, n, sr->nflows) && widen(&sr->delivered_bytes, n, sr->nflows) &&
-              widen(&sr->queue_bytes, n, sr->nqueues);
+              widen(&sr->queue_bytes, n, sr->nqueues) && widen(&sr->link_util, n, sr->nlinks) &&
+              widen(&sr->link_paused, n, sr->nlinks);
     if (!ok)
         return -1;
     *cap = n;
     return 0;
 }
 
+/* Keep samples 0, 2, 4, ... of a [nsamples][width] array of readings. */
+static void keep_even(double *m, uint32_t nkept, uint32_t width)
+{
+    for (uint32_t j = 1; j < nkept; j++)
+        memmove(m + (size_t)j * width, m + (size_t)2 * j * width, width * sizeof *m);
+}
+
+/* The same for fractions of the interval before each sample: the kept
+ * sample's interval is the two it spans, so their mean. */
+static void merge_pairs(double *m, uint32_t nkept, uint32_t width)
+{
+    for (uint32_t j = 1; j < nkept; j++)
+        for (uint32_t i = 0; i < width; i++)
+            m[(size_t)j * width + i] =
+                (m[(size_t)(2 * j - 1) * width + i] + m[(size_t)2 * j * width + i]) / 2;
+}
+
+/* Halve the series once its last sample has an even index past the
+ * limit: it is kept, so the series still ends at the latest sample. */
+static void decimate(struct bn_series *sr, uint32_t most)
+{
+    if (sr->nsamples <= most || (sr->nsamples - 1) % 2 != 0)
+        return;
+    uint32_t kept = (sr->nsamples - 1) / 2 + 1;
+    keep_even(sr->t_us, kept, 1);
+    keep_even(sr->rate_gbps, kept, sr->nflows);
+    keep_even(sr->alpha, kept, sr->nflows);
+    keep_even(sr->delivered_bytes, kept, sr->nflows);
+    keep_even(sr->queue_bytes, kept, sr->nqueues);
+    merge_pairs(sr->link_util, kept, sr->nlinks);
+    merge_pairs(sr->link_paused, kept, sr->nlinks);
+    sr->nsamples = kept;
+    sr->interval_us *= 2;
+    sr->decimations++;
+}
+
 int bn_flows_series_sample(struct bn_flows *fl, struct bn_error *err)
 {
     struct bn_sim *s = fl->s;
     struct bn_series *sr = &fl->series;
-    if (grow(sr, &fl->series_cap) != 0)
+    /* one past the limit (the sample that triggers halving) and one more */
+    if (grow(sr, &fl->series_cap, s->sc->observe.max_samples + 2) != 0)
         return bn_fail(err, BN_ENOMEM, "out of memory for time series");
     uint32_t k = sr->nsamples++;
     sr->t_us[k] = bn_time_to_us(s->fab.now);
@@ -111,6 +155,8 @@ int bn_flows_series_sample(struct bn_flows *fl, struct bn_error *err)
     }
     for (uint32_t q = 0; q < sr->nqueues; q++)
         sr->queue_bytes[(size_t)k * sr->nqueues + q] = (double)s->fab.ports[sr->queue_port[q]].q.bytes;
+    bn_flows_links_sample(fl, k);
+    decimate(sr, s->sc->observe.max_samples);
     if (fl->flows_done < fl->flows.n)
         bn_fabric_schedule(&s->fab, s->fab.now + bn_time_from_us(sr->interval_us), BN_EV_APP, 0,
                            BN_FLOWS_SAMPLE);
@@ -126,5 +172,8 @@ void bn_series_free(struct bn_series *sr)
     free(sr->queue_port);
     free(sr->queue_name);
     free(sr->queue_bytes);
+    free(sr->links);
+    free(sr->link_util);
+    free(sr->link_paused);
     memset(sr, 0, sizeof *sr);
 }

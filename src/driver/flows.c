@@ -153,6 +153,7 @@ static void flows_free(struct bn_flows *fl)
     free(fl->fstate);
     free(fl->qp_flow);
     bn_series_free(&fl->series);
+    bn_flows_links_free(fl);
     bn_flow_list_free(&fl->flows);
 }
 

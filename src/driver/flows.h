@@ -39,6 +39,15 @@ struct bn_flow_state {
  * time-series sample is due. */
 enum bn_flows_event { BN_FLOWS_START = 0, BN_FLOWS_SAMPLE = 1 };
 
+/* link_series.c: which ports make each row of the link series, and their
+ * busy and paused time at the last sample. */
+struct bn_link_rows {
+    uint32_t *order;            /* fabric ports grouped by tier pair */
+    uint32_t *first;            /* [nlinks + 1]: row r is order[first[r] .. first[r + 1]) */
+    uint64_t *busy, *paused;    /* [nlinks]: the row's totals (ps) at `at` */
+    bn_time_t at;
+};
+
 struct bn_flows {
     struct bn_sim *s;
     struct bn_flow_list flows;
@@ -48,12 +57,17 @@ struct bn_flows {
     uint32_t flows_failed;      /* their queue pair went to the error state */
     struct bn_series series;    /* flow_series.c; handed to the results */
     uint32_t series_cap;
+    struct bn_link_rows links;
 };
 
 /* flow_series.c: time series. */
 int bn_flows_series_init(struct bn_flows *fl, struct bn_error *err);
 int bn_flows_series_sample(struct bn_flows *fl, struct bn_error *err);
 void bn_series_free(struct bn_series *sr);
+/* link_series.c: the link rows (at init) and their values at sample k. */
+int bn_flows_links_init(struct bn_flows *fl, struct bn_error *err);
+void bn_flows_links_sample(struct bn_flows *fl, uint32_t k);
+void bn_flows_links_free(struct bn_flows *fl);
 /* flow_results.c: results after the run. */
 int bn_flows_collect(struct bn_flows *fl, struct bn_results *out, struct bn_error *err);
 

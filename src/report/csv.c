@@ -1,10 +1,11 @@
 /*
- * Results as CSV, for spreadsheets and data frames: four files named from a
+ * Results as CSV, for spreadsheets and data frames: five files named from a
  * prefix, each a header row then one row per record (docs/results.md):
  *   PREFIX-flows.csv   one row per flow, the JSON "flows" array
  *   PREFIX-ports.csv   one row per noteworthy port, the JSON "ports" array
  *   PREFIX-rates.csv   time series in long format: one row per sample and flow
  *   PREFIX-queues.csv  time series in long format: one row per sample and port
+ *   PREFIX-links.csv   time series in long format: one row per sample and link row
  * Integers are written exactly, reals with 10 significant digits (as in the
  * JSON), so the same run gives byte-identical files.
  */
@@ -87,6 +88,25 @@ static void queues_body(FILE *f, const struct bn_results *r)
         }
 }
 
+static void links_body(FILE *f, const struct bn_results *r)
+{
+    const struct bn_series *sr = &r->series;
+    fputs("t_us,link,from,to,ports,utilization,paused_fraction\n", f);
+    for (uint32_t k = 0; k < sr->nsamples; k++)
+        for (uint32_t l = 0; l < sr->nlinks; l++) {
+            const struct bn_series_link *sl = &sr->links[l];
+            size_t at = (size_t)k * sr->nlinks + l;
+            fprintf(f, REAL ",", sr->t_us[k]);
+            bn_csv_text(f, sl->name);
+            fputc(',', f);
+            bn_csv_text(f, sl->from);
+            fputc(',', f);
+            bn_csv_text(f, sl->to);
+            fprintf(f, ",%" PRIu32 "," REAL "," REAL "\n", sl->ports, sr->link_util[at],
+                    sr->link_paused[at]);
+        }
+}
+
 /* Write PREFIX-SUFFIX.csv with `body`; one error line naming the path. */
 static int write_one(const struct bn_results *r, const char *prefix, const char *suffix,
                      csv_body_fn body, struct bn_error *err)
@@ -120,6 +140,7 @@ int bn_results_write_csv(const struct bn_results *r, const char *prefix, struct 
         { "ports", ports_body },
         { "rates", rates_body },
         { "queues", queues_body },
+        { "links", links_body },
     };
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         int rc = write_one(r, prefix, files[i].suffix, files[i].body, err);

@@ -352,12 +352,13 @@ static json_t *flow_json(const struct bn_flow_result *f)
 
 static json_t *port_json(const struct bn_port_result *p)
 {
-    return json_pack("{s:o, s:o, s:f, s:I, s:I, s:I, s:I, s:I, s:f}", "name", bn_json_text(p->name),
-                     "peer", bn_json_text(p->peer), "utilization", p->utilization, "tx_bytes",
-                     (json_int_t)p->tx_bytes, "drops", (json_int_t)p->drops, "ecn_marks",
-                     (json_int_t)p->ecn_marks, "pause_sent", (json_int_t)p->pause_sent,
-                     "pause_received", (json_int_t)p->pause_received, "paused_fraction",
-                     p->paused_fraction);
+    return json_pack("{s:o, s:o, s:f, s:I, s:I, s:I, s:I, s:I, s:f, s:i, s:i}", "name",
+                     bn_json_text(p->name), "peer", bn_json_text(p->peer), "utilization",
+                     p->utilization, "tx_bytes", (json_int_t)p->tx_bytes, "drops",
+                     (json_int_t)p->drops, "ecn_marks", (json_int_t)p->ecn_marks, "pause_sent",
+                     (json_int_t)p->pause_sent, "pause_received", (json_int_t)p->pause_received,
+                     "paused_fraction", p->paused_fraction, "tier", (json_int_t)p->tier,
+                     "peer_tier", (json_int_t)p->peer_tier);
 }
 
 /* Column `col` of a [n][stride] row-major matrix, as reals. */
@@ -403,12 +404,29 @@ static json_t *series_queues_json(const struct bn_series *sr)
     return a;
 }
 
+static json_t *series_links_json(const struct bn_series *sr)
+{
+    json_t *a = json_array();
+    for (uint32_t l = 0; l < sr->nlinks; l++) {
+        const struct bn_series_link *sl = &sr->links[l];
+        json_array_append_new(
+            a, json_pack("{s:o, s:o, s:o, s:i, s:o, s:o}", "name", bn_json_text(sl->name),
+                         "from", bn_json_text(sl->from), "to", bn_json_text(sl->to), "ports",
+                         (json_int_t)sl->ports, "utilization",
+                         column_json(sr->link_util, sr->nsamples, sr->nlinks, l),
+                         "paused_fraction",
+                         column_json(sr->link_paused, sr->nsamples, sr->nlinks, l)));
+    }
+    return a;
+}
+
 static json_t *series_json(const struct bn_results *r)
 {
     const struct bn_series *sr = &r->series;
-    return json_pack("{s:f, s:o, s:o, s:o}", "interval_us", sr->interval_us, "t_us",
+    return json_pack("{s:f, s:i, s:o, s:o, s:o, s:o}", "interval_us", sr->interval_us,
+                     "decimations", (json_int_t)sr->decimations, "t_us",
                      column_json(sr->t_us, sr->nsamples, 1, 0), "flows", series_flows_json(r),
-                     "queues", series_queues_json(sr));
+                     "queues", series_queues_json(sr), "links", series_links_json(sr));
 }
 
 /* Write root to path ("-": stdout), checking every write and the close:

@@ -38,17 +38,31 @@ static void put_value(struct bn_json_stream *s, json_t *v, unsigned indent)
         s->saved_errno = ENOMEM;
         return;
     }
-    static const char pad[] = "\n        ";
-    for (const char *p = text;;) {
-        const char *nl = strchr(p, '\n');
-        if (!nl) {
-            puts_(s, p);
-            break;
+    /* re-indented into one buffer and written at once: a write per line
+     * cost as much as jansson's printing for the long arrays */
+    size_t len = strlen(text), lines = 0;
+    for (const char *p = text; (p = memchr(p, '\n', len - (size_t)(p - text))); p++)
+        lines++;
+    char *out = lines && indent ? malloc(len + lines * indent + 1) : NULL;
+    if (!out) {
+        if (lines && indent) {
+            s->bad = true;
+            s->saved_errno = ENOMEM;
+        } else {
+            put(s, text, len);
         }
-        put(s, p, (size_t)(nl - p));
-        put(s, pad, 1 + indent);
-        p = nl + 1;
+        free(text);
+        return;
     }
+    char *o = out;
+    for (const char *p = text; *p; p++) {
+        *o++ = *p;
+        if (*p == '\n')
+            for (unsigned i = 0; i < indent; i++)
+                *o++ = ' ';
+    }
+    put(s, out, (size_t)(o - out));
+    free(out);
     free(text);
 }
 

@@ -131,6 +131,8 @@ static const char default_yaml[] =
     "  max_flows: 64                 # the first N flows are followed\n"
     "  ports: all                    # all | active: ports listed in the results\n"
     "  queue_ports: \"\"               # e.g. \"tor0/0 agg1/2\"; empty = receivers' ports\n"
+    "  max_samples: 1024             # past it the series halves (interval x 2)\n"
+    "  link_rows: 0                  # link utilization / pause rows (0 = none)\n"
     "\n"
     "routing:                        # rerouting around failures (docs/failures.md)\n"
     "  control_plane: auto           # auto | none | local | ib_sm | ethernet\n"

@@ -470,6 +470,15 @@ static const struct bn_scn_key keys[] = {
       .info.doc = "Ports whose queue depth is sampled, e.g. 'tor0/0 agg1/2'; empty = the "
                   "ports facing the sampled flows' receivers.",
       FIELD(observe.queue_ports) },
+    { .info.path = "observe.max_samples", INT_KEY, .info.unit = "samples", .info.def = "1024",
+      .info.doc = "Most samples a series keeps: past it every other one goes and the interval "
+                  "doubles.",
+      FIELD(observe.max_samples), RANGE(2, 10000000) },
+    { .info.path = "observe.link_rows", INT_KEY, .info.unit = "rows", .info.def = "0",
+      .info.doc = "Rows of the link utilization and pause series: every link direction when "
+                  "the fabric has no more, else runs of links of one tier pair; 0 = none "
+                  "(--plot makes it 128).",
+      FIELD(observe.link_rows), RANGE(0, 1000000) },
     { .info.path = "routing.control_plane", ENUM_KEY, .info.unit = "", .info.def = "auto",
       .info.choice = control_plane_choice,
       .info.doc = "What reroutes around failures: none (static tables), local (switches repair "

@@ -21,7 +21,8 @@ declare -A allowed=(
   [flow]="core link topo nic switch flow"
   [sim]="core link topo nic switch fault flow sim"
   [driver]="core link topo nic switch coll workload fault job flow sim driver"
-  [cli]="cli"
+  [plot]="plot"
+  [cli]="cli plot"
 )
 
 passed=0 failed=0

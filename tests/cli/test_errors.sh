@@ -405,7 +405,7 @@ expect_error "p2p: a PCIe generation that does not exist" \
     -- p2p --set host.pcie_gen=7
 
 expect_error "help for an unknown topic lists the topics" \
-    "'frobnicate'" "topics: run, job, p2p, compare, topo, coll, keys, presets, version, help" \
+    "'frobnicate'" "topics: run, job, p2p, compare, topo, coll, plot, keys, presets, version, help" \
     -- help frobnicate
 
 expect_error "two scenario files" \
@@ -867,7 +867,8 @@ expect_error "an all-to-all's flows beyond it" "key 'workload.kind'" "flows of 1
     -- run --quiet --set topology.k=16 --set workload.kind=all_to_all \
     --set sim.memory_limit_bytes=100000000
 expect_error "a time series beyond it" "key 'observe.sample_us'" "time series" \
-    -- run --quiet --set observe.sample_us=0.00001 --set sim.memory_limit_bytes=1000000000
+    -- run --quiet --set observe.sample_us=0.00001 --set observe.max_samples=10000000 \
+    --set sim.memory_limit_bytes=1000000000
 expect_error "an 8192-rank all-to-all schedule beyond the memory available" "key 'coll.op'" \
     "schedule" -- coll scenarios/default.yaml --set topology.k=32 --op alltoall -b 64M -e 64M \
     --set sim.memory_limit_bytes=100000000000

@@ -231,6 +231,7 @@ struct bn_results {
     uint64_t peak_rss_bytes;
     bool stopped_early;   /* sim.max_time_us reached (or interrupted) before all flows finished */
     bool interrupted;     /* bn_interrupt stopped it: results so far */
+    bool stalled;         /* the livelock watchdog stopped it (sim.stall_us): results so far */
     /* failures (src/fault): frames lost to them (and their frame bytes; of
      * those frames, the ones a bit error took), flows whose queue pair
      * failed, and each fault as it went */

@@ -295,6 +295,7 @@ struct bn_scenario_sharp {
 /* sim.*: the engine. */
 struct bn_scenario_sim {
     double max_time_us;          /* stop simulated time here (0 = run to completion) */
+    double stall_us;             /* stop a livelock: this long without progress (0 = never) */
     uint64_t memory_limit_bytes; /* refuse runs estimated above this (0: what is available) */
     uint8_t prefetch;            /* enum bn_sc_prefetch: the engine's prefetching */
     uint8_t fidelity;            /* enum bn_sc_fidelity: packets, or max-min fair flows */

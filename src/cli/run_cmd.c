@@ -446,6 +446,11 @@ static int do_run(const struct cli_opts *o, const struct bn_scenario *sc)
     if (rc != BN_OK)
         return exit_status(&err);
     rc = bn_provenance_command(&res.prov, o->command, &err);
+    if (res.stalled)
+        fprintf(stderr, "bnet: warning: stopped at %.1f us: no flow took data in order for "
+                "sim.stall_us (%.0f us) while frames kept arriving, a livelock (docs/model.md, "
+                "\"Livelock\"); %u of %u flows completed\n", res.simulated_us, sc->sim.stall_us,
+                res.flows_completed, res.nflows);
     if (!o->quiet && !(o->json && strcmp(o->json, "-") == 0))
         bn_results_print(stdout, &res);
     if (rc == BN_OK && o->json)

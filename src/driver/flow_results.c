@@ -296,6 +296,7 @@ int bn_flows_collect(struct bn_flows *fl, struct bn_results *out, struct bn_erro
     out->simulated_us = bn_time_to_us(f->now);
     out->stopped_early = s->stopped_early;
     out->interrupted = s->interrupted;
+    out->stalled = s->stalled;
     if (s->faults) {
         snprintf(out->control_plane, sizeof out->control_plane, "%s",
                  bn_faults_control_plane(s->faults));

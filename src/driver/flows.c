@@ -136,6 +136,17 @@ static void flows_progress(const void *self, uint32_t *done, uint32_t *total)
     *total = fl->flows.n;
 }
 
+/* In-order packets taken by every flow's receiver, and flows done. */
+static uint64_t flows_work_mark(const void *self)
+{
+    const struct bn_flows *fl = self;
+    uint64_t mark = fl->flows_done + fl->flows_failed;
+    for (uint32_t i = 0; i < fl->flows.n; i++)
+        if (fl->fstate[i].qp != BN_NONE)
+            mark += fl->s->nics.qp[fl->fstate[i].qp].rcv_nxt;
+    return mark;
+}
+
 static const struct bn_driver_ops flows_driver = {
     .name = "flows",
     .start = flows_start,
@@ -146,6 +157,7 @@ static const struct bn_driver_ops flows_driver = {
     .progress = flows_progress,
     .prefetch = flows_prefetch,
     .qp_error = flows_qp_error,
+    .work_mark = flows_work_mark,
 };
 
 static void flows_free(struct bn_flows *fl)

@@ -318,13 +318,13 @@ static json_t *sim_json(const struct bn_results *r, int flags)
 {
     bool repro = flags & BN_JSON_REPRODUCIBLE;
     double wall = repro ? 0 : r->wall_s;
-    return json_pack("{s:I, s:I, s:f, s:f, s:f, s:I, s:f, s:b, s:b}", "events",
+    return json_pack("{s:I, s:I, s:f, s:f, s:f, s:I, s:f, s:b, s:b, s:b}", "events",
                      (json_int_t)r->events, "packet_hops", (json_int_t)r->packet_hops,
                      "simulated_us", r->simulated_us, "wall_s", wall, "setup_s",
                      repro ? 0 : r->setup_s, "peak_rss_bytes",
                      (json_int_t)(repro ? 0 : r->peak_rss_bytes), "packet_hops_per_s",
                      wall > 0 ? (double)r->packet_hops / wall : 0.0, "stopped_early",
-                     r->stopped_early, "interrupted", r->interrupted);
+                     r->stopped_early, "interrupted", r->interrupted, "stalled", r->stalled);
 }
 
 static json_t *flow_json(const struct bn_flow_result *f)

@@ -111,6 +111,8 @@ static void print_flows(FILE *out, const struct bn_results *r)
             no_cc ? "no" : r->congestion_control);
     fprintf(out, "flows           %u of %u completed%s", r->flows_completed, r->nflows,
             r->interrupted     ? " (interrupted: the figures are those so far)"
+            : r->stalled       ? " (stopped: no flow progressed for sim.stall_us while frames "
+                                 "kept arriving, a livelock)"
             : r->stopped_early ? " (stopped at sim.max_time_us)"
                                : "");
     if (r->flows_failed)

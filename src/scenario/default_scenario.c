@@ -216,6 +216,7 @@ static const char default_yaml[] =
     "\n"
     "sim:\n"
     "  max_time_us: 0                # 0 = run until every flow completes\n"
+    "  stall_us: 10000               # no progress this long while frames arrive: stop\n"
     "  memory_limit_bytes: 0         # refuse runs estimated above it; 0 = memory available\n"
     "  prefetch: auto                # auto | on | off (speed only; auto: on from 4096 ports)\n"
     "  fidelity: packet              # packet | flow (max-min fair flows, docs/flow_level.md)\n"

@@ -733,6 +733,10 @@ static const struct bn_scn_key keys[] = {
     { .info.path = "sim.max_time_us", FLOAT_KEY, .info.unit = "us", .info.def = "0",
       .info.doc = "Stop at this simulated time; 0 runs until every flow completes.",
       FIELD(sim.max_time_us), RANGE(0, 1e12) },
+    { .info.path = "sim.stall_us", FLOAT_KEY, .info.unit = "us", .info.def = "10000",
+      .info.doc = "Stop a livelock: a run whose flows delivered nothing in order for this long "
+                  "while frames kept arriving stops, marked stalled; 0 = never.",
+      FIELD(sim.stall_us), RANGE(0, 1e12) },
     { .info.path = "sim.prefetch", ENUM_KEY, .info.unit = "", .info.def = "auto",
       .info.choice = prefetch_choice,
       .info.doc = "Software prefetching in the event loop, and event-queue pushes written "

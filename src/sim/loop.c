@@ -185,6 +185,26 @@ static int queue_overflow(const struct bn_sim *s, struct bn_error *err)
                    s->sc->source, name, bn_time_to_us(s->fab.now));
 }
 
+/* A livelock: frames keep arriving at hosts, yet for sim.stall_us no
+ * flow took data in order (go-back-N flows whose drops line up with their
+ * retransmissions, every time, in a deterministic fabric without
+ * congestion control). Checked with the progress report; the window
+ * restarts whenever the work moves on or nothing arrives (timers only). */
+static bool stalled(struct bn_sim *s)
+{
+    if (s->sc->sim.stall_us <= 0 || !s->drv.ops->work_mark)
+        return false;
+    uint64_t mark = s->drv.ops->work_mark(s->drv.self);
+    if (mark != s->stall_mark || s->fab.pkts_delivered == s->stall_delivered) {
+        s->stall_mark = mark;
+        s->stall_delivered = s->fab.pkts_delivered;
+        s->stall_since = s->fab.now;
+        return false;
+    }
+    s->stall_delivered = s->fab.pkts_delivered;
+    return s->fab.now - s->stall_since > bn_time_from_us(s->sc->sim.stall_us);
+}
+
 static bool work_done(const struct bn_sim *s)
 {
     return s->drv.ops->done(s->drv.self);
@@ -229,6 +249,10 @@ int bn_sim_loop(struct bn_sim *s, const struct bn_run_opts *opts, double t0, str
                 report_progress(s, opts, t0);
             if (bn_interrupt_requested()) { /* what ran so far stands, marked so */
                 s->stopped_early = s->interrupted = true;
+                break;
+            }
+            if (stalled(s)) {
+                s->stopped_early = s->stalled = true;
                 break;
             }
             /* A fabric holding frames that has delivered (or lost to a

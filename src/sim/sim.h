@@ -46,6 +46,9 @@ struct bn_driver_ops {
     void (*prefetch)(const void *self, const struct bn_packet *pk);
     /* A queue pair went to the error state (retries exhausted; may be NULL). */
     void (*qp_error)(void *self, uint32_t qpid, bn_time_t when);
+    /* A count that grows whenever the work moves on (in-order data taken,
+     * a flow done), for the livelock watchdog (may be NULL: no watchdog). */
+    uint64_t (*work_mark)(const void *self);
 };
 
 struct bn_driver {
@@ -72,6 +75,9 @@ struct bn_sim {
     uint64_t events;
     bool stopped_early;
     bool interrupted;           /* bn_interrupt stopped it (stopped_early too) */
+    bool stalled;               /* the livelock watchdog stopped it (stopped_early too) */
+    uint64_t stall_mark, stall_delivered; /* work mark and frames delivered when... */
+    bn_time_t stall_since;                /* ...the work last moved on */
 };
 
 /* build.c: the model from the scenario; bn_sim_free releases it. */

@@ -35,7 +35,7 @@ _bnet()
         return
     fi
     case $prev in
-    --set)
+    --set | --vary)
         if [[ $cur == *=* ]]; then
             local key=${cur%%=*} val=${cur#*=} values
             if [[ $key == fabric ]]; then

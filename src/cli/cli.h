@@ -6,9 +6,11 @@
 #include <stddef.h>
 #include <stdio.h>
 
-enum bn_cli_mode { BN_CLI_RUN, BN_CLI_TOPO, BN_CLI_COLL, BN_CLI_JOB, BN_CLI_P2P, BN_CLI_COMPARE };
+enum bn_cli_mode {
+    BN_CLI_RUN, BN_CLI_TOPO, BN_CLI_COLL, BN_CLI_JOB, BN_CLI_P2P, BN_CLI_COMPARE, BN_CLI_SWEEP
+};
 
-/* An option of run, topo, coll, job, p2p or compare (run_cmd.c's table): the parser and the
+/* An option of run, topo, coll, job, p2p, compare or sweep (run_cmd.c's table): the parser and the
  * help read the same rows. */
 struct bn_cli_opt {
     const char *name;   /* "--set", "-b" */
@@ -25,7 +27,7 @@ bool bn_cli_opt_in(const struct bn_cli_opt *opt, enum bn_cli_mode mode);
 
 /* Parse options from argv[first..] and run or describe. Returns exit status. */
 int bn_cli_run(int argc, char **argv, int first, enum bn_cli_mode mode);
-/* `bnet help COMMAND` for run, topo, coll, job, p2p or compare. */
+/* `bnet help COMMAND` for run, topo, coll, job, p2p, compare or sweep. */
 void bn_cli_print_usage(FILE *out, enum bn_cli_mode mode);
 /* plot_cmd.c: `bnet plot FILE... [--out DIR]` from argv[first..]; its usage (main.c). */
 int bn_cli_plot(int argc, char **argv, int first);

@@ -16,6 +16,7 @@
 #include "bnet/compare.h"
 #include "bnet/job.h"
 #include "bnet/p2p.h"
+#include "bnet/sweep.h"
 #include "cli/cli.h"
 #include "plot/plot.h"
 
@@ -35,7 +36,10 @@ struct cli_opts {
     const char *seed;
     const char *paths, *dot;  /* topo: --paths SRC,DST, --dot PATH */
     const char *trace;        /* job: --trace PATH */
-    const char *jobs;         /* compare: -j N */
+    const char *jobs;         /* compare, sweep: -j N */
+    const char *seeds;        /* sweep: --seeds LIST */
+    const char **vary;        /* sweep: each --vary KEY=V1,V2 */
+    int nvary;
     const char *plot;         /* --plot DIR: figures of the results */
     struct cli_set *sets;
     int nsets;
@@ -91,7 +95,8 @@ static int is_opt(const char *arg, const char *name)
 
 enum {
     RUN = 1u << BN_CLI_RUN, TOPO = 1u << BN_CLI_TOPO, COLL = 1u << BN_CLI_COLL,
-    JOB = 1u << BN_CLI_JOB, P2P = 1u << BN_CLI_P2P, COMPARE = 1u << BN_CLI_COMPARE
+    JOB = 1u << BN_CLI_JOB, P2P = 1u << BN_CLI_P2P, COMPARE = 1u << BN_CLI_COMPARE,
+    SWEEP = 1u << BN_CLI_SWEEP
 };
 
 /* Every option of run, topo and coll: the parser accepts an option only for
@@ -121,18 +126,20 @@ static const struct bn_cli_opt options[] = {
     {"-I", "BYTES", P2P, "nic.inline_bytes", false, false},
     {"--hosts", "A,B,...", P2P, "p2p.hosts", false, false},
     {"--fabrics", "A,B,...", COMPARE, "compare.fabrics", false, false},
-    {"--fidelity", "LEVEL", RUN | COLL | JOB | COMPARE, "sim.fidelity", false, false},
-    {"--set", "KEY=VALUE", RUN | TOPO | COLL | JOB | P2P | COMPARE, NULL, false, true},
-    {"--seed", "N", RUN | COLL | JOB | P2P | COMPARE, NULL, false, false},
-    {"--json", "PATH|-", RUN | TOPO | COLL | JOB | P2P | COMPARE, NULL, false, false},
-    {"-j", "N", COMPARE, NULL, false, false},
+    {"--fidelity", "LEVEL", RUN | COLL | JOB | COMPARE | SWEEP, "sim.fidelity", false, false},
+    {"--vary", "KEY=V1,V2", SWEEP, NULL, false, true},
+    {"--seeds", "LIST", SWEEP, NULL, false, false},
+    {"--set", "KEY=VALUE", RUN | TOPO | COLL | JOB | P2P | COMPARE | SWEEP, NULL, false, true},
+    {"--seed", "N", RUN | COLL | JOB | P2P | COMPARE | SWEEP, NULL, false, false},
+    {"--json", "PATH|-", RUN | TOPO | COLL | JOB | P2P | COMPARE | SWEEP, NULL, false, false},
+    {"-j", "N", COMPARE | SWEEP, NULL, false, false},
     {"--trace", "PATH|-", JOB, NULL, false, false},
-    {"--csv", "PREFIX", RUN | COMPARE, NULL, false, false},
+    {"--csv", "PREFIX", RUN | COMPARE | SWEEP, NULL, false, false},
     {"--plot", "DIR", RUN | COLL | COMPARE, NULL, false, false},
     {"--paths", "SRC,DST", TOPO, NULL, false, false},
     {"--dot", "PATH|-", TOPO, NULL, false, false},
     {"--reproducible", NULL, RUN, NULL, false, false},
-    {"--quiet", NULL, RUN | JOB, NULL, false, false},
+    {"--quiet", NULL, RUN | JOB | SWEEP, NULL, false, false},
 };
 
 const struct bn_cli_opt *bn_cli_opt_at(size_t i)
@@ -215,9 +222,9 @@ static const struct bn_cli_opt *find_opt(const char *a, enum bn_cli_mode mode)
 static const char **slot_of(struct cli_opts *o, const char *name)
 {
     static const char *const names[] = {"--json", "--seed", "--csv", "--paths", "--dot",
-                                        "--trace", "-j", "--plot"};
+                                        "--trace", "-j", "--plot", "--seeds"};
     const char **slots[] = {&o->json, &o->seed, &o->csv, &o->paths, &o->dot, &o->trace,
-                            &o->jobs, &o->plot};
+                            &o->jobs, &o->plot, &o->seeds};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strcmp(name, names[i]) == 0)
             return slots[i];
@@ -241,7 +248,9 @@ static int value_opt(const struct bn_cli_opt *opt, int argc, char **argv, int *i
         return 2;
     }
     const char **slot = slot_of(o, opt->name);
-    if (slot)
+    if (strcmp(opt->name, "--vary") == 0)
+        o->vary[o->nvary++] = v;
+    else if (slot)
         *slot = v;
     else
         o->sets[o->nsets++] = (struct cli_set){.assignment = v};
@@ -276,7 +285,7 @@ static void append_arg(char *buf, size_t len, size_t *at, const char *arg)
 /* "bnet MODE ARGS" without the output options; NULL if out of memory. */
 static char *command_of(int argc, char **argv, int first, enum bn_cli_mode mode)
 {
-    static const char *const names[] = {"run", "topo", "coll", "job", "p2p", "compare"};
+    static const char *const names[] = {"run", "topo", "coll", "job", "p2p", "compare", "sweep"};
     size_t len = 16;
     for (int i = first; i < argc; i++)
         len += 4 * strlen(argv[i]) + 3;
@@ -314,7 +323,8 @@ static int parse_opts(int argc, char **argv, int first, enum bn_cli_mode mode,
             bn_cli_print_usage(stdout, mode);
             return -1;
         } else if (a[0] == '-' && a[1] != '\0') {
-            static const char *const names[] = {"run", "topo", "coll", "job", "p2p", "compare"};
+            static const char *const names[] = {"run", "topo", "coll", "job", "p2p", "compare",
+                                                "sweep"};
             fprintf(stderr, "bnet: unknown option '%s' (see bnet help %s)\n", a, names[mode]);
             return 2;
         } else if (!o->file) {
@@ -553,16 +563,125 @@ static unsigned jobs_value(const char *v)
     return parse_digits(v, &end, 64, &n) == 0 && !*end && n >= 1 ? (unsigned)n : 0;
 }
 
+/* -j N, or the processors online; 0 (after a message) if N is not a count. */
+static unsigned jobs_of(const struct cli_opts *o)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    unsigned jobs = o->jobs ? jobs_value(o->jobs) : cpus > 0 ? (unsigned)(cpus < 64 ? cpus : 64) : 1;
+    if (!jobs)
+        fprintf(stderr, "bnet: option '-j' needs a count of worker processes, 1 to 64 (got "
+                "'%s')\n", o->jobs);
+    return jobs;
+}
+
+/* --seeds "1-4,9": "seed=1,2,3,4,9" in a fresh allocation; NULL after a
+ * message if it is not a list of seeds and ranges. */
+static char *seeds_axis(const char *list)
+{
+    size_t cap = 64, at = (size_t)snprintf(NULL, 0, "seed=");
+    char *out = malloc(cap);
+    if (!out)
+        return NULL;
+    snprintf(out, cap, "seed=");
+    for (const char *p = list;;) {
+        const char *end;
+        uint64_t a, b;
+        if (parse_digits(p, &end, UINT32_MAX, &a) != 0)
+            goto bad;
+        b = a;
+        if (*end == '-' && (parse_digits(end + 1, &end, UINT32_MAX, &b) != 0 || b < a))
+            goto bad;
+        if (b - a >= 100000)
+            goto bad;
+        for (uint64_t s = a; s <= b; s++) {
+            if (at + 24 > cap) {
+                char *grown = realloc(out, cap *= 2);
+                if (!grown)
+                    goto bad;
+                out = grown;
+            }
+            at += (size_t)snprintf(out + at, cap - at, "%s%llu", at > 5 ? "," : "",
+                                   (unsigned long long)s);
+        }
+        if (*end == '\0')
+            return out;
+        if (*end != ',')
+            goto bad;
+        p = end + 1;
+    }
+bad:
+    fprintf(stderr, "bnet: option '--seeds' needs seeds and ranges, e.g. 1-8 or 1,5,9 (got "
+            "'%s')\n", list);
+    free(out);
+    return NULL;
+}
+
+static void sweep_progress(void *ud, uint32_t done, uint32_t total, double wall_s)
+{
+    int *shown = ud;
+    if (!isatty(STDERR_FILENO))
+        return;
+    *shown = 1;
+    double eta = done ? wall_s / done * (total - done) : 0;
+    fprintf(stderr, "\r[bnet] sweep %u/%u points | wall %.1f s | ETA %.0f s   ", done, total,
+            wall_s, eta);
+    fflush(stderr);
+}
+
+static int do_sweep(const struct cli_opts *o, const struct bn_scenario *sc)
+{
+    unsigned jobs = jobs_of(o);
+    if (!jobs)
+        return 2;
+    char *seeds = o->seeds ? seeds_axis(o->seeds) : NULL;
+    if (o->seeds && !seeds)
+        return 2;
+    const char **vary = calloc((size_t)o->nvary + 2, sizeof *vary);
+    struct bn_sweep_results *res = malloc(sizeof *res);
+    struct bn_error err = {0};
+    int rc, shown = 0;
+    if (!vary || !res) {
+        rc = bn_fail(&err, BN_ENOMEM, "out of memory");
+    } else {
+        for (int i = 0; i < o->nvary; i++)
+            vary[i] = o->vary[i];
+        vary[o->nvary] = seeds;
+        rc = bn_sweep_run(sc, vary, jobs, sweep_progress, &shown, res, &err);
+    }
+    if (shown)
+        fputc('\n', stderr);
+    free(vary);
+    free(seeds);
+    if (rc == BN_OK)
+        rc = bn_provenance_command(&res->prov, o->command, &err);
+    if (rc == BN_OK && !o->quiet && !(o->json && strcmp(o->json, "-") == 0))
+        bn_sweep_print(stdout, res);
+    if (rc == BN_OK && o->json)
+        rc = bn_sweep_write_json(res, o->json, &err);
+    if (rc == BN_OK && o->csv) {
+        size_t len = strlen(o->csv) + 16;
+        char *path = malloc(len);
+        if (path)
+            snprintf(path, len, "%s-sweep.csv", o->csv);
+        rc = path ? bn_sweep_write_csv(res, path, &err)
+                  : bn_fail(&err, BN_ENOMEM, "out of memory");
+        free(path);
+    }
+    bool failed = false;
+    for (uint32_t p = 0; rc == BN_OK && p < res->npoints; p++)
+        failed = failed || res->points[p].res.flows_failed > 0;
+    if (res && rc == BN_OK)
+        bn_sweep_results_free(res);
+    free(res);
+    return rc != BN_OK ? exit_status(&err) : failed ? 3 : 0;
+}
+
 static int do_compare(const struct cli_opts *o, const struct bn_scenario *sc)
 {
     struct bn_error err = {0};
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    unsigned jobs = o->jobs ? jobs_value(o->jobs) : cpus > 0 ? (unsigned)cpus : 1;
-    if (!jobs) {
-        fprintf(stderr, "bnet: option '-j' needs a count of worker processes, 1 to 64 (got "
-                "'%s')\n", o->jobs);
+    unsigned jobs = jobs_of(o);
+    if (!jobs)
         return 2;
-    }
     const char **sets = calloc((size_t)o->nsets + 1, sizeof *sets);
     if (!sets) {
         fprintf(stderr, "bnet: out of memory\n");
@@ -648,6 +767,7 @@ static void free_opts(struct cli_opts *o)
     for (int i = 0; o->sets && i < o->nsets; i++)
         free(o->sets[i].owned);
     free(o->sets);
+    free(o->vary);
 }
 
 /* SIGINT or SIGTERM during a run or sweep: the library stops at its next
@@ -674,8 +794,11 @@ int bn_cli_run(int argc, char **argv, int first, enum bn_cli_mode mode)
 {
     struct cli_opts o = {0};
     o.sets = calloc((size_t)argc + 1, sizeof *o.sets);
-    if (!o.sets)
+    o.vary = calloc((size_t)argc + 1, sizeof *o.vary);
+    if (!o.sets || !o.vary) {
+        free_opts(&o);
         return 1;
+    }
     int rc = parse_opts(argc, argv, first, mode, &o);
     o.command = rc == 0 ? command_of(argc, argv, first, mode) : NULL;
     if (rc == 0 && !o.command)
@@ -700,6 +823,7 @@ int bn_cli_run(int argc, char **argv, int first, enum bn_cli_mode mode)
              : mode == BN_CLI_JOB ? do_job(&o, sc)
              : mode == BN_CLI_P2P ? do_p2p(&o, sc)
              : mode == BN_CLI_COMPARE ? do_compare(&o, sc)
+             : mode == BN_CLI_SWEEP ? do_sweep(&o, sc)
                                   : do_run(&o, sc);
         if (caught && (rc == 0 || rc == 3)) /* the partial results are out */
             rc = 128 + caught;

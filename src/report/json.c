@@ -150,19 +150,24 @@ static void plan_json(json_t *o, const struct bn_topo_info *t)
                                                        ? INT64_MAX : t->minimal_paths)));
 }
 
+json_t *bn_json_typed(const char *text, const char *type)
+{
+    if (strcmp(type, "int") == 0)
+        return json_integer((json_int_t)strtoull(text, NULL, 10));
+    if (strcmp(type, "float") == 0)
+        return json_real(strtod(text, NULL));
+    if (strcmp(type, "bool") == 0)
+        return json_boolean(strcmp(text, "true") == 0);
+    return bn_json_text(text);
+}
+
 /* Key `path`'s value in sc, typed as the key is. */
 static json_t *key_value(const struct bn_scenario *sc, const char *path, const char *type)
 {
     char buf[BN_PATH_MAX];
     if (bn_scenario_get(sc, path, buf, sizeof buf) != BN_OK)
         return json_null();
-    if (strcmp(type, "int") == 0)
-        return json_integer((json_int_t)strtoull(buf, NULL, 10));
-    if (strcmp(type, "float") == 0)
-        return json_real(strtod(buf, NULL));
-    if (strcmp(type, "bool") == 0)
-        return json_boolean(strcmp(buf, "true") == 0);
-    return bn_json_text(buf);
+    return bn_json_typed(buf, type);
 }
 
 static json_t *config_json(const struct bn_scenario *sc)
@@ -269,7 +274,7 @@ static json_t *faults_json(const struct bn_results *r, int flags)
     return o;
 }
 
-static json_t *summary_json(const struct bn_results *r)
+json_t *bn_json_summary(const struct bn_results *r)
 {
     const struct bn_summary_stats *t = &r->throughput_gbps;
     json_t *s = json_object();
@@ -465,7 +470,7 @@ int bn_results_write_json(const struct bn_results *r, const char *path, int flag
     json_object_set_new(root, "flow_control", json_string(r->flow_control));
     json_object_set_new(root, "congestion_control", json_string(r->congestion_control));
     json_object_set_new(root, "topology", bn_json_topo(&r->topo));
-    json_object_set_new(root, "summary", summary_json(r));
+    json_object_set_new(root, "summary", bn_json_summary(r));
     struct bn_seed_report seed;
     bn_seed_of_run(r, &seed);
     json_object_set_new(root, "seed_report", bn_json_seed(&seed));

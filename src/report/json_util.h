@@ -20,6 +20,11 @@ json_t *bn_json_topo(const struct bn_topo_info *t);
  * items) into root. */
 void bn_json_command(json_t *root, const struct bn_provenance *p);
 void bn_json_config(json_t *root, const struct bn_provenance *p);
+/* A key's value from its text (bn_scenario_get), typed as bnet keys types
+ * it: "int", "float", "bool", else a string. */
+json_t *bn_json_typed(const char *text, const char *type);
+/* A run's `summary` object (docs/results.md). */
+json_t *bn_json_summary(const struct bn_results *r);
 /* The seed's report: an array, a figure per element. */
 json_t *bn_json_seed(const struct bn_seed_report *s);
 /* Write `root` (consumed; NULL: out of memory) with jansson's flags. */

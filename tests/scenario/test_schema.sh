@@ -19,10 +19,14 @@ ok "docs/schema/scenario.schema.json is scripts/gen-schema.sh's output (regenera
 # validate SCHEMA FILE...: one line per file, "valid" or its first error
 validate() {
   "$PY" - "$@" <<'PY'
-import json, sys, yaml, jsonschema
+import glob, json, os, sys, yaml, jsonschema
 schema = json.load(open(sys.argv[1]))
 jsonschema.Draft202012Validator.check_schema(schema)
-check = jsonschema.Draft202012Validator(schema)
+# a schema may refer to another of its folder ("run.schema.json#/$defs/summary")
+store = {s["$id"]: s for s in (json.load(open(f)) for f in
+         glob.glob(os.path.join(os.path.dirname(sys.argv[1]), "*.schema.json")))}
+check = jsonschema.Draft202012Validator(
+    schema, resolver=jsonschema.RefResolver.from_schema(schema, store=store))
 for path in sys.argv[2:]:
     doc = yaml.safe_load(open(path))
     err = next(iter(sorted(check.iter_errors(doc), key=lambda e: list(e.path))), None)
@@ -82,6 +86,7 @@ cases=(
   "p2p2 p2p p2p --test write_bw -s 4096 -n 100"
   "job1 job job ${JOBS[*]}"
   "compare1 compare compare ${SMALL[*]} -j 2"
+  "sweep1 sweep sweep --set topology.k=4 --vary workload.message_bytes=10KB,20KB --seeds 1-2"
 )
 for c in "${cases[@]}"; do
   read -r name schema args <<<"$c"
@@ -95,7 +100,8 @@ jq '.fabrics[0].incast.victim.line_rate_pct = 120' "$T/compare1.json" >"$T/bad1.
 jq '.summary.flows = -1' "$T/run1.json" >"$T/bad2.json"
 jq 'del(.rows[0].busbw_gbs)' "$T/coll1.json" >"$T/bad3.json"
 jq '.topology.hosts = "16"' "$T/topo1.json" >"$T/bad4.json"
-for b in compare:bad1 run:bad2 coll:bad3 topo:bad4; do
+jq '.points[1].summary.flows = -1' "$T/sweep1.json" >"$T/bad5.json"
+for b in compare:bad1 run:bad2 coll:bad3 topo:bad4 sweep:bad5; do
   validate "docs/schema/${b%%:*}.schema.json" "$T/${b#*:}.json" | grep -q invalid
   ok "a broken ${b%%:*} result is invalid" $?
 done

@@ -1,0 +1,368 @@
+/*
+ * `bnet sweep`: the scenario at every point of a grid of key values. Each
+ * point's scenario is made and validated before any runs; points then run
+ * in worker processes (fork, as bnet compare's columns do), up to `jobs` at
+ * once, each sending its results' scalars back through a pipe. A point's
+ * results land at its own index, so the output is the same for any number
+ * of workers and any order of finishing.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bnet/bnet.h"
+#include "bnet/sweep.h"
+#include "core/interrupt.h"
+#include "sim/sim.h"
+
+/* Key `key`'s type as bnet keys lists it; list items ("faults.0.at_us")
+ * match their "faults[].at_us" row. "string" if none matches. */
+static void key_type(const char *key, char *buf, size_t len)
+{
+    char path[BN_NAME_MAX + 8];
+    const char *dot = strchr(key, '.'), *idx = dot ? dot + 1 : NULL;
+    if (idx && *idx >= '0' && *idx <= '9') {
+        const char *rest = strchr(idx, '.');
+        snprintf(path, sizeof path, "%.*s[]%s", (int)(dot - key), key, rest ? rest : "");
+    } else {
+        snprintf(path, sizeof path, "%s", key);
+    }
+    snprintf(buf, len, "string");
+    for (size_t i = 0; i < bn_scenario_key_count(); i++)
+        if (strcmp(bn_scenario_key(i)->path, path) == 0)
+            snprintf(buf, len, "%s", bn_scenario_key(i)->type);
+}
+
+/* "KEY=V1,V2,...": the axis, each value checked on a copy of sc and kept
+ * as the scenario holds it. */
+static int parse_axis(const struct bn_scenario *sc, const char *spec, struct bn_sweep_axis *ax,
+                      struct bn_scenario *tmp, struct bn_error *err)
+{
+    const char *eq = strchr(spec, '=');
+    if (!eq || eq == spec || !eq[1])
+        return bn_fail(err, BN_EINPUT, "--vary '%s': needs KEY=VALUE,VALUE,...", spec);
+    if ((size_t)(eq - spec) >= sizeof ax->key)
+        return bn_fail(err, BN_EINPUT, "--vary '%s': no such key", spec);
+    snprintf(ax->key, sizeof ax->key, "%.*s", (int)(eq - spec), spec);
+    key_type(ax->key, ax->type, sizeof ax->type);
+    size_t n = 1;
+    for (const char *c = eq + 1; *c; c++)
+        n += *c == ',';
+    ax->values = calloc(n, sizeof *ax->values);
+    char *list = strdup(eq + 1);
+    if (!ax->values || !list) {
+        free(list);
+        return bn_fail(err, BN_ENOMEM, "out of memory");
+    }
+    int rc = BN_OK;
+    char *save = NULL;
+    for (char *v = strtok_r(list, ",", &save); v && rc == BN_OK; v = strtok_r(NULL, ",", &save)) {
+        size_t len = strlen(ax->key) + strlen(v) + 2;
+        char *a = malloc(len), got[BN_PATH_MAX];
+        if (!a) {
+            rc = bn_fail(err, BN_ENOMEM, "out of memory");
+            break;
+        }
+        snprintf(a, len, "%s=%s", ax->key, v);
+        *tmp = *sc;
+        rc = bn_scenario_set_flag(tmp, a, "--vary", a, err);
+        free(a);
+        if (rc == BN_OK && bn_scenario_get(tmp, ax->key, got, sizeof got) != BN_OK)
+            snprintf(got, sizeof got, "%s", v);
+        if (rc == BN_OK && !(ax->values[ax->nvalues++] = strdup(got)))
+            rc = bn_fail(err, BN_ENOMEM, "out of memory");
+    }
+    free(list);
+    if (rc == BN_OK && ax->nvalues == 0)
+        rc = bn_fail(err, BN_EINPUT, "--vary '%s': no value given", spec);
+    return rc;
+}
+
+/* Point p's axis indices, the last axis fastest. */
+static void point_values(const struct bn_sweep_results *r, uint32_t p, uint32_t *value)
+{
+    for (uint32_t a = r->naxes; a-- > 0;) {
+        value[a] = p % r->axes[a].nvalues;
+        p /= r->axes[a].nvalues;
+    }
+}
+
+/* "k1=v1 k2=v2" of point p, for messages. */
+static void point_text(const struct bn_sweep_results *r, uint32_t p, char *buf, size_t len)
+{
+    uint32_t v[BN_SWEEP_AXES_MAX];
+    point_values(r, p, v);
+    size_t at = 0;
+    buf[0] = '\0';
+    for (uint32_t a = 0; a < r->naxes && at < len; a++)
+        at += (size_t)snprintf(buf + at, len - at, "%s%s=%s", a ? " " : "", r->axes[a].key,
+                               r->axes[a].values[v[a]]);
+}
+
+/* Point p's scenario: sc with each axis's value set, validated. */
+static int point_scenario(const struct bn_scenario *sc, const struct bn_sweep_results *r,
+                          uint32_t p, struct bn_scenario *out, struct bn_error *err)
+{
+    uint32_t v[BN_SWEEP_AXES_MAX];
+    point_values(r, p, v);
+    *out = *sc;
+    int rc = BN_OK;
+    for (uint32_t a = 0; a < r->naxes && rc == BN_OK; a++) {
+        char assignment[BN_NAME_MAX + BN_PATH_MAX + 2];
+        snprintf(assignment, sizeof assignment, "%s=%s", r->axes[a].key, r->axes[a].values[v[a]]);
+        rc = bn_scenario_set_flag(out, assignment, "--vary", assignment, err);
+    }
+    if (rc == BN_OK)
+        rc = bn_scenario_validate(out, err);
+    if (rc != BN_OK) {
+        char where[512], msg[sizeof err->msg];
+        point_text(r, p, where, sizeof where);
+        snprintf(msg, sizeof msg, "%s", err->msg);
+        rc = bn_fail(err, err->status, "sweep point %u (%s): %s", p, where, msg);
+    }
+    return rc;
+}
+
+/* Every point's scenario valid, and `jobs` of the largest within memory. */
+static int check_points(const struct bn_scenario *sc, const struct bn_sweep_results *r,
+                        unsigned jobs, struct bn_scenario *tmp, struct bn_error *err)
+{
+    uint64_t most = 0, avail = UINT64_MAX;
+    for (uint32_t p = 0; p < r->npoints; p++) {
+        struct bn_mem_estimate e;
+        int rc = point_scenario(sc, r, p, tmp, err);
+        if (rc == BN_OK)
+            rc = bn_check_memory(tmp, BN_EST_RUN, err);
+        if (rc == BN_OK)
+            rc = bn_estimate_memory(tmp, BN_EST_RUN, &e, err);
+        if (rc != BN_OK)
+            return rc;
+        most = e.total_bytes > most ? e.total_bytes : most;
+        avail = e.available_bytes;
+    }
+    unsigned at_once = jobs < r->npoints ? jobs : r->npoints;
+    if (most * at_once > avail)
+        return bn_fail(err, BN_EINPUT, "sweep: %u points at once, each up to %.2f GB, need "
+                       "more than the %.2f GB available: lower -j", at_once, most / 1e9,
+                       avail / 1e9);
+    return BN_OK;
+}
+
+/* What a worker sends back: status, error, results and their faults. */
+struct point_msg {
+    int rc;
+    struct bn_error err;
+    struct bn_results res;
+    struct bn_fault_result faults[BN_SC_FAULTS_MAX];
+};
+
+static int move_all(int fd, void *buf, size_t len, bool out)
+{
+    for (size_t at = 0; at < len;) {
+        ssize_t n = out ? write(fd, (char *)buf + at, len - at) : read(fd, (char *)buf + at, len - at);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        at += (size_t)n;
+    }
+    return 0;
+}
+
+/* The worker: run point p and send its results' scalars and faults. */
+static void work(const struct bn_scenario *sc, const struct bn_sweep_results *r, uint32_t p,
+                 int fd)
+{
+    static struct point_msg m; /* large: off the stack */
+    static struct bn_scenario psc;
+    struct bn_run_opts ro = {0};
+    memset(&m, 0, sizeof m);
+    m.rc = point_scenario(sc, r, p, &psc, &m.err);
+    if (m.rc == BN_OK)
+        m.rc = bn_run(&psc, &ro, &m.res, &m.err);
+    if (m.rc == BN_OK) {
+        uint32_t nf = m.res.nfaults < BN_SC_FAULTS_MAX ? m.res.nfaults : BN_SC_FAULTS_MAX;
+        if (nf)
+            memcpy(m.faults, m.res.faults, nf * sizeof *m.faults);
+        struct bn_results keep = m.res;
+        bn_results_free(&m.res);
+        m.res = keep; /* the scalars; the arrays are gone */
+        m.res.flows = NULL;
+        m.res.ports = NULL;
+        m.res.nports = 0;
+        m.res.faults = NULL;
+        m.res.nfaults = nf;
+        memset(&m.res.series, 0, sizeof m.res.series);
+        memset(&m.res.prov, 0, sizeof m.res.prov);
+    }
+    _exit(move_all(fd, &m, sizeof m, true) == 0 ? 0 : 1);
+}
+
+struct worker {
+    pid_t pid;
+    int fd;
+    uint32_t point;
+};
+
+static int spawn(const struct bn_scenario *sc, const struct bn_sweep_results *r, uint32_t p,
+                 struct worker *w, struct bn_error *err)
+{
+    int fds[2];
+    if (pipe(fds) != 0)
+        return bn_fail(err, BN_EINTERNAL, "sweep: pipe: %s", strerror(errno));
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return bn_fail(err, BN_EINTERNAL, "sweep: fork: %s", strerror(errno));
+    }
+    if (pid == 0) {
+        close(fds[0]);
+        work(sc, r, p, fds[1]);
+    }
+    close(fds[1]);
+    *w = (struct worker){.pid = pid, .fd = fds[0], .point = p};
+    return BN_OK;
+}
+
+/* Worker w's point into out; its error if the point failed. */
+static int reap(struct worker *w, struct bn_sweep_results *out, struct bn_error *err)
+{
+    static struct point_msg m;
+    int got = move_all(w->fd, &m, sizeof m, false);
+    close(w->fd);
+    int status = 0;
+    while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (got != 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        return bn_fail(err, BN_EINTERNAL, "sweep: the worker of point %u ended without a result",
+                       w->point);
+    if (m.rc != BN_OK) {
+        *err = m.err;
+        return m.rc;
+    }
+    struct bn_sweep_point *pt = &out->points[w->point];
+    pt->res = m.res;
+    if (m.res.nfaults) {
+        pt->res.faults = malloc(m.res.nfaults * sizeof *pt->res.faults);
+        if (!pt->res.faults)
+            return bn_fail(err, BN_ENOMEM, "out of memory");
+        memcpy(pt->res.faults, m.faults, m.res.nfaults * sizeof *m.faults);
+    }
+    pt->done = true;
+    out->done++;
+    return BN_OK;
+}
+
+static int setup(const struct bn_scenario *sc, const char *const *vary,
+                 struct bn_sweep_results *out, struct bn_scenario *tmp, struct bn_error *err)
+{
+    snprintf(out->scenario, sizeof out->scenario, "%s", sc->source);
+    int rc = bn_provenance_keep(&out->prov, sc, err);
+    for (size_t i = 0; rc == BN_OK && vary && vary[i]; i++) {
+        if (out->naxes == BN_SWEEP_AXES_MAX)
+            return bn_fail(err, BN_EINPUT, "sweep: more than %d keys varied at once",
+                           BN_SWEEP_AXES_MAX);
+        struct bn_sweep_axis *ax = &out->axes[out->naxes++];
+        rc = parse_axis(sc, vary[i], ax, tmp, err);
+        for (uint32_t a = 0; rc == BN_OK && a + 1 < out->naxes; a++)
+            if (strcmp(out->axes[a].key, ax->key) == 0)
+                rc = bn_fail(err, BN_EINPUT, "--vary: key '%s' varied twice", ax->key);
+    }
+    uint64_t n = 1;
+    for (uint32_t a = 0; rc == BN_OK && a < out->naxes; a++)
+        if ((n *= out->axes[a].nvalues) > BN_SWEEP_POINTS_MAX)
+            rc = bn_fail(err, BN_EINPUT, "sweep: more than %d points", BN_SWEEP_POINTS_MAX);
+    if (rc != BN_OK)
+        return rc;
+    out->npoints = (uint32_t)n;
+    out->points = calloc(n, sizeof *out->points);
+    if (!out->points)
+        return bn_fail(err, BN_ENOMEM, "out of memory for %llu sweep points",
+                       (unsigned long long)n);
+    for (uint32_t p = 0; p < out->npoints; p++)
+        point_values(out, p, out->points[p].value);
+    return BN_OK;
+}
+
+/* Run the points, `jobs` at once; each lands at its index as it ends. */
+static int run_points(const struct bn_scenario *sc, unsigned jobs, bn_sweep_progress_fn progress,
+                      void *ud, double t0, struct bn_sweep_results *out, struct bn_error *err)
+{
+    struct worker w[BN_SWEEP_JOBS_MAX];
+    struct pollfd pf[BN_SWEEP_JOBS_MAX];
+    uint32_t next = 0, running = 0;
+    int rc = BN_OK;
+    for (;;) {
+        bool stop = rc != BN_OK || bn_interrupt_requested();
+        while (!stop && next < out->npoints && running < jobs) {
+            rc = spawn(sc, out, next, &w[running], err);
+            if (rc != BN_OK)
+                break;
+            next++;
+            running++;
+        }
+        if (running == 0)
+            break;
+        for (uint32_t i = 0; i < running; i++)
+            pf[i] = (struct pollfd){.fd = w[i].fd, .events = POLLIN};
+        if (poll(pf, running, -1) < 0 && errno != EINTR)
+            return bn_fail(err, BN_EINTERNAL, "sweep: poll: %s", strerror(errno));
+        for (uint32_t i = running; i-- > 0;) {
+            if (!(pf[i].revents & (POLLIN | POLLHUP | POLLERR)))
+                continue;
+            struct bn_error e = {0};
+            int r = reap(&w[i], out, &e);
+            if (r != BN_OK && rc == BN_OK) { /* the first failure stands; no more start */
+                rc = r;
+                *err = e;
+            }
+            w[i] = w[--running];
+            if (progress)
+                progress(ud, out->done, out->npoints, bn_wall_now() - t0);
+        }
+    }
+    out->interrupted = rc == BN_OK && (out->done < out->npoints || bn_interrupt_requested());
+    return rc;
+}
+
+int bn_sweep_run(const struct bn_scenario *sc, const char *const *vary, unsigned jobs,
+                 bn_sweep_progress_fn progress, void *ud, struct bn_sweep_results *out,
+                 struct bn_error *err)
+{
+    memset(out, 0, sizeof *out);
+    double t0 = bn_wall_now();
+    if (jobs < 1 || jobs > BN_SWEEP_JOBS_MAX)
+        return bn_fail(err, BN_EINPUT, "sweep: -j %u: workers at once must be 1 to %d", jobs,
+                       BN_SWEEP_JOBS_MAX);
+    struct bn_scenario *tmp = malloc(sizeof *tmp);
+    int rc = tmp ? setup(sc, vary, out, tmp, err) : bn_fail(err, BN_ENOMEM, "out of memory");
+    if (rc == BN_OK)
+        rc = check_points(sc, out, jobs, tmp, err);
+    free(tmp);
+    out->jobs = jobs < out->npoints ? jobs : out->npoints;
+    if (rc == BN_OK)
+        rc = run_points(sc, out->jobs, progress, ud, t0, out, err);
+    out->wall_s = bn_wall_now() - t0;
+    if (rc != BN_OK)
+        bn_sweep_results_free(out);
+    return rc;
+}
+
+void bn_sweep_results_free(struct bn_sweep_results *r)
+{
+    for (uint32_t a = 0; a < r->naxes; a++) {
+        for (uint32_t v = 0; v < r->axes[a].nvalues; v++)
+            free(r->axes[a].values[v]);
+        free(r->axes[a].values);
+    }
+    for (uint32_t p = 0; r->points && p < r->npoints; p++)
+        free(r->points[p].res.faults);
+    free(r->points);
+    bn_provenance_free(&r->prov);
+    memset(r, 0, sizeof *r);
+}

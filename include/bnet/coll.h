@@ -71,6 +71,14 @@ int bn_coll_sweep(const struct bn_scenario *sc, struct bn_coll_results *out,
 /* The same, calling on_row(ud, ...) after each row (as above). */
 int bn_coll_sweep_rows(const struct bn_scenario *sc, bn_coll_row_fn on_row, void *ud,
                        struct bn_coll_results *out, struct bn_error *err);
+/* The same with rows measured in `jobs` worker processes at once (0: as
+ * many as the processors, the rows and the memory of the largest row allow;
+ * 1: in this process). Rows are reported in order of size, each as soon as
+ * those before it are in, and the results are the same for any `jobs`. A
+ * count whose rows would not fit in memory together is refused
+ * (BN_EINPUT). */
+int bn_coll_sweep_jobs(const struct bn_scenario *sc, unsigned jobs, bn_coll_row_fn on_row,
+                       void *ud, struct bn_coll_results *out, struct bn_error *err);
 /* Free what r owns (rows, prov) and leave it empty. */
 void bn_coll_results_free(struct bn_coll_results *r);
 

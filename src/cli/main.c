@@ -78,6 +78,8 @@ static const char *const usage_coll =
     "broadcast|reduce|alltoall|sendrecv; --algo auto|ring|tree|rhd|direct|hier|collnet\n"
     "(auto: the tuner picks per size). Without FILE: 16 servers x 8 GPUs, 400 Gb/s\n"
     "NICs, NVLink inside each server (scenarios/cluster128.yaml).\n"
+    "  -j N             rows measured at once, each in its own process (default: as\n"
+    "                   many as the processors and memory allow); the same results\n"
     "  --plot DIR       draw busbw against size (a line per algorithm) as SVG into DIR\n"
     "Algorithms and the tuner: docs/collectives.md.\n";
 

@@ -132,7 +132,7 @@ static const struct bn_cli_opt options[] = {
     {"--set", "KEY=VALUE", RUN | TOPO | COLL | JOB | P2P | COMPARE | SWEEP, NULL, false, true},
     {"--seed", "N", RUN | COLL | JOB | P2P | COMPARE | SWEEP, NULL, false, false},
     {"--json", "PATH|-", RUN | TOPO | COLL | JOB | P2P | COMPARE | SWEEP, NULL, false, false},
-    {"-j", "N", COMPARE | SWEEP, NULL, false, false},
+    {"-j", "N", COLL | COMPARE | SWEEP, NULL, false, false},
     {"--trace", "PATH|-", JOB, NULL, false, false},
     {"--csv", "PREFIX", RUN | COMPARE | SWEEP, NULL, false, false},
     {"--plot", "DIR", RUN | COLL | COMPARE, NULL, false, false},
@@ -485,12 +485,20 @@ static void print_row(void *ud, const struct bn_coll_results *r, uint32_t row)
     fflush(stdout);
 }
 
+static unsigned jobs_value(const char *v);
+
 static int do_coll(const struct cli_opts *o, const struct bn_scenario *sc)
 {
     struct bn_error err = {0};
     struct bn_coll_results res;
     bool table = !(o->json && strcmp(o->json, "-") == 0);
-    if (bn_coll_sweep_rows(sc, table ? print_row : NULL, NULL, &res, &err) != BN_OK)
+    unsigned jobs = o->jobs ? jobs_value(o->jobs) : 0; /* 0: as many as fit */
+    if (o->jobs && !jobs) {
+        fprintf(stderr, "bnet: option '-j' needs a count of worker processes, 1 to 64 (got "
+                "'%s')\n", o->jobs);
+        return 2;
+    }
+    if (bn_coll_sweep_jobs(sc, jobs, table ? print_row : NULL, NULL, &res, &err) != BN_OK)
         return exit_status(&err);
     int rc = bn_provenance_command(&res.prov, o->command, &err);
     if (table)

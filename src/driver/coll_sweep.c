@@ -8,10 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "coll/tuner.h"
 #include "core/where.h"
 #include "driver/coll.h"
+#include "driver/workers.h"
 
 static bool cut_in_blocks(enum bn_coll_kind k)
 {
@@ -238,7 +240,13 @@ static int run_row(const struct bn_scenario *sc, uint64_t size, struct bn_coll_r
 
 int bn_coll_sweep(const struct bn_scenario *sc, struct bn_coll_results *out, struct bn_error *err)
 {
-    return bn_coll_sweep_rows(sc, NULL, NULL, out, err);
+    return bn_coll_sweep_jobs(sc, 1, NULL, NULL, out, err);
+}
+
+int bn_coll_sweep_rows(const struct bn_scenario *sc, bn_coll_row_fn on_row, void *ud,
+                       struct bn_coll_results *out, struct bn_error *err)
+{
+    return bn_coll_sweep_jobs(sc, 1, on_row, ud, out, err);
 }
 
 /* nccl-tests' count and bandwidths of a finished row. */
@@ -250,20 +258,20 @@ static void finish_row(struct bn_coll_results *out, enum bn_coll_kind kind, stru
     row->busbw_gbs = row->algbw_gbs * bn_coll_busbw_factor(kind, out->nranks);
 }
 
-int bn_coll_sweep_rows(const struct bn_scenario *sc, bn_coll_row_fn on_row, void *ud,
-                       struct bn_coll_results *out, struct bn_error *err)
+/* The header fields, the topology and every row's size (out->rows has
+ * room for them, out->nrows stays 0 until rows are measured). */
+static int plan_rows(const struct bn_scenario *sc, struct bn_coll_results *out, uint32_t *nsizes,
+                     struct bn_error *err)
 {
-    memset(out, 0, sizeof *out);
-    double t0 = bn_wall_now();
     enum bn_coll_kind kind = (enum bn_coll_kind)sc->coll.op;
     if (sc->coll.min_bytes > sc->coll.max_bytes)
         return bn_fail(err, BN_EINPUT, "%s: key 'coll.min_bytes': %llu is above coll.max_bytes "
                        "%llu", BN_WHERE(sc, "coll.min_bytes"),
                        (unsigned long long)sc->coll.min_bytes,
                        (unsigned long long)sc->coll.max_bytes);
-    int kept = bn_provenance_keep(&out->prov, sc, err);
-    if (kept != BN_OK)
-        return kept;
+    int rc = bn_provenance_keep(&out->prov, sc, err);
+    if (rc != BN_OK)
+        return rc;
     snprintf(out->op, sizeof out->op, "%s", bn_coll_op_name(sc->coll.op));
     snprintf(out->datatype, sizeof out->datatype, "%s", bn_coll_type_name(sc->coll.datatype));
     snprintf(out->redop, sizeof out->redop, "%s", bn_coll_redop_name(sc->coll.redop));
@@ -271,13 +279,11 @@ int bn_coll_sweep_rows(const struct bn_scenario *sc, bn_coll_row_fn on_row, void
     bool rooted = kind == BN_COLL_BROADCAST || kind == BN_COLL_REDUCE;
     out->root = rooted ? (int32_t)sc->coll.root : -1;
     out->gpus_per_server = sc->topology.gpus_per_server;
-    int rc = bn_check_memory(sc, BN_EST_COLL, err);
+    rc = bn_check_memory(sc, BN_EST_COLL, err);
     if (rc == BN_OK)
         rc = bn_describe_topology(sc, &out->topo, err);
-    if (rc != BN_OK) {
-        bn_coll_results_free(out);
+    if (rc != BN_OK)
         return rc;
-    }
     /* the hosts' ports as built, not link.rate_gbps: a topology file sets them */
     out->nic_gbps = out->topo.host_rate_gbps > 0 ? out->topo.host_rate_gbps : sc->link.rate_gbps;
     out->nic_goodput_gbps = bn_encap_goodput_gbps(bn_encap_at(sc->nic.encap), sc->nic.mtu_bytes,
@@ -287,49 +293,160 @@ int bn_coll_sweep_rows(const struct bn_scenario *sc, bn_coll_row_fn on_row, void
     uint64_t last = 0;
     /* whole elements, and whole blocks where the buffer is cut per rank */
     uint64_t unit = out->type_bytes * (cut_in_blocks(kind) ? (uint64_t)out->nranks : 1);
-    for (uint64_t size = sc->coll.min_bytes; size <= sc->coll.max_bytes && rc == BN_OK;) {
+    for (uint64_t size = sc->coll.min_bytes; size <= sc->coll.max_bytes;) {
         uint64_t bytes = size / unit * unit;
         if (bytes > 0 && bytes != last) {
             if (n == cap) {
                 cap = cap ? 2 * cap : 32;
                 struct bn_coll_row *r = realloc(out->rows, cap * sizeof *r);
-                if (!r) {
-                    rc = bn_fail(err, BN_ENOMEM, "out of memory");
-                    break;
-                }
+                if (!r)
+                    return bn_fail(err, BN_ENOMEM, "out of memory");
                 out->rows = r;
             }
-            struct bn_coll_row *row = &out->rows[n];
-            memset(row, 0, sizeof *row);
-            row->size = bytes;
-            rc = run_row(sc, bytes, row, err);
-            if (rc == BN_EINTR) { /* the rows measured so far stand */
-                out->interrupted = true;
-                rc = BN_OK;
-                break;
-            }
-            if (rc != BN_OK)
-                break;
-            finish_row(out, kind, row);
-            out->nrows = ++n;
+            out->rows[n++] = (struct bn_coll_row){.size = bytes};
             last = bytes;
-            if (on_row)
-                on_row(ud, out, n - 1);
         }
         if (size > sc->coll.max_bytes / sc->coll.step_factor)
             break;
         size *= sc->coll.step_factor;
     }
-    if (rc == BN_OK && n == 0 && !out->interrupted)
-        rc = bn_fail(err, BN_EINPUT, "%s: key 'coll.max_bytes': no size from %llu to %llu holds "
-                     "a whole element%s", BN_WHERE(sc, "coll.max_bytes"),
-                     (unsigned long long)sc->coll.min_bytes,
-                     (unsigned long long)sc->coll.max_bytes,
-                     cut_in_blocks(kind) ? " per rank" : "");
+    if (n == 0)
+        return bn_fail(err, BN_EINPUT, "%s: key 'coll.max_bytes': no size from %llu to %llu holds "
+                       "a whole element%s", BN_WHERE(sc, "coll.max_bytes"),
+                       (unsigned long long)sc->coll.min_bytes,
+                       (unsigned long long)sc->coll.max_bytes,
+                       cut_in_blocks(kind) ? " per rank" : "");
+    *nsizes = n;
+    return BN_OK;
+}
+
+/* Rows one after another in this process, each reported as it ends. */
+static int run_in_turn(const struct bn_scenario *sc, uint32_t nsizes, bn_coll_row_fn on_row,
+                       void *ud, struct bn_coll_results *out, struct bn_error *err)
+{
+    for (uint32_t i = 0; i < nsizes; i++) {
+        int rc = run_row(sc, out->rows[i].size, &out->rows[i], err);
+        if (rc == BN_EINTR) { /* the rows measured so far stand */
+            out->interrupted = true;
+            return BN_OK;
+        }
+        if (rc != BN_OK)
+            return rc;
+        finish_row(out, (enum bn_coll_kind)sc->coll.op, &out->rows[i]);
+        out->nrows = i + 1;
+        if (on_row)
+            on_row(ud, out, i);
+    }
+    return BN_OK;
+}
+
+/* Rows in worker processes: what a worker sends back, and what the
+ * parent keeps to report rows in order as the first ones are in. */
+struct row_msg {
+    int rc;
+    struct bn_error err;
+    struct bn_coll_row row;
+};
+
+struct rows_ctx {
+    const struct bn_scenario *sc;
+    struct bn_coll_results *out;
+    bool *done;            /* [nsizes] */
+    uint32_t cut;          /* the first row interrupted (nsizes: none) */
+    bn_coll_row_fn on_row;
+    void *ud;
+};
+
+static void run_row_task(void *ctx, uint32_t i, void *msg)
+{
+    const struct rows_ctx *x = ctx;
+    struct row_msg *m = msg;
+    m->row.size = x->out->rows[i].size;
+    m->rc = run_row(x->sc, m->row.size, &m->row, &m->err);
+}
+
+static int place_row(void *ctx, uint32_t i, const void *msg, struct bn_error *err)
+{
+    struct rows_ctx *x = ctx;
+    const struct row_msg *m = msg;
+    if (m->rc == BN_EINTR) { /* the rows before it stand */
+        x->out->interrupted = true;
+        x->cut = i < x->cut ? i : x->cut;
+        return BN_OK;
+    }
+    if (m->rc != BN_OK) {
+        *err = m->err;
+        return m->rc;
+    }
+    x->out->rows[i] = m->row;
+    finish_row(x->out, (enum bn_coll_kind)x->sc->coll.op, &x->out->rows[i]);
+    x->done[i] = true;
+    /* report the rows now in order after the last reported */
+    while (x->out->nrows < x->cut && x->done[x->out->nrows]) {
+        uint32_t r = x->out->nrows++;
+        if (x->on_row)
+            x->on_row(x->ud, x->out, r);
+    }
+    return BN_OK;
+}
+
+/* Workers at once: `jobs`, or (0) as many as the processors, the rows and
+ * the memory of the largest row allow; an explicit count that does not fit
+ * is refused. */
+static int rows_at_once(const struct bn_scenario *sc, unsigned jobs, uint32_t nsizes,
+                        unsigned *out, struct bn_error *err)
+{
+    struct bn_mem_estimate e;
+    int rc = bn_estimate_memory(sc, BN_EST_COLL, &e, err);
+    if (rc != BN_OK)
+        return rc;
+    uint64_t each = e.total_bytes ? e.total_bytes : 1;
+    uint64_t fit = e.available_bytes / each;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    unsigned want = jobs ? jobs : cpus > 0 ? (unsigned)cpus : 1;
+    want = want < nsizes ? want : nsizes;
+    want = want < BN_WORKERS_MAX ? want : BN_WORKERS_MAX;
+    if (!jobs)
+        want = want < fit ? want : fit > 0 ? (unsigned)fit : 1;
+    else if (want > 1 && want > fit)
+        return bn_fail(err, BN_EINPUT, "coll: %u rows at once, each up to %.2f GB, need more "
+                       "than the %.2f GB available: lower -j", want, each / 1e9,
+                       e.available_bytes / 1e9);
+    *out = want;
+    return BN_OK;
+}
+
+int bn_coll_sweep_jobs(const struct bn_scenario *sc, unsigned jobs, bn_coll_row_fn on_row,
+                       void *ud, struct bn_coll_results *out, struct bn_error *err)
+{
+    memset(out, 0, sizeof *out);
+    double t0 = bn_wall_now();
+    uint32_t nsizes = 0;
+    unsigned at_once = 1;
+    int rc = plan_rows(sc, out, &nsizes, err);
+    if (rc == BN_OK)
+        rc = rows_at_once(sc, jobs, nsizes, &at_once, err);
+    bool *done = rc == BN_OK ? calloc(nsizes + 1, sizeof *done) : NULL;
+    if (rc == BN_OK && !done)
+        rc = bn_fail(err, BN_ENOMEM, "out of memory");
+    if (rc == BN_OK && at_once == 1) {
+        rc = run_in_turn(sc, nsizes, on_row, ud, out, err);
+    } else if (rc == BN_OK) {
+        struct rows_ctx x = {.sc = sc, .out = out, .done = done, .cut = nsizes, .on_row = on_row,
+                             .ud = ud};
+        struct bn_workers w = {.ntasks = nsizes, .jobs = at_once,
+                               .msg_size = sizeof(struct row_msg), .what = "coll",
+                               .interruptible = true, .run = run_row_task, .place = place_row,
+                               .ctx = &x};
+        rc = bn_workers_run(&w, err);
+        out->interrupted = rc == BN_OK && (out->interrupted || out->nrows < nsizes);
+    }
+    free(done);
     out->wall_s = bn_wall_now() - t0;
-    struct rusage ru;
-    if (getrusage(RUSAGE_SELF, &ru) == 0)
-        out->peak_rss_bytes = (uint64_t)ru.ru_maxrss * 1024;
+    struct rusage ru, rc_ru; /* the workers' peak counts too: the largest row's */
+    uint64_t self = getrusage(RUSAGE_SELF, &ru) == 0 ? (uint64_t)ru.ru_maxrss * 1024 : 0;
+    uint64_t kids = getrusage(RUSAGE_CHILDREN, &rc_ru) == 0 ? (uint64_t)rc_ru.ru_maxrss * 1024 : 0;
+    out->peak_rss_bytes = self > kids ? self : kids;
     if (rc != BN_OK)
         bn_coll_results_free(out);
     return rc;

@@ -6,21 +6,19 @@
  * with a victim flow, bnet coll for AllReduce at three sizes, and the
  * scenario's own faults. A scale-up preset (nvlink5) is a column when one
  * of its domains holds the whole cluster: its rows run over NVLink.
- * Columns run in worker processes, `jobs` at a time; a column is plain
- * data, sent back through a pipe and placed by its index, so the results
- * do not depend on how many ran at once.
+ * Columns run in worker processes (workers.c), `jobs` at a time; a column
+ * is plain data, sent back through a pipe and placed by its index, so the
+ * results do not depend on how many ran at once.
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "bnet/bnet.h"
 #include "bnet/coll.h"
 #include "bnet/compare.h"
 #include "bnet/p2p.h"
 #include "core/where.h"
+#include "driver/workers.h"
 #include "sim/sim.h"
 
 static const uint64_t ar_sizes[BN_COMPARE_SIZES] = {1ull << 20, 64ull << 20, 1ull << 30};
@@ -338,68 +336,30 @@ struct worker_msg {
     struct bn_compare_col col;
 };
 
-/* All len bytes through fd (reading or writing); -1 if it ends first. */
-static int move_all(int fd, void *buf, size_t len, bool out)
-{
-    for (size_t at = 0; at < len;) {
-        ssize_t n = out ? write(fd, (char *)buf + at, len - at) : read(fd, (char *)buf + at, len - at);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return -1;
-        at += (size_t)n;
-    }
-    return 0;
-}
-
-struct worker {
-    pid_t pid;
-    int fd;
-    uint32_t col;
+struct compare_ctx {
+    const struct bn_scenario *sc;
+    const char *const *sets;
+    struct bn_compare_results *out;
 };
 
-/* Start a worker for column `col`; it writes its message and exits. */
-static int spawn(const struct bn_scenario *sc, const char *const *sets, const char *fabric,
-                 uint32_t hosts, uint32_t col, struct worker *w, struct bn_error *err)
+/* In the worker: measure column i. */
+static void run_column(void *ctx, uint32_t i, void *msg)
 {
-    int fds[2];
-    if (pipe(fds) != 0)
-        return bn_fail(err, BN_EINTERNAL, "compare: pipe: %s", strerror(errno));
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(fds[0]);
-        close(fds[1]);
-        return bn_fail(err, BN_EINTERNAL, "compare: fork: %s", strerror(errno));
-    }
-    if (pid == 0) {
-        close(fds[0]);
-        static struct worker_msg m; /* large: off the stack */
-        m.rc = measure(sc, sets, fabric, hosts, &m.col, &m.err);
-        _exit(move_all(fds[1], &m, sizeof m, true) == 0 ? 0 : 1);
-    }
-    close(fds[1]);
-    *w = (struct worker){.pid = pid, .fd = fds[0], .col = col};
-    return BN_OK;
+    const struct compare_ctx *x = ctx;
+    struct worker_msg *m = msg;
+    m->rc = measure(x->sc, x->sets, x->out->cols[i].fabric, x->out->hosts, &m->col, &m->err);
 }
 
-/* Collect worker w's column into out; its error if it failed. */
-static int reap(struct worker *w, struct bn_compare_results *out, struct bn_error *err)
+/* In the parent: column i at its index. */
+static int place_column(void *ctx, uint32_t i, const void *msg, struct bn_error *err)
 {
-    static struct worker_msg m;
-    int got = move_all(w->fd, &m, sizeof m, false);
-    close(w->fd);
-    int status = 0;
-    while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    if (got != 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        return bn_fail(err, BN_EINTERNAL, "compare: the worker for %s ended without a result",
-                       out->cols[w->col].fabric);
-    if (m.rc != BN_OK) {
-        *err = m.err;
-        return m.rc;
+    struct compare_ctx *x = ctx;
+    const struct worker_msg *m = msg;
+    if (m->rc != BN_OK) {
+        *err = m->err;
+        return m->rc;
     }
-    out->cols[w->col] = m.col;
+    x->out->cols[i] = m->col;
     return BN_OK;
 }
 
@@ -491,28 +451,11 @@ int bn_compare_run(const struct bn_scenario *sc, const char *const *sets, unsign
         bn_compare_results_free(out);
         return rc;
     }
-    struct worker w[BN_COMPARE_FABRICS_MAX];
-    uint32_t next = 0, running = 0;
-    if (jobs < 1)
-        jobs = 1;
-    for (;;) {
-        while (rc == BN_OK && next < out->ncols && running < jobs) {
-            rc = spawn(sc, sets, out->cols[next].fabric, out->hosts, next, &w[running], err);
-            next += rc == BN_OK;
-            running += rc == BN_OK;
-        }
-        if (running == 0)
-            break;
-        /* the oldest first; each column lands at its own index */
-        struct bn_error e = {0};
-        int r = reap(&w[0], out, &e);
-        if (r != BN_OK && rc == BN_OK) { /* the first failure stands; no more start */
-            rc = r;
-            *err = e;
-        }
-        memmove(&w[0], &w[1], (running - 1) * sizeof w[0]);
-        running--;
-    }
+    struct compare_ctx x = {.sc = sc, .sets = sets, .out = out};
+    struct bn_workers w = {.ntasks = out->ncols, .jobs = jobs, .msg_size = sizeof(struct worker_msg),
+                           .what = "compare", .run = run_column, .place = place_column,
+                           .ctx = &x};
+    rc = bn_workers_run(&w, err);
     out->wall_s = bn_wall_now() - t0;
     if (rc != BN_OK)
         bn_compare_results_free(out);

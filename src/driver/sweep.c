@@ -1,21 +1,18 @@
 /*
  * `bnet sweep`: the scenario at every point of a grid of key values. Each
  * point's scenario is made and validated before any runs; points then run
- * in worker processes (fork, as bnet compare's columns do), up to `jobs` at
- * once, each sending its results' scalars back through a pipe. A point's
+ * in worker processes (workers.c), up to `jobs` at once, each sending its
+ * results' scalars back through a pipe. A point's
  * results land at its own index, so the output is the same for any number
  * of workers and any order of finishing.
  */
-#include <errno.h>
-#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "bnet/bnet.h"
 #include "bnet/sweep.h"
 #include "core/interrupt.h"
+#include "driver/workers.h"
 #include "sim/sim.h"
 
 /* Key `key`'s type as bnet keys lists it; list items ("faults.0.at_us")
@@ -159,102 +156,62 @@ struct point_msg {
     struct bn_fault_result faults[BN_SC_FAULTS_MAX];
 };
 
-static int move_all(int fd, void *buf, size_t len, bool out)
-{
-    for (size_t at = 0; at < len;) {
-        ssize_t n = out ? write(fd, (char *)buf + at, len - at) : read(fd, (char *)buf + at, len - at);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return -1;
-        at += (size_t)n;
-    }
-    return 0;
-}
-
-/* The worker: run point p and send its results' scalars and faults. */
-static void work(const struct bn_scenario *sc, const struct bn_sweep_results *r, uint32_t p,
-                 int fd)
-{
-    static struct point_msg m; /* large: off the stack */
-    static struct bn_scenario psc;
-    struct bn_run_opts ro = {0};
-    memset(&m, 0, sizeof m);
-    m.rc = point_scenario(sc, r, p, &psc, &m.err);
-    if (m.rc == BN_OK)
-        m.rc = bn_run(&psc, &ro, &m.res, &m.err);
-    if (m.rc == BN_OK) {
-        uint32_t nf = m.res.nfaults < BN_SC_FAULTS_MAX ? m.res.nfaults : BN_SC_FAULTS_MAX;
-        if (nf)
-            memcpy(m.faults, m.res.faults, nf * sizeof *m.faults);
-        struct bn_results keep = m.res;
-        bn_results_free(&m.res);
-        m.res = keep; /* the scalars; the arrays are gone */
-        m.res.flows = NULL;
-        m.res.ports = NULL;
-        m.res.nports = 0;
-        m.res.faults = NULL;
-        m.res.nfaults = nf;
-        memset(&m.res.series, 0, sizeof m.res.series);
-        memset(&m.res.prov, 0, sizeof m.res.prov);
-    }
-    _exit(move_all(fd, &m, sizeof m, true) == 0 ? 0 : 1);
-}
-
-struct worker {
-    pid_t pid;
-    int fd;
-    uint32_t point;
+struct sweep_ctx {
+    const struct bn_scenario *sc;
+    struct bn_sweep_results *out;
+    bn_sweep_progress_fn progress;
+    void *ud;
+    double t0;
 };
 
-static int spawn(const struct bn_scenario *sc, const struct bn_sweep_results *r, uint32_t p,
-                 struct worker *w, struct bn_error *err)
+/* In the worker: run point p, keep its results' scalars and faults. */
+static void run_point(void *ctx, uint32_t p, void *msg)
 {
-    int fds[2];
-    if (pipe(fds) != 0)
-        return bn_fail(err, BN_EINTERNAL, "sweep: pipe: %s", strerror(errno));
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(fds[0]);
-        close(fds[1]);
-        return bn_fail(err, BN_EINTERNAL, "sweep: fork: %s", strerror(errno));
-    }
-    if (pid == 0) {
-        close(fds[0]);
-        work(sc, r, p, fds[1]);
-    }
-    close(fds[1]);
-    *w = (struct worker){.pid = pid, .fd = fds[0], .point = p};
-    return BN_OK;
+    const struct sweep_ctx *x = ctx;
+    struct point_msg *m = msg;
+    static struct bn_scenario psc; /* large: off the stack */
+    struct bn_run_opts ro = {0};
+    m->rc = point_scenario(x->sc, x->out, p, &psc, &m->err);
+    if (m->rc == BN_OK)
+        m->rc = bn_run(&psc, &ro, &m->res, &m->err);
+    if (m->rc != BN_OK)
+        return;
+    uint32_t nf = m->res.nfaults < BN_SC_FAULTS_MAX ? m->res.nfaults : BN_SC_FAULTS_MAX;
+    if (nf)
+        memcpy(m->faults, m->res.faults, nf * sizeof *m->faults);
+    struct bn_results keep = m->res;
+    bn_results_free(&m->res);
+    m->res = keep; /* the scalars; the arrays are gone */
+    m->res.flows = NULL;
+    m->res.ports = NULL;
+    m->res.nports = 0;
+    m->res.faults = NULL;
+    m->res.nfaults = nf;
+    memset(&m->res.series, 0, sizeof m->res.series);
+    memset(&m->res.prov, 0, sizeof m->res.prov);
 }
 
-/* Worker w's point into out; its error if the point failed. */
-static int reap(struct worker *w, struct bn_sweep_results *out, struct bn_error *err)
+/* In the parent: point p's results at its index. */
+static int place_point(void *ctx, uint32_t p, const void *msg, struct bn_error *err)
 {
-    static struct point_msg m;
-    int got = move_all(w->fd, &m, sizeof m, false);
-    close(w->fd);
-    int status = 0;
-    while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    if (got != 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        return bn_fail(err, BN_EINTERNAL, "sweep: the worker of point %u ended without a result",
-                       w->point);
-    if (m.rc != BN_OK) {
-        *err = m.err;
-        return m.rc;
+    struct sweep_ctx *x = ctx;
+    const struct point_msg *m = msg;
+    if (m->rc != BN_OK) {
+        *err = m->err;
+        return m->rc;
     }
-    struct bn_sweep_point *pt = &out->points[w->point];
-    pt->res = m.res;
-    if (m.res.nfaults) {
-        pt->res.faults = malloc(m.res.nfaults * sizeof *pt->res.faults);
+    struct bn_sweep_point *pt = &x->out->points[p];
+    pt->res = m->res;
+    if (m->res.nfaults) {
+        pt->res.faults = malloc(m->res.nfaults * sizeof *pt->res.faults);
         if (!pt->res.faults)
             return bn_fail(err, BN_ENOMEM, "out of memory");
-        memcpy(pt->res.faults, m.faults, m.res.nfaults * sizeof *m.faults);
+        memcpy(pt->res.faults, m->faults, m->res.nfaults * sizeof *m->faults);
     }
     pt->done = true;
-    out->done++;
+    x->out->done++;
+    if (x->progress)
+        x->progress(x->ud, x->out->done, x->out->npoints, bn_wall_now() - x->t0);
     return BN_OK;
 }
 
@@ -289,47 +246,6 @@ static int setup(const struct bn_scenario *sc, const char *const *vary,
     return BN_OK;
 }
 
-/* Run the points, `jobs` at once; each lands at its index as it ends. */
-static int run_points(const struct bn_scenario *sc, unsigned jobs, bn_sweep_progress_fn progress,
-                      void *ud, double t0, struct bn_sweep_results *out, struct bn_error *err)
-{
-    struct worker w[BN_SWEEP_JOBS_MAX];
-    struct pollfd pf[BN_SWEEP_JOBS_MAX];
-    uint32_t next = 0, running = 0;
-    int rc = BN_OK;
-    for (;;) {
-        bool stop = rc != BN_OK || bn_interrupt_requested();
-        while (!stop && next < out->npoints && running < jobs) {
-            rc = spawn(sc, out, next, &w[running], err);
-            if (rc != BN_OK)
-                break;
-            next++;
-            running++;
-        }
-        if (running == 0)
-            break;
-        for (uint32_t i = 0; i < running; i++)
-            pf[i] = (struct pollfd){.fd = w[i].fd, .events = POLLIN};
-        if (poll(pf, running, -1) < 0 && errno != EINTR)
-            return bn_fail(err, BN_EINTERNAL, "sweep: poll: %s", strerror(errno));
-        for (uint32_t i = running; i-- > 0;) {
-            if (!(pf[i].revents & (POLLIN | POLLHUP | POLLERR)))
-                continue;
-            struct bn_error e = {0};
-            int r = reap(&w[i], out, &e);
-            if (r != BN_OK && rc == BN_OK) { /* the first failure stands; no more start */
-                rc = r;
-                *err = e;
-            }
-            w[i] = w[--running];
-            if (progress)
-                progress(ud, out->done, out->npoints, bn_wall_now() - t0);
-        }
-    }
-    out->interrupted = rc == BN_OK && (out->done < out->npoints || bn_interrupt_requested());
-    return rc;
-}
-
 int bn_sweep_run(const struct bn_scenario *sc, const char *const *vary, unsigned jobs,
                  bn_sweep_progress_fn progress, void *ud, struct bn_sweep_results *out,
                  struct bn_error *err)
@@ -345,8 +261,14 @@ int bn_sweep_run(const struct bn_scenario *sc, const char *const *vary, unsigned
         rc = check_points(sc, out, jobs, tmp, err);
     free(tmp);
     out->jobs = jobs < out->npoints ? jobs : out->npoints;
+    struct sweep_ctx x = {.sc = sc, .out = out, .progress = progress, .ud = ud, .t0 = t0};
+    struct bn_workers w = {.ntasks = out->npoints, .jobs = out->jobs,
+                           .msg_size = sizeof(struct point_msg), .what = "sweep",
+                           .interruptible = true, .run = run_point, .place = place_point,
+                           .ctx = &x};
     if (rc == BN_OK)
-        rc = run_points(sc, out->jobs, progress, ud, t0, out, err);
+        rc = bn_workers_run(&w, err);
+    out->interrupted = rc == BN_OK && (out->done < out->npoints || bn_interrupt_requested());
     out->wall_s = bn_wall_now() - t0;
     if (rc != BN_OK)
         bn_sweep_results_free(out);

@@ -6,6 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
 
+# an MPI first, so that the build finds it: bnet sweep under mpirun (test_mpi.sh)
+scripts/need-packages.sh libopenmpi-dev openmpi-bin
 scripts/setup.sh build
 # tests only: dot renders --dot (test_plan.c), jq reads JSON (test_signals.sh),
 # abidiff checks the ABI (test_abi.sh), Debian's python3 runs the Python

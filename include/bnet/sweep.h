@@ -48,7 +48,8 @@ struct bn_sweep_results {
     struct bn_sweep_axis axes[BN_SWEEP_AXES_MAX];
     uint32_t npoints, done;          /* points; those run (all unless interrupted) */
     struct bn_sweep_point *points;   /* [npoints], in grid order */
-    unsigned jobs;                   /* worker processes used */
+    unsigned jobs;                   /* worker processes used (per rank) */
+    uint32_t ranks;                  /* MPI ranks the points were spread over (0 or 1: none) */
     double wall_s;                   /* wall-clock seconds of the whole sweep */
     bool interrupted;                /* bn_interrupt stopped it: the points done so far */
 };
@@ -64,6 +65,12 @@ typedef void (*bn_sweep_progress_fn)(void *ud, uint32_t done, uint32_t total, do
 int bn_sweep_run(const struct bn_scenario *sc, const char *const *vary, unsigned jobs,
                  bn_sweep_progress_fn progress, void *ud, struct bn_sweep_results *out,
                  struct bn_error *err);
+/* The same for the points p with p % nparts == part only (the others stay
+ * not done): one share of the grid, for a process among nparts (bnet
+ * sweep under mpirun gathers the shares on rank 0). */
+int bn_sweep_run_part(const struct bn_scenario *sc, const char *const *vary, unsigned jobs,
+                      uint32_t part, uint32_t nparts, bn_sweep_progress_fn progress, void *ud,
+                      struct bn_sweep_results *out, struct bn_error *err);
 void bn_sweep_results_free(struct bn_sweep_results *r);
 
 /* A row per point (docs/sweep.md): the table, JSON, and CSV (RFC 4180). */

@@ -13,6 +13,7 @@
 #include "bnet/bnet.h"
 #include "bnet_revision.h" /* generated at build time (cmake/revision.cmake) */
 #include "cli/cli.h"
+#include "cli/dist.h"
 
 static const char *const usage_main =
     "usage: bnet [COMMAND] [OPTIONS]\n"
@@ -343,7 +344,10 @@ static int dispatch(int argc, char **argv);
  * before bnet reports success (a lost summary is not a success). */
 int main(int argc, char **argv)
 {
-    int rc = dispatch(argc, argv);
+    int rc = bn_cli_dist_init(&argc, &argv); /* under mpirun: join its job */
+    if (rc == 0)
+        rc = dispatch(argc, argv);
+    bn_cli_dist_finish();
     errno = 0;
     int bad = fflush(stdout) != 0 || ferror(stdout);
     int saved = errno;

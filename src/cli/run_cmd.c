@@ -18,6 +18,7 @@
 #include "bnet/p2p.h"
 #include "bnet/sweep.h"
 #include "cli/cli.h"
+#include "cli/dist.h"
 #include "plot/plot.h"
 
 /* One scenario override in the order given: a --set, or a flag turned
@@ -390,7 +391,8 @@ static void show_progress(void *ud, const struct bn_progress *p)
 
 static int exit_status(const struct bn_error *err)
 {
-    fprintf(stderr, "bnet: %s\n", err->msg);
+    if (bn_cli_dist()->rank == 0) /* under mpirun every rank has it: one says it */
+        fprintf(stderr, "bnet: %s\n", err->msg);
     return err->status == BN_EINPUT ? 2 : 1;
 }
 
@@ -644,6 +646,7 @@ static int do_sweep(const struct cli_opts *o, const struct bn_scenario *sc)
     char *seeds = o->seeds ? seeds_axis(o->seeds) : NULL;
     if (o->seeds && !seeds)
         return 2;
+    const struct bn_cli_dist *d = bn_cli_dist(); /* under mpirun: this rank's share */
     const char **vary = calloc((size_t)o->nvary + 2, sizeof *vary);
     struct bn_sweep_results *res = malloc(sizeof *res);
     struct bn_error err = {0};
@@ -654,12 +657,29 @@ static int do_sweep(const struct cli_opts *o, const struct bn_scenario *sc)
         for (int i = 0; i < o->nvary; i++)
             vary[i] = o->vary[i];
         vary[o->nvary] = seeds;
-        rc = bn_sweep_run(sc, vary, jobs, sweep_progress, &shown, res, &err);
+        rc = bn_sweep_run_part(sc, vary, jobs, (uint32_t)d->rank, (uint32_t)d->size,
+                               d->rank == 0 ? sweep_progress : NULL, &shown, res, &err);
     }
     if (shown)
         fputc('\n', stderr);
     free(vary);
     free(seeds);
+    bool print;
+    int st = bn_cli_dist_status(rc == BN_OK ? 0 : err.status == BN_EINPUT ? 2 : 1, &print);
+    if (print && d->rank)
+        fprintf(stderr, "bnet: rank %d: %s\n", d->rank, err.msg);
+    else if (print)
+        fprintf(stderr, "bnet: %s\n", err.msg);
+    if (st || d->size > 1) {
+        if (!st)
+            bn_cli_dist_gather_sweep(d, res);
+        if (st || d->rank != 0) { /* rank 0 writes the one result */
+            if (rc == BN_OK)
+                bn_sweep_results_free(res);
+            free(res);
+            return st;
+        }
+    }
     if (rc == BN_OK)
         rc = bn_provenance_command(&res->prov, o->command, &err);
     if (rc == BN_OK && !o->quiet && !(o->json && strcmp(o->json, "-") == 0))
@@ -814,6 +834,15 @@ int bn_cli_run(int argc, char **argv, int first, enum bn_cli_mode mode)
     if (rc != 0) {
         free_opts(&o);
         return rc < 0 ? 0 : rc;
+    }
+    if (bn_cli_dist()->size > 1 && mode != BN_CLI_SWEEP) {
+        static const char *const names[] = {"run", "topo", "coll", "job", "p2p", "compare",
+                                            "sweep"};
+        if (bn_cli_dist()->rank == 0)
+            fprintf(stderr, "bnet: under mpirun only bnet sweep spreads over the ranks; run "
+                    "bnet %s as one process (docs/sweep.md)\n", names[mode]);
+        free_opts(&o);
+        return 2;
     }
     struct bn_scenario *sc = malloc(sizeof *sc);
     struct bn_error err = {0};

@@ -159,15 +159,18 @@ struct point_msg {
 struct sweep_ctx {
     const struct bn_scenario *sc;
     struct bn_sweep_results *out;
+    uint32_t part, nparts;       /* task t runs point t * nparts + part */
+    uint32_t tasks;              /* points of this share */
     bn_sweep_progress_fn progress;
     void *ud;
     double t0;
 };
 
 /* In the worker: run point p, keep its results' scalars and faults. */
-static void run_point(void *ctx, uint32_t p, void *msg)
+static void run_point(void *ctx, uint32_t t, void *msg)
 {
     const struct sweep_ctx *x = ctx;
+    uint32_t p = t * x->nparts + x->part;
     struct point_msg *m = msg;
     static struct bn_scenario psc; /* large: off the stack */
     struct bn_run_opts ro = {0};
@@ -192,9 +195,10 @@ static void run_point(void *ctx, uint32_t p, void *msg)
 }
 
 /* In the parent: point p's results at its index. */
-static int place_point(void *ctx, uint32_t p, const void *msg, struct bn_error *err)
+static int place_point(void *ctx, uint32_t t, const void *msg, struct bn_error *err)
 {
     struct sweep_ctx *x = ctx;
+    uint32_t p = t * x->nparts + x->part;
     const struct point_msg *m = msg;
     if (m->rc != BN_OK) {
         *err = m->err;
@@ -211,7 +215,7 @@ static int place_point(void *ctx, uint32_t p, const void *msg, struct bn_error *
     pt->done = true;
     x->out->done++;
     if (x->progress)
-        x->progress(x->ud, x->out->done, x->out->npoints, bn_wall_now() - x->t0);
+        x->progress(x->ud, x->out->done, x->tasks, bn_wall_now() - x->t0);
     return BN_OK;
 }
 
@@ -250,25 +254,36 @@ int bn_sweep_run(const struct bn_scenario *sc, const char *const *vary, unsigned
                  bn_sweep_progress_fn progress, void *ud, struct bn_sweep_results *out,
                  struct bn_error *err)
 {
+    return bn_sweep_run_part(sc, vary, jobs, 0, 1, progress, ud, out, err);
+}
+
+int bn_sweep_run_part(const struct bn_scenario *sc, const char *const *vary, unsigned jobs,
+                      uint32_t part, uint32_t nparts, bn_sweep_progress_fn progress, void *ud,
+                      struct bn_sweep_results *out, struct bn_error *err)
+{
     memset(out, 0, sizeof *out);
     double t0 = bn_wall_now();
     if (jobs < 1 || jobs > BN_SWEEP_JOBS_MAX)
         return bn_fail(err, BN_EINPUT, "sweep: -j %u: workers at once must be 1 to %d", jobs,
                        BN_SWEEP_JOBS_MAX);
+    if (nparts < 1 || part >= nparts)
+        return bn_fail(err, BN_EINPUT, "sweep: share %u of %u does not exist", part, nparts);
     struct bn_scenario *tmp = malloc(sizeof *tmp);
     int rc = tmp ? setup(sc, vary, out, tmp, err) : bn_fail(err, BN_ENOMEM, "out of memory");
     if (rc == BN_OK)
         rc = check_points(sc, out, jobs, tmp, err);
     free(tmp);
     out->jobs = jobs < out->npoints ? jobs : out->npoints;
-    struct sweep_ctx x = {.sc = sc, .out = out, .progress = progress, .ud = ud, .t0 = t0};
-    struct bn_workers w = {.ntasks = out->npoints, .jobs = out->jobs,
+    uint32_t mine = out->npoints > part ? (out->npoints - part + nparts - 1) / nparts : 0;
+    struct sweep_ctx x = {.sc = sc, .out = out, .part = part, .nparts = nparts, .tasks = mine,
+                          .progress = progress, .ud = ud, .t0 = t0};
+    struct bn_workers w = {.ntasks = mine, .jobs = out->jobs,
                            .msg_size = sizeof(struct point_msg), .what = "sweep",
                            .interruptible = true, .run = run_point, .place = place_point,
                            .ctx = &x};
     if (rc == BN_OK)
         rc = bn_workers_run(&w, err);
-    out->interrupted = rc == BN_OK && (out->done < out->npoints || bn_interrupt_requested());
+    out->interrupted = rc == BN_OK && (out->done < mine || bn_interrupt_requested());
     out->wall_s = bn_wall_now() - t0;
     if (rc != BN_OK)
         bn_sweep_results_free(out);

@@ -89,8 +89,10 @@ void bn_sweep_print(FILE *out, const struct bn_sweep_results *r)
                 done, s->throughput_gbps.mean, s->throughput_gbps.min, s->fct_p99_us,
                 s->pkts_dropped, s->pause_frames, s->link_util_max);
     }
-    fprintf(out, "# %u of %u points, %u at once, %.1f s wall%s\n", r->done, r->npoints, r->jobs,
-            r->wall_s, r->interrupted ? " (interrupted)" : "");
+    fprintf(out, "# %u of %u points, %u at once", r->done, r->npoints, r->jobs);
+    if (r->ranks > 1)
+        fprintf(out, " on each of %u MPI ranks", r->ranks);
+    fprintf(out, ", %.1f s wall%s\n", r->wall_s, r->interrupted ? " (interrupted)" : "");
 }
 
 int bn_sweep_write_csv(const struct bn_sweep_results *r, const char *path, struct bn_error *err)

@@ -1,0 +1,167 @@
+/*
+ * Studies across MPI ranks (docs/sweep.md): under mpirun (OpenMPI or MPICH)
+ * every rank parses the same command, runs its share of bnet sweep's
+ * points (point p on rank p % size), and rank 0 gathers them and writes the
+ * one result, the same bytes as a single process. Built with MPI only when
+ * CMake finds one (BNET_MPI); a build without it refuses an mpirun launch
+ * of more than one rank rather than run the study N times over.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/dist.h"
+
+#ifdef BNET_MPI
+#include <mpi.h>
+#endif
+
+/* Launched by mpirun / mpiexec (OpenMPI, MPICH's Hydra, Slurm's PMI)? */
+static int launched_size(void)
+{
+    static const char *const vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"};
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+        const char *v = getenv(vars[i]);
+        if (v && atoi(v) > 0)
+            return atoi(v);
+    }
+    return 0;
+}
+
+static struct bn_cli_dist self = {.rank = 0, .size = 1};
+
+const struct bn_cli_dist *bn_cli_dist(void)
+{
+    return &self;
+}
+
+int bn_cli_dist_init(int *argc, char ***argv)
+{
+    int n = launched_size();
+    if (n == 0)
+        return 0;
+#ifdef BNET_MPI
+    MPI_Init(argc, argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &self.rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &self.size);
+    return 0;
+#else
+    (void)argc;
+    (void)argv;
+    if (n == 1)
+        return 0;
+    fprintf(stderr, "bnet: launched by mpirun with %d ranks, but this bnet was built without "
+            "MPI: install libopenmpi-dev and rebuild (docs/sweep.md)\n", n);
+    return 2;
+#endif
+}
+
+void bn_cli_dist_finish(void)
+{
+#ifdef BNET_MPI
+    int on = 0, off = 0;
+    MPI_Initialized(&on);
+    MPI_Finalized(&off);
+    if (on && !off)
+        MPI_Finalize();
+#endif
+}
+
+int bn_cli_dist_status(int own, bool *print)
+{
+    *print = own != 0;
+#ifdef BNET_MPI
+    const struct bn_cli_dist *d = &self;
+    if (d->size > 1) {
+        int mine = own ? d->rank : d->size, first = d->size, st = own;
+        MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+        *print = first == d->rank;
+        if (first == d->size)
+            return 0;
+        MPI_Bcast(&st, 1, MPI_INT, first, MPI_COMM_WORLD);
+        return st;
+    }
+#endif
+    return own;
+}
+
+#ifdef BNET_MPI
+/* What a rank sends of each point it ran: index, results, faults. */
+struct point_blob {
+    uint32_t point;
+    struct bn_results res;
+    struct bn_fault_result faults[BN_SC_FAULTS_MAX];
+};
+
+static int send_share(const struct bn_sweep_results *res)
+{
+    uint32_t n = res->done;
+    MPI_Send(&n, 1, MPI_UINT32_T, 0, 1, MPI_COMM_WORLD);
+    static struct point_blob b;
+    for (uint32_t p = 0; p < res->npoints; p++) {
+        const struct bn_sweep_point *pt = &res->points[p];
+        if (!pt->done)
+            continue;
+        memset(&b, 0, sizeof b);
+        b.point = p;
+        b.res = pt->res;
+        b.res.faults = NULL;
+        if (pt->res.nfaults)
+            memcpy(b.faults, pt->res.faults, pt->res.nfaults * sizeof *b.faults);
+        MPI_Send(&b, (int)sizeof b, MPI_BYTE, 0, 2, MPI_COMM_WORLD);
+    }
+    return 0;
+}
+
+static int take_shares(const struct bn_cli_dist *d, struct bn_sweep_results *res)
+{
+    static struct point_blob b;
+    for (int r = 1; r < d->size; r++) {
+        uint32_t n = 0;
+        MPI_Recv(&n, 1, MPI_UINT32_T, r, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        for (uint32_t i = 0; i < n; i++) {
+            MPI_Recv(&b, (int)sizeof b, MPI_BYTE, r, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            if (b.point >= res->npoints || res->points[b.point].done ||
+                b.res.nfaults > BN_SC_FAULTS_MAX) {
+                fprintf(stderr, "bnet: rank %d sent point %u, which is not its to send\n", r,
+                        b.point);
+                MPI_Abort(MPI_COMM_WORLD, 1);
+            }
+            struct bn_sweep_point *pt = &res->points[b.point];
+            pt->res = b.res;
+            if (b.res.nfaults) {
+                pt->res.faults = malloc(b.res.nfaults * sizeof *pt->res.faults);
+                if (!pt->res.faults) {
+                    fprintf(stderr, "bnet: out of memory\n");
+                    MPI_Abort(MPI_COMM_WORLD, 1);
+                }
+                memcpy(pt->res.faults, b.faults, b.res.nfaults * sizeof *b.faults);
+            }
+            pt->done = true;
+            res->done++;
+        }
+    }
+    return 0;
+}
+#endif
+
+int bn_cli_dist_gather_sweep(const struct bn_cli_dist *d, struct bn_sweep_results *res)
+{
+#ifdef BNET_MPI
+    if (d->size > 1) {
+        int mine = res->interrupted, any = 0;
+        MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
+        if (d->rank == 0)
+            take_shares(d, res);
+        else
+            send_share(res);
+        res->interrupted = any || res->done < res->npoints;
+        if (d->rank != 0)
+            res->interrupted = any;
+        res->ranks = (uint32_t)d->size;
+    }
+#endif
+    (void)d;
+    (void)res;
+    return 0;
+}

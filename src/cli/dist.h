@@ -1,0 +1,29 @@
+/* bnet under mpirun (dist.c, docs/sweep.md): which rank this process is,
+ * and bnet sweep's shares of the grid gathered on rank 0. */
+#ifndef BN_CLI_DIST_H
+#define BN_CLI_DIST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "bnet/sweep.h"
+
+struct bn_cli_dist {
+    int rank, size;   /* 0 and 1 outside mpirun */
+};
+
+/* Join mpirun's job when launched by it (MPI_Init); 0, or an exit status
+ * after a message (launched by mpirun but built without MPI). */
+int bn_cli_dist_init(int *argc, char ***argv);
+void bn_cli_dist_finish(void);
+/* This process's rank and the job's size (0 and 1 outside mpirun). */
+const struct bn_cli_dist *bn_cli_dist(void);
+/* Every rank's status: the lowest failing rank's, or 0 when all succeeded;
+ * *print: this rank is that one (it prints the error). Collective. */
+int bn_cli_dist_status(int own, bool *print);
+/* Rank 0 takes the points the other ranks ran into res (their shares),
+ * and every rank learns whether one was interrupted. Collective; 0, or an
+ * exit status after a message. */
+int bn_cli_dist_gather_sweep(const struct bn_cli_dist *d, struct bn_sweep_results *res);
+
+#endif

@@ -396,6 +396,15 @@ static int exit_status(const struct bn_error *err)
     return err->status == BN_EINPUT ? 2 : 1;
 }
 
+/* Exit status 3 (the results are whole, but faults made work fail), said
+ * on stderr too: with --json - the table that shows it is not printed. */
+static int failed_status(uint32_t n, uint32_t of, const char *what)
+{
+    fprintf(stderr, "bnet: %u of %u %s (faults: queue pairs ran out of retries); exit status 3 "
+            "(docs/failures.md)\n", n, of, what);
+    return 3;
+}
+
 /* A fabric whose routing tables take minutes: say so before the wait. */
 static void warn_slow_routes(const struct bn_scenario *sc)
 {
@@ -470,10 +479,11 @@ static int do_run(const struct cli_opts *o, const struct bn_scenario *sc)
     if (rc == BN_OK && o->csv)
         rc = bn_results_write_csv(&res, o->csv, &err);
     int st = rc != BN_OK ? exit_status(&err) : o->plot ? plot_results(o, BN_CLI_RUN, &res) : 0;
-    bool failed = res.flows_failed > 0;
-    bn_results_free(&res);
     /* 3: the run is whole, but faults made flows fail (docs/results.md) */
-    return st ? st : failed ? 3 : 0;
+    if (!st && res.flows_failed)
+        st = failed_status(res.flows_failed, res.nflows, "flows failed");
+    bn_results_free(&res);
+    return st;
 }
 
 /* Rows go out as they are measured, as nccl-tests prints them: a sweep to
@@ -508,11 +518,13 @@ static int do_coll(const struct cli_opts *o, const struct bn_scenario *sc)
     if (rc == BN_OK && o->json)
         rc = bn_coll_write_json(&res, o->json, &err);
     int st = rc != BN_OK ? exit_status(&err) : o->plot ? plot_results(o, BN_CLI_COLL, &res) : 0;
-    bool failed = false;
+    uint32_t failed = 0;
     for (uint32_t i = 0; i < res.nrows; i++)
-        failed = failed || res.rows[i].failed;
+        failed += res.rows[i].failed;
+    if (!st && failed)
+        st = failed_status(failed, res.nrows, "rows' collectives failed");
     bn_coll_results_free(&res);
-    return st ? st : failed ? 3 : 0;
+    return st;
 }
 
 static int do_job(const struct cli_opts *o, const struct bn_scenario *sc)
@@ -532,11 +544,11 @@ static int do_job(const struct cli_opts *o, const struct bn_scenario *sc)
         rc = bn_job_write_json(&res, o->json, &err);
     if (rc == BN_OK && o->trace)
         rc = bn_job_write_trace(&res, o->trace, &err);
-    bool failed = false;
-    for (uint32_t k = 0; k < res.njobs; k++)
-        failed = failed || res.jobs[k].failed;
+    uint32_t failed = 0, njobs = res.njobs;
+    for (uint32_t k = 0; k < njobs; k++)
+        failed += res.jobs[k].failed;
     bn_job_results_free(&res);
-    return rc != BN_OK ? exit_status(&err) : failed ? 3 : 0;
+    return rc != BN_OK ? exit_status(&err) : failed ? failed_status(failed, njobs, "jobs failed") : 0;
 }
 
 /* perftest's table, a pair's rows as each is measured. */
@@ -695,13 +707,15 @@ static int do_sweep(const struct cli_opts *o, const struct bn_scenario *sc)
                   : bn_fail(&err, BN_ENOMEM, "out of memory");
         free(path);
     }
-    bool failed = false;
-    for (uint32_t p = 0; rc == BN_OK && p < res->npoints; p++)
-        failed = failed || res->points[p].res.flows_failed > 0;
+    uint32_t failed = 0, npoints = rc == BN_OK ? res->npoints : 0;
+    for (uint32_t p = 0; p < npoints; p++)
+        failed += res->points[p].res.flows_failed > 0;
     if (res && rc == BN_OK)
         bn_sweep_results_free(res);
     free(res);
-    return rc != BN_OK ? exit_status(&err) : failed ? 3 : 0;
+    return rc != BN_OK ? exit_status(&err)
+           : failed    ? failed_status(failed, npoints, "points had flows that failed")
+                       : 0;
 }
 
 static int do_compare(const struct cli_opts *o, const struct bn_scenario *sc)

@@ -874,5 +874,22 @@ expect_error "an 8192-rank all-to-all schedule beyond the memory available" "key
     --set sim.memory_limit_bytes=100000000000
 expect_ok "bnet topo prints the estimate" "memory (est.)" "bnet run" -- topo --set topology.k=8
 
+# exit status 3 (faults made flows fail) is said on stderr, also when
+# stdout holds only the JSON
+run run scenarios/fault_link_local.yaml --set routing.control_plane=none --set nic.ack_timeout=8 \
+    --set nic.retry_cnt=1 --json -
+why=()
+check_no_crash
+[ "$rc" -eq 3 ] || why+=("exit status $rc, expected 3")
+grep -q "flows failed (faults" "$ERR" || why+=("no line on stderr says why")
+jq -e '.summary.flows_failed > 0' "$OUT" >/dev/null 2>&1 || why+=("stdout is not the JSON")
+if [ ${#why[@]} -eq 0 ]; then
+    echo "ok    exit 3 with --json -: said on stderr"
+    pass=$((pass + 1))
+else
+    echo "FAIL  exit 3 with --json -: ${why[*]}"
+    fail=$((fail + 1))
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

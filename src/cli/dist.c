@@ -93,7 +93,7 @@ struct point_blob {
     struct bn_fault_result faults[BN_SC_FAULTS_MAX];
 };
 
-static int send_share(const struct bn_sweep_results *res)
+static void send_share(const struct bn_sweep_results *res)
 {
     uint32_t n = res->done;
     MPI_Send(&n, 1, MPI_UINT32_T, 0, 1, MPI_COMM_WORLD);
@@ -110,10 +110,9 @@ static int send_share(const struct bn_sweep_results *res)
             memcpy(b.faults, pt->res.faults, pt->res.nfaults * sizeof *b.faults);
         MPI_Send(&b, (int)sizeof b, MPI_BYTE, 0, 2, MPI_COMM_WORLD);
     }
-    return 0;
 }
 
-static int take_shares(const struct bn_cli_dist *d, struct bn_sweep_results *res)
+static void take_shares(const struct bn_cli_dist *d, struct bn_sweep_results *res)
 {
     static struct point_blob b;
     for (int r = 1; r < d->size; r++) {
@@ -141,11 +140,10 @@ static int take_shares(const struct bn_cli_dist *d, struct bn_sweep_results *res
             res->done++;
         }
     }
-    return 0;
 }
 #endif
 
-int bn_cli_dist_gather_sweep(const struct bn_cli_dist *d, struct bn_sweep_results *res)
+void bn_cli_dist_gather_sweep(const struct bn_cli_dist *d, struct bn_sweep_results *res)
 {
 #ifdef BNET_MPI
     if (d->size > 1) {
@@ -155,13 +153,10 @@ int bn_cli_dist_gather_sweep(const struct bn_cli_dist *d, struct bn_sweep_result
             take_shares(d, res);
         else
             send_share(res);
-        res->interrupted = any || res->done < res->npoints;
-        if (d->rank != 0)
-            res->interrupted = any;
+        res->interrupted = any || (d->rank == 0 && res->done < res->npoints);
         res->ranks = (uint32_t)d->size;
     }
 #endif
     (void)d;
     (void)res;
-    return 0;
 }

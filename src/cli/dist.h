@@ -22,8 +22,8 @@ const struct bn_cli_dist *bn_cli_dist(void);
  * *print: this rank is that one (it prints the error). Collective. */
 int bn_cli_dist_status(int own, bool *print);
 /* Rank 0 takes the points the other ranks ran into res (their shares),
- * and every rank learns whether one was interrupted. Collective; 0, or an
- * exit status after a message. */
-int bn_cli_dist_gather_sweep(const struct bn_cli_dist *d, struct bn_sweep_results *res);
+ * and every rank learns whether one was interrupted. Collective; a point
+ * no rank should have sent aborts the job. */
+void bn_cli_dist_gather_sweep(const struct bn_cli_dist *d, struct bn_sweep_results *res);
 
 #endif

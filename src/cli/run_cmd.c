@@ -450,6 +450,42 @@ static int plot_results(const struct cli_opts *o, enum bn_cli_mode mode, const v
     return rc;
 }
 
+/* -j N: a count of 1..64; 0 if it is not one. */
+static unsigned jobs_value(const char *v)
+{
+    const char *end;
+    uint64_t n;
+    return parse_digits(v, &end, 64, &n) == 0 && !*end && n >= 1 ? (unsigned)n : 0;
+}
+
+/* -j N, or `fallback` without it; false (after a message) if N is not a
+ * count of 1..64. */
+static bool jobs_of(const struct cli_opts *o, unsigned fallback, unsigned *jobs)
+{
+    *jobs = o->jobs ? jobs_value(o->jobs) : fallback;
+    if (o->jobs && !*jobs)
+        fprintf(stderr, "bnet: option '-j' needs a count of worker processes, 1 to 64 (got "
+                "'%s')\n", o->jobs);
+    return !o->jobs || *jobs;
+}
+
+/* The processors online, at most 64: the default -j of compare and sweep. */
+static unsigned processors(void)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    return cpus > 0 ? (unsigned)(cpus < 64 ? cpus : 64) : 1;
+}
+
+/* "PREFIX-SUFFIX.csv", allocated; NULL if out of memory. */
+static char *csv_path(const char *prefix, const char *suffix)
+{
+    size_t len = strlen(prefix) + strlen(suffix) + 6;
+    char *path = malloc(len);
+    if (path)
+        snprintf(path, len, "%s-%s.csv", prefix, suffix);
+    return path;
+}
+
 static int do_run(const struct cli_opts *o, const struct bn_scenario *sc)
 {
     struct bn_error err = {0};
@@ -497,19 +533,14 @@ static void print_row(void *ud, const struct bn_coll_results *r, uint32_t row)
     fflush(stdout);
 }
 
-static unsigned jobs_value(const char *v);
-
 static int do_coll(const struct cli_opts *o, const struct bn_scenario *sc)
 {
     struct bn_error err = {0};
     struct bn_coll_results res;
     bool table = !(o->json && strcmp(o->json, "-") == 0);
-    unsigned jobs = o->jobs ? jobs_value(o->jobs) : 0; /* 0: as many as fit */
-    if (o->jobs && !jobs) {
-        fprintf(stderr, "bnet: option '-j' needs a count of worker processes, 1 to 64 (got "
-                "'%s')\n", o->jobs);
+    unsigned jobs;
+    if (!jobs_of(o, 0, &jobs)) /* 0: as many as fit */
         return 2;
-    }
     if (bn_coll_sweep_jobs(sc, jobs, table ? print_row : NULL, NULL, &res, &err) != BN_OK)
         return exit_status(&err);
     int rc = bn_provenance_command(&res.prov, o->command, &err);
@@ -577,25 +608,6 @@ static int do_p2p(const struct cli_opts *o, const struct bn_scenario *sc)
     return rc != BN_OK ? exit_status(&err) : 0;
 }
 
-/* -j N: a count of 1..64; 0 if it is not one. */
-static unsigned jobs_value(const char *v)
-{
-    const char *end;
-    uint64_t n;
-    return parse_digits(v, &end, 64, &n) == 0 && !*end && n >= 1 ? (unsigned)n : 0;
-}
-
-/* -j N, or the processors online; 0 (after a message) if N is not a count. */
-static unsigned jobs_of(const struct cli_opts *o)
-{
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    unsigned jobs = o->jobs ? jobs_value(o->jobs) : cpus > 0 ? (unsigned)(cpus < 64 ? cpus : 64) : 1;
-    if (!jobs)
-        fprintf(stderr, "bnet: option '-j' needs a count of worker processes, 1 to 64 (got "
-                "'%s')\n", o->jobs);
-    return jobs;
-}
-
 /* --seeds "1-4,9": "seed=1,2,3,4,9" in a fresh allocation; NULL after a
  * message if it is not a list of seeds and ranges. */
 static char *seeds_axis(const char *list)
@@ -652,8 +664,8 @@ static void sweep_progress(void *ud, uint32_t done, uint32_t total, double wall_
 
 static int do_sweep(const struct cli_opts *o, const struct bn_scenario *sc)
 {
-    unsigned jobs = jobs_of(o);
-    if (!jobs)
+    unsigned jobs;
+    if (!jobs_of(o, processors(), &jobs))
         return 2;
     char *seeds = o->seeds ? seeds_axis(o->seeds) : NULL;
     if (o->seeds && !seeds)
@@ -699,10 +711,7 @@ static int do_sweep(const struct cli_opts *o, const struct bn_scenario *sc)
     if (rc == BN_OK && o->json)
         rc = bn_sweep_write_json(res, o->json, &err);
     if (rc == BN_OK && o->csv) {
-        size_t len = strlen(o->csv) + 16;
-        char *path = malloc(len);
-        if (path)
-            snprintf(path, len, "%s-sweep.csv", o->csv);
+        char *path = csv_path(o->csv, "sweep");
         rc = path ? bn_sweep_write_csv(res, path, &err)
                   : bn_fail(&err, BN_ENOMEM, "out of memory");
         free(path);
@@ -721,8 +730,8 @@ static int do_sweep(const struct cli_opts *o, const struct bn_scenario *sc)
 static int do_compare(const struct cli_opts *o, const struct bn_scenario *sc)
 {
     struct bn_error err = {0};
-    unsigned jobs = jobs_of(o);
-    if (!jobs)
+    unsigned jobs;
+    if (!jobs_of(o, processors(), &jobs))
         return 2;
     const char **sets = calloc((size_t)o->nsets + 1, sizeof *sets);
     if (!sets) {
@@ -742,10 +751,7 @@ static int do_compare(const struct cli_opts *o, const struct bn_scenario *sc)
     if (rc == BN_OK && o->json)
         rc = bn_compare_write_json(res, o->json, &err);
     if (rc == BN_OK && o->csv) {
-        size_t len = strlen(o->csv) + 16;
-        char *path = malloc(len);
-        if (path)
-            snprintf(path, len, "%s-compare.csv", o->csv);
+        char *path = csv_path(o->csv, "compare");
         rc = path ? bn_compare_write_csv(res, path, &err)
                   : bn_fail(&err, BN_ENOMEM, "out of memory");
         free(path);

@@ -99,7 +99,7 @@ ok "compare --plot exits 0" $?
 svg "$T/cmp/busbw.svg" >"$T/cmp.txt"
 [[ $(cut -f1,3 "$T/cmp.txt" | tr '\n' ' ') == $'ib-ndr\t4 roce-400g\t4 ' ]]
 ok "compare busbw: a line per fabric, a mark per size" $?
-ls -A "$T/cmp" | grep -q '^\.bnet-results' && bad=1 || bad=0
+[[ -n $(ls -A "$T/cmp" | grep '^\.bnet-results') ]] && bad=1 || bad=0
 ok "no temporary results left in the folder" $bad
 
 # bad input: exit 2, one line naming file and key; no gnuplot: refused first

@@ -6,6 +6,9 @@
 #   ring-1024      Ring AllReduce of 64 MiB over 1024 GPUs (k=16 fat-tree,
 #                  InfiniBand credits, 100 Gb/s), one row of bnet coll
 #   incast-pfc     255 senders -> 1 receiver, 1 MB each, PFC + DCQCN, k=16
+#   websearch-1024 Poisson WebSearch flows at 50 % load arriving for 10 ms on
+#                  1024 hosts (k=16), 100 Gb/s RoCE with PFC + DCQCN
+#                  (docs/traffic.md)
 # Timed with /usr/bin/time (process wall, peak RSS); the rates divide by the
 # event loop's own wall time (bnet run's sim.wall_s: start-up and output
 # excluded; setup_s is the start-up) or, for bnet coll, the process wall.
@@ -33,7 +36,7 @@ trap 'rm -rf "$out"' EXIT
 
 quick=(perm-ecmp-128 perm-spray-128 perm-ecmp-1024 perm-spray-1024 ring-1024 incast-pfc)
 full=(perm-ecmp-128 perm-spray-128 perm-ecmp-1024 perm-spray-1024 perm-ecmp-8192
-      perm-spray-8192 ring-1024 incast-pfc)
+      perm-spray-8192 ring-1024 incast-pfc websearch-1024)
 case "${1:-quick}" in
 quick) cases=("${quick[@]}") ;;
 full) cases=("${full[@]}") ;;
@@ -65,6 +68,10 @@ run_case() {
     incast-pfc) args=(run --quiet --set topology.k=16 --set workload.kind=incast
                       --set workload.incast_senders=255 --set workload.message_bytes=1000000
                       --set link.flow_control=pfc --set nic.congestion_control=dcqcn) ;;
+    websearch-1024) args=(run --quiet --set topology.k=16 --set fabric=roce-400g
+                          --set link.rate_gbps=100 --set workload.kind=poisson
+                          --set workload.size_cdf=websearch --set workload.load=0.5
+                          --set workload.duration_us=10000 --set observe.sample_us=0) ;;
     *) echo "bench/run.sh: unknown case '$name'" >&2; exit 2 ;;
     esac
     /usr/bin/time -f '%e %M' -o "$out/time" build/bnet "${args[@]}" --json "$out/r.json" >/dev/null

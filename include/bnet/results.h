@@ -77,6 +77,8 @@ struct bn_flow_result {
                              * (routing.stuck_us), not because its retries ran out */
     double ack_us;          /* post -> sender's completion (last ACK) (0: never) */
     double throughput_gbps; /* bytes * 8 / fct (0: the receiver did not finish) */
+    double ideal_us;        /* its FCT alone on the idle fabric, computed (docs/traffic.md) */
+    double slowdown;        /* fct / ideal (0: the receiver did not finish) */
     uint64_t retransmits;   /* data packets sent again */
     uint64_t timeouts;      /* retransmission timer expirations */
     uint64_t duplicates;    /* packets the receiver already had: spurious retransmissions */
@@ -88,6 +90,19 @@ struct bn_flow_result {
 /* Order statistics over the completed flows, in the unit of the field
  * holding them; percentiles interpolate linearly (docs/results.md). */
 struct bn_summary_stats { double mean, min, p1, p50, p99, max; };
+
+/* FCT slowdown (FCT over ideal FCT) of a set of completed flows. */
+struct bn_slowdown_stats {
+    uint32_t flows;
+    double mean, p50, p95, p99, max;
+};
+
+/* The flows of one size bucket (observe.slowdown_step_pct or _edges):
+ * the smallest and largest of them, and their slowdown. */
+struct bn_slowdown_bucket {
+    uint64_t min_bytes, max_bytes;
+    struct bn_slowdown_stats s;
+};
 
 /* A port (one direction of a link): every one with observe.ports all, only
  * those that saw pauses, marks or drops with observe.ports active. */
@@ -190,6 +205,12 @@ struct bn_results {
     uint32_t nflows, flows_completed; /* flows; those done */
     struct bn_summary_stats throughput_gbps; /* per-flow throughput over completed flows */
     double fct_p50_us, fct_p99_us, fct_p999_us; /* flow completion time percentiles */
+    struct bn_slowdown_stats fct_slowdown;      /* over the completed flows */
+    struct bn_slowdown_bucket *slowdown_buckets; /* [nslowdown_buckets], smallest flows first */
+    uint32_t nslowdown_buckets;
+    /* poisson: the load asked for, and the one its flows offer (bytes over
+     * the hosts' link capacity in the arrival window); 0: another workload */
+    double load_target, load_offered;
     /* messages (workload.messages per flow): post to the receiver's
      * completion, each its own sample (docs/endpoints.md) */
     uint64_t messages;               /* messages measured (count) */

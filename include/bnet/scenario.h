@@ -261,6 +261,14 @@ struct bn_scenario_workload {
     uint32_t incast_receiver;    /* incast: receiving host index */
     char incast_victim[BN_NAME_MAX]; /* incast: "SRC,DST" host indices of one more flow ("": none) */
     char flow_file[BN_PATH_MAX]; /* flow_list: path ("src dst bytes start_us" lines) */
+    /* poisson (docs/traffic.md): flows arrive at each host as a Poisson
+     * process from start_us for duration_us, sizes drawn from size_cdf, at
+     * `load` (a fraction of a host link's rate) */
+    double load;
+    char size_cdf[BN_PATH_MAX];  /* "websearch", "fb_hadoop" or a file of "<bytes> <cdf>" lines */
+    double duration_us;
+    double rack_local;           /* fraction of flows to a host under the sender's leaf (-1: uniform) */
+    double incast_share;         /* fraction of the load sent as incast bursts */
 };
 
 /* NVLink/NVSwitch scale-up domains beside the backend fabric. */
@@ -309,6 +317,10 @@ struct bn_scenario_observe {
     uint8_t ports;               /* enum bn_sc_ports: which ports the results list */
     uint32_t max_samples;        /* past this the series halves its samples */
     uint32_t link_rows;          /* rows of the link series (0 = none) */
+    /* FCT slowdown buckets: equal flow counts of slowdown_step_pct % each,
+     * or cut at slowdown_edges ("10K,100K,1M") when set */
+    double slowdown_step_pct;
+    char slowdown_edges[BN_NAME_MAX];
 };
 
 /* Failures and how the fabric's control plane reacts (src/fault). */

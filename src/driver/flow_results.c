@@ -9,8 +9,11 @@
 
 #include "core/stats.h"
 #include "driver/flows.h"
+#include "driver/ideal_fct.h"
+#include "driver/slowdown.h"
 
-static void flow_results(const struct bn_flows *flows, struct bn_results *out)
+static void flow_results(const struct bn_flows *flows, struct bn_ideal *id,
+                         struct bn_results *out)
 {
     const struct bn_sim *s = flows->s;
     for (uint32_t i = 0; i < flows->flows.n; i++) {
@@ -25,9 +28,15 @@ static void flow_results(const struct bn_flows *flows, struct bn_results *out)
         r->failed_us = fs->failed == BN_TIME_NEVER ? -1 : bn_time_to_us(fs->failed);
         r->no_path = fs->failed_why == BN_QP_NO_PATH;
         out->flows_failed += fs->failed != BN_TIME_NEVER;
+        bn_time_t ideal = bn_ideal_fct(id, fs->qp == BN_NONE ? 0 : fs->qp, fl->src, fl->dst,
+                                       fl->bytes, s->sc->workload.messages,
+                                       s->sc->workload.verb == BN_SC_SEND);
+        r->ideal_us = ideal == BN_TIME_NEVER ? 0 : bn_time_to_us(ideal);
         if (fs->rx_done != BN_TIME_NEVER) {
             r->fct_us = bn_time_to_us(fs->rx_done - fl->start);
             r->throughput_gbps = r->fct_us > 0 ? (double)fl->bytes * 8.0 / (r->fct_us * 1e3) : 0;
+            r->slowdown = ideal > 0 && ideal != BN_TIME_NEVER
+                              ? (double)(fs->rx_done - fl->start) / (double)ideal : 0;
         }
         if (fs->tx_done != BN_TIME_NEVER)
             r->ack_us = bn_time_to_us(fs->tx_done - fl->start);
@@ -250,6 +259,21 @@ static int msg_results(const struct bn_flows *fl, struct bn_results *out, struct
     return BN_OK;
 }
 
+/* poisson: the load its flows offer, over the hosts' link capacity in
+ * the arrival window. */
+static void offered_load(const struct bn_flows *fl, struct bn_results *out)
+{
+    const struct bn_scenario *sc = fl->s->sc;
+    if (strcmp(bn_workload_name(sc->workload.kind), "poisson") != 0)
+        return;
+    double bytes = 0;
+    for (uint32_t i = 0; i < fl->flows.n; i++)
+        bytes += (double)fl->flows.flows[i].bytes;
+    double cap = (double)fl->hosts.n * fl->hosts.rate_bps / 8 * sc->workload.duration_us / 1e6;
+    out->load_target = sc->workload.load;
+    out->load_offered = cap > 0 ? bytes / cap : 0;
+}
+
 int bn_flows_collect(struct bn_flows *fl, struct bn_results *out, struct bn_error *err)
 {
     const struct bn_sim *s = fl->s;
@@ -267,9 +291,15 @@ int bn_flows_collect(struct bn_flows *fl, struct bn_results *out, struct bn_erro
     snprintf(out->notifications, sizeof out->notifications, "%s",
              s->nics.cc->notice ? s->nics.cc->notice : "");
     out->fc_pauses = f->fc->pauses;
-    flow_results(fl, out);
+    struct bn_ideal id;
+    int rc = bn_ideal_init(&id, fl->s, err);
+    if (rc != BN_OK)
+        return rc;
+    flow_results(fl, &id, out);
+    bn_ideal_free(&id);
+    offered_load(fl, out);
     reorder_results(&s->nics, out);
-    int rc = port_results(s, out, err);
+    rc = port_results(s, out, err);
     if (rc == BN_OK)
         rc = msg_results(fl, out, err);
     if (rc == BN_OK)
@@ -305,7 +335,8 @@ int bn_flows_collect(struct bn_flows *fl, struct bn_results *out, struct bn_erro
         if (rc != BN_OK)
             return rc;
     }
-    return order_stats(out, err);
+    rc = order_stats(out, err);
+    return rc == BN_OK ? bn_slowdown_collect(s->sc, out, err) : rc;
 }
 
 void bn_results_free(struct bn_results *r)
@@ -322,5 +353,8 @@ void bn_results_free(struct bn_results *r)
     free(r->faults);
     r->faults = NULL;
     r->nfaults = 0;
+    free(r->slowdown_buckets);
+    r->slowdown_buckets = NULL;
+    r->nslowdown_buckets = 0;
     bn_series_free(&r->series);
 }

@@ -162,6 +162,7 @@ static const struct bn_driver_ops flows_driver = {
 
 static void flows_free(struct bn_flows *fl)
 {
+    free(fl->host_leaf);
     free(fl->fstate);
     free(fl->qp_flow);
     bn_series_free(&fl->series);
@@ -169,11 +170,28 @@ static void flows_free(struct bn_flows *fl)
     bn_flow_list_free(&fl->flows);
 }
 
+/* The hosts' leaves and link rate, for the generators. */
+static int workload_hosts(struct bn_flows *fl, struct bn_error *err)
+{
+    const struct bn_sim *s = fl->s;
+    uint32_t n = s->topo.nhosts;
+    fl->host_leaf = malloc(((size_t)n + 1) * sizeof *fl->host_leaf);
+    if (!fl->host_leaf)
+        return bn_fail(err, BN_ENOMEM, "out of memory for %u hosts", n);
+    for (uint32_t h = 0; h < n; h++)
+        fl->host_leaf[h] = s->host_route[h].leaf;
+    fl->hosts = (struct bn_wl_hosts){n, n ? (double)s->fab.ports[s->host_port[0]].rate_bps : 0,
+                                     fl->host_leaf};
+    return BN_OK;
+}
+
 static int run_flows(struct bn_sim *s, struct bn_flows *fl, const struct bn_run_opts *opts,
                      double t0, struct bn_results *out, struct bn_error *err)
 {
     fl->s = s;
-    int rc = bn_workload_generate(s->sc, s->topo.nhosts, &fl->flows, err);
+    int rc = workload_hosts(fl, err);
+    if (rc == BN_OK)
+        rc = bn_workload_generate_on(s->sc, &fl->hosts, &fl->flows, err);
     if (rc == BN_OK) {
         fl->fstate = calloc(fl->flows.n + 1, sizeof *fl->fstate);
         fl->qp_flow = calloc(fl->flows.n + 1, sizeof *fl->qp_flow);

@@ -51,6 +51,8 @@ struct bn_link_rows {
 struct bn_flows {
     struct bn_sim *s;
     struct bn_flow_list flows;
+    struct bn_wl_hosts hosts;   /* what the workload was generated for */
+    uint32_t *host_leaf;        /* hosts.leaf's storage */
     struct bn_flow_state *fstate;
     uint32_t *qp_flow;          /* queue pair -> flow */
     uint32_t flows_done;

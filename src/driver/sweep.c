@@ -190,6 +190,8 @@ static void run_point(void *ctx, uint32_t t, void *msg)
     m->res.nports = 0;
     m->res.faults = NULL;
     m->res.nfaults = nf;
+    m->res.slowdown_buckets = NULL; /* a point keeps the overall slowdown only */
+    m->res.nslowdown_buckets = 0;
     memset(&m->res.series, 0, sizeof m->res.series);
     memset(&m->res.prov, 0, sizeof m->res.prov);
 }

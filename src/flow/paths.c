@@ -65,14 +65,9 @@ static int walk_one(struct bn_flow_engine *e, uint32_t p0, const struct bn_packe
                 wk->curw[i] * scale);
             uint32_t peer = ports[p].peer;
             bool to_host = ports[peer].flags & BN_PORT_AT_HOST;
-            if (p == on) {
+            if (p == on && to_host) {
                 *lat_a += ports[p].lat_ps;
-                bool cut = (ports[p].flags & (BN_PORT_PEER_SWITCH | BN_PORT_CUT_OUT)) ==
-                           (BN_PORT_PEER_SWITCH | BN_PORT_CUT_OUT);
-                if (cut)
-                    *lat_a += bn_serialization_ps(e->f->head_bytes, ports[p].rate_bps);
-                else
-                    *lat_b += ps_per_byte(ports[p].rate_bps);
+                *lat_b += ps_per_byte(ports[p].rate_bps);
             }
             if (to_host)
                 continue;
@@ -84,8 +79,19 @@ static int walk_one(struct bn_flow_engine *e, uint32_t p0, const struct bn_packe
             if (next_n + k > wk->cap)
                 return bn_fail(err, BN_EINPUT, "flow level: a path set wider than %u links",
                                wk->cap);
-            if (p == on)
+            if (p == on) {
                 on = pick != UINT32_MAX ? pick : wk->cand[0];
+                /* cut-through passes a frame on after its head, but not
+                 * onto a faster link (switch.c waits for the tail) */
+                bool cut = (ports[p].flags & (BN_PORT_PEER_SWITCH | BN_PORT_CUT_OUT)) ==
+                               (BN_PORT_PEER_SWITCH | BN_PORT_CUT_OUT) &&
+                           ports[on].rate_bps <= ports[p].rate_bps;
+                *lat_a += ports[p].lat_ps;
+                if (cut)
+                    *lat_a += bn_serialization_ps(e->f->head_bytes, ports[p].rate_bps);
+                else
+                    *lat_b += ps_per_byte(ports[p].rate_bps);
+            }
             if (pick != UINT32_MAX)
                 add(wk->front_slot, wk->next, wk->nextw, &next_n, wk->front_mark, fstamp, pick,
                     wk->curw[i]);

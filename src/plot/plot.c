@@ -54,6 +54,8 @@ static int plot_run(struct doc *d, const char *dir, FILE *log)
 {
     int rc = plot_run_flows(d, dir, log);
     if (rc == 0)
+        rc = plot_run_slowdown(d, dir, log);
+    if (rc == 0)
         rc = plot_run_series(d, dir, log);
     if (rc == 0)
         rc = plot_run_links(d, dir, log);

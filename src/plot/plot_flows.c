@@ -1,4 +1,5 @@
-/* Per-flow throughput and completion-time CDFs of a run's finished flows. */
+/* Per-flow throughput and completion-time CDFs of a run's finished flows,
+ * and their FCT slowdown by flow size. */
 #include <stdlib.h>
 
 #include "plot/figure.h"
@@ -59,4 +60,39 @@ int plot_run_flows(struct doc *d, const char *dir, FILE *log)
     free(tp);
     free(fct);
     return rc;
+}
+
+/* FCT slowdown against flow size: p50, p95 and p99 of each size bucket at
+ * its largest flow (the HPCC paper's figures' form). Results written
+ * before slowdown was reported have none: nothing drawn. */
+int plot_run_slowdown(struct doc *d, const char *dir, FILE *log)
+{
+    json_t *sum = doc_get(d, d->root, "summary", JSON_OBJECT);
+    json_t *sd = sum ? json_object_get(sum, "fct_slowdown") : NULL;
+    json_t *b = sd ? json_object_get(sd, "buckets") : NULL;
+    if (!doc_ok(d))
+        return 2;
+    if (!json_is_array(b) || json_array_size(b) == 0) {
+        fprintf(log, "plot: no slowdown figure: no slowdown buckets\n");
+        return 0;
+    }
+    struct fig g;
+    int rc = fig_open(&g, dir, "flows-slowdown", "FCT slowdown by flow size", 800, 500);
+    if (rc)
+        return rc;
+    static const char *const cols[] = {"p50", "p95", "p99"};
+    for (size_t c = 0; c < 3; c++) {
+        fprintf(g.f, "$%s << EOD\n", cols[c]);
+        for (size_t i = 0; i < json_array_size(b); i++) {
+            json_t *e = json_array_get(b, i);
+            fprintf(g.f, "%.10g %.10g\n", doc_num(d, e, "max_bytes"), doc_num(d, e, cols[c]));
+        }
+        fputs("EOD\n", g.f);
+    }
+    fputs("set logscale x\nset xlabel 'flow size, largest of its bucket (bytes)'\n"
+          "set ylabel 'FCT slowdown (FCT / ideal)'\nset key top left\n"
+          "plot $p50 using 1:2 with linespoints lw 2 title 'p50', "
+          "$p95 using 1:2 with linespoints lw 2 title 'p95', "
+          "$p99 using 1:2 with linespoints lw 2 title 'p99'\n", g.f);
+    return fig_end(&g, doc_ok(d), log);
 }

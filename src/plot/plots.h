@@ -8,6 +8,7 @@
 
 /* Each returns 0 or an exit status (after one line on stderr). */
 int plot_run_flows(struct doc *d, const char *dir, FILE *log);   /* throughput, FCT CDFs */
+int plot_run_slowdown(struct doc *d, const char *dir, FILE *log); /* slowdown by size */
 int plot_run_series(struct doc *d, const char *dir, FILE *log);  /* rate, alpha, queues */
 int plot_run_links(struct doc *d, const char *dir, FILE *log);   /* utilization, pauses */
 int plot_run_topology(struct doc *d, const char *dir, FILE *log);

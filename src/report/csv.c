@@ -1,11 +1,12 @@
 /*
- * Results as CSV, for spreadsheets and data frames: five files named from a
+ * Results as CSV, for spreadsheets and data frames: six files named from a
  * prefix, each a header row then one row per record (docs/results.md):
  *   PREFIX-flows.csv   one row per flow, the JSON "flows" array
  *   PREFIX-ports.csv   one row per noteworthy port, the JSON "ports" array
  *   PREFIX-rates.csv   time series in long format: one row per sample and flow
  *   PREFIX-queues.csv  time series in long format: one row per sample and port
  *   PREFIX-links.csv   time series in long format: one row per sample and link row
+ *   PREFIX-slowdown.csv FCT slowdown per flow-size bucket (docs/traffic.md)
  * Integers are written exactly, reals with 10 significant digits (as in the
  * JSON), so the same run gives byte-identical files.
  */
@@ -38,13 +39,26 @@ void bn_csv_text(FILE *f, const char *s)
 
 static void flows_body(FILE *f, const struct bn_results *r)
 {
-    fputs("src,dst,bytes,start_us,fct_us,ack_us,throughput_gbps,retransmits,timeouts,done\n", f);
+    fputs("src,dst,bytes,start_us,fct_us,ack_us,throughput_gbps,retransmits,timeouts,done,"
+          "ideal_us,slowdown\n", f);
     for (uint32_t i = 0; i < r->nflows; i++) {
         const struct bn_flow_result *fl = &r->flows[i];
         fprintf(f, "%" PRIu32 ",%" PRIu32 ",%" PRIu64 "," REAL "," REAL "," REAL "," REAL
-                   ",%" PRIu64 ",%" PRIu64 ",%s\n",
+                   ",%" PRIu64 ",%" PRIu64 ",%s," REAL "," REAL "\n",
                 fl->src, fl->dst, fl->bytes, fl->start_us, fl->fct_us, fl->ack_us,
-                fl->throughput_gbps, fl->retransmits, fl->timeouts, fl->done ? "true" : "false");
+                fl->throughput_gbps, fl->retransmits, fl->timeouts, fl->done ? "true" : "false",
+                fl->ideal_us, fl->slowdown);
+    }
+}
+
+static void slowdown_body(FILE *f, const struct bn_results *r)
+{
+    fputs("min_bytes,max_bytes,flows,mean,p50,p95,p99,max\n", f);
+    for (uint32_t i = 0; i < r->nslowdown_buckets; i++) {
+        const struct bn_slowdown_bucket *b = &r->slowdown_buckets[i];
+        fprintf(f, "%" PRIu64 ",%" PRIu64 ",%" PRIu32 "," REAL "," REAL "," REAL "," REAL
+                   "," REAL "\n", b->min_bytes, b->max_bytes, b->s.flows, b->s.mean, b->s.p50,
+                b->s.p95, b->s.p99, b->s.max);
     }
 }
 
@@ -141,6 +155,7 @@ int bn_results_write_csv(const struct bn_results *r, const char *prefix, struct 
         { "rates", rates_body },
         { "queues", queues_body },
         { "links", links_body },
+        { "slowdown", slowdown_body },
     };
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         int rc = write_one(r, prefix, files[i].suffix, files[i].body, err);

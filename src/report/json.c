@@ -274,6 +274,27 @@ static json_t *faults_json(const struct bn_results *r, int flags)
     return o;
 }
 
+static json_t *slowdown_stats_json(const struct bn_slowdown_stats *st)
+{
+    return json_pack("{s:i, s:f, s:f, s:f, s:f, s:f}", "flows", (json_int_t)st->flows, "mean",
+                     st->mean, "p50", st->p50, "p95", st->p95, "p99", st->p99, "max", st->max);
+}
+
+/* FCT slowdown, overall and per size bucket (docs/traffic.md). */
+static json_t *slowdown_json(const struct bn_results *r)
+{
+    json_t *o = slowdown_stats_json(&r->fct_slowdown), *a = json_array();
+    for (uint32_t i = 0; i < r->nslowdown_buckets; i++) {
+        const struct bn_slowdown_bucket *b = &r->slowdown_buckets[i];
+        json_t *e = json_pack("{s:I, s:I}", "min_bytes", (json_int_t)b->min_bytes, "max_bytes",
+                              (json_int_t)b->max_bytes);
+        json_object_update_new(e, slowdown_stats_json(&b->s));
+        json_array_append_new(a, e);
+    }
+    json_object_set_new(o, "buckets", a);
+    return o;
+}
+
 json_t *bn_json_summary(const struct bn_results *r)
 {
     const struct bn_summary_stats *t = &r->throughput_gbps;
@@ -285,6 +306,10 @@ json_t *bn_json_summary(const struct bn_results *r)
                                   "p1", t->p1, "p50", t->p50, "p99", t->p99, "max", t->max));
     json_object_set_new(s, "fct_us", json_pack("{s:f, s:f, s:f}", "p50", r->fct_p50_us, "p99",
                                                r->fct_p99_us, "p999", r->fct_p999_us));
+    json_object_set_new(s, "fct_slowdown", slowdown_json(r));
+    if (r->load_target > 0)
+        json_object_set_new(s, "load", json_pack("{s:f, s:f}", "target", r->load_target,
+                                                 "offered", r->load_offered));
     json_object_set_new(s, "messages",
                         json_pack("{s:I, s:f, s:f, s:f, s:f, s:b, s:f, s:f}", "count",
                                   (json_int_t)r->messages, "latency_p50_us", r->msg_lat_p50_us,
@@ -342,6 +367,8 @@ static json_t *flow_json(const struct bn_flow_result *f)
                           (json_int_t)f->timeouts, "done", f->done);
     json_object_set_new(o, "duplicates", json_integer((json_int_t)f->duplicates));
     json_object_set_new(o, "paths", json_integer(f->paths));
+    json_object_set_new(o, "ideal_us", json_real(f->ideal_us));
+    json_object_set_new(o, "slowdown", json_real(f->slowdown));
     if (f->failed_us >= 0) {
         json_object_set_new(o, "failed_us", json_real(f->failed_us));
         json_object_set_new(o, "failed_reason", json_string(f->no_path ? "no_path" : "retries"));

@@ -102,6 +102,23 @@ static uint32_t top_ports(const struct bn_results *r,
     return n;
 }
 
+/* poisson: the load, and the slowdown per flow-size bucket. */
+static void print_buckets(FILE *out, const struct bn_results *r)
+{
+    fprintf(out, "load            %.4f offered for a target of %.4f (of the hosts' link rate)\n",
+            r->load_offered, r->load_target);
+    fprintf(out, "  %-23s %7s %8s %8s %8s %8s\n", "flow size (bytes)", "flows", "mean", "p50",
+            "p95", "p99");
+    for (uint32_t i = 0; i < r->nslowdown_buckets; i++) {
+        const struct bn_slowdown_bucket *b = &r->slowdown_buckets[i];
+        char range[48];
+        snprintf(range, sizeof range, "%llu-%llu", (unsigned long long)b->min_bytes,
+                 (unsigned long long)b->max_bytes);
+        fprintf(out, "  %-23s %7u %8.2f %8.2f %8.2f %8.2f\n", range, b->s.flows, b->s.mean,
+                b->s.p50, b->s.p95, b->s.p99);
+    }
+}
+
 static void print_flows(FILE *out, const struct bn_results *r)
 {
     const struct bn_summary_stats *t = &r->throughput_gbps;
@@ -122,6 +139,11 @@ static void print_flows(FILE *out, const struct bn_results *r)
             t->mean, t->min, t->p1, t->p50, t->p99);
     fprintf(out, "FCT             p50 %.2f  p99 %.2f  p99.9 %.2f us\n", r->fct_p50_us,
             r->fct_p99_us, r->fct_p999_us);
+    const struct bn_slowdown_stats *sd = &r->fct_slowdown;
+    fprintf(out, "FCT slowdown    mean %.2f  p50 %.2f  p95 %.2f  p99 %.2f  max %.2f "
+            "(FCT over alone on the idle fabric)\n", sd->mean, sd->p50, sd->p95, sd->p99, sd->max);
+    if (r->load_target > 0)
+        print_buckets(out, r);
     fprintf(out, "messages        %llu, latency p50 %.2f  p99 %.2f  p99.9 %.2f  max %.2f us%s\n",
             (unsigned long long)r->messages, r->msg_lat_p50_us, r->msg_lat_p99_us,
             r->msg_lat_p999_us, r->msg_lat_max_us,

@@ -13,6 +13,7 @@
 #include <strings.h>
 
 #include "coll/sched.h"
+#include "core/units.h"
 #include "fault/fault.h"
 #include "link/fc.h"
 #include "nic/nic.h"
@@ -454,6 +455,24 @@ static const struct bn_scn_key keys[] = {
     { .info.path = "workload.flow_file", STRING_KEY, .info.unit = "", .info.def = "",
       .info.doc = "flow_list: file of 'src dst bytes start_us' lines (required for flow_list).",
       FIELD(workload.flow_file) },
+    { .info.path = "workload.load", FLOAT_KEY, .info.unit = "", .info.def = "0.3",
+      .info.doc = "poisson: offered load per host, a fraction of its link's rate.",
+      FIELD(workload.load), RANGE(1e-6, 1) },
+    { .info.path = "workload.size_cdf", STRING_KEY, .info.unit = "", .info.def = "websearch",
+      .info.doc = "poisson: flow sizes: websearch (DCTCP), fb_hadoop (Facebook), or a file of "
+                  "'<bytes> <cdf>' lines, cdf rising to 1 or 100 (docs/traffic.md).",
+      FIELD(workload.size_cdf) },
+    { .info.path = "workload.duration_us", FLOAT_KEY, .info.unit = "us", .info.def = "100",
+      .info.doc = "poisson: flows arrive from workload.start_us for this long.",
+      FIELD(workload.duration_us), RANGE(1e-3, 1e12) },
+    { .info.path = "workload.rack_local", FLOAT_KEY, .info.unit = "", .info.def = "-1",
+      .info.doc = "poisson: fraction of flows to a host under the sender's leaf; -1 = "
+                  "destinations uniform over all other hosts.",
+      FIELD(workload.rack_local), RANGE(-1, 1) },
+    { .info.path = "workload.incast_share", FLOAT_KEY, .info.unit = "", .info.def = "0",
+      .info.doc = "poisson: fraction of the load sent as incast bursts: incast_senders hosts "
+                  "each send message_bytes to one random host at once.",
+      FIELD(workload.incast_share), RANGE(0, 1) },
 
     { .info.path = "observe.sample_us", FLOAT_KEY, .info.unit = "us", .info.def = "10",
       .info.doc = "Interval of the time series (flow rates, DCQCN alpha, queue depths); 0 = none.",
@@ -479,6 +498,14 @@ static const struct bn_scn_key keys[] = {
                   "the fabric has no more, else runs of links of one tier pair; 0 = none "
                   "(--plot makes it 128).",
       FIELD(observe.link_rows), RANGE(0, 1000000) },
+    { .info.path = "observe.slowdown_step_pct", FLOAT_KEY, .info.unit = "%", .info.def = "5",
+      .info.doc = "FCT slowdown buckets: flows sorted by size, this percent of them per bucket "
+                  "(the HPCC paper's analysis).",
+      FIELD(observe.slowdown_step_pct), RANGE(0.1, 100) },
+    { .info.path = "observe.slowdown_edges", STRING_KEY, .info.unit = "bytes", .info.def = "",
+      .info.doc = "FCT slowdown buckets cut at these sizes instead ('10K,100K,1M': <=10K, "
+                  "<=100K, <=1M, larger); \"\": by observe.slowdown_step_pct.",
+      FIELD(observe.slowdown_edges) },
     { .info.path = "routing.control_plane", ENUM_KEY, .info.unit = "", .info.def = "auto",
       .info.choice = control_plane_choice,
       .info.doc = "What reroutes around failures: none (static tables), local (switches repair "
@@ -1159,60 +1186,6 @@ void bn_scn_expect(const struct bn_scn_key *k, char *buf, size_t len)
 
 /* ---- parsing ---- */
 
-/* Multiplier for an integer suffix: "", "B", K/k/M/G with optional "i"
- * (binary) and optional "B". Returns 0 if the suffix is not one of these. */
-static uint64_t suffix_mult(const char *s)
-{
-    uint64_t base = 1000, power = 0, m = 1;
-    const char *p = s;
-    if (*p == 'K' || *p == 'k')
-        power = 1;
-    else if (*p == 'M')
-        power = 2;
-    else if (*p == 'G')
-        power = 3;
-    if (power) {
-        p++;
-        if (*p == 'i') {
-            base = 1024;
-            p++;
-        }
-    }
-    if (*p == 'B')
-        p++;
-    if (*p != '\0')
-        return 0;
-    while (power--)
-        m *= base;
-    return m;
-}
-
-/* 0 = ok, -1 = not an integer, -2 = too large (or negative). */
-static int parse_uint(const char *s, uint64_t *out)
-{
-    uint64_t v = 0, m;
-    const char *p = s;
-    if (*p == '-' && p[1] >= '0' && p[1] <= '9')
-        return -2;
-    if (*p < '0' || *p > '9')
-        return -1;
-    bool big = false;
-    for (; *p >= '0' && *p <= '9'; p++) {
-        unsigned d = (unsigned)(*p - '0');
-        if (v > (UINT64_MAX - d) / 10)
-            big = true;
-        else
-            v = v * 10 + d;
-    }
-    m = suffix_mult(p);
-    if (m == 0)
-        return -1;
-    if (big || (v != 0 && m > UINT64_MAX / v))
-        return -2;
-    *out = v * m;
-    return 0;
-}
-
 /* 0 = ok, -1 = not a number, -2 = not finite. */
 static int parse_float(const char *s, double *out)
 {
@@ -1270,7 +1243,7 @@ static int set_int(struct bn_scenario *sc, const struct bn_scn_key *k,
                    const char *text, const char *shown, char *bad, size_t len)
 {
     uint64_t v = 0;
-    int rc = parse_uint(text, &v);
+    int rc = bn_parse_uint(text, &v);
     if (rc == -1)
         return bn_scn_why(bad, len, "'%s' is not an integer", shown);
     if (rc == -2 || v < int_lo(k) || v > int_hi(k))

@@ -11,6 +11,7 @@
 #include "link/fc.h"
 #include "nic/encap.h"
 #include "scenario/keys.h"
+#include "core/units.h"
 #include "workload/workload.h"
 
 #define K_MAX 256u
@@ -125,6 +126,18 @@ static int check_workload(const struct bn_scenario *sc, struct bn_error *err)
         return bn_fail(err, BN_EINPUT, "%s: key 'workload.flow_file': must be set when "
                        "workload.kind is %s", where(sc, "workload.flow_file", "workload.kind", at),
                        ops->name);
+    if (w->rack_local < 0 && w->rack_local != -1)
+        return bn_fail(err, BN_EINPUT, "%s: key 'workload.rack_local': %g is neither -1 "
+                       "(uniform) nor a fraction 0..1", where(sc, "workload.rack_local", NULL, at),
+                       w->rack_local);
+    uint64_t edges[64];
+    uint32_t n;
+    int bad = bn_parse_size_list(sc->observe.slowdown_edges, edges, 64, &n);
+    if (bad)
+        return bn_fail(err, BN_EINPUT, "%s: key 'observe.slowdown_edges': item %d of '%s' is not "
+                       "a size above the one before (at most 64 sizes: '10K,100K,1M')",
+                       where(sc, "observe.slowdown_edges", NULL, at), -bad,
+                       sc->observe.slowdown_edges);
     return BN_OK;
 }
 

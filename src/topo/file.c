@@ -14,8 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/types.h>
 
+#include "core/lines.h"
 #include "topo/import.h"
 
 #define MAX_TOK 8
@@ -89,8 +89,9 @@ static int parse_link(struct bn_draft *d, char **tok, int n, uint32_t line, stru
     return bn_draft_add_link(d, a, b, rate, len, bn_topo_cable_kind(tok[5]), line, err);
 }
 
-static int parse_line(struct bn_draft *d, char *text, uint32_t line, struct bn_error *err)
+static int parse_line(void *ctx, char *text, unsigned line, struct bn_error *err)
 {
+    struct bn_draft *d = ctx;
     char *tok[MAX_TOK];
     int n = split(text, tok);
     uint32_t idx;
@@ -128,18 +129,7 @@ static int build(struct bn_topo *t, const struct bn_scenario *sc, struct bn_erro
         return err->status;
     struct bn_draft d;
     bn_draft_init(&d, path);
-    char *buf = NULL;
-    size_t cap = 0;
-    uint32_t line = 0;
-    int rc = BN_OK;
-    ssize_t n;
-    while (rc == BN_OK && (n = getline(&buf, &cap, f)) >= 0) {
-        if (strlen(buf) != (size_t)n) /* C string functions would stop at it */
-            rc = bn_fail(err, BN_EINPUT, "%s:%u: the line contains a NUL byte", path, ++line);
-        else
-            rc = parse_line(&d, buf, ++line, err);
-    }
-    free(buf);
+    int rc = bn_each_line(f, path, parse_line, &d, NULL, err);
     fclose(f);
     if (rc == BN_OK)
         rc = bn_draft_to_topo(&d, t, err);

@@ -22,8 +22,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/types.h>
 
+#include "core/lines.h"
 #include "topo/import.h"
 
 struct port_rec {
@@ -162,8 +162,9 @@ static int header_line(struct reader *r, const char *s, uint32_t line, struct bn
                              err);
 }
 
-static int read_line(struct reader *r, const char *s, uint32_t line, struct bn_error *err)
+static int read_line(void *ctx, char *s, unsigned line, struct bn_error *err)
 {
+    struct reader *r = ctx;
     s += strspn(s, " \t");
     if (*s == '\0' || *s == '\n' || *s == '\r' || *s == '#')
         return BN_OK;
@@ -242,18 +243,7 @@ static int build(struct bn_topo *t, const struct bn_scenario *sc, struct bn_erro
         return err->status;
     struct reader r = {.cur = UINT32_MAX};
     bn_draft_init(&r.d, path);
-    char *buf = NULL;
-    size_t cap = 0;
-    uint32_t line = 0;
-    int rc = BN_OK;
-    ssize_t n;
-    while (rc == BN_OK && (n = getline(&buf, &cap, f)) >= 0) {
-        if (strlen(buf) != (size_t)n) /* C string functions would stop at it */
-            rc = bn_fail(err, BN_EINPUT, "%s:%u: the line contains a NUL byte", path, ++line);
-        else
-            rc = read_line(&r, buf, ++line, err);
-    }
-    free(buf);
+    int rc = bn_each_line(f, path, read_line, &r, NULL, err);
     fclose(f);
     if (rc == BN_OK)
         rc = make_links(&r, sc, err);

@@ -5,9 +5,10 @@
  */
 #include "workload/workload.h"
 
-static int generate(const struct bn_scenario *sc, uint32_t nhosts, struct bn_rng *rng,
-                    struct bn_flow_list *out, struct bn_error *err)
+static int generate(const struct bn_scenario *sc, const struct bn_wl_hosts *h,
+                    struct bn_rng *rng, struct bn_flow_list *out, struct bn_error *err)
 {
+    uint32_t nhosts = h->n;
     (void)rng;
     if ((uint64_t)nhosts * (nhosts - 1) > 50000000ULL)
         return bn_fail(err, BN_EINPUT,

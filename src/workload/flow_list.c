@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/types.h>
 
+#include "core/lines.h"
 #include "core/path.h"
 #include "workload/workload.h"
 
@@ -82,8 +82,20 @@ static int parse_line(char *line, const char *path, unsigned lineno, uint32_t nh
                             err);
 }
 
-static int generate(const struct bn_scenario *sc, uint32_t nhosts, struct bn_rng *rng,
-                    struct bn_flow_list *out, struct bn_error *err)
+struct list_file {
+    const char *path;
+    uint32_t nhosts;
+    struct bn_flow_list *out;
+};
+
+static int list_line(void *ctx, char *line, unsigned lineno, struct bn_error *err)
+{
+    struct list_file *lf = ctx;
+    return parse_line(line, lf->path, lineno, lf->nhosts, lf->out, err);
+}
+
+static int generate(const struct bn_scenario *sc, const struct bn_wl_hosts *h,
+                    struct bn_rng *rng, struct bn_flow_list *out, struct bn_error *err)
 {
     (void)rng;
     char path[BN_PATH_MAX * 2];
@@ -92,22 +104,8 @@ static int generate(const struct bn_scenario *sc, uint32_t nhosts, struct bn_rng
     if (!fp)
         return bn_fail(err, BN_EINPUT, "%s: key 'workload.flow_file': cannot open '%s': %s",
                        sc->source, path, strerror(errno));
-    char *line = NULL;
-    size_t cap = 0;
-    unsigned lineno = 0;
-    int rc = BN_OK;
-    ssize_t n;
-    while (rc == BN_OK && (n = getline(&line, &cap, fp)) >= 0) {
-        lineno++;
-        if (strlen(line) != (size_t)n) /* the rest of the line would vanish */
-            rc = bn_fail(err, BN_EINPUT, "%s:%u: the line contains a NUL byte", path, lineno);
-        else
-            rc = parse_line(line, path, lineno, nhosts, out, err);
-    }
-    if (rc == BN_OK && ferror(fp))
-        rc = bn_fail(err, BN_EINPUT, "%s: key 'workload.flow_file': cannot read '%s': %s",
-                     sc->source, path, strerror(errno));
-    free(line);
+    struct list_file lf = {path, h->n, out};
+    int rc = bn_each_line(fp, path, list_line, &lf, NULL, err);
     fclose(fp);
     if (rc == BN_OK && out->n == 0)
         rc = bn_fail(err, BN_EINPUT, "%s: no flows in the file", path);

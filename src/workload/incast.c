@@ -36,9 +36,10 @@ static int parse_victim(const struct bn_scenario *sc, uint32_t nhosts, uint32_t 
     return BN_OK;
 }
 
-static int generate(const struct bn_scenario *sc, uint32_t nhosts, struct bn_rng *rng,
-                    struct bn_flow_list *out, struct bn_error *err)
+static int generate(const struct bn_scenario *sc, const struct bn_wl_hosts *h,
+                    struct bn_rng *rng, struct bn_flow_list *out, struct bn_error *err)
 {
+    uint32_t nhosts = h->n;
     uint32_t recv = sc->workload.incast_receiver, n = sc->workload.incast_senders;
     if (recv >= nhosts)
         return bn_fail(err, BN_EINPUT,
@@ -52,9 +53,9 @@ static int generate(const struct bn_scenario *sc, uint32_t nhosts, struct bn_rng
     if (!others)
         return bn_fail(err, BN_ENOMEM, "out of memory");
     uint32_t m = 0;
-    for (uint32_t h = 0; h < nhosts; h++)
-        if (h != recv && h != vsrc && h != vdst)
-            others[m++] = h;
+    for (uint32_t i = 0; i < nhosts; i++)
+        if (i != recv && i != vsrc && i != vdst)
+            others[m++] = i;
     if (n > m) {
         free(others);
         return bn_fail(err, BN_EINPUT,

@@ -16,9 +16,10 @@ static bool has_fixed_point(const uint32_t *p, uint32_t n)
     return false;
 }
 
-static int generate(const struct bn_scenario *sc, uint32_t nhosts, struct bn_rng *rng,
-                    struct bn_flow_list *out, struct bn_error *err)
+static int generate(const struct bn_scenario *sc, const struct bn_wl_hosts *h,
+                    struct bn_rng *rng, struct bn_flow_list *out, struct bn_error *err)
 {
+    uint32_t nhosts = h->n;
     if (nhosts < 2)
         return bn_fail(err, BN_EINPUT, "%s: key 'workload.kind': permutation needs >= 2 hosts",
                        sc->source);

@@ -8,12 +8,14 @@ extern const struct bn_workload_ops bn_wl_permutation;
 extern const struct bn_workload_ops bn_wl_incast;
 extern const struct bn_workload_ops bn_wl_all_to_all;
 extern const struct bn_workload_ops bn_wl_flow_list;
+extern const struct bn_workload_ops bn_wl_poisson;
 
 static const struct bn_workload_ops *const workloads[] = {
     &bn_wl_permutation,
     &bn_wl_incast,
     &bn_wl_all_to_all,
     &bn_wl_flow_list,
+    &bn_wl_poisson,
 };
 
 #define NWORKLOADS (sizeof workloads / sizeof workloads[0])
@@ -31,12 +33,19 @@ const char *bn_workload_name(size_t i)
 int bn_workload_generate(const struct bn_scenario *sc, uint32_t nhosts,
                          struct bn_flow_list *out, struct bn_error *err)
 {
+    struct bn_wl_hosts h = {.n = nhosts, .rate_bps = sc->link.rate_gbps * 1e9};
+    return bn_workload_generate_on(sc, &h, out, err);
+}
+
+int bn_workload_generate_on(const struct bn_scenario *sc, const struct bn_wl_hosts *h,
+                            struct bn_flow_list *out, struct bn_error *err)
+{
     memset(out, 0, sizeof *out);
     struct bn_rng rng;
     bn_rng_init(&rng, sc->seed, BN_STREAM_WORKLOAD);
     if (sc->workload.kind >= NWORKLOADS) /* the scenario's setter checked it */
         return bn_fail(err, BN_EINTERNAL, "workload.kind %u: no such workload", sc->workload.kind);
-    int rc = workloads[sc->workload.kind]->generate(sc, nhosts, &rng, out, err);
+    int rc = workloads[sc->workload.kind]->generate(sc, h, &rng, out, err);
     if (rc != BN_OK)
         bn_flow_list_free(out);
     return rc;

@@ -29,11 +29,18 @@ struct bn_flow_list {
     uint32_t n, cap;
 };
 
+/* What a generator knows of the fabric. */
+struct bn_wl_hosts {
+    uint32_t n;                  /* hosts */
+    double rate_bps;             /* a host link's rate */
+    const uint32_t *leaf;        /* host -> its leaf switch (NULL: not known) */
+};
+
 struct bn_workload_ops {
     const char *name;
     bool needs_flow_file;        /* reads workload.flow_file, which must be set */
-    int (*generate)(const struct bn_scenario *sc, uint32_t nhosts, struct bn_rng *rng,
-                    struct bn_flow_list *out, struct bn_error *err);
+    int (*generate)(const struct bn_scenario *sc, const struct bn_wl_hosts *h,
+                    struct bn_rng *rng, struct bn_flow_list *out, struct bn_error *err);
     /* Before generating, for the memory estimate (driver/estimate.c): how
      * many flows it will make on nhosts hosts (0: not known before), and
      * how many messages its busiest sender or receiver handles in a row. */
@@ -44,6 +51,9 @@ struct bn_workload_ops {
  * the last. */
 const struct bn_workload_ops *bn_workload_at(size_t i);
 const char *bn_workload_name(size_t i);
+int bn_workload_generate_on(const struct bn_scenario *sc, const struct bn_wl_hosts *h,
+                            struct bn_flow_list *out, struct bn_error *err);
+/* The same knowing only the host count (rate: link.rate_gbps; no leaves). */
 int bn_workload_generate(const struct bn_scenario *sc, uint32_t nhosts,
                          struct bn_flow_list *out, struct bn_error *err);
 void bn_flow_list_free(struct bn_flow_list *l);

@@ -14,7 +14,7 @@ $BNET run --set topology.k=4 --set link.flow_control=pfc --set nic.congestion_co
   --set workload.kind=incast --set workload.incast_senders=12 --set workload.message_bytes=1MB \
   --set observe.sample_us=2 --json "$T/run.json" --plot "$T/run" >"$T/run.out" 2>&1
 ok "run --plot exits 0" $?
-for f in flows-throughput-cdf flows-fct-cdf series-rate series-alpha series-queues \
+for f in flows-throughput-cdf flows-fct-cdf flows-slowdown series-rate series-alpha series-queues \
   links-utilization links-pause topology; do
   svg "$T/run/$f.svg" >"$T/$f.txt" && [[ -s $T/run/$f.gp ]]
   ok "$f.svg parses and its script is kept" $?
@@ -31,6 +31,10 @@ fabric_ports=$(jq '[.ports[]|select(.tier>=0 and .peer_tier>=0)]|length' "$T/run
 ok "FCT CDF: a point per finished flow ($done_flows)" $?
 [[ $(cut -f2 "$T/flows-throughput-cdf.txt") -eq $((done_flows + 2)) ]]
 ok "throughput CDF: a point per finished flow" $?
+buckets=$(jq '.summary.fct_slowdown.buckets|length' "$T/run.json")
+[[ $(cut -f1 "$T/flows-slowdown.txt" | tr '\n' ' ') == "p50 p95 p99 " ]] &&
+  ! cut -f2 "$T/flows-slowdown.txt" | grep -vqx $((buckets + 2))
+ok "slowdown: p50, p95, p99 lines, a point per size bucket ($buckets)" $?
 [[ $(wc -l <"$T/series-rate.txt") -eq $followed ]] &&
   ! cut -f2 "$T/series-rate.txt" | grep -vqx $((samples + 2))
 ok "rate: a line per followed flow ($followed), a point per sample ($samples)" $?

@@ -256,7 +256,7 @@ static void test_csv_files(void **state)
     assert_int_equal(count_lines(in_dir(fx, "x-flows.csv"), header, sizeof header),
                      1 + fx->r.nflows);
     assert_string_equal(header, "src,dst,bytes,start_us,fct_us,ack_us,throughput_gbps,"
-                                "retransmits,timeouts,done");
+                                "retransmits,timeouts,done,ideal_us,slowdown");
     assert_int_equal(count_lines(in_dir(fx, "x-ports.csv"), header, sizeof header),
                      1 + fx->r.nports);
     assert_string_equal(header, "name,peer,utilization,tx_bytes,drops,ecn_marks,pause_sent,"

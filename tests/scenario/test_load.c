@@ -478,7 +478,7 @@ static void test_bad_enum(void **state)
                "(expected one of: fat_tree, leaf_spine, rail_optimized, dragonfly_plus, file, ibnetdiscover)");
     LOAD_FAILS("workload:\n  kind: Incast\n",
                "t.yaml:2: key 'workload.kind': 'Incast' is not a valid choice "
-               "(expected one of: permutation, incast, all_to_all, flow_list)");
+               "(expected one of: permutation, incast, all_to_all, flow_list, poisson)");
     LOAD_FAILS("switch:\n  forwarding: ''\n", "t.yaml:2: key 'switch.forwarding': missing value",
                "cut_through, store_and_forward");
     LOAD_FAILS("nic:\n  transport: rc\n", "key 'nic.transport'", "(expected one of: go_back_n, selective_repeat)");

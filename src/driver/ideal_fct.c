@@ -1,0 +1,234 @@
+/*
+ * Ideal FCT: what a flow would take with the fabric to itself, from the
+ * figures the packet level runs on. Three parts:
+ *
+ *  - the endpoints (docs/endpoints.md): the doorbell, the work request and
+ *    data fetched, send processing, then receive processing and the data
+ *    written; nothing of it over NVLink;
+ *  - the frames streaming through the path's hops, a tandem of FIFO links:
+ *    the last frame leaves hop k at the latest of, over every hop j, the
+ *    first frame's way to j, all the bytes through j, and the last frame's
+ *    way on from j (the max-plus form of a tandem queue with equal
+ *    service order; Baccelli et al., *Synchronization and Linearity*, 1992).
+ *    A cut-through switch passes a frame on after its head;
+ *  - every hop's propagation, FEC and switch latency.
+ *
+ * The path is the one the switches give the flow's header (ECMP's hash),
+ * or, for a flow spread per packet, all of them, a stage carrying what
+ * its links carry together.
+ */
+#include "driver/ideal_fct.h"
+#include "nic/encap.h"
+
+#include <stdlib.h>
+
+#define HOPS_MAX 32
+
+struct hop {
+    uint64_t rate; /* its stage's: the links carrying the flow there, over their shares */
+    uint64_t link; /* the rate of the first path's link, which one frame crosses */
+    bn_time_t lat;
+    bool cut;      /* the switch at its far end forwards after the head */
+};
+
+int bn_ideal_init(struct bn_ideal *id, struct bn_sim *s, struct bn_error *err)
+{
+    uint32_t n = s->fab.nports + 1;
+    *id = (struct bn_ideal){.s = s};
+    id->mark = calloc(n, sizeof *id->mark);
+    id->slot = calloc(n, sizeof *id->slot);
+    id->cur = malloc(n * sizeof *id->cur);
+    id->next = malloc(n * sizeof *id->next);
+    id->curw = malloc(n * sizeof *id->curw);
+    id->nextw = malloc(n * sizeof *id->nextw);
+    if (!id->mark || !id->slot || !id->cur || !id->next || !id->curw || !id->nextw) {
+        bn_ideal_free(id);
+        return bn_fail(err, BN_ENOMEM, "out of memory for the flows' ideal paths");
+    }
+    return BN_OK;
+}
+
+void bn_ideal_free(struct bn_ideal *id)
+{
+    free(id->mark);
+    free(id->slot);
+    free(id->cur);
+    free(id->next);
+    free(id->curw);
+    free(id->nextw);
+    id->mark = id->slot = id->cur = id->next = NULL;
+    id->curw = id->nextw = NULL;
+}
+
+/* The hops from src to dst, as the switches send a packet like `probe`:
+ * the latencies along the first path; a stage's rate, where the flow is
+ * spread over several links (spraying, adaptive routing, per-packet
+ * entropy), the least over them of rate / the flow's share, as an even
+ * split at every switch gives it. Their count, 0 if no path arrives. */
+static uint32_t walk(struct bn_ideal *id, const struct bn_packet *probe, uint32_t p0, bool spread,
+                     struct hop *h)
+{
+    struct bn_sim *s = id->s;
+    const struct bn_port *ports = s->fab.ports;
+    uint32_t cur_n = 1, on = p0;
+    id->cur[0] = p0;
+    id->curw[0] = 1;
+    for (uint32_t k = 0; k < HOPS_MAX; k++) {
+        double stage = 0;
+        uint32_t next_n = 0, stamp = ++id->stamp, on_next = UINT32_MAX;
+        bool done = false;
+        for (uint32_t i = 0; i < cur_n; i++) {
+            uint32_t p = id->cur[i], peer = ports[p].peer;
+            double r = (double)ports[p].rate_bps / id->curw[i];
+            stage = stage == 0 || r < stage ? r : stage;
+            if (ports[peer].flags & BN_PORT_AT_HOST) {
+                done = true;
+                continue;
+            }
+            uint32_t pick, node = ports[peer].node;
+            uint32_t c = bn_switch_choices(&s->sw, node, probe, spread, id->cand, 512, &pick);
+            if (c == 0 || c > 512)
+                return 0;
+            uint32_t first = pick != UINT32_MAX ? pick : id->cand[0];
+            if (p == on)
+                on_next = first;
+            for (uint32_t j = 0; j < (pick != UINT32_MAX ? 1 : c); j++) {
+                uint32_t q = pick != UINT32_MAX ? pick : id->cand[j];
+                double w = id->curw[i] / (pick != UINT32_MAX ? 1 : c);
+                if (id->mark[q] == stamp) {
+                    id->nextw[id->slot[q]] += w;
+                    continue;
+                }
+                id->mark[q] = stamp;
+                id->slot[q] = next_n;
+                id->next[next_n] = q;
+                id->nextw[next_n++] = w;
+            }
+        }
+        /* cut-through cannot outrun its input: onto a faster link the
+         * switch waits for the tail (switch.c) */
+        bool cut = (ports[on].flags & (BN_PORT_PEER_SWITCH | BN_PORT_CUT_OUT)) ==
+                       (BN_PORT_PEER_SWITCH | BN_PORT_CUT_OUT) &&
+                   (on_next == UINT32_MAX || ports[on_next].rate_bps <= ports[on].rate_bps);
+        h[k] = (struct hop){(uint64_t)stage, ports[on].rate_bps, ports[on].lat_ps, cut};
+        if (done)
+            return next_n == 0 ? k + 1 : 0;
+        uint32_t *tp = id->cur;
+        double *tw = id->curw;
+        id->cur = id->next;
+        id->curw = id->nextw;
+        id->next = tp;
+        id->nextw = tw;
+        cur_n = next_n;
+        on = on_next;
+    }
+    return 0;
+}
+
+/* A message's frames: the first, the full ones between, the last (wire
+ * bytes, preamble and gap included), and how many. */
+struct frames {
+    uint64_t first, full, last, n;
+};
+
+static struct frames frames_of(const struct bn_nics *n, uint64_t bytes, bool send)
+{
+    struct bn_msg m = {.bytes = bytes, .len = bytes,
+                       .verb = send ? BN_VERB_SEND : BN_VERB_WRITE,
+                       .npkts = bytes ? (uint32_t)((bytes + n->mtu - 1) / n->mtu) : 1};
+    uint32_t last;
+    uint64_t wire = bn_nic_msg_wire(n, &m, &last);
+    uint64_t full = bn_encap_frame(n->encap, 0, n->mtu) + n->fab->wire_overhead;
+    uint64_t first = m.npkts == 1 ? last : wire - last - (m.npkts - 2) * full;
+    return (struct frames){first, full, last, m.npkts};
+}
+
+/* The time the message's frames take through a link of `rate`. */
+static bn_time_t through(const struct frames *f, uint64_t rate)
+{
+    bn_time_t t = bn_serialization_ps(f->first, rate);
+    if (f->n > 1)
+        t += (f->n - 2) * bn_serialization_ps(f->full, rate) + bn_serialization_ps(f->last, rate);
+    return t;
+}
+
+/* A frame of `bytes` passing hop h: its serialization, or its head's at a
+ * cut-through switch. */
+static bn_time_t pass(const struct bn_fabric *fab, const struct hop *h, uint64_t bytes)
+{
+    return bn_serialization_ps(h->cut && bytes > fab->head_bytes ? fab->head_bytes : bytes,
+                               h->link);
+}
+
+/* Where the stream through hop h ends, from where its last frame would
+ * end at the stage's rate: that frame crosses one link, and at a
+ * cut-through switch only its head counts. */
+static bn_time_t tail(const struct bn_fabric *fab, const struct hop *h, uint64_t last)
+{
+    return pass(fab, h, last) - bn_serialization_ps(last, h->rate);
+}
+
+bn_time_t bn_ideal_fct(struct bn_ideal *id, uint32_t qpid, uint32_t src, uint32_t dst,
+                       uint64_t bytes, uint32_t messages, bool send)
+{
+    const struct bn_sim *s = id->s;
+    const struct bn_nics *n = &s->nics;
+    const struct bn_ep_params *ep = &n->ep_params;
+    bool nvlink = n->domain_gpus && src / n->domain_gpus == dst / n->domain_gpus;
+    struct hop h[HOPS_MAX];
+    struct bn_packet probe = {.qp = qpid, .dst = dst, .type = BN_PKT_DATA,
+                              .entropy = qpid < n->nqps ? n->qp[qpid].entropy : 0};
+    uint32_t k = walk(id, &probe, nvlink ? s->host_nvlink[src] : s->host_port[src],
+                      n->spray_entropy, h);
+    if (k == 0)
+        return BN_TIME_NEVER;
+    /* the messages as workload.messages cuts them: the remainder on the first */
+    uint64_t each = bytes / messages, first_bytes = bytes - each * (messages - 1);
+    struct frames fm = frames_of(n, first_bytes, send), rest = frames_of(n, each, send);
+    bn_time_t pre = 0, pre_rest = 0, post = 0, gap = 0;
+    uint64_t rate0 = h[0].rate;
+    if (!nvlink) {
+        /* the doorbell, then (unless pushed inline) the request and data
+         * fetched, then send processing */
+        bool inl = ep->inline_bytes && first_bytes <= ep->inline_bytes;
+        bool inl_rest = ep->inline_bytes && each <= ep->inline_bytes;
+        pre = ep->pcie + (inl ? 0 : 2 * ep->pcie + 2 * ep->data) + ep->tx;
+        pre_rest = ep->pcie + (inl_rest ? 0 : 2 * ep->pcie + 2 * ep->data) + ep->tx;
+        post = ep->rx + (send && ep->pcie > ep->data ? ep->pcie : ep->data);
+        gap = ep->wqe_gap;
+        /* the send DMA reads payload at the PCIe link's goodput */
+        if (ep->dma_bps && bytes) {
+            uint64_t wire = fm.first + fm.last + (fm.n > 2 ? (fm.n - 2) * fm.full : 0);
+            double r = (double)ep->dma_bps * (double)wire / (double)first_bytes;
+            rate0 = r < (double)rate0 ? (uint64_t)r : rate0;
+        }
+    }
+    /* the first hop: messages one after the other, each once the NIC's
+     * work-request engine has taken it */
+    const struct frames *lastm = messages > 1 ? &rest : &fm;
+    bn_time_t t = pre + through(&fm, rate0);
+    for (uint32_t i = 1; i < messages; i++) {
+        bn_time_t ready = pre_rest + i * gap;
+        t = (t > ready ? t : ready) + through(&rest, rate0);
+    }
+    struct hop first = h[0];
+    first.rate = first.link = rate0;
+    bn_time_t best = t + tail(&s->fab, &first, lastm->last), lat = 0;
+    for (uint32_t j = 1; j < k; j++)
+        best += pass(&s->fab, &h[j], lastm->last);
+    /* a slower hop further on: all bytes through it */
+    for (uint32_t j = 1; j < k; j++) {
+        bn_time_t tj = pre;
+        for (uint32_t i = 0; i < j; i++)
+            tj += pass(&s->fab, &h[i], fm.first);
+        tj += through(&fm, h[j].rate) + tail(&s->fab, &h[j], lastm->last);
+        for (uint32_t i = 1; i < messages; i++)
+            tj += through(&rest, h[j].rate);
+        for (uint32_t i = j + 1; i < k; i++)
+            tj += pass(&s->fab, &h[i], lastm->last);
+        best = tj > best ? tj : best;
+    }
+    for (uint32_t j = 0; j < k; j++)
+        lat += h[j].lat;
+    return best + lat + post;
+}

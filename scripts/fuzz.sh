@@ -21,7 +21,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 out=$root/build-fuzz
-all=(scenario_yaml scenario_set topo_file ibnetdiscover flow_file workload_file e2e)
+all=(scenario_yaml scenario_set topo_file ibnetdiscover ns3_topo flow_file workload_file e2e)
 per_input_timeout=10   # seconds; a slower input is a finding (a hang)
 
 usage() {
@@ -58,7 +58,7 @@ done
 max_len() {
     case $1 in
     scenario_yaml) echo 16384 ;;
-    ibnetdiscover | topo_file) echo 8192 ;;
+    ibnetdiscover | topo_file | ns3_topo) echo 8192 ;;
     e2e) echo 1024 ;;
     *) echo 4096 ;;
     esac
@@ -84,11 +84,12 @@ build() {
 seeds() {
     local s=$out/seeds
     rm -rf "$s"
-    mkdir -p "$s"/{scenario_yaml,scenario_set,topo_file,ibnetdiscover,flow_file,workload_file,e2e,errors}
+    mkdir -p "$s"/{scenario_yaml,scenario_set,topo_file,ibnetdiscover,ns3_topo,flow_file,workload_file,e2e,errors}
     cp scenarios/*.yaml "$s/scenario_yaml/"
     cp scenarios/*.topo tests/topo/data/*.topo "$s/topo_file/"
     cp tests/topo/data/*.ibnet "$s/ibnetdiscover/"
-    cp scenarios/*.flows "$s/flow_file/"
+    cp tests/topo/data/ns3_*.txt "$s/ns3_topo/"
+    cp scenarios/*.flows tests/workload/data/* "$s/flow_file/"
     cp scenarios/*.txt "$s/workload_file/"
     # test_errors.sh's one-command printf lines (continuations joined), run
     # with S pointing at the seed folder
@@ -139,7 +140,7 @@ dicts() {
     } >"$d/scenario_set.dict"
     cat "$d/scenario_set.dict" fuzz/dict/e2e.dict >"$d/e2e.dict"
     local h
-    for h in topo_file ibnetdiscover flow_file workload_file; do
+    for h in topo_file ibnetdiscover ns3_topo flow_file workload_file; do
         cat fuzz/dict/numbers.dict "fuzz/dict/$h.dict" >"$d/$h.dict"
     done
 }

@@ -75,6 +75,7 @@ struct bn_flow_result {
     double failed_us;       /* its queue pair went to the error state then (-1: it did not) */
     bool no_path;           /* ...because no path served it once faults were over
                              * (routing.stuck_us), not because its retries ran out */
+    bool dep_failed;        /* ...never started: a flow it waited for failed */
     double ack_us;          /* post -> sender's completion (last ACK) (0: never) */
     double throughput_gbps; /* bytes * 8 / fct (0: the receiver did not finish) */
     double ideal_us;        /* its FCT alone on the idle fabric, computed (docs/traffic.md) */

@@ -256,11 +256,12 @@ struct bn_scenario_workload {
     uint64_t message_bytes;      /* bytes per flow (permutation, incast, all_to_all) */
     uint32_t messages;           /* messages (count) a flow's bytes are posted as, back to back */
     uint8_t verb;                /* enum bn_sc_verb */
+    uint8_t flow_format;         /* flow_list: 0 = auto, else 1 + its format's index (bnet, htsim, hpcc) */
     double start_us;             /* when generated flows start */
     uint32_t incast_senders;     /* incast: number of senders */
     uint32_t incast_receiver;    /* incast: receiving host index */
     char incast_victim[BN_NAME_MAX]; /* incast: "SRC,DST" host indices of one more flow ("": none) */
-    char flow_file[BN_PATH_MAX]; /* flow_list: path ("src dst bytes start_us" lines) */
+    char flow_file[BN_PATH_MAX]; /* flow_list: the flow file (docs/traffic.md#flow-files) */
     /* poisson (docs/traffic.md): flows arrive at each host as a Poisson
      * process from start_us for duration_us, sizes drawn from size_cdf, at
      * `load` (a fraction of a host link's rate) */

@@ -400,8 +400,8 @@ static int exit_status(const struct bn_error *err)
  * on stderr too: with --json - the table that shows it is not printed. */
 static int failed_status(uint32_t n, uint32_t of, const char *what)
 {
-    fprintf(stderr, "bnet: %u of %u %s (faults: queue pairs ran out of retries); exit status 3 "
-            "(docs/failures.md)\n", n, of, what);
+    fprintf(stderr, "bnet: %u of %u %s (faults: queue pairs ran out of retries, or waited for "
+            "work that did); exit status 3 (docs/failures.md)\n", n, of, what);
     return 3;
 }
 

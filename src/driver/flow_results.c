@@ -27,6 +27,7 @@ static void flow_results(const struct bn_flows *flows, struct bn_ideal *id,
         r->done = fs->tx_done != BN_TIME_NEVER && fs->rx_done != BN_TIME_NEVER;
         r->failed_us = fs->failed == BN_TIME_NEVER ? -1 : bn_time_to_us(fs->failed);
         r->no_path = fs->failed_why == BN_QP_NO_PATH;
+        r->dep_failed = fs->dep_failed;
         out->flows_failed += fs->failed != BN_TIME_NEVER;
         bn_time_t ideal = bn_ideal_fct(id, fs->qp == BN_NONE ? 0 : fs->qp, fl->src, fl->dst,
                                        fl->bytes, s->sc->workload.messages,

@@ -16,9 +16,12 @@ static void flows_complete(void *self, uint32_t cookie, enum bn_completion_side 
     struct bn_flow_state *fs = &fl->fstate[cookie];
     if (side == BN_COMPLETE_RX) {
         fs->rx_done = when; /* its last message's, in the end */
+        if (--fs->msgs_rx_left == 0)
+            bn_flow_gates_signal(fl, cookie, false, when);
     } else if (--fs->msgs_left == 0) {
         fs->tx_done = when;
         fl->flows_done++;
+        bn_flow_gates_signal(fl, cookie, true, when);
     }
 }
 
@@ -31,6 +34,7 @@ static void flows_qp_error(void *self, uint32_t qpid, bn_time_t when)
         fs->failed = when;
         fs->failed_why = fl->s->nics.qp[qpid].failed;
         fl->flows_failed++;
+        bn_flow_gates_dead(fl, fl->qp_flow[qpid], when);
     }
 }
 
@@ -89,7 +93,7 @@ static int start_flow(struct bn_flows *fl, uint32_t flow, struct bn_error *err)
     uint32_t k = s->sc->workload.messages;
     uint64_t each = f->bytes / k, first = f->bytes - each * (k - 1);
     int rc = 0;
-    fl->fstate[flow].msgs_left = k;
+    fl->fstate[flow].msgs_left = fl->fstate[flow].msgs_rx_left = k;
     for (uint32_t i = 0; i < k && rc == 0; i++)
         rc = bn_qp_post(&s->nics, qp, i ? each : first, verb, flow);
     if (rc == -2)
@@ -109,9 +113,11 @@ static int flows_start(struct bn_sim *s, void *self, struct bn_error *err)
         fl->fstate[i] = (struct bn_flow_state){.qp = BN_NONE, .rx_done = BN_TIME_NEVER,
                                                .tx_done = BN_TIME_NEVER,
                                                .failed = BN_TIME_NEVER};
-        bn_fabric_schedule(&s->fab, fl->flows.flows[i].start, BN_EV_APP, i, BN_FLOWS_START);
+        if (fl->flows.flows[i].gate == BN_NO_TRIGGER)
+            bn_fabric_schedule(&s->fab, fl->flows.flows[i].start, BN_EV_APP, i, BN_FLOWS_START);
     }
-    return bn_flows_series_init(fl, err);
+    int rc = bn_flow_gates_init(fl, err);
+    return rc == BN_OK ? bn_flows_series_init(fl, err) : rc;
 }
 
 static int flows_event(struct bn_sim *s, void *self, const struct bn_event *ev,
@@ -162,6 +168,7 @@ static const struct bn_driver_ops flows_driver = {
 
 static void flows_free(struct bn_flows *fl)
 {
+    bn_flow_gates_free(&fl->gates);
     free(fl->host_leaf);
     free(fl->fstate);
     free(fl->qp_flow);

@@ -31,7 +31,9 @@ struct bn_flow_state {
     bn_time_t rx_done, tx_done;   /* BN_TIME_NEVER until then */
     bn_time_t failed;             /* its queue pair's error (BN_TIME_NEVER: none) */
     uint8_t failed_why;           /* enum bn_qp_failure */
+    bool dep_failed;              /* never started: a flow it waited for failed */
     uint32_t msgs_left;           /* messages not yet acknowledged */
+    uint32_t msgs_rx_left;        /* messages not yet received */
     struct bn_path_hist paths;
 };
 
@@ -48,6 +50,16 @@ struct bn_link_rows {
     bn_time_t at;
 };
 
+/* flow_gates.c: flows that wait for others, at run time. */
+struct bn_flow_gates {
+    uint32_t *sig_first, *sig;  /* flow -> its signals (indices into the list's), CSR */
+    uint32_t *tgt_first, *tgt;  /* trigger -> the flows gated on it, in order, CSR */
+    uint32_t *acts;             /* per trigger: activations so far */
+    uint32_t *potential;        /* per trigger: signals that may still come */
+    uint32_t *started;          /* per trigger: its flows started (in order) */
+    bool *spent;                /* per signal: given, or never will be */
+};
+
 struct bn_flows {
     struct bn_sim *s;
     struct bn_flow_list flows;
@@ -60,6 +72,7 @@ struct bn_flows {
     struct bn_series series;    /* flow_series.c; handed to the results */
     uint32_t series_cap;
     struct bn_link_rows links;
+    struct bn_flow_gates gates;
 };
 
 /* flow_series.c: time series. */
@@ -70,6 +83,12 @@ void bn_series_free(struct bn_series *sr);
 int bn_flows_links_init(struct bn_flows *fl, struct bn_error *err);
 void bn_flows_links_sample(struct bn_flows *fl, uint32_t k);
 void bn_flows_links_free(struct bn_flows *fl);
+/* flow_gates.c: set up (nothing without triggers), free; flow f's
+ * receiver (or sender: sent) is done at `at`; flow f failed at `at`. */
+int bn_flow_gates_init(struct bn_flows *fl, struct bn_error *err);
+void bn_flow_gates_free(struct bn_flow_gates *g);
+void bn_flow_gates_signal(struct bn_flows *fl, uint32_t f, bool sent, bn_time_t at);
+void bn_flow_gates_dead(struct bn_flows *fl, uint32_t f, bn_time_t at);
 /* flow_results.c: results after the run. */
 int bn_flows_collect(struct bn_flows *fl, struct bn_results *out, struct bn_error *err);
 

@@ -371,7 +371,8 @@ static json_t *flow_json(const struct bn_flow_result *f)
     json_object_set_new(o, "slowdown", json_real(f->slowdown));
     if (f->failed_us >= 0) {
         json_object_set_new(o, "failed_us", json_real(f->failed_us));
-        json_object_set_new(o, "failed_reason", json_string(f->no_path ? "no_path" : "retries"));
+        json_object_set_new(o, "failed_reason", json_string(f->dep_failed ? "dependency"
+                                                         : f->no_path ? "no_path" : "retries"));
     }
     if (f->path_packets) {
         json_t *pp = json_array();

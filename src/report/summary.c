@@ -245,8 +245,10 @@ static void print_faults(FILE *out, const struct bn_results *r)
         if (fl->failed_us < 0)
             continue;
         fprintf(out, "  flow %u (host%u -> host%u) failed at %.3f us: %s\n", i, fl->src, fl->dst,
-                fl->failed_us, fl->no_path ? "no path delivered it after the faults (routing.stuck_us)"
-                                           : "its retries ran out (nic.retry_cnt, nic.ack_timeout)");
+                fl->failed_us,
+                fl->dep_failed ? "never started: a flow it waited for failed"
+                : fl->no_path  ? "no path delivered it after the faults (routing.stuck_us)"
+                               : "its retries ran out (nic.retry_cnt, nic.ack_timeout)");
         shown++;
     }
 }

@@ -120,8 +120,9 @@ static const struct bn_scn_key keys[] = {
     { .info.path = "topology.kind", ENUM_KEY, .info.unit = "", .info.def = "fat_tree",
       .info.choice = bn_topo_builder_name,
       .info.doc = "Network shape: three-tier fat-tree, two-tier leaf-spine, rail-optimized "
-                  "(DGX SuperPOD style), or read from topology.file (bnet's text format or "
-                  "ibnetdiscover output). See docs/topologies.md.",
+                  "(DGX SuperPOD style), or read from topology.file (bnet's text format, "
+                  "ibnetdiscover output, or the ns-3 topology HPCC, ASTRA-sim and SimAI use). "
+                  "See docs/topologies.md.",
       FIELD(topology.kind) },
     { .info.path = "topology.k", INT_KEY, .info.unit = "ports", .info.def = "8",
       .info.doc = "Switch radix (ports per switch); sets the network size. Even, 2..256 "
@@ -150,7 +151,8 @@ static const struct bn_scn_key keys[] = {
       .info.doc = "dragonfly_plus: number of groups (2..(k/2)^2+1); 0 = the most the radix allows.",
       FIELD(topology.groups), RANGE(0, 1000000) },
     { .info.path = "topology.file", STRING_KEY, .info.unit = "", .info.def = "",
-      .info.doc = "file / ibnetdiscover: the topology file; relative to the scenario's folder.",
+      .info.doc = "file / ibnetdiscover / ns3: the topology file; relative to the scenario's "
+                  "folder.",
       FIELD(topology.file) },
     { .info.path = "topology.gpu_tflops", FLOAT_KEY, .info.unit = "TFLOPS", .info.def = "0",
       .info.doc = "Dense compute per host (GPU), for the planner's Gb/s per PFLOPS; 0 = not "
@@ -453,8 +455,14 @@ static const struct bn_scn_key keys[] = {
                   "receiver's leaf shows head-of-line blocking (docs/lossless.md).",
       FIELD(workload.incast_victim) },
     { .info.path = "workload.flow_file", STRING_KEY, .info.unit = "", .info.def = "",
-      .info.doc = "flow_list: file of 'src dst bytes start_us' lines (required for flow_list).",
+      .info.doc = "flow_list: the flow file (required for flow_list): 'src dst bytes start_us "
+                  "[after I,J]' lines, an htsim connection matrix or HPCC's flow.txt.",
       FIELD(workload.flow_file) },
+    { .info.path = "workload.flow_format", ENUM_KEY, .info.unit = "", .info.def = "auto",
+      .info.choice = bn_flow_format_name,
+      .info.doc = "flow_list: the file's format: bnet's own lines, htsim's connection matrix, "
+                  "HPCC's flow.txt, or auto (from its first line).",
+      FIELD(workload.flow_format) },
     { .info.path = "workload.load", FLOAT_KEY, .info.unit = "", .info.def = "0.3",
       .info.doc = "poisson: offered load per host, a fraction of its link's rate.",
       FIELD(workload.load), RANGE(1e-6, 1) },

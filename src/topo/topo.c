@@ -15,6 +15,7 @@ extern const struct bn_topo_builder_ops bn_topo_rail_optimized;
 extern const struct bn_topo_builder_ops bn_topo_file;
 extern const struct bn_topo_builder_ops bn_topo_dragonfly_plus;
 extern const struct bn_topo_builder_ops bn_topo_ibnetdiscover;
+extern const struct bn_topo_builder_ops bn_topo_ns3;
 
 static const struct bn_topo_builder_ops *const builders[] = {
     &bn_topo_fat_tree,
@@ -23,6 +24,7 @@ static const struct bn_topo_builder_ops *const builders[] = {
     &bn_topo_dragonfly_plus,
     &bn_topo_file,
     &bn_topo_ibnetdiscover,
+    &bn_topo_ns3,
 };
 
 #define NBUILDERS (sizeof builders / sizeof builders[0])

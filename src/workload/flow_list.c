@@ -1,8 +1,14 @@
 /*
- * Flow list from a file: one flow per line, `src dst bytes start_us`, hosts
- * by index; '#' starts a comment, blank lines are skipped. A relative path is
- * taken from the scenario file's folder. Every malformed line is reported
- * with file:line and the field at fault.
+ * Flow list from a file (workload.flow_file): hosts by index; '#' starts a
+ * comment, blank lines are skipped. A relative path is taken from the
+ * scenario file's folder. The format is workload.flow_format, or, with
+ * auto, the one that claims the first significant line: htsim's connection
+ * matrix ("Nodes N"), HPCC's flow.txt (a count alone), else bnet's own.
+ * Every malformed line is reported with file:line and the field at fault.
+ *
+ * bnet's own: one flow per line, `src dst bytes start_us`, optionally
+ * followed by `after I[,J...]`: the flow starts start_us after flows I, J
+ * (indices of earlier flow lines, from 0) are all received.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -11,9 +17,18 @@
 
 #include "core/lines.h"
 #include "core/path.h"
-#include "workload/workload.h"
+#include "workload/flow_file.h"
 
-static bool parse_u64(const char *tok, uint64_t *v)
+static const struct bn_flow_format *const formats[] = {&bn_flow_bnet, &bn_flow_htsim,
+                                                       &bn_flow_hpcc};
+#define NFORMATS (sizeof formats / sizeof formats[0])
+
+const char *bn_flow_format_name(size_t i)
+{
+    return i == 0 ? "auto" : i <= NFORMATS ? formats[i - 1]->name : NULL;
+}
+
+bool bn_flow_u64(const char *tok, uint64_t *v)
 {
     if (!tok || *tok == '-' || *tok == '+')
         return false;
@@ -26,7 +41,7 @@ static bool parse_u64(const char *tok, uint64_t *v)
     return true;
 }
 
-static bool parse_nonneg(const char *tok, double *v)
+bool bn_flow_real(const char *tok, double *v)
 {
     if (!tok)
         return false;
@@ -39,59 +54,137 @@ static bool parse_nonneg(const char *tok, double *v)
     return true;
 }
 
-static int parse_line(char *line, const char *path, unsigned lineno, uint32_t nhosts,
-                      struct bn_flow_list *out, struct bn_error *err)
+int bn_flow_file_add(struct bn_flow_reader *r, unsigned lineno, uint64_t src, uint64_t dst,
+                     uint64_t bytes, double start_us, struct bn_error *err)
 {
-    char *hash = strchr(line, '#');
-    if (hash)
-        *hash = '\0';
+    if (src >= r->nhosts || dst >= r->nhosts)
+        return bn_fail(err, BN_EINPUT, "%s:%u: field '%s': host %llu does not exist (%u hosts)",
+                       r->path, lineno, src >= r->nhosts ? "src" : "dst",
+                       (unsigned long long)(src >= r->nhosts ? src : dst), r->nhosts);
+    if (src == dst)
+        return bn_fail(err, BN_EINPUT, "%s:%u: field 'dst': a host cannot send to itself", r->path,
+                       lineno);
+    if (bytes == 0 || bytes > BN_MAX_MESSAGE_BYTES)
+        return bn_fail(err, BN_EINPUT, "%s:%u: field 'bytes': must be 1..%llu", r->path, lineno,
+                       (unsigned long long)BN_MAX_MESSAGE_BYTES);
+    int rc = bn_flow_list_add(r->out, (uint32_t)src, (uint32_t)dst, bytes,
+                              bn_time_from_us(start_us), err);
+    if (rc == BN_OK)
+        r->out->flows[r->out->n - 1].line = lineno;
+    return rc;
+}
+
+/* ---- bnet's own lines ---- */
+
+/* `after I,J`: a trigger needing every one of them, each signalling it when
+ * its receiver is done. */
+static int after(struct bn_flow_reader *r, const char *list, unsigned lineno,
+                 struct bn_error *err)
+{
+    struct bn_flow_list *l = r->out;
+    uint32_t self = l->n - 1, trig, need = 0;
+    int rc = bn_flow_list_trigger(l, 0, false, 0, &trig, err);
+    for (const char *p = list; rc == BN_OK && *p;) {
+        char item[24];
+        size_t len = strcspn(p, ",");
+        uint64_t dep;
+        if (len == 0 || len >= sizeof item)
+            return bn_fail(err, BN_EINPUT, "%s:%u: field 'after': '%s' is not a list of flow "
+                           "indices ('3' or '0,2')", r->path, lineno, list);
+        memcpy(item, p, len);
+        item[len] = '\0';
+        if (!bn_flow_u64(item, &dep) || dep >= self)
+            return bn_fail(err, BN_EINPUT, "%s:%u: field 'after': '%s' is not an earlier flow "
+                           "(0..%u, in the order of the file's flow lines)", r->path, lineno,
+                           item, self ? self - 1 : 0);
+        rc = bn_flow_list_signal(l, (uint32_t)dep, trig, false, err);
+        need++;
+        p += len + (p[len] == ',');
+    }
+    if (rc == BN_OK) {
+        l->trig[trig].need = need;
+        l->flows[self].gate = trig;
+    }
+    return rc;
+}
+
+static int bnet_line(struct bn_flow_reader *r, char *const *tok, int nt, unsigned lineno,
+                     struct bn_error *err)
+{
     static const char *const names[] = {"src", "dst", "bytes", "start_us"};
-    char *tok[5] = {0};
-    char *save = NULL;
-    int nt = 0;
-    for (char *t = strtok_r(line, " \t\r\n", &save); t; t = strtok_r(NULL, " \t\r\n", &save))
-        if (nt < 5)
-            tok[nt++] = t;
-        else
-            nt++;
-    if (nt == 0)
-        return BN_OK;
-    if (nt != 4)
-        return bn_fail(err, BN_EINPUT, "%s:%u: expected 4 fields 'src dst bytes start_us', got %d",
-                       path, lineno, nt);
+    if (nt != 4 && !(nt == 6 && strcmp(tok[4], "after") == 0))
+        return bn_fail(err, BN_EINPUT, "%s:%u: expected 4 fields 'src dst bytes start_us' "
+                       "(then optionally 'after I,J'), got %d", r->path, lineno, nt);
     uint64_t v[3];
     double start_us;
     for (int i = 0; i < 3; i++)
-        if (!parse_u64(tok[i], &v[i]))
+        if (!bn_flow_u64(tok[i], &v[i]))
             return bn_fail(err, BN_EINPUT, "%s:%u: field '%s': '%s' is not a non-negative integer",
-                           path, lineno, names[i], tok[i]);
-    if (!parse_nonneg(tok[3], &start_us) || start_us > 1e12)
+                           r->path, lineno, names[i], tok[i]);
+    if (!bn_flow_real(tok[3], &start_us))
         return bn_fail(err, BN_EINPUT, "%s:%u: field 'start_us': '%s' is not a time in 0..1e12",
-                       path, lineno, tok[3]);
-    for (int i = 0; i < 2; i++)
-        if (v[i] >= nhosts)
-            return bn_fail(err, BN_EINPUT, "%s:%u: field '%s': host %llu does not exist (%u hosts)",
-                           path, lineno, names[i], (unsigned long long)v[i], nhosts);
-    if (v[0] == v[1])
-        return bn_fail(err, BN_EINPUT, "%s:%u: field 'dst': a host cannot send to itself", path,
-                       lineno);
-    if (v[2] == 0 || v[2] > BN_MAX_MESSAGE_BYTES)
-        return bn_fail(err, BN_EINPUT, "%s:%u: field 'bytes': must be 1..%llu", path, lineno,
-                       (unsigned long long)BN_MAX_MESSAGE_BYTES);
-    return bn_flow_list_add(out, (uint32_t)v[0], (uint32_t)v[1], v[2], bn_time_from_us(start_us),
-                            err);
+                       r->path, lineno, tok[3]);
+    int rc = bn_flow_file_add(r, lineno, v[0], v[1], v[2], start_us, err);
+    return rc == BN_OK && nt == 6 ? after(r, tok[5], lineno, err) : rc;
 }
 
-struct list_file {
-    const char *path;
-    uint32_t nhosts;
-    struct bn_flow_list *out;
+/* Anything htsim and HPCC do not claim. */
+static bool bnet_claims(char *const *tok, int n)
+{
+    (void)tok;
+    (void)n;
+    return true;
+}
+
+const struct bn_flow_format bn_flow_bnet = {
+    .name = "bnet",
+    .claims = bnet_claims,
+    .line = bnet_line,
 };
 
-static int list_line(void *ctx, char *line, unsigned lineno, struct bn_error *err)
+/* ---- reading ---- */
+
+struct reading {
+    struct bn_flow_reader r;
+    const struct bn_flow_format *fmt;   /* NULL: auto, until the first line */
+    bool begun;
+    int rc;
+};
+
+/* Split at blanks, after cutting a '#' comment; how many tokens (at most
+ * BN_FLOW_TOKENS_MAX kept, the count goes on). */
+static int split(char *line, char **tok)
 {
-    struct list_file *lf = ctx;
-    return parse_line(line, lf->path, lineno, lf->nhosts, lf->out, err);
+    char *hash = strchr(line, '#'), *save = NULL;
+    if (hash)
+        *hash = '\0';
+    int n = 0;
+    for (char *t = strtok_r(line, " \t\r\n", &save); t; t = strtok_r(NULL, " \t\r\n", &save))
+        if (n++ < BN_FLOW_TOKENS_MAX)
+            tok[n - 1] = t;
+    return n;
+}
+
+static int read_line(void *ctx, char *line, unsigned lineno, struct bn_error *err)
+{
+    struct reading *x = ctx;
+    char *tok[BN_FLOW_TOKENS_MAX];
+    int n = split(line, tok);
+    if (n == 0)
+        return BN_OK;
+    if (n > BN_FLOW_TOKENS_MAX)
+        return bn_fail(err, BN_EINPUT, "%s:%u: more than %d fields", x->r.path, lineno,
+                       BN_FLOW_TOKENS_MAX);
+    for (size_t i = 1; !x->fmt && i <= NFORMATS; i++) /* bnet's own last: it claims all */
+        if (formats[i % NFORMATS]->claims(tok, n))
+            x->fmt = formats[i % NFORMATS];
+    if (!x->begun) {
+        x->begun = true;
+        int rc = x->fmt->begin ? x->fmt->begin(&x->r, err) : BN_OK;
+        if (rc != BN_OK)
+            return rc;
+    }
+    return x->fmt->line(&x->r, tok, n, lineno, err);
 }
 
 static int generate(const struct bn_scenario *sc, const struct bn_wl_hosts *h,
@@ -104,11 +197,20 @@ static int generate(const struct bn_scenario *sc, const struct bn_wl_hosts *h,
     if (!fp)
         return bn_fail(err, BN_EINPUT, "%s: key 'workload.flow_file': cannot open '%s': %s",
                        sc->source, path, strerror(errno));
-    struct list_file lf = {path, h->n, out};
-    int rc = bn_each_line(fp, path, list_line, &lf, NULL, err);
+    struct reading x = {.r = {path, h->n, out, NULL},
+                        .fmt = sc->workload.flow_format ? formats[sc->workload.flow_format - 1]
+                                                        : NULL};
+    unsigned lines;
+    int rc = bn_each_line(fp, path, read_line, &x, &lines, err);
     fclose(fp);
+    if (rc == BN_OK && x.fmt && x.fmt->end)
+        rc = x.fmt->end(&x.r, lines, err);
+    if (x.fmt && x.fmt->free)
+        x.fmt->free(&x.r);
     if (rc == BN_OK && out->n == 0)
         rc = bn_fail(err, BN_EINPUT, "%s: no flows in the file", path);
+    if (rc == BN_OK)
+        rc = bn_flow_list_check_gates(out, path, err);
     return rc;
 }
 

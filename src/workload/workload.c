@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grow.h"
 #include "workload/workload.h"
 
 extern const struct bn_workload_ops bn_wl_permutation;
@@ -54,6 +55,8 @@ int bn_workload_generate_on(const struct bn_scenario *sc, const struct bn_wl_hos
 void bn_flow_list_free(struct bn_flow_list *l)
 {
     free(l->flows);
+    free(l->trig);
+    free(l->sig);
     memset(l, 0, sizeof *l);
 }
 
@@ -68,6 +71,73 @@ int bn_flow_list_add(struct bn_flow_list *l, uint32_t src, uint32_t dst, uint64_
         l->flows = f;
         l->cap = cap;
     }
-    l->flows[l->n++] = (struct bn_flow_spec){src, dst, bytes, start};
+    l->flows[l->n++] = (struct bn_flow_spec){src, dst, bytes, start, BN_NO_TRIGGER, 0};
     return BN_OK;
+}
+
+int bn_flow_list_trigger(struct bn_flow_list *l, uint32_t need, bool multishot, uint32_t line,
+                         uint32_t *id, struct bn_error *err)
+{
+    if (!bn_grow((void **)&l->trig, l->ntrig, &l->trig_cap, sizeof *l->trig))
+        return bn_fail(err, BN_ENOMEM, "out of memory for %u triggers", l->ntrig);
+    *id = l->ntrig;
+    l->trig[l->ntrig++] = (struct bn_flow_trigger){need, line, multishot};
+    return BN_OK;
+}
+
+int bn_flow_list_signal(struct bn_flow_list *l, uint32_t flow, uint32_t trigger, bool on_sent,
+                        struct bn_error *err)
+{
+    if (!bn_grow((void **)&l->sig, l->nsig, &l->sig_cap, sizeof *l->sig))
+        return bn_fail(err, BN_ENOMEM, "out of memory for %u signals", l->nsig);
+    l->sig[l->nsig++] = (struct bn_flow_signal){flow, trigger, on_sent};
+    return BN_OK;
+}
+
+/* Which flows can start: ungated ones, and, to a fixed point, those whose
+ * trigger gets enough signals from flows that can (a multishot trigger's
+ * k-th flow needs k signals). */
+int bn_flow_list_check_gates(const struct bn_flow_list *l, const char *path,
+                             struct bn_error *err)
+{
+    if (l->ntrig == 0)
+        return BN_OK;
+    bool *can = calloc(l->n + 1, sizeof *can);
+    uint32_t *sigs = calloc(l->ntrig + 1, sizeof *sigs), *rank = calloc(l->n + 1, sizeof *rank);
+    uint32_t *seen = calloc(l->ntrig + 1, sizeof *seen);
+    if (!can || !sigs || !rank || !seen) {
+        free(can), free(sigs), free(rank), free(seen);
+        return bn_fail(err, BN_ENOMEM, "out of memory checking %u flows' triggers", l->n);
+    }
+    for (uint32_t i = 0; i < l->n; i++) /* a multishot trigger's flows in order */
+        if (l->flows[i].gate != BN_NO_TRIGGER)
+            rank[i] = ++seen[l->flows[i].gate];
+    for (bool moved = true; moved;) {
+        moved = false;
+        memset(sigs, 0, l->ntrig * sizeof *sigs);
+        for (uint32_t k = 0; k < l->nsig; k++)
+            sigs[l->sig[k].trigger] += l->flows[l->sig[k].flow].gate == BN_NO_TRIGGER ||
+                                       can[l->sig[k].flow];
+        for (uint32_t i = 0; i < l->n; i++) {
+            uint32_t g = l->flows[i].gate;
+            if (can[i] || g == BN_NO_TRIGGER)
+                continue;
+            uint32_t need = l->trig[g].multishot ? rank[i] : l->trig[g].need;
+            if (sigs[g] >= need)
+                can[i] = moved = true;
+        }
+    }
+    int rc = BN_OK;
+    for (uint32_t i = 0; i < l->n && rc == BN_OK; i++) {
+        uint32_t g = l->flows[i].gate;
+        if (g != BN_NO_TRIGGER && !can[i])
+            rc = bn_fail(err, BN_EINPUT, "%s:%u: this flow can never start: its trigger (line "
+                         "%u) needs %u activation%s, and the flows that can run give it at most %u",
+                         path, l->flows[i].line, l->trig[g].line,
+                         l->trig[g].multishot ? rank[i] : l->trig[g].need,
+                         (l->trig[g].multishot ? rank[i] : l->trig[g].need) == 1 ? "" : "s",
+                         sigs[g]);
+    }
+    free(can), free(sigs), free(rank), free(seen);
+    return rc;
 }

@@ -18,15 +18,42 @@
 /* As workload.message_bytes: 1e12 B keeps PSNs (32-bit) and time in range. */
 #define BN_MAX_MESSAGE_BYTES 1000000000000ULL
 
+#define BN_NO_TRIGGER UINT32_MAX
+
 struct bn_flow_spec {
     uint32_t src, dst;
     uint64_t bytes;
-    bn_time_t start;
+    bn_time_t start;        /* when it starts; a gated flow: how long after its gate opens */
+    uint32_t gate;          /* the trigger that starts it (BN_NO_TRIGGER: its start time) */
+    uint32_t line;          /* its line in the flow file (0: generated) */
+};
+
+/*
+ * Dependencies between flows (flow files: bnet's `after`, htsim's
+ * triggers). A trigger opens after `need` activations and starts every
+ * flow gated on it; a multishot trigger starts its flows one per
+ * activation instead, in list order (htsim's MultiShotTrigger). A signal
+ * activates a trigger when its flow's receiver has every byte, or when
+ * its sender has every ACK.
+ */
+struct bn_flow_trigger {
+    uint32_t need;
+    uint32_t line;          /* where the file defines it (0: generated) */
+    bool multishot;
+};
+
+struct bn_flow_signal {
+    uint32_t flow, trigger;
+    bool on_sent;           /* at the sender's completion (else the receiver's) */
 };
 
 struct bn_flow_list {
     struct bn_flow_spec *flows;
     uint32_t n, cap;
+    struct bn_flow_trigger *trig;
+    uint32_t ntrig, trig_cap;
+    struct bn_flow_signal *sig;
+    uint32_t nsig, sig_cap;
 };
 
 /* What a generator knows of the fabric. */
@@ -51,6 +78,8 @@ struct bn_workload_ops {
  * the last. */
 const struct bn_workload_ops *bn_workload_at(size_t i);
 const char *bn_workload_name(size_t i);
+/* The registry of workload.flow_format: "auto", then the formats. */
+const char *bn_flow_format_name(size_t i);
 int bn_workload_generate_on(const struct bn_scenario *sc, const struct bn_wl_hosts *h,
                             struct bn_flow_list *out, struct bn_error *err);
 /* The same knowing only the host count (rate: link.rate_gbps; no leaves). */
@@ -60,5 +89,15 @@ void bn_flow_list_free(struct bn_flow_list *l);
 /* Append; returns BN_OK or BN_ENOMEM (filled in err). */
 int bn_flow_list_add(struct bn_flow_list *l, uint32_t src, uint32_t dst, uint64_t bytes,
                      bn_time_t start, struct bn_error *err);
+/* A trigger (its index in *id) and a signal into one. */
+int bn_flow_list_trigger(struct bn_flow_list *l, uint32_t need, bool multishot, uint32_t line,
+                         uint32_t *id, struct bn_error *err);
+int bn_flow_list_signal(struct bn_flow_list *l, uint32_t flow, uint32_t trigger, bool on_sent,
+                        struct bn_error *err);
+/* Every gated flow can start once the flows before it run to the end
+ * (its trigger gets enough signals from flows that can start); else
+ * BN_EINPUT naming `path` and the first flow's line that cannot. */
+int bn_flow_list_check_gates(const struct bn_flow_list *l, const char *path,
+                             struct bn_error *err);
 
 #endif

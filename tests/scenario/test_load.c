@@ -475,7 +475,7 @@ static void test_bad_enum(void **state)
     (void)state;
     LOAD_FAILS("topology:\n  kind: torus\n",
                "t.yaml:2: key 'topology.kind': 'torus' is not a valid choice "
-               "(expected one of: fat_tree, leaf_spine, rail_optimized, dragonfly_plus, file, ibnetdiscover)");
+               "(expected one of: fat_tree, leaf_spine, rail_optimized, dragonfly_plus, file, ibnetdiscover, ns3)");
     LOAD_FAILS("workload:\n  kind: Incast\n",
                "t.yaml:2: key 'workload.kind': 'Incast' is not a valid choice "
                "(expected one of: permutation, incast, all_to_all, flow_list, poisson)");

@@ -248,6 +248,56 @@ static void test_long_names_whole(void **state)
           "at most 63");
 }
 
+/* HPCC's ns-3 text: 8 hosts on 2 ToRs at 100 Gb/s, 2 spines at 400. A
+ * 1 MB flow across it, alone, takes its computed ideal: the 1 us link
+ * delays are fiber of 1000 ns / 5 ns per metre, 200 m. */
+static void test_ns3(void **state)
+{
+    (void)state;
+    struct bn_topo_info t = plan_ok("ns3", "tests/topo/data/ns3_two_tor.txt");
+    assert_int_equal(t.hosts, 8);
+    assert_int_equal(t.switches, 4);
+    assert_int_equal(t.switches_per_tier[1], 2);
+    assert_int_equal(t.switches_per_tier[2], 2);
+    assert_int_equal(t.links, 12);
+    assert_int_equal(t.nrates, 2);
+    assert_int_equal(t.diameter_hops, 4);
+    const char *flows = test_tmpfile("0 7 1000000 0\n");
+    char ff[128];
+    snprintf(ff, sizeof ff, "workload.flow_file=%s", flows);
+    const char *sets[] = {"topology.kind=ns3", "topology.file=tests/topo/data/ns3_two_tor.txt",
+                          "workload.kind=flow_list", ff, "switch.latency_ns=0",
+                          "switch.forwarding=store_and_forward", NULL};
+    struct bn_scenario sc;
+    test_scenario(&sc, sets);
+    struct bn_results res;
+    test_run(&sc, &res);
+    remove(flows);
+    assert_true(res.flows[0].done);
+    assert_float_equal(res.flows[0].fct_us, res.flows[0].ideal_us, 1e-9);
+    /* 4 links of 1 us; the first frame (4194 B) through the two 400G hops
+     * and the first 100G one, then every frame at 100G: 1,020,106 B */
+    double want_ps = 4 * 1e6 + 4194 * 80 + 2 * 4194 * 20 + 1020106.0 * 80;
+    assert_float_equal(res.flows[0].ideal_us, want_ps / 1e6, 1e-9);
+    bn_results_free(&res);
+}
+
+static void test_ns3_errors(void **state)
+{
+    (void)state;
+    fails("ns3", "3 1\n", ":1: expected 'NODES SWITCHES LINKS'");
+    fails("ns3", "3 1 2\n2 1\n", ":2: expected the 1 switch ids on one line, got 2");
+    fails("ns3", "3 1 2\n7\n", ":2: switch id '7' is not a node (0..2)");
+    fails("ns3", "3 1 2\n2\n0 2 100Gbps 0.001ms 0\n1 2 100Gb 0.001ms 0\n",
+          ":4: RATE '100Gb' is not a data rate");
+    fails("ns3", "3 1 2\n2\n0 2 100Gbps 1 0\n", ":3: DELAY '1' is not a time");
+    fails("ns3", "3 1 2\n2\n0 2 100Gbps 1us 0.01\n", ":3: ERROR_RATE 0.01: random loss is a fault");
+    fails("ns3", "3 1 2\n2\n0 2 100Gbps 1us 0\n", ":1: 2 links declared, 1 given");
+    fails("ns3", "3 1 1\n2\n0 2 100Gbps 1us 0\n1 2 100Gbps 1us 0\n",
+          ":4: more links than the 1 the first line declares");
+    fails("ns3", "3 1 2\n", "the file ends before its switch ids");
+}
+
 static void test_imported_fabric_runs(void **state)
 {
     (void)state;
@@ -274,6 +324,8 @@ int main(void)
         cmocka_unit_test(test_ibnetdiscover_single_switch),
         cmocka_unit_test(test_ibnetdiscover_errors),
         cmocka_unit_test(test_long_names_whole),
+        cmocka_unit_test(test_ns3),
+        cmocka_unit_test(test_ns3_errors),
         cmocka_unit_test(test_imported_fabric_runs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -164,6 +164,7 @@ struct bn_scenario_switch {
     double flowlet_gap_us;   /* flowlet: idle time after which a flow may take a new path */
     uint32_t flowlet_slots;  /* flowlet: table entries per switch (flows share them by hash) */
     bool trim;               /* cut the payload of a data packet that does not fit */
+    uint32_t control_reserve_bytes; /* with trim: a port's room for control frames beyond buffer_bytes */
     uint8_t nonminimal;      /* dragonfly_plus: enum bn_sc_nonminimal */
     struct bn_scenario_ecn ecn; /* switch.ecn.* */
 };

@@ -105,6 +105,7 @@ struct bn_fabric {
     uint16_t wire_overhead;
     uint16_t head_bytes;    /* wire bytes a cut-through switch waits for */
     uint16_t trim_bytes;    /* trimming on: what is left of a trimmed frame (its headers); 0 = off */
+    uint32_t ctrl_reserve;  /* trimming on: room beyond a port's buffer for control frames */
     uint64_t pkts_trimmed;
     struct bn_ecn_params ecn;
     /* conservation ledger: injected = delivered + dropped (congestion) +

@@ -49,14 +49,16 @@ static bool ecn_should_mark(const struct bn_port *port, struct bn_port_stats *st
  * packet that does not fit loses its payload instead of being dropped; its
  * header jumps the queue so the receiver learns of the loss within a round
  * trip and asks for it again. The cut payload leaves the byte ledger as
- * dropped bytes. True if the packet was trimmed and queued.
+ * dropped bytes. Headers, like ACKs and NAKs, may use the control class's
+ * room beyond the buffer (f->ctrl_reserve), so that what recovers a loss
+ * is not lost. True if the packet was trimmed and queued.
  */
 static bool trim(struct bn_fabric *f, uint32_t p, uint32_t pkt)
 {
     struct bn_port *port = &f->ports[p];
     struct bn_packet *pk = &f->pool.pkts[pkt];
     if (!f->trim_bytes || pk->type != BN_PKT_DATA || (pk->flags & BN_PKT_TRIMMED) ||
-        (uint64_t)port->q.bytes + f->trim_bytes > port->buffer_bytes)
+        (uint64_t)port->q.bytes + f->trim_bytes > (uint64_t)port->buffer_bytes + f->ctrl_reserve)
         return false;
     f->bytes_dropped += pk->bytes - f->trim_bytes;
     pk->bytes = f->trim_bytes;
@@ -72,6 +74,15 @@ static bool trim(struct bn_fabric *f, uint32_t p, uint32_t pkt)
     return true;
 }
 
+/* A control frame (ACK, NAK, a trimmed header) in the control class's room
+ * beyond the buffer. */
+static bool control_fits(const struct bn_fabric *f, const struct bn_port *port,
+                         const struct bn_packet *pk)
+{
+    return (pk->type != BN_PKT_DATA || (pk->flags & BN_PKT_TRIMMED)) &&
+           (uint64_t)port->q.bytes + pk->bytes <= (uint64_t)port->buffer_bytes + f->ctrl_reserve;
+}
+
 void bn_port_enqueue(struct bn_fabric *f, uint32_t p, uint32_t pkt)
 {
     struct bn_port *port = &f->ports[p];
@@ -84,7 +95,8 @@ void bn_port_enqueue(struct bn_fabric *f, uint32_t p, uint32_t pkt)
         bn_fabric_overflow(f, p, pkt);
         return;
     }
-    if (!f->fc->lossless && (uint64_t)port->q.bytes + pk->bytes > port->buffer_bytes) {
+    if (!f->fc->lossless && (uint64_t)port->q.bytes + pk->bytes > port->buffer_bytes &&
+        !control_fits(f, port, pk)) {
         if (trim(f, p, pkt))
             return;
         bn_fabric_drop(f, p, pkt);

@@ -10,8 +10,12 @@
  *   mark, d < D:     hold: the mark came from a queue on one path only
  *   mark, d >= D:    decrease, at most once per round trip:
  *                    cwnd -= cwnd * beta * (d - D) / d
- * The window starts at, and never exceeds, nscc.max_cwnd_bytes (about one
- * bandwidth-delay product and a half), and never drops below one MTU.
+ * The window starts at, and never exceeds, 1.5 bandwidth-delay products:
+ * the line rate times the path's base round trip, as UEC's NSCC and its
+ * htsim model size it (csg-htsim uec.cpp: maxwnd = 1.5 x BDP), the base
+ * round trip being the fabric's longest idle one until the flow measures
+ * a shorter one of its own; or nscc.max_cwnd_bytes when set. It never
+ * drops below one MTU.
  * Simplifications (documented in docs/load_balancing.md): one delay sample
  * per round trip instead of per packet; no quick adapt or fast loss signals.
  */
@@ -25,8 +29,10 @@ struct nscc_params {
 
 struct nscc {
     double cwnd;           /* bytes */
+    double maxwnd;         /* bytes: its ceiling */
     bn_time_t delay;       /* latest round-trip sample (0: none yet) */
     bn_time_t last_cut;
+    bn_time_t base_rtt;    /* the least round trip seen (the fabric's longest at first) */
 };
 BN_CC_PRIV_CHECK(struct nscc);
 
@@ -45,9 +51,21 @@ static int nscc_setup(const struct bn_scenario *sc, double line_gbps, void *out,
     return BN_OK;
 }
 
+#define BDP_CEILING 1.5 /* windows of bandwidth-delay products */
+
+/* 1.5 BDP at the queue pair's line rate over round trip `rtt`, or the key. */
+static double ceiling(const struct bn_nics *n, const struct bn_qp *qp, bn_time_t rtt)
+{
+    uint64_t key = params(n)->max_cwnd_bytes;
+    double bdp = (double)n->nic[qp->snic].line_bps / 8 * (double)rtt / BN_PS_PER_S;
+    double w = key ? (double)key : BDP_CEILING * bdp;
+    return w > n->mtu ? w : n->mtu;
+}
+
 static void nscc_init(struct bn_nics *n, struct bn_qp *qp)
 {
-    *st(qp) = (struct nscc){.cwnd = (double)params(n)->max_cwnd_bytes};
+    double w = ceiling(n, qp, n->fabric_rtt);
+    *st(qp) = (struct nscc){.cwnd = w, .maxwnd = w, .base_rtt = n->fabric_rtt};
     qp->rate_bps = n->nic[qp->snic].line_bps;
     qp->cc_timer = BN_TIME_NEVER;
 }
@@ -64,6 +82,10 @@ static void nscc_on_ack(struct bn_nics *n, struct bn_qp *qp, bool ece, bn_time_t
     const struct nscc_params *p = params(n);
     if (rtt > 0)
         s->delay = rtt;
+    if (rtt > 0 && (rtt < s->base_rtt || !s->base_rtt)) { /* shorter than the fabric's longest */
+        s->base_rtt = rtt;
+        s->maxwnd = ceiling(n, qp, rtt);
+    }
     double d = (double)s->delay, target = (double)p->target_delay, mtu = n->mtu;
     bool late = s->delay > 0 && d >= target;
     if (!ece && !late)
@@ -74,8 +96,7 @@ static void nscc_on_ack(struct bn_nics *n, struct bn_qp *qp, bool ece, bn_time_t
         s->cwnd -= s->cwnd * p->beta * (d - target) / d;
         s->last_cut = n->fab->now;
     }
-    double max = (double)p->max_cwnd_bytes;
-    s->cwnd = s->cwnd > max ? max : s->cwnd < mtu ? mtu : s->cwnd;
+    s->cwnd = s->cwnd > s->maxwnd ? s->maxwnd : s->cwnd < mtu ? mtu : s->cwnd;
 }
 
 static void nscc_ignore(struct bn_nics *n, struct bn_qp *qp)

@@ -102,6 +102,7 @@ int bn_nics_init(struct bn_nics *n, struct bn_fabric *f, const uint32_t *host_po
      * GPUs' NVLink ports follow as NICs nhosts..2*nhosts-1. */
     n->nhosts = nhosts;
     n->domain_gpus = p->nvlink_port ? p->domain_gpus : 0;
+    n->fabric_rtt = p->fabric_rtt;
     n->agg_nic0 = p->nvlink_port ? 2 * nhosts : nhosts;
     n->agg_node0 = p->agg_node0;
     n->nnics = n->agg_nic0 + p->nagg;

@@ -208,6 +208,7 @@ struct bn_nics {
     struct bn_nic *nic;
     uint32_t nnics, nhosts;
     uint32_t domain_gpus;         /* NVLink domain size (0: none) */
+    bn_time_t fabric_rtt;         /* as bn_nic_params's */
     uint32_t agg_nic0, agg_node0; /* SHARP units: NIC agg_nic0 + (node - agg_node0) */
     struct bn_qp *qp;
     uint32_t nqps, qp_cap;
@@ -263,6 +264,8 @@ struct bn_nics {
 /* Where the NICs sit, as the assembled fabric says (the rest the NIC
  * layer reads from the scenario's nic.* keys and its modules' own). */
 struct bn_nic_params {
+    bn_time_t fabric_rtt;         /* the longest idle round trip between hosts: a full
+                                   * data frame there, an ACK back (0: not known) */
     const uint32_t *nvlink_port;  /* per host: its NVLink port (NULL: no NVLink domains) */
     uint32_t domain_gpus;
     const uint32_t *agg_port;     /* per SHARP aggregation unit: its port (nagg of them) */

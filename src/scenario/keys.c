@@ -258,6 +258,12 @@ static const struct bn_scn_key keys[] = {
       .info.doc = "Lossy links: trim a data packet that does not fit to its header, forward that "
                   "ahead of the queue, and let the receiver ask for it again (NDP, Ultra Ethernet).",
       FIELD(sw.trim) },
+    { .info.path = "switch.control_reserve_bytes", INT_KEY, .info.unit = "bytes",
+      .info.def = "65536",
+      .info.doc = "With switch.trim: each port's room beyond buffer_bytes for trimmed headers, "
+                  "ACKs and NAKs, the control class Ultra Ethernet keeps apart, so the frames "
+                  "that recover a loss are not lost themselves.",
+      FIELD(sw.control_reserve_bytes), RANGE(0, 1e9) },
     { .info.path = "switch.nonminimal", ENUM_KEY, .info.unit = "", .info.def = "none",
       .info.choice = nonminimal_choice,
       .info.doc = "dragonfly_plus: none (minimal routes), valiant (via a random intermediate "
@@ -336,9 +342,11 @@ static const struct bn_scn_key keys[] = {
       .info.doc = "Increase events spent in fast recovery, F (nvidia 1, paper 5).",
       FIELD(dcqcn.fast_recovery), .lo = 1, .hi = 1000,
       .flags = BN_SCN_LO | BN_SCN_HI | BN_SCN_DERIVED },
-    { .info.path = "nscc.max_cwnd_bytes", INT_KEY, .info.unit = "bytes", .info.def = "150000",
-      .info.doc = "NSCC: starting and largest congestion window (about 1.5 BDP at 100G).",
-      FIELD(nscc.max_cwnd_bytes), RANGE(256, 1e12) },
+    { .info.path = "nscc.max_cwnd_bytes", INT_KEY, .info.unit = "bytes", .info.def = "0",
+      .info.doc = "NSCC: starting and largest congestion window; 0 = 1.5 bandwidth-delay "
+                  "products (line rate x the fabric's longest idle round trip, then the "
+                  "flow's least measured one).",
+      FIELD(nscc.max_cwnd_bytes), RANGE(0, 1e12) },
     { .info.path = "nscc.target_delay_us", FLOAT_KEY, .info.unit = "us", .info.def = "10",
       .info.doc = "NSCC: round-trip delay above which the window stops growing fast.",
       FIELD(nscc.target_delay_us), RANGE(0.001, 1e6) },

@@ -54,7 +54,7 @@ static const struct preset presets[] = {
      .sets = {"link.rate_gbps=800", "nic.encap=roce", "nic.mtu_bytes=4096",
               "link.flow_control=lossy", "switch.trim=true", "nic.entropy=per_packet",
               "switch.load_balancing=ecmp", "nic.transport=selective_repeat",
-              "nic.congestion_control=nscc", "nscc.max_cwnd_bytes=600000",
+              "nic.congestion_control=nscc",
               "switch.latency_ns=400", "switch.forwarding=cut_through",
               "nic.tx_ns=125", "nic.rx_ns=125", "nic.msg_rate_mpps=370", "host.pcie_gen=6", "host.pcie_ns=250", "host.gpu_pcie_ns=250"}},
     {.name = "nvlink5",

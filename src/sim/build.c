@@ -143,6 +143,46 @@ static unsigned slot_shift(const struct bn_fabric *f, uint32_t frame)
     return shift;
 }
 
+/* One way from host src to dst along the first minimal path, a frame of
+ * `bytes` serialized at every hop (store-and-forward: an upper bound). */
+static bn_time_t one_way(const struct bn_sim *s, uint32_t src, uint32_t dst, uint32_t bytes)
+{
+    const struct bn_port *ports = s->fab.ports;
+    bn_time_t t = 0;
+    uint32_t p = s->host_port[src];
+    for (uint32_t hop = 0; hop < 64; hop++) {
+        t += ports[p].lat_ps + bn_serialization_ps(bytes, ports[p].rate_bps);
+        uint32_t peer = ports[p].peer;
+        if (ports[peer].flags & BN_PORT_AT_HOST)
+            return t;
+        struct bn_route_set set = bn_routes_lookup(&s->routes, ports[peer].node,
+                                                   s->host_route[dst].leaf);
+        if (set.cnt == 0 && set.run)
+            return 0;
+        p = set.cnt ? bn_route_port(&s->routes, set, 0) : s->host_route[dst].deliver_port;
+    }
+    return 0;
+}
+
+/* The longest idle round trip from host 0: a full data frame to the first
+ * host of every leaf, an ACK back (what congestion control's windows are
+ * sized from: nscc's bandwidth-delay product). */
+static bn_time_t fabric_rtt(const struct bn_sim *s, const struct bn_encap *e, uint32_t mtu)
+{
+    uint32_t data = bn_encap_wire_frame(e, mtu), ack = bn_encap_frame(e, e->aeth_bytes, 0) +
+                                                       e->wire_overhead;
+    bn_time_t worst = 0;
+    uint32_t last_leaf = UINT32_MAX;
+    for (uint32_t h = 1; h < s->topo.nhosts; h++) {
+        if (s->host_route[h].leaf == last_leaf)
+            continue;
+        last_leaf = s->host_route[h].leaf;
+        bn_time_t rtt = one_way(s, 0, h, data) + one_way(s, h, 0, ack);
+        worst = rtt > worst ? rtt : worst;
+    }
+    return worst;
+}
+
 int bn_sim_build(struct bn_sim *s, const struct bn_scenario *sc, struct bn_error *err)
 {
     memset(s, 0, sizeof *s);
@@ -163,6 +203,7 @@ int bn_sim_build(struct bn_sim *s, const struct bn_scenario *sc, struct bn_error
     f->wire_overhead = encap->wire_overhead;
     f->head_bytes = encap->head_bytes;
     f->trim_bytes = sc->sw.trim ? bn_encap_frame(encap, 0, 0) : 0;
+    f->ctrl_reserve = sc->sw.trim ? sc->sw.control_reserve_bytes : 0;
     f->ecn = (struct bn_ecn_params){sc->sw.ecn.enabled, sc->sw.ecn.kmin_bytes,
                                     sc->sw.ecn.kmax_bytes, sc->sw.ecn.pmax};
     rc = build_host_maps(s, err);
@@ -175,6 +216,7 @@ int bn_sim_build(struct bn_sim *s, const struct bn_scenario *sc, struct bn_error
     s->sw.scaleup_first = s->topo.nscaleup ? s->topo.scaleup_first : UINT32_MAX;
     s->sw.scaleup_port = s->scaleup_port;
     struct bn_nic_params np = {
+        .fabric_rtt = fabric_rtt(s, encap, sc->nic.mtu_bytes),
         .nvlink_port = s->topo.nscaleup ? s->host_nvlink : NULL,
         .domain_gpus = s->topo.domain_gpus,
     };

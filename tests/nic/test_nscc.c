@@ -22,19 +22,21 @@ struct rig {
     const struct bn_cc_ops *cc;
 };
 
-/* The module set up by its own hook from nscc.* keys. */
-static void rig_init(struct rig *r)
+/* The module set up by its own hook from nscc.* keys (max_cwnd: the key;
+ * the fabric's longest round trip 12 us). */
+static void rig_init_with(struct rig *r, const char *max_cwnd)
 {
     memset(r, 0, sizeof *r);
     struct bn_scenario sc;
     struct bn_error err;
     bn_scenario_defaults(&sc);
-    const char *sets[] = {"nic.congestion_control=nscc", "nscc.max_cwnd_bytes=200000",
-                          "nscc.target_delay_us=10", "nscc.beta=0.5"};
+    const char *sets[] = {"nic.congestion_control=nscc", max_cwnd, "nscc.target_delay_us=10",
+                          "nscc.beta=0.5"};
     for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++)
         assert_int_equal(bn_scenario_set(&sc, sets[i], &err), BN_OK);
     r->n.fab = &r->f;
     r->n.mtu = 4096;
+    r->n.fabric_rtt = 12000000;
     r->nic.line_bps = 100000000000ULL; /* the queue pair's NIC: 100 Gb/s */
     r->n.nic = &r->nic;
     r->cc = bn_cc_at(sc.nic.congestion_control);
@@ -45,6 +47,11 @@ static void rig_init(struct rig *r)
     assert_int_equal(r->cc->setup(&sc, 100, r->params, &cnp, &err), BN_OK);
     r->n.cc_params = r->params;
     r->cc->init(&r->n, &r->qp);
+}
+
+static void rig_init(struct rig *r)
+{
+    rig_init_with(r, "nscc.max_cwnd_bytes=200000");
 }
 
 static double cwnd(struct rig *r) { return r->cc->window(&r->n, &r->qp); }
@@ -97,11 +104,29 @@ static void test_bounds(void **state)
     free(r.params);
 }
 
+/* nscc.max_cwnd_bytes 0: 1.5 BDP at 100 Gb/s, first of the fabric's 12 us
+ * round trip (225 kB), then of the least one the flow measures (8 us:
+ * 150 kB); a longer sample later does not raise it. */
+static void test_bdp_ceiling(void **state)
+{
+    (void)state;
+    struct rig r;
+    rig_init_with(&r, "nscc.max_cwnd_bytes=0");
+    assert_float_equal(cwnd(&r), 1.5 * 12.5e9 * 12e-6, 1e-6);
+    ack(&r, false, 8);
+    assert_float_equal(cwnd(&r), 1.5 * 12.5e9 * 8e-6, 1e-6);
+    for (int i = 0; i < 1000; i++)
+        ack(&r, false, 9);
+    assert_float_equal(cwnd(&r), 1.5 * 12.5e9 * 8e-6, 1e-6);
+    free(r.params);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_quadrants),
         cmocka_unit_test(test_bounds),
+        cmocka_unit_test(test_bdp_ceiling),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -354,7 +354,7 @@ static void test_set_errors(void **state)
     SET_FAILS("switch.ecn.x.y=1", "key 'switch.ecn.x.y': unknown key",
               "valid keys in 'switch.ecn': enabled, kmin_bytes, kmax_bytes, pmax");
     SET_FAILS("switch=1", "key 'switch': is a section, not a key",
-              "latency_ns, forwarding, buffer_bytes, load_balancing, lb_per_tier, ecmp_fields, ecmp_salt, ar_metric, ar_band_bytes, flowlet_gap_us, flowlet_slots, trim, nonminimal, ecn");
+              "latency_ns, forwarding, buffer_bytes, load_balancing, lb_per_tier, ecmp_fields, ecmp_salt, ar_metric, ar_band_bytes, flowlet_gap_us, flowlet_slots, trim, control_reserve_bytes, nonminimal, ecn");
     SET_FAILS("link.rate_gbps=fast", "--set 'link.rate_gbps=fast': key 'link.rate_gbps': "
               "'fast' is not a number (expected a number in Gb/s from 0.001 to 1e+06)");
     SET_FAILS("link.rate_gbps=", "key 'link.rate_gbps': missing value");

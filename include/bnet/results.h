@@ -160,7 +160,7 @@ struct bn_series {
     double *t_us;             /* [nsamples]: simulated time of each sample */
     uint32_t nflows;          /* flows sampled: the first observe.max_flows */
     double *rate_gbps;        /* [nsamples][nflows]: the sender's current rate */
-    double *alpha;            /* [nsamples][nflows]: DCQCN alpha, 0..1 (0 for other modules) */
+    double *alpha;            /* [nsamples][nflows]: DCQCN's or DCTCP's alpha, 0..1 (0 for others) */
     double *delivered_bytes;  /* [nsamples][nflows]: payload delivered in order so far */
     uint32_t nqueues;         /* observed ports */
     uint32_t *queue_port;     /* [nqueues] global port ids */

@@ -245,6 +245,12 @@ struct bn_scenario_nscc {
     double beta;                 /* multiplicative-decrease gain on marked, late ACKs */
 };
 
+/* DCTCP (nic.congestion_control dctcp). */
+struct bn_scenario_dctcp {
+    double g;                    /* alpha's gain per round trip */
+    uint32_t init_cwnd_pkts;     /* the window it starts with, in packets */
+};
+
 /* InfiniBand congestion control (nic.congestion_control ib_cc); 0 = default. */
 struct bn_scenario_ibcc {
     double ccti_timer_us;        /* the CCT index falls by one per period; 0 = default */
@@ -425,6 +431,7 @@ struct bn_scenario {
     struct bn_scenario_dcqcn dcqcn;
     struct bn_scenario_ibcc ibcc;
     struct bn_scenario_nscc nscc;
+    struct bn_scenario_dctcp dctcp;
     struct bn_scenario_workload workload;
     struct bn_scenario_sim sim;
     struct bn_scenario_observe observe;

@@ -7,12 +7,14 @@ extern const struct bn_cc_ops bn_cc_none;
 extern const struct bn_cc_ops bn_cc_dcqcn;
 extern const struct bn_cc_ops bn_cc_ib;
 extern const struct bn_cc_ops bn_cc_nscc;
+extern const struct bn_cc_ops bn_cc_dctcp;
 
 static const struct bn_cc_ops *const modules[] = {
     &bn_cc_none,
     &bn_cc_dcqcn,
     &bn_cc_ib,
     &bn_cc_nscc,
+    &bn_cc_dctcp,
 };
 
 #define NMODULES (sizeof modules / sizeof modules[0])

@@ -1,5 +1,5 @@
 /*
- * A run's time series: each followed flow's sending rate and DCQCN alpha,
+ * A run's time series: each followed flow's sending rate and alpha (DCQCN, DCTCP),
  * and the observed ports' queue depth, against simulated time. At most
  * MAX_LINES lines a figure (the first followed flows), so it stays legible.
  */
@@ -81,7 +81,7 @@ int plot_run_series(struct doc *d, const char *dir, FILE *log)
         rc = lines(d, dir, "series-rate", "Sending rate of the followed flows",
                    "rate (Gb/s)", t, flows, "rate_gbps", 1, log);
     if (rc == 0 && any_nonzero(flows, "alpha"))
-        rc = lines(d, dir, "series-alpha", "DCQCN alpha of the followed flows",
+        rc = lines(d, dir, "series-alpha", "Congestion estimate (alpha) of the followed flows",
                    "alpha", t, flows, "alpha", 1, log);
     else if (rc == 0)
         fprintf(log, "plot: no alpha figure: every alpha is 0 (not DCQCN, or no CNP)\n");

@@ -309,7 +309,9 @@ static const struct bn_scn_key keys[] = {
     { .info.path = "nic.congestion_control", ENUM_KEY, .info.unit = "", .info.def = "none",
       .info.choice = bn_cc_name,
       .info.doc = "Sender rate control: none (line rate), dcqcn (RoCE: ECN marks, CNPs, "
-                  "rate cuts by alpha), ib_cc (InfiniBand: FECN/BECN, CCT index).",
+                  "rate cuts by alpha), ib_cc (InfiniBand: FECN/BECN, CCT index), nscc (Ultra "
+                  "Ethernet-style window: ECN and delay), dctcp (window cut by the fraction "
+                  "of marked ACKs).",
       FIELD(nic.congestion_control) },
     { .info.path = "nic.cnp_interval_us", FLOAT_KEY, .info.unit = "us", .info.def = "= preset",
       .info.doc = "Receiver sends at most one congestion notification per queue pair per "
@@ -353,6 +355,13 @@ static const struct bn_scn_key keys[] = {
     { .info.path = "nscc.beta", FLOAT_KEY, .info.unit = "", .info.def = "0.5",
       .info.doc = "NSCC: multiplicative-decrease gain on marked, late ACKs.",
       FIELD(nscc.beta), RANGE(0, 1) },
+    { .info.path = "dctcp.g", FLOAT_KEY, .info.unit = "", .info.def = "0.0625",
+      .info.doc = "dctcp: the gain of alpha's moving average per round trip (RFC 8257: 1/16).",
+      FIELD(dctcp.g), RANGE(1e-6, 1) },
+    { .info.path = "dctcp.init_cwnd_pkts", INT_KEY, .info.unit = "packets", .info.def = "10",
+      .info.doc = "dctcp: the window a flow starts with, in MTU packets (RFC 6928's 10); slow "
+                  "start doubles it each round trip until the first mark.",
+      FIELD(dctcp.init_cwnd_pkts), RANGE(1, 1e8) },
     { .info.path = "ibcc.ccti_timer_us", FLOAT_KEY, .info.unit = "us", .info.def = "= default",
       .info.doc = "CCTI_Timer: the CCT index falls by one per period (see docs/model.md).",
       FIELD(ibcc.ccti_timer_us), .lo = 0, .hi = 1e9,

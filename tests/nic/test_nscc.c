@@ -7,46 +7,16 @@
  *   marked,   d = 20 us:  cwnd -= cwnd * 0.5 * (20 - 10) / 20, once per round trip
  * and the window stays within [MTU, max].
  */
-#include "support.h"
-
 #include <math.h>
 
-#include "nic/nic.h"
+#include "cc_rig.h"
 
-struct rig {
-    struct bn_fabric f;
-    struct bn_nics n;
-    struct bn_qp qp;
-    struct bn_nic nic;
-    void *params;                 /* params_size bytes, as the NIC layer gives them */
-    const struct bn_cc_ops *cc;
-};
-
-/* The module set up by its own hook from nscc.* keys (max_cwnd: the key;
- * the fabric's longest round trip 12 us). */
+/* nscc's keys (max_cwnd: the ceiling's). */
 static void rig_init_with(struct rig *r, const char *max_cwnd)
 {
-    memset(r, 0, sizeof *r);
-    struct bn_scenario sc;
-    struct bn_error err;
-    bn_scenario_defaults(&sc);
     const char *sets[] = {"nic.congestion_control=nscc", max_cwnd, "nscc.target_delay_us=10",
-                          "nscc.beta=0.5"};
-    for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++)
-        assert_int_equal(bn_scenario_set(&sc, sets[i], &err), BN_OK);
-    r->n.fab = &r->f;
-    r->n.mtu = 4096;
-    r->n.fabric_rtt = 12000000;
-    r->nic.line_bps = 100000000000ULL; /* the queue pair's NIC: 100 Gb/s */
-    r->n.nic = &r->nic;
-    r->cc = bn_cc_at(sc.nic.congestion_control);
-    assert_string_equal(r->cc->name, "nscc");
-    bn_time_t cnp = 1;
-    r->params = calloc(1, r->cc->params_size);
-    assert_non_null(r->params);
-    assert_int_equal(r->cc->setup(&sc, 100, r->params, &cnp, &err), BN_OK);
-    r->n.cc_params = r->params;
-    r->cc->init(&r->n, &r->qp);
+                          "nscc.beta=0.5", NULL};
+    rig_setup(r, sets, "nscc");
 }
 
 static void rig_init(struct rig *r)
@@ -54,37 +24,31 @@ static void rig_init(struct rig *r)
     rig_init_with(r, "nscc.max_cwnd_bytes=200000");
 }
 
-static double cwnd(struct rig *r) { return r->cc->window(&r->n, &r->qp); }
-
-static void ack(struct rig *r, bool ece, double rtt_us)
-{
-    r->cc->on_ack(&r->n, &r->qp, ece, (bn_time_t)(rtt_us * 1e6));
-}
 
 static void test_quadrants(void **state)
 {
     (void)state;
     struct rig r;
     rig_init(&r);
-    assert_true(cwnd(&r) == 200000); /* starts at the largest window */
+    assert_true(rig_cwnd(&r) == 200000); /* starts at the largest window */
     r.f.now = 1000000000;
-    ack(&r, true, 20); /* marked and late: one cut */
+    rig_ack(&r, true, 20); /* marked and late: one cut */
     double w = 200000 - 200000 * 0.5 * (20.0 - 10) / 20;
-    assert_true(fabs(cwnd(&r) - w) < 1e-6);
-    ack(&r, true, 20); /* again within the same round trip: no second cut */
-    assert_true(fabs(cwnd(&r) - w) < 1e-6);
-    ack(&r, true, 4); /* marked but early: hold */
-    assert_true(fabs(cwnd(&r) - w) < 1e-6);
-    ack(&r, false, 4); /* unmarked, early: proportional increase */
+    assert_true(fabs(rig_cwnd(&r) - w) < 1e-6);
+    rig_ack(&r, true, 20); /* again within the same round trip: no second cut */
+    assert_true(fabs(rig_cwnd(&r) - w) < 1e-6);
+    rig_ack(&r, true, 4); /* marked but early: hold */
+    assert_true(fabs(rig_cwnd(&r) - w) < 1e-6);
+    rig_ack(&r, false, 4); /* unmarked, early: proportional increase */
     w += 4096 * (10.0 - 4) / 10;
-    assert_true(fabs(cwnd(&r) - w) < 1e-6);
-    ack(&r, false, 20); /* unmarked, late: additive */
+    assert_true(fabs(rig_cwnd(&r) - w) < 1e-6);
+    rig_ack(&r, false, 20); /* unmarked, late: additive */
     w += 4096.0 * 4096 / w;
-    assert_true(fabs(cwnd(&r) - w) < 1e-6);
+    assert_true(fabs(rig_cwnd(&r) - w) < 1e-6);
     r.f.now += 30000000; /* a round trip later a cut is allowed again */
-    ack(&r, true, 20);
+    rig_ack(&r, true, 20);
     w -= w * 0.5 * 0.5;
-    assert_true(fabs(cwnd(&r) - w) < 1e-6);
+    assert_true(fabs(rig_cwnd(&r) - w) < 1e-6);
     free(r.params);
 }
 
@@ -94,13 +58,13 @@ static void test_bounds(void **state)
     struct rig r;
     rig_init(&r);
     for (int i = 0; i < 1000; i++)
-        ack(&r, false, 1);
-    assert_true(cwnd(&r) == 200000); /* never above the maximum */
+        rig_ack(&r, false, 1);
+    assert_true(rig_cwnd(&r) == 200000); /* never above the maximum */
     for (int i = 0; i < 1000; i++) {
         r.f.now += 1000000000;
-        ack(&r, true, 1000);
+        rig_ack(&r, true, 1000);
     }
-    assert_true(cwnd(&r) == 4096); /* never below one MTU */
+    assert_true(rig_cwnd(&r) == 4096); /* never below one MTU */
     free(r.params);
 }
 
@@ -112,12 +76,12 @@ static void test_bdp_ceiling(void **state)
     (void)state;
     struct rig r;
     rig_init_with(&r, "nscc.max_cwnd_bytes=0");
-    assert_float_equal(cwnd(&r), 1.5 * 12.5e9 * 12e-6, 1e-6);
-    ack(&r, false, 8);
-    assert_float_equal(cwnd(&r), 1.5 * 12.5e9 * 8e-6, 1e-6);
+    assert_float_equal(rig_cwnd(&r), 1.5 * 12.5e9 * 12e-6, 1e-6);
+    rig_ack(&r, false, 8);
+    assert_float_equal(rig_cwnd(&r), 1.5 * 12.5e9 * 8e-6, 1e-6);
     for (int i = 0; i < 1000; i++)
-        ack(&r, false, 9);
-    assert_float_equal(cwnd(&r), 1.5 * 12.5e9 * 8e-6, 1e-6);
+        rig_ack(&r, false, 9);
+    assert_float_equal(rig_cwnd(&r), 1.5 * 12.5e9 * 8e-6, 1e-6);
     free(r.params);
 }
 

@@ -1,0 +1,61 @@
+/*
+ * DCTCP on a fabric (docs/model.md): an 8-to-1 incast of 1 MB over 100
+ * Gb/s with ECN marking at K = 64 KiB (kmin = kmax, as DCTCP wants). The
+ * receiver's queue settles around K, where without congestion control it
+ * fills its 1 MiB and drops; nothing is lost and the flows share fairly
+ * (Alizadeh et al., SIGCOMM 2010, section 3: the queue oscillates about K).
+ */
+#include "support.h"
+
+static void incast(const char *cc, struct bn_results *r)
+{
+    char c[64];
+    snprintf(c, sizeof c, "nic.congestion_control=%s", cc);
+    const char *sets[] = {"topology.k=4", "workload.kind=incast", "workload.incast_senders=8",
+                          "workload.message_bytes=1MB", c, "switch.ecn.kmin_bytes=65536",
+                          "switch.ecn.kmax_bytes=65536", "switch.ecn.pmax=1",
+                          "observe.sample_us=5", NULL};
+    struct bn_scenario sc;
+    test_scenario(&sc, sets);
+    test_run(&sc, r);
+    assert_int_equal(r->flows_completed, 8);
+}
+
+/* Mean of the receiver's queue from sample `from` on. */
+static double queue_mean(const struct bn_results *r, uint32_t from)
+{
+    const struct bn_series *s = &r->series;
+    assert_true(s->nqueues >= 1 && s->nsamples > from + 10);
+    double sum = 0;
+    for (uint32_t k = from; k < s->nsamples; k++)
+        sum += s->queue_bytes[(size_t)k * s->nqueues];
+    return sum / (s->nsamples - from);
+}
+
+static void test_queue_near_k(void **state)
+{
+    (void)state;
+    struct bn_results none, dctcp;
+    incast("none", &none);
+    incast("dctcp", &dctcp);
+    double q = queue_mean(&dctcp, 20), q0 = queue_mean(&none, 20);
+    printf("8-to-1 incast, K = 64 KiB: queue %.0f B with dctcp, %.0f B without; drops %llu / "
+           "%llu; min %.2f Gb/s of mean %.2f\n", q, q0, (unsigned long long)dctcp.pkts_dropped,
+           (unsigned long long)none.pkts_dropped, dctcp.throughput_gbps.min,
+           dctcp.throughput_gbps.mean);
+    assert_true(q > 0.25 * 65536 && q < 2 * 65536);
+    assert_true(q0 > 8 * 65536);
+    assert_int_equal(dctcp.pkts_dropped, 0);
+    assert_true(none.pkts_dropped > 0);
+    assert_true(dctcp.throughput_gbps.min > 0.75 * dctcp.throughput_gbps.mean);
+    bn_results_free(&none);
+    bn_results_free(&dctcp);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_queue_near_k),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

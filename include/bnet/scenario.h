@@ -251,6 +251,16 @@ struct bn_scenario_dctcp {
     uint32_t init_cwnd_pkts;     /* the window it starts with, in packets */
 };
 
+/* TIMELY (nic.congestion_control timely). */
+struct bn_scenario_timely {
+    double t_low_us, t_high_us;  /* below: additive increase; above: decrease by how far */
+    double min_rtt_us;           /* normalizes the gradient */
+    double alpha;                /* the gradient's EWMA weight of a new difference */
+    double beta;                 /* multiplicative-decrease gain */
+    double delta_mbps;           /* additive increase step */
+    uint32_t segment_bytes;      /* a completion's worth: TIMELY updates once per segment */
+};
+
 /* InfiniBand congestion control (nic.congestion_control ib_cc); 0 = default. */
 struct bn_scenario_ibcc {
     double ccti_timer_us;        /* the CCT index falls by one per period; 0 = default */
@@ -432,6 +442,7 @@ struct bn_scenario {
     struct bn_scenario_ibcc ibcc;
     struct bn_scenario_nscc nscc;
     struct bn_scenario_dctcp dctcp;
+    struct bn_scenario_timely timely;
     struct bn_scenario_workload workload;
     struct bn_scenario_sim sim;
     struct bn_scenario_observe observe;

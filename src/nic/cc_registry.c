@@ -8,6 +8,7 @@ extern const struct bn_cc_ops bn_cc_dcqcn;
 extern const struct bn_cc_ops bn_cc_ib;
 extern const struct bn_cc_ops bn_cc_nscc;
 extern const struct bn_cc_ops bn_cc_dctcp;
+extern const struct bn_cc_ops bn_cc_timely;
 
 static const struct bn_cc_ops *const modules[] = {
     &bn_cc_none,
@@ -15,6 +16,7 @@ static const struct bn_cc_ops *const modules[] = {
     &bn_cc_ib,
     &bn_cc_nscc,
     &bn_cc_dctcp,
+    &bn_cc_timely,
 };
 
 #define NMODULES (sizeof modules / sizeof modules[0])

@@ -400,8 +400,9 @@ static void notify_congestion(struct bn_nics *n, uint32_t qpid)
     bn_nic_send_ctrl(n, qpid, BN_PKT_CNP, 0, 0);
 }
 
-/* Window-based CC: hand it the ACK's echo and round-trip sample, then let
- * the queue pair send again if the window opened. */
+/* Window-based CC, or a rate set from ACKs: hand it the ACK's echo and
+ * round-trip sample, then apply a new rate, and let the queue pair send
+ * again if the window opened. */
 static void window_ack(struct bn_nics *n, uint32_t qpid, const struct bn_packet *pk)
 {
     struct bn_qp *qp = &n->qp[qpid];
@@ -411,7 +412,10 @@ static void window_ack(struct bn_nics *n, uint32_t qpid, const struct bn_packet 
         rtt = n->fab->now - qp->rtt_sent;
         qp->rtt_psn = BN_NONE;
     }
-    qp_cc(n, qp)->on_ack(n, qp, pk->flags & BN_PKT_ECN_CE, rtt);
+    const struct bn_cc_ops *cc = qp_cc(n, qp);
+    cc->on_ack(n, qp, pk->flags & BN_PKT_ECN_CE, rtt);
+    if (!cc->can_send)
+        bn_nic_cc_sync(n, qpid);
     bn_nic_activate(n, qpid);
 }
 

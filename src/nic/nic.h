@@ -155,7 +155,9 @@ struct bn_cc_ops {
     double (*alpha)(const struct bn_nics *n, const struct bn_qp *qp);
     /* Window-based modules (else NULL): may the queue pair put one more
      * packet in flight, and the ACKs that open the window: `ece` echoes a
-     * CE mark, `rtt` a round-trip sample (0 when this ACK carries none). */
+     * CE mark, `rtt` a round-trip sample (0 when this ACK carries none).
+     * A rate module may take ACKs too (on_ack without can_send): the NIC
+     * applies the qp->rate_bps it sets. */
     bool (*can_send)(const struct bn_nics *n, const struct bn_qp *qp);
     void (*on_ack)(struct bn_nics *n, struct bn_qp *qp, bool ece, bn_time_t rtt);
     /* For the time series: the congestion window in bytes (may be NULL). */

@@ -311,7 +311,7 @@ static const struct bn_scn_key keys[] = {
       .info.doc = "Sender rate control: none (line rate), dcqcn (RoCE: ECN marks, CNPs, "
                   "rate cuts by alpha), ib_cc (InfiniBand: FECN/BECN, CCT index), nscc (Ultra "
                   "Ethernet-style window: ECN and delay), dctcp (window cut by the fraction "
-                  "of marked ACKs).",
+                  "of marked ACKs), timely (rate from the round-trip gradient).",
       FIELD(nic.congestion_control) },
     { .info.path = "nic.cnp_interval_us", FLOAT_KEY, .info.unit = "us", .info.def = "= preset",
       .info.doc = "Receiver sends at most one congestion notification per queue pair per "
@@ -362,6 +362,29 @@ static const struct bn_scn_key keys[] = {
       .info.doc = "dctcp: the window a flow starts with, in MTU packets (RFC 6928's 10); slow "
                   "start doubles it each round trip until the first mark.",
       FIELD(dctcp.init_cwnd_pkts), RANGE(1, 1e8) },
+    { .info.path = "timely.t_low_us", FLOAT_KEY, .info.unit = "us", .info.def = "50",
+      .info.doc = "timely: below this round trip the rate grows additively (TIMELY's T_low).",
+      FIELD(timely.t_low_us), RANGE(0, 1e6) },
+    { .info.path = "timely.t_high_us", FLOAT_KEY, .info.unit = "us", .info.def = "500",
+      .info.doc = "timely: above this round trip the rate falls by beta (1 - T_high / rtt).",
+      FIELD(timely.t_high_us), RANGE(0.001, 1e6) },
+    { .info.path = "timely.min_rtt_us", FLOAT_KEY, .info.unit = "us", .info.def = "20",
+      .info.doc = "timely: the minimum round trip the RTT gradient is divided by.",
+      FIELD(timely.min_rtt_us), RANGE(0.001, 1e6) },
+    { .info.path = "timely.alpha", FLOAT_KEY, .info.unit = "", .info.def = "0.875",
+      .info.doc = "timely: the weight of a new difference in the gradient's moving average.",
+      FIELD(timely.alpha), RANGE(0, 1) },
+    { .info.path = "timely.beta", FLOAT_KEY, .info.unit = "", .info.def = "0.8",
+      .info.doc = "timely: multiplicative-decrease gain.",
+      FIELD(timely.beta), RANGE(0, 1) },
+    { .info.path = "timely.delta_mbps", FLOAT_KEY, .info.unit = "Mb/s", .info.def = "10",
+      .info.doc = "timely: the additive increase per round-trip sample (five-fold after five "
+                  "non-positive gradients in a row).",
+      FIELD(timely.delta_mbps), RANGE(0.001, 1e6) },
+    { .info.path = "timely.segment_bytes", INT_KEY, .info.unit = "bytes", .info.def = "16384",
+      .info.doc = "timely: the segment whose completion is one update (the paper's 16-64 KB); "
+                  "between two round-trip samples, as many updates as segments went.",
+      FIELD(timely.segment_bytes), RANGE(1, 1e9) },
     { .info.path = "ibcc.ccti_timer_us", FLOAT_KEY, .info.unit = "us", .info.def = "= default",
       .info.doc = "CCTI_Timer: the CCT index falls by one per period (see docs/model.md).",
       FIELD(ibcc.ccti_timer_us), .lo = 0, .hi = 1e9,

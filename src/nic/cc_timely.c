@@ -1,0 +1,126 @@
+/*
+ * TIMELY (Mittal et al., "TIMELY: RTT-based Congestion Control for the
+ * Datacenter", SIGCOMM 2015), a rate set from round-trip samples: with
+ * each new sample the gradient, an EWMA of successive differences over the
+ * minimum RTT, steers the rate:
+ *   rtt < T_low:           rate += delta                (additive)
+ *   rtt > T_high:          rate *= 1 - beta (1 - T_high / rtt)
+ *   gradient <= 0:         rate += N delta, N = 5 after five such samples
+ *                          in a row (hyperactive increase), else 1
+ *   gradient > 0:          rate *= 1 - beta gradient
+ * Parameters as the paper gives them and HPCC's ns-3 code uses them (T_low
+ * 50 us, T_high 500 us, minimum RTT 20 us, alpha 0.875, beta 0.8, delta
+ * 10 Mb/s): the timely.* keys.
+ *
+ * TIMELY updates once per completion of a segment (16-64 KB); bnet times
+ * one packet per round trip. Between two samples, k = the time between
+ * them over a segment's time at the current rate completions would have
+ * come; the update is applied as k completions each seeing 1/k of the
+ * difference (the RTT taken to move linearly between the samples): the
+ * EWMA takes k steps, a decrease compounds k times, an increase adds k
+ * steps. With k = 1 it is the paper's rule exactly.
+ */
+#include <math.h>
+
+#include "nic/nic.h"
+
+#define HAI_AFTER 5 /* gradients <= 0 in a row before the increase goes five-fold */
+
+struct timely_params {
+    bn_time_t t_low, t_high, min_rtt;
+    double alpha, beta, delta_bps, segment_bits;
+};
+
+struct timely {
+    double rate;           /* bits per second */
+    double rtt_diff;       /* ps, the EWMA of successive completions' differences */
+    bn_time_t prev_rtt;    /* 0: none yet */
+    bn_time_t prev_at;     /* when it came */
+    double negatives;      /* completions in a row with a gradient <= 0 */
+};
+BN_CC_PRIV_CHECK(struct timely);
+
+static struct timely *st(struct bn_qp *qp) { return (struct timely *)(void *)qp->cc_priv; }
+
+static int timely_setup(const struct bn_scenario *sc, double line_gbps, void *out,
+                        bn_time_t *cnp_interval, struct bn_error *err)
+{
+    (void)line_gbps;
+    const struct bn_scenario_timely *t = &sc->timely;
+    if (t->t_low_us >= t->t_high_us)
+        return bn_fail(err, BN_EINPUT, "%s: key 'timely.t_low_us': %g us must be below "
+                       "timely.t_high_us (%g us)", sc->source, t->t_low_us, t->t_high_us);
+    *(struct timely_params *)out = (struct timely_params){
+        bn_time_from_us(t->t_low_us), bn_time_from_us(t->t_high_us),
+        bn_time_from_us(t->min_rtt_us), t->alpha, t->beta, t->delta_mbps * 1e6,
+        (double)t->segment_bytes * 8};
+    *cnp_interval = 0;
+    return BN_OK;
+}
+
+static void timely_init(struct bn_nics *n, struct bn_qp *qp)
+{
+    *st(qp) = (struct timely){.rate = (double)n->nic[qp->snic].line_bps};
+    qp->rate_bps = n->nic[qp->snic].line_bps;
+    qp->cc_timer = BN_TIME_NEVER;
+}
+
+static void timely_on_ack(struct bn_nics *n, struct bn_qp *qp, bool ece, bn_time_t rtt)
+{
+    (void)ece;
+    struct timely *s = st(qp);
+    const struct timely_params *p = n->cc_params;
+    bn_time_t now = n->fab->now;
+    if (rtt <= 0)
+        return;
+    if (!s->prev_rtt) {
+        s->prev_rtt = rtt;
+        s->prev_at = now;
+        return;
+    }
+    /* the completions since the last sample, at least one */
+    double seg_ps = p->segment_bits / s->rate * (double)BN_PS_PER_S;
+    double k = floor((double)(now - s->prev_at) / seg_ps);
+    k = k < 1 ? 1 : k > 1e6 ? 1e6 : k;
+    double diff = (double)(rtt - s->prev_rtt) / k, line = (double)n->nic[qp->snic].line_bps;
+    s->prev_rtt = rtt;
+    s->prev_at = now;
+    double keep = pow(1 - p->alpha, k);
+    s->rtt_diff = keep * s->rtt_diff + (1 - keep) * diff;
+    double gradient = s->rtt_diff / (double)p->min_rtt;
+    if (rtt < p->t_low) {
+        s->negatives = 0;
+        s->rate += k * p->delta_bps;
+    } else if (rtt > p->t_high) {
+        s->negatives = 0;
+        s->rate *= pow(1 - p->beta * (1 - (double)p->t_high / (double)rtt), k);
+    } else if (gradient <= 0) { /* five-fold once five completions in a row saw it */
+        double before = s->negatives,
+               plain = before < HAI_AFTER - 1 ? fmin(k, HAI_AFTER - 1 - before) : 0;
+        s->negatives += k;
+        s->rate += (plain + HAI_AFTER * (k - plain)) * p->delta_bps;
+    } else {
+        s->negatives = 0;
+        double f = 1 - p->beta * gradient;
+        s->rate *= f > 0 ? pow(f, k) : 0;
+    }
+    s->rate = s->rate > line ? line : s->rate < p->delta_bps ? p->delta_bps : s->rate;
+    qp->rate_bps = (uint64_t)s->rate; /* the NIC applies it (window_ack) */
+}
+
+static void timely_ignore(struct bn_nics *n, struct bn_qp *qp)
+{
+    (void)n;
+    (void)qp;
+}
+
+const struct bn_cc_ops bn_cc_timely = {
+    .name = "timely",
+    .notifies = false,
+    .params_size = sizeof(struct timely_params),
+    .setup = timely_setup,
+    .init = timely_init,
+    .on_notify = timely_ignore,
+    .on_timer = timely_ignore,
+    .on_ack = timely_on_ack,
+};

@@ -261,6 +261,17 @@ struct bn_scenario_timely {
     uint32_t segment_bytes;      /* a completion's worth: TIMELY updates once per segment */
 };
 
+/* Swift's fabric window (nic.congestion_control swift). */
+struct bn_scenario_swift {
+    double base_target_us;       /* 0: the fabric's longest idle round trip */
+    double hop_divisor;          /* per-hop part of the target: base / this */
+    double fs_range_x;           /* flow-scaled part's range: this x base */
+    double fs_min_cwnd, fs_max_cwnd; /* packets: where the flow-scaled part is range, 0 */
+    double ai;                   /* packets added per round trip */
+    double beta, max_mdf;        /* decrease gain, largest cut */
+    double min_cwnd, max_cwnd;   /* packets: the window's bounds (its start: max) */
+};
+
 /* InfiniBand congestion control (nic.congestion_control ib_cc); 0 = default. */
 struct bn_scenario_ibcc {
     double ccti_timer_us;        /* the CCT index falls by one per period; 0 = default */
@@ -443,6 +454,7 @@ struct bn_scenario {
     struct bn_scenario_nscc nscc;
     struct bn_scenario_dctcp dctcp;
     struct bn_scenario_timely timely;
+    struct bn_scenario_swift swift;
     struct bn_scenario_workload workload;
     struct bn_scenario_sim sim;
     struct bn_scenario_observe observe;

@@ -9,6 +9,7 @@ extern const struct bn_cc_ops bn_cc_ib;
 extern const struct bn_cc_ops bn_cc_nscc;
 extern const struct bn_cc_ops bn_cc_dctcp;
 extern const struct bn_cc_ops bn_cc_timely;
+extern const struct bn_cc_ops bn_cc_swift;
 
 static const struct bn_cc_ops *const modules[] = {
     &bn_cc_none,
@@ -17,6 +18,7 @@ static const struct bn_cc_ops *const modules[] = {
     &bn_cc_nscc,
     &bn_cc_dctcp,
     &bn_cc_timely,
+    &bn_cc_swift,
 };
 
 #define NMODULES (sizeof modules / sizeof modules[0])

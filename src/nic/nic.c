@@ -103,6 +103,7 @@ int bn_nics_init(struct bn_nics *n, struct bn_fabric *f, const uint32_t *host_po
     n->nhosts = nhosts;
     n->domain_gpus = p->nvlink_port ? p->domain_gpus : 0;
     n->fabric_rtt = p->fabric_rtt;
+    n->fabric_switches = p->fabric_switches;
     n->agg_nic0 = p->nvlink_port ? 2 * nhosts : nhosts;
     n->agg_node0 = p->agg_node0;
     n->nnics = n->agg_nic0 + p->nagg;
@@ -401,8 +402,8 @@ static void notify_congestion(struct bn_nics *n, uint32_t qpid)
 }
 
 /* Window-based CC, or a rate set from ACKs: hand it the ACK's echo and
- * round-trip sample, then apply a new rate, and let the queue pair send
- * again if the window opened. */
+ * round-trip sample, then apply a new rate if it set one, and let the
+ * queue pair send again if the window opened. */
 static void window_ack(struct bn_nics *n, uint32_t qpid, const struct bn_packet *pk)
 {
     struct bn_qp *qp = &n->qp[qpid];
@@ -413,8 +414,9 @@ static void window_ack(struct bn_nics *n, uint32_t qpid, const struct bn_packet 
         qp->rtt_psn = BN_NONE;
     }
     const struct bn_cc_ops *cc = qp_cc(n, qp);
+    uint64_t rate = qp->rate_bps;
     cc->on_ack(n, qp, pk->flags & BN_PKT_ECN_CE, rtt);
-    if (!cc->can_send)
+    if (n->qp[qpid].rate_bps != rate)
         bn_nic_cc_sync(n, qpid);
     bn_nic_activate(n, qpid);
 }

@@ -156,8 +156,8 @@ struct bn_cc_ops {
     /* Window-based modules (else NULL): may the queue pair put one more
      * packet in flight, and the ACKs that open the window: `ece` echoes a
      * CE mark, `rtt` a round-trip sample (0 when this ACK carries none).
-     * A rate module may take ACKs too (on_ack without can_send): the NIC
-     * applies the qp->rate_bps it sets. */
+     * A module may set qp->rate_bps in on_ack too (a rate module without
+     * can_send, or a window paced below one packet): the NIC applies it. */
     bool (*can_send)(const struct bn_nics *n, const struct bn_qp *qp);
     void (*on_ack)(struct bn_nics *n, struct bn_qp *qp, bool ece, bn_time_t rtt);
     /* For the time series: the congestion window in bytes (may be NULL). */
@@ -211,6 +211,7 @@ struct bn_nics {
     uint32_t nnics, nhosts;
     uint32_t domain_gpus;         /* NVLink domain size (0: none) */
     bn_time_t fabric_rtt;         /* as bn_nic_params's */
+    uint32_t fabric_switches;     /* as bn_nic_params's */
     uint32_t agg_nic0, agg_node0; /* SHARP units: NIC agg_nic0 + (node - agg_node0) */
     struct bn_qp *qp;
     uint32_t nqps, qp_cap;
@@ -268,6 +269,7 @@ struct bn_nics {
 struct bn_nic_params {
     bn_time_t fabric_rtt;         /* the longest idle round trip between hosts: a full
                                    * data frame there, an ACK back (0: not known) */
+    uint32_t fabric_switches;     /* switches on the longest minimal path */
     const uint32_t *nvlink_port;  /* per host: its NVLink port (NULL: no NVLink domains) */
     uint32_t domain_gpus;
     const uint32_t *agg_port;     /* per SHARP aggregation unit: its port (nagg of them) */

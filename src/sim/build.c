@@ -217,6 +217,7 @@ int bn_sim_build(struct bn_sim *s, const struct bn_scenario *sc, struct bn_error
     s->sw.scaleup_port = s->scaleup_port;
     struct bn_nic_params np = {
         .fabric_rtt = fabric_rtt(s, encap, sc->nic.mtu_bytes),
+        .fabric_switches = bn_routes_diameter_hops(&s->routes) - 1,
         .nvlink_port = s->topo.nscaleup ? s->host_nvlink : NULL,
         .domain_gpus = s->topo.domain_gpus,
     };

@@ -1,0 +1,136 @@
+/*
+ * Swift (Kumar et al., "Swift: Delay is Simple and Effective for
+ * Congestion Control in the Datacenter", SIGCOMM 2020), the fabric
+ * window: a delay target of a base, a part per hop and a flow-scaled part
+ * that lets small windows queue more,
+ *   target = base + hops h + max(0, min(fs_alpha / sqrt(cwnd) + fs_beta, fs_range)),
+ *   fs_alpha = fs_range / (1/sqrt(fs_min_cwnd) - 1/sqrt(fs_max_cwnd)),
+ *   fs_beta = -fs_alpha / sqrt(fs_max_cwnd)          (cwnd in packets);
+ * below it each ACK adds ai / cwnd packets (ai per round trip), above it
+ * the window falls, at most once per round trip, by
+ *   max(1 - beta (delay - target) / delay, 1 - max_mdf).
+ * A window under one packet is paced: one packet per rtt / cwnd. Defaults
+ * as csg-htsim's model of it sets them (ai 1, beta 0.8, max_mdf 0.5,
+ * fs_min_cwnd 0.1, fs_max_cwnd 100 packets, fs_range 5 x base, h = base /
+ * 6.55), the base being the fabric's longest idle round trip unless
+ * swift.base_target_us sets it; hops are the fabric's longest path's
+ * switches. Not modelled: the endpoint window (bnet's receivers
+ * acknowledge when a packet reaches the NIC, so no host delay enters the
+ * round trip) and per-flow hop counts.
+ */
+#include <math.h>
+
+#include "nic/nic.h"
+
+struct swift_params {
+    double base_ps, h_ps, fs_range_ps, fs_alpha, fs_beta;
+    double ai, beta, max_mdf, min_cwnd_pkts, max_cwnd_pkts;
+    bool derive;            /* base from the fabric (set at a queue pair's start) */
+    double fs_min, fs_max;  /* fs_min_cwnd, fs_max_cwnd (packets) */
+    double range_x, h_div;  /* fs_range = range_x base, h = base / h_div when derived */
+};
+
+struct swift {
+    double cwnd;            /* packets (may be below 1) */
+    bn_time_t rtt;          /* latest sample */
+    bn_time_t last_decrease;
+    double base_ps, h_ps, fs_range_ps, fs_alpha, fs_beta; /* this flow's target terms */
+};
+BN_CC_PRIV_CHECK(struct swift);
+
+static struct swift *st(struct bn_qp *qp) { return (struct swift *)(void *)qp->cc_priv; }
+
+static int swift_setup(const struct bn_scenario *sc, double line_gbps, void *out,
+                       bn_time_t *cnp_interval, struct bn_error *err)
+{
+    (void)line_gbps;
+    const struct bn_scenario_swift *w = &sc->swift;
+    if (w->fs_min_cwnd >= w->fs_max_cwnd)
+        return bn_fail(err, BN_EINPUT, "%s: key 'swift.fs_min_cwnd': %g must be below "
+                       "swift.fs_max_cwnd (%g)", sc->source, w->fs_min_cwnd, w->fs_max_cwnd);
+    *(struct swift_params *)out = (struct swift_params){
+        .base_ps = w->base_target_us * 1e6, .ai = w->ai, .beta = w->beta,
+        .max_mdf = w->max_mdf, .min_cwnd_pkts = w->min_cwnd, .max_cwnd_pkts = w->max_cwnd,
+        .derive = w->base_target_us == 0, .fs_min = w->fs_min_cwnd, .fs_max = w->fs_max_cwnd,
+        .range_x = w->fs_range_x, .h_div = w->hop_divisor};
+    *cnp_interval = 0;
+    return BN_OK;
+}
+
+static void swift_init(struct bn_nics *n, struct bn_qp *qp)
+{
+    const struct swift_params *p = n->cc_params;
+    struct swift *s = st(qp);
+    double base = p->derive ? (double)n->fabric_rtt : p->base_ps;
+    double range = p->range_x * base;
+    double alpha = range / (1 / sqrt(p->fs_min) - 1 / sqrt(p->fs_max));
+    *s = (struct swift){.cwnd = p->max_cwnd_pkts, .rtt = n->fabric_rtt, .base_ps = base,
+                        .h_ps = base / p->h_div, .fs_range_ps = range, .fs_alpha = alpha,
+                        .fs_beta = -alpha / sqrt(p->fs_max)};
+    qp->rate_bps = n->nic[qp->snic].line_bps;
+    qp->cc_timer = BN_TIME_NEVER;
+}
+
+/* The fabric target for a window of cwnd packets (ps). */
+static double target(const struct swift *s, uint32_t hops)
+{
+    double fs = s->fs_alpha / sqrt(s->cwnd) + s->fs_beta;
+    fs = fs > s->fs_range_ps ? s->fs_range_ps : fs < 0 ? 0 : fs;
+    return s->base_ps + hops * s->h_ps + fs;
+}
+
+static bool swift_can_send(const struct bn_nics *n, const struct bn_qp *qp)
+{
+    const struct swift *s = (const struct swift *)(const void *)qp->cc_priv;
+    double inflight = (double)n->tp->in_flight(n, qp);
+    return inflight + 1 <= (s->cwnd < 1 ? 1 : s->cwnd);
+}
+
+static void swift_on_ack(struct bn_nics *n, struct bn_qp *qp, bool ece, bn_time_t rtt)
+{
+    (void)ece;
+    struct swift *s = st(qp);
+    const struct swift_params *p = n->cc_params;
+    bn_time_t now = n->fab->now;
+    bool can_decrease = now - s->last_decrease >= s->rtt; /* by the round trip known so far */
+    if (rtt > 0)
+        s->rtt = rtt;
+    double delay = (double)s->rtt, t = target(s, n->fabric_switches), acked = n->ack_every;
+    if (delay < t)
+        s->cwnd += s->cwnd >= 1 ? p->ai * acked / s->cwnd : p->ai * acked;
+    else if (can_decrease) {
+        double f = 1 - p->beta * (delay - t) / delay;
+        s->cwnd *= f > 1 - p->max_mdf ? f : 1 - p->max_mdf;
+        s->last_decrease = now;
+    }
+    s->cwnd = s->cwnd < p->min_cwnd_pkts ? p->min_cwnd_pkts
+              : s->cwnd > p->max_cwnd_pkts ? p->max_cwnd_pkts : s->cwnd;
+    /* under one packet: paced, one packet per rtt / cwnd */
+    uint64_t line = n->nic[qp->snic].line_bps;
+    double paced = s->cwnd * n->mtu * 8 / ((double)s->rtt / BN_PS_PER_S);
+    qp->rate_bps = s->cwnd < 1 && paced < (double)line ? (uint64_t)paced : line;
+}
+
+static void swift_ignore(struct bn_nics *n, struct bn_qp *qp)
+{
+    (void)n;
+    (void)qp;
+}
+
+static double swift_window(const struct bn_nics *n, const struct bn_qp *qp)
+{
+    return ((const struct swift *)(const void *)qp->cc_priv)->cwnd * n->mtu;
+}
+
+const struct bn_cc_ops bn_cc_swift = {
+    .name = "swift",
+    .notifies = false,
+    .params_size = sizeof(struct swift_params),
+    .setup = swift_setup,
+    .init = swift_init,
+    .on_notify = swift_ignore,
+    .on_timer = swift_ignore,
+    .can_send = swift_can_send,
+    .on_ack = swift_on_ack,
+    .window = swift_window,
+};

@@ -5,8 +5,9 @@
  * links, switch and NIC failures on its links ("leaf0 spine0", "host3"...).
  * Then the frame is put back where the input may have widened it, so each
  * input runs in milliseconds: the topology stays k=4 leaf-spine, simulated
- * time at most 2000 us, messages at most 64 KiB, no flow file (the flow
- * file has its own target), samples and flap periods at least 1 us. The
+ * time at most 2000 us, Poisson arrivals within it, messages at most
+ * 64 KiB, no flow file (the flow file has its own target), samples and
+ * flap periods at least 1 us. The
  * scenario is validated and run (bn_run: build, flows driver, NICs, links,
  * switches, faults, rerouting, the baseline run) and its results printed
  * and written as JSON. Refused input is fine; a crash, a sanitizer report,
@@ -32,6 +33,8 @@ static void clamp(struct bn_scenario *sc)
         sc->sim.max_time_us = E2E_MAX_TIME_US;
     if (sc->workload.message_bytes > E2E_MAX_MESSAGE_BYTES)
         sc->workload.message_bytes = E2E_MAX_MESSAGE_BYTES;
+    if (sc->workload.duration_us > E2E_MAX_TIME_US) /* poisson: its flows, not millions */
+        sc->workload.duration_us = E2E_MAX_TIME_US;
     if (sc->observe.sample_us > 0 && sc->observe.sample_us < E2E_MIN_PERIOD_US)
         sc->observe.sample_us = E2E_MIN_PERIOD_US;
     for (uint32_t i = 0; i < sc->nfaults; i++) {

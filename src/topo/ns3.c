@@ -20,10 +20,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grow.h"
 #include "core/lines.h"
 #include "topo/import.h"
 
 enum { HEADER, SWITCHES, LINKS };
+
+/* A link as read; the draft gets them once the file is whole. */
+struct ns3_link {
+    uint32_t a, b, line;
+    double gbps, len_m;
+};
 
 struct ns3 {
     struct bn_draft d;
@@ -32,6 +39,8 @@ struct ns3 {
     uint64_t nodes, nswitches, nlinks, links_read;
     unsigned header_line;
     uint8_t *is_switch;
+    struct ns3_link *links;
+    uint32_t links_cap;
 };
 
 static bool whole(const char *tok, uint64_t max, uint64_t *v)
@@ -68,6 +77,10 @@ static int header(struct ns3 *x, char **tok, int n, unsigned line, struct bn_err
                        "the nodes)", x->d.path, line);
     x->nodes = v[0], x->nswitches = v[1], x->nlinks = v[2];
     x->header_line = line;
+    if (x->nodes - x->nswitches > x->nlinks) /* every host has its link */
+        return bn_fail(err, BN_EINPUT, "%s:%u: %llu hosts need as many links, and LINKS is %llu",
+                       x->d.path, line, (unsigned long long)(x->nodes - x->nswitches),
+                       (unsigned long long)x->nlinks);
     x->is_switch = calloc(x->nodes + 1, 1);
     if (!x->is_switch)
         return bn_fail(err, BN_ENOMEM, "out of memory reading %s", x->d.path);
@@ -75,7 +88,9 @@ static int header(struct ns3 *x, char **tok, int n, unsigned line, struct bn_err
     return BN_OK;
 }
 
-/* The switch list is known: declare every node, in id order. */
+/* The file is whole: every node in id order (hosts numbered as ns-3
+ * numbers them), then the links. Nothing is declared before, so a header
+ * promising millions of nodes costs nothing until its lines are there. */
 static int declare(struct ns3 *x, unsigned line, struct bn_error *err)
 {
     int rc = BN_OK;
@@ -86,7 +101,11 @@ static int declare(struct ns3 *x, unsigned line, struct bn_error *err)
         rc = bn_draft_add_node(&x->d, name, x->is_switch[id] ? BN_NODE_SWITCH : BN_NODE_HOST, 0,
                                line, &idx, err);
     }
-    x->part = LINKS;
+    for (uint64_t i = 0; i < x->links_read && rc == BN_OK; i++) {
+        const struct ns3_link *l = &x->links[i];
+        rc = bn_draft_add_link(&x->d, l->a, l->b, l->gbps, l->len_m, BN_CABLE_FIBER, l->line,
+                               err);
+    }
     return rc;
 }
 
@@ -105,7 +124,8 @@ static int switches(struct ns3 *x, char **tok, int n, unsigned line, struct bn_e
                            line, (unsigned long long)id);
         x->is_switch[id] = 1;
     }
-    return declare(x, line, err);
+    x->part = LINKS;
+    return BN_OK;
 }
 
 static int link_line(struct ns3 *x, char **tok, int n, unsigned line, struct bn_error *err)
@@ -140,10 +160,11 @@ static int link_line(struct ns3 *x, char **tok, int n, unsigned line, struct bn_
         return bn_fail(err, BN_EINPUT, "%s:%u: ERROR_RATE %s: random loss is a fault in bnet "
                        "(faults: kind link_ber), not part of the topology", x->d.path, line,
                        tok[4]);
-    x->links_read++;
-    double len = delay / x->sc->link.fiber_ns_per_m;
-    return bn_draft_add_link(&x->d, (uint32_t)a, (uint32_t)b, rate, len, BN_CABLE_FIBER, line,
-                             err);
+    if (!bn_grow((void **)&x->links, (uint32_t)x->links_read, &x->links_cap, sizeof *x->links))
+        return bn_fail(err, BN_ENOMEM, "out of memory reading %s", x->d.path);
+    x->links[x->links_read++] = (struct ns3_link){(uint32_t)a, (uint32_t)b, line, rate,
+                                                  delay / x->sc->link.fiber_ns_per_m};
+    return BN_OK;
 }
 
 static int read_line(void *ctx, char *text, unsigned line, struct bn_error *err)
@@ -187,7 +208,7 @@ static int build(struct bn_topo *t, const struct bn_scenario *sc, struct bn_erro
     int rc = bn_each_line(f, path, read_line, &x, &lines, err);
     fclose(f);
     if (rc == BN_OK && x.part == SWITCHES && x.nswitches == 0)
-        rc = declare(&x, lines, err);
+        x.part = LINKS;
     if (rc == BN_OK && x.part != LINKS)
         rc = bn_fail(err, BN_EINPUT, "%s:%u: the file ends before its %s", path, lines,
                      x.part == HEADER ? "'NODES SWITCHES LINKS' line" : "switch ids");
@@ -196,9 +217,12 @@ static int build(struct bn_topo *t, const struct bn_scenario *sc, struct bn_erro
                      x.header_line, (unsigned long long)x.nlinks,
                      (unsigned long long)x.links_read);
     if (rc == BN_OK)
+        rc = declare(&x, x.header_line, err);
+    if (rc == BN_OK)
         rc = bn_draft_to_topo(&x.d, t, err);
     bn_draft_free(&x.d);
     free(x.is_switch);
+    free(x.links);
     return rc;
 }
 

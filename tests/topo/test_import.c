@@ -293,8 +293,14 @@ static void test_ns3_errors(void **state)
     fails("ns3", "3 1 2\n2\n0 2 100Gbps 1 0\n", ":3: DELAY '1' is not a time");
     fails("ns3", "3 1 2\n2\n0 2 100Gbps 1us 0.01\n", ":3: ERROR_RATE 0.01: random loss is a fault");
     fails("ns3", "3 1 2\n2\n0 2 100Gbps 1us 0\n", ":1: 2 links declared, 1 given");
-    fails("ns3", "3 1 1\n2\n0 2 100Gbps 1us 0\n1 2 100Gbps 1us 0\n",
-          ":4: more links than the 1 the first line declares");
+    fails("ns3", "3 1 2\n2\n0 2 100Gbps 1us 0\n1 2 100Gbps 1us 0\n0 1 100Gbps 1us 0\n",
+          ":5: more links than the 2 the first line declares");
+    fails("ns3", "3 1 1\n2\n0 2 100Gbps 1us 0\n", ":1: 2 hosts need as many links, and LINKS is 1");
+    /* millions of nodes promised, a few lines given: refused at once (a
+     * fuzzed input declared 16 million and took 14 s to build them) */
+    fails("ns3", "16312762 4 12\n8 9 10 11\n0 8 100Gbps 1us 0\n",
+          ":1: 16312758 hosts need as many links, and LINKS is 12");
+    fails("ns3", "9000000 1 9000000\n5\n0 5 100Gbps 1us 0\n", ":1: 9000000 links declared, 1 given");
     fails("ns3", "3 1 2\n", "the file ends before its switch ids");
 }
 

@@ -86,15 +86,18 @@ static uint32_t walk(struct bn_ideal *id, const struct bn_packet *probe, uint32_
                 continue;
             }
             uint32_t pick, node = ports[peer].node;
-            uint32_t c = bn_switch_choices(&s->sw, node, probe, spread, id->cand, 512, &pick);
-            if (c == 0 || c > 512)
+            uint32_t c = bn_switch_choices(&s->sw, node, probe, spread, id->cand, BN_IDEAL_CHOICES,
+                                           &pick);
+            if (c == 0 || c > BN_IDEAL_CHOICES)
                 return 0;
-            uint32_t first = pick != UINT32_MAX ? pick : id->cand[0];
+            /* one next hop (the flow's hash picked it), or all of them */
+            const uint32_t *next = pick != UINT32_MAX ? &pick : id->cand;
+            uint32_t nnext = pick != UINT32_MAX ? 1 : c;
             if (p == on)
-                on_next = first;
-            for (uint32_t j = 0; j < (pick != UINT32_MAX ? 1 : c); j++) {
-                uint32_t q = pick != UINT32_MAX ? pick : id->cand[j];
-                double w = id->curw[i] / (pick != UINT32_MAX ? 1 : c);
+                on_next = next[0];
+            for (uint32_t j = 0; j < nnext; j++) {
+                uint32_t q = next[j];
+                double w = id->curw[i] / nnext;
                 if (id->mark[q] == stamp) {
                     id->nextw[id->slot[q]] += w;
                     continue;

@@ -9,11 +9,13 @@
 
 #include "sim/sim.h"
 
+#define BN_IDEAL_CHOICES 512 /* next hops of one switch */
+
 /* Scratch for the path walks (a mark and a frontier slot per port). */
 struct bn_ideal {
     struct bn_sim *s;
     uint32_t *mark, *slot, stamp;
-    uint32_t *cur, *next, cand[512];
+    uint32_t *cur, *next, cand[BN_IDEAL_CHOICES];
     double *curw, *nextw;
 };
 

@@ -52,8 +52,7 @@ static void dctcp_init(struct bn_nics *n, struct bn_qp *qp)
 
 static bool dctcp_can_send(const struct bn_nics *n, const struct bn_qp *qp)
 {
-    double inflight = (double)n->tp->in_flight(n, qp) * n->mtu;
-    return inflight + n->mtu <= ((const struct dctcp *)(const void *)qp->cc_priv)->cwnd;
+    return bn_cc_window_allows(n, qp, ((const struct dctcp *)(const void *)qp->cc_priv)->cwnd);
 }
 
 static void dctcp_on_ack(struct bn_nics *n, struct bn_qp *qp, bool ece, bn_time_t rtt)
@@ -85,12 +84,6 @@ static void dctcp_on_ack(struct bn_nics *n, struct bn_qp *qp, bool ece, bn_time_
     s->cwnd = s->cwnd < mtu ? mtu : s->cwnd > 1e12 ? 1e12 : s->cwnd;
 }
 
-static void dctcp_ignore(struct bn_nics *n, struct bn_qp *qp)
-{
-    (void)n;
-    (void)qp;
-}
-
 static double dctcp_window(const struct bn_nics *n, const struct bn_qp *qp)
 {
     (void)n;
@@ -109,8 +102,8 @@ const struct bn_cc_ops bn_cc_dctcp = {
     .params_size = sizeof(struct dctcp_params),
     .setup = dctcp_setup,
     .init = dctcp_init,
-    .on_notify = dctcp_ignore,
-    .on_timer = dctcp_ignore,
+    .on_notify = bn_cc_ignore,
+    .on_timer = bn_cc_ignore,
     .alpha = dctcp_alpha,
     .can_send = dctcp_can_send,
     .on_ack = dctcp_on_ack,

@@ -7,16 +7,10 @@ static void none_init(struct bn_nics *n, struct bn_qp *qp)
     qp->cc_timer = BN_TIME_NEVER;
 }
 
-static void none_ignore(struct bn_nics *n, struct bn_qp *qp)
-{
-    (void)n;
-    (void)qp;
-}
-
 const struct bn_cc_ops bn_cc_none = {
     .name = "none",
     .notifies = false,
     .init = none_init,
-    .on_notify = none_ignore,
-    .on_timer = none_ignore,
+    .on_notify = bn_cc_ignore,
+    .on_timer = bn_cc_ignore,
 };

@@ -72,8 +72,7 @@ static void nscc_init(struct bn_nics *n, struct bn_qp *qp)
 
 static bool nscc_can_send(const struct bn_nics *n, const struct bn_qp *qp)
 {
-    double inflight = (double)n->tp->in_flight(n, qp) * n->mtu;
-    return inflight + n->mtu <= ((const struct nscc *)(const void *)qp->cc_priv)->cwnd;
+    return bn_cc_window_allows(n, qp, ((const struct nscc *)(const void *)qp->cc_priv)->cwnd);
 }
 
 static void nscc_on_ack(struct bn_nics *n, struct bn_qp *qp, bool ece, bn_time_t rtt)
@@ -99,12 +98,6 @@ static void nscc_on_ack(struct bn_nics *n, struct bn_qp *qp, bool ece, bn_time_t
     s->cwnd = s->cwnd > s->maxwnd ? s->maxwnd : s->cwnd < mtu ? mtu : s->cwnd;
 }
 
-static void nscc_ignore(struct bn_nics *n, struct bn_qp *qp)
-{
-    (void)n;
-    (void)qp;
-}
-
 static double nscc_window(const struct bn_nics *n, const struct bn_qp *qp)
 {
     (void)n;
@@ -117,8 +110,8 @@ const struct bn_cc_ops bn_cc_nscc = {
     .params_size = sizeof(struct nscc_params),
     .setup = nscc_setup,
     .init = nscc_init,
-    .on_notify = nscc_ignore,
-    .on_timer = nscc_ignore,
+    .on_notify = bn_cc_ignore,
+    .on_timer = bn_cc_ignore,
     .can_send = nscc_can_send,
     .on_ack = nscc_on_ack,
     .window = nscc_window,

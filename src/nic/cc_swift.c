@@ -82,8 +82,7 @@ static double target(const struct swift *s, uint32_t hops)
 static bool swift_can_send(const struct bn_nics *n, const struct bn_qp *qp)
 {
     const struct swift *s = (const struct swift *)(const void *)qp->cc_priv;
-    double inflight = (double)n->tp->in_flight(n, qp);
-    return inflight + 1 <= (s->cwnd < 1 ? 1 : s->cwnd);
+    return bn_cc_window_allows(n, qp, (s->cwnd < 1 ? 1 : s->cwnd) * n->mtu); /* paced under 1 */
 }
 
 static void swift_on_ack(struct bn_nics *n, struct bn_qp *qp, bool ece, bn_time_t rtt)
@@ -111,12 +110,6 @@ static void swift_on_ack(struct bn_nics *n, struct bn_qp *qp, bool ece, bn_time_
     qp->rate_bps = s->cwnd < 1 && paced < (double)line ? (uint64_t)paced : line;
 }
 
-static void swift_ignore(struct bn_nics *n, struct bn_qp *qp)
-{
-    (void)n;
-    (void)qp;
-}
-
 static double swift_window(const struct bn_nics *n, const struct bn_qp *qp)
 {
     return ((const struct swift *)(const void *)qp->cc_priv)->cwnd * n->mtu;
@@ -128,8 +121,8 @@ const struct bn_cc_ops bn_cc_swift = {
     .params_size = sizeof(struct swift_params),
     .setup = swift_setup,
     .init = swift_init,
-    .on_notify = swift_ignore,
-    .on_timer = swift_ignore,
+    .on_notify = bn_cc_ignore,
+    .on_timer = bn_cc_ignore,
     .can_send = swift_can_send,
     .on_ack = swift_on_ack,
     .window = swift_window,

@@ -108,19 +108,13 @@ static void timely_on_ack(struct bn_nics *n, struct bn_qp *qp, bool ece, bn_time
     qp->rate_bps = (uint64_t)s->rate; /* the NIC applies it (window_ack) */
 }
 
-static void timely_ignore(struct bn_nics *n, struct bn_qp *qp)
-{
-    (void)n;
-    (void)qp;
-}
-
 const struct bn_cc_ops bn_cc_timely = {
     .name = "timely",
     .notifies = false,
     .params_size = sizeof(struct timely_params),
     .setup = timely_setup,
     .init = timely_init,
-    .on_notify = timely_ignore,
-    .on_timer = timely_ignore,
+    .on_notify = bn_cc_ignore,
+    .on_timer = bn_cc_ignore,
     .on_ack = timely_on_ack,
 };

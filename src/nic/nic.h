@@ -164,6 +164,9 @@ struct bn_cc_ops {
     double (*window)(const struct bn_nics *n, const struct bn_qp *qp);
 };
 
+/* For modules with nothing to do on a hook (on_notify, on_timer). */
+void bn_cc_ignore(struct bn_nics *n, struct bn_qp *qp);
+
 #define BN_CC_PRIV_CHECK(type) \
     _Static_assert(sizeof(type) <= sizeof(((struct bn_qp *)0)->cc_priv), \
                    #type " must fit in bn_qp.cc_priv")
@@ -299,6 +302,14 @@ void bn_qp_set_entropy(struct bn_nics *n, uint32_t qpid, uint64_t key);
  * Returns 0, -1 out of memory, -2 PSN space of the queue pair exhausted. */
 int bn_qp_post(struct bn_nics *n, uint32_t qpid, uint64_t bytes, enum bn_verb verb,
                uint32_t cookie);
+
+/* A window module's can_send: one more packet in flight fits `cwnd`
+ * bytes (packets in flight counted whole, as MTUs). */
+static inline bool bn_cc_window_allows(const struct bn_nics *n, const struct bn_qp *qp,
+                                       double cwnd)
+{
+    return ((double)n->tp->in_flight(n, qp) + 1) * n->mtu <= cwnd;
+}
 
 /* The NIC of an endpoint node (a host's backend NIC, or a SHARP unit's). */
 static inline uint32_t bn_nic_of_node(const struct bn_nics *n, uint32_t node)

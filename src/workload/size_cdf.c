@@ -62,7 +62,8 @@ static int parse_line(struct bn_size_cdf *c, char *line, const char *path, unsig
     char *save = NULL, *tok[3] = {0};
     int nt = 0;
     for (char *t = strtok_r(line, " \t\r\n", &save); t; t = strtok_r(NULL, " \t\r\n", &save))
-        tok[nt < 3 ? nt : 2] = t, nt++;
+        if (nt++ < 3)
+            tok[nt - 1] = t;
     if (nt == 0)
         return BN_OK;
     if (nt != 2)

@@ -105,14 +105,13 @@ int bn_flow_list_check_gates(const struct bn_flow_list *l, const char *path,
     bool *can = calloc(l->n + 1, sizeof *can);
     uint32_t *sigs = calloc(l->ntrig + 1, sizeof *sigs), *rank = calloc(l->n + 1, sizeof *rank);
     uint32_t *seen = calloc(l->ntrig + 1, sizeof *seen);
-    if (!can || !sigs || !rank || !seen) {
-        free(can), free(sigs), free(rank), free(seen);
-        return bn_fail(err, BN_ENOMEM, "out of memory checking %u flows' triggers", l->n);
-    }
-    for (uint32_t i = 0; i < l->n; i++) /* a multishot trigger's flows in order */
+    int rc = can && sigs && rank && seen
+                 ? BN_OK
+                 : bn_fail(err, BN_ENOMEM, "out of memory checking %u flows' triggers", l->n);
+    for (uint32_t i = 0; rc == BN_OK && i < l->n; i++) /* a multishot trigger's flows in order */
         if (l->flows[i].gate != BN_NO_TRIGGER)
             rank[i] = ++seen[l->flows[i].gate];
-    for (bool moved = true; moved;) {
+    for (bool moved = rc == BN_OK; moved;) {
         moved = false;
         memset(sigs, 0, l->ntrig * sizeof *sigs);
         for (uint32_t k = 0; k < l->nsig; k++)
@@ -127,17 +126,19 @@ int bn_flow_list_check_gates(const struct bn_flow_list *l, const char *path,
                 can[i] = moved = true;
         }
     }
-    int rc = BN_OK;
     for (uint32_t i = 0; i < l->n && rc == BN_OK; i++) {
         uint32_t g = l->flows[i].gate;
-        if (g != BN_NO_TRIGGER && !can[i])
-            rc = bn_fail(err, BN_EINPUT, "%s:%u: this flow can never start: its trigger (line "
-                         "%u) needs %u activation%s, and the flows that can run give it at most %u",
-                         path, l->flows[i].line, l->trig[g].line,
-                         l->trig[g].multishot ? rank[i] : l->trig[g].need,
-                         (l->trig[g].multishot ? rank[i] : l->trig[g].need) == 1 ? "" : "s",
-                         sigs[g]);
+        if (g == BN_NO_TRIGGER || can[i])
+            continue;
+        uint32_t need = l->trig[g].multishot ? rank[i] : l->trig[g].need;
+        rc = bn_fail(err, BN_EINPUT, "%s:%u: this flow can never start: its trigger (line %u) "
+                     "needs %u activation%s, and the flows that can run give it at most %u",
+                     path, l->flows[i].line, l->trig[g].line, need, need == 1 ? "" : "s",
+                     sigs[g]);
     }
-    free(can), free(sigs), free(rank), free(seen);
+    free(can);
+    free(sigs);
+    free(rank);
+    free(seen);
     return rc;
 }

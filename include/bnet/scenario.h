@@ -272,6 +272,15 @@ struct bn_scenario_swift {
     double min_cwnd, max_cwnd;   /* packets: the window's bounds (its start: max) */
 };
 
+/* HPCC (nic.congestion_control hpcc): window from in-band telemetry. */
+struct bn_scenario_hpcc {
+    double eta;                  /* target utilization */
+    double ai_mbps;              /* additive step W_AI, as a rate over the base round trip */
+    double base_rtt_us;          /* T; 0: the fabric's longest idle round trip */
+    uint32_t max_stage;          /* additive steps before a multiplicative one */
+    uint32_t int_header_bytes;   /* the INT header on every data frame and ACK */
+};
+
 /* InfiniBand congestion control (nic.congestion_control ib_cc); 0 = default. */
 struct bn_scenario_ibcc {
     double ccti_timer_us;        /* the CCT index falls by one per period; 0 = default */
@@ -455,6 +464,7 @@ struct bn_scenario {
     struct bn_scenario_dctcp dctcp;
     struct bn_scenario_timely timely;
     struct bn_scenario_swift swift;
+    struct bn_scenario_hpcc hpcc;
     struct bn_scenario_workload workload;
     struct bn_scenario_sim sim;
     struct bn_scenario_observe observe;

@@ -286,8 +286,9 @@ static int plan_rows(const struct bn_scenario *sc, struct bn_coll_results *out, 
         return rc;
     /* the hosts' ports as built, not link.rate_gbps: a topology file sets them */
     out->nic_gbps = out->topo.host_rate_gbps > 0 ? out->topo.host_rate_gbps : sc->link.rate_gbps;
-    out->nic_goodput_gbps = bn_encap_goodput_gbps(bn_encap_at(sc->nic.encap), sc->nic.mtu_bytes,
-                                                  out->nic_gbps);
+    struct bn_encap encap;
+    bn_nic_encap(sc, &encap);
+    out->nic_goodput_gbps = bn_encap_goodput_gbps(&encap, sc->nic.mtu_bytes, out->nic_gbps);
     out->nranks = out->topo.hosts;
     uint32_t n = 0, cap = 0;
     uint64_t last = 0;

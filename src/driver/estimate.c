@@ -156,8 +156,11 @@ int bn_estimate_memory(const struct bn_scenario *sc, enum bn_est_what what,
     e->topology_bytes = (c.hosts + c.switches) * sizeof(struct bn_topo_node) +
                         ports * sizeof(struct bn_topo_port) + c.links * sizeof(struct bn_topo_edge);
     e->routes_bytes = 2 * c.switches * c.leaves * sizeof(uint32_t) + ports * 2 * sizeof(uint32_t);
-    e->fabric_bytes = ports * (sizeof(struct bn_port) + sizeof(struct bn_port_stats) + 4 + 96) +
-                      c.hosts * sizeof(struct bn_nic);
+    /* 96: three queued packets a port; in-band telemetry adds their records */
+    uint64_t per_port = sizeof(struct bn_port) + sizeof(struct bn_port_stats) + 4 + 96;
+    if (bn_cc_at(sc->nic.congestion_control)->telemetry_bytes)
+        per_port += 3 * sizeof(struct bn_int_rec);
+    e->fabric_bytes = ports * per_port + c.hosts * sizeof(struct bn_nic);
     if (what == BN_EST_TOPO) /* the planner lays out the graph and routes it, no more */
         e->fabric_bytes = 0;
     else if (what == BN_EST_COLL)

@@ -5,6 +5,7 @@
 #include "core/bigmem.h"
 #include "link/fabric.h"
 #include "link/impair.h"
+#include "link/telemetry.h"
 
 int bn_fabric_init(struct bn_fabric *f, uint32_t nports, struct bn_error *err)
 {
@@ -34,6 +35,7 @@ void bn_fabric_free(struct bn_fabric *f)
     if (f->fc && f->fc->fc_free)
         f->fc->fc_free(f);
     bn_impair_free(f);
+    bn_telemetry_free(f);
     bn_big_free(f->ports);
     bn_big_free(f->port_node);
     bn_big_free(f->stats);

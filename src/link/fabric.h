@@ -120,6 +120,9 @@ struct bn_fabric {
     /* Queue pairs of lost frames, for whoever reads them (the fault
      * schedule: which flows a fault hit); NULL: not kept. */
     struct bn_loss_log *loss_log;
+    /* In-band telemetry records (link/telemetry.h): switches stamp data
+     * packets when the congestion control reads them; NULL: none. */
+    struct bn_telemetry *telemetry;
     uint64_t packet_hops;
     bn_time_t last_delivery;        /* progress watchdog: last frame delivered or lost, or
                                      * the first into an empty fabric */

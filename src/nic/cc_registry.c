@@ -10,6 +10,7 @@ extern const struct bn_cc_ops bn_cc_nscc;
 extern const struct bn_cc_ops bn_cc_dctcp;
 extern const struct bn_cc_ops bn_cc_timely;
 extern const struct bn_cc_ops bn_cc_swift;
+extern const struct bn_cc_ops bn_cc_hpcc;
 
 static const struct bn_cc_ops *const modules[] = {
     &bn_cc_none,
@@ -19,6 +20,7 @@ static const struct bn_cc_ops *const modules[] = {
     &bn_cc_dctcp,
     &bn_cc_timely,
     &bn_cc_swift,
+    &bn_cc_hpcc,
 };
 
 #define NMODULES (sizeof modules / sizeof modules[0])

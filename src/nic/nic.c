@@ -35,14 +35,27 @@ const void *bn_nic_cc_params(const struct bn_nics *n, const struct bn_qp *qp)
 }
 
 /* The modules the scenario names, each set up from its own keys. */
+void bn_nic_encap(const struct bn_scenario *sc, struct bn_encap *out)
+{
+    const struct bn_encap *e = bn_encap_at(sc->nic.encap);
+    const struct bn_cc_ops *cc = bn_cc_at(sc->nic.congestion_control);
+    *out = *e; /* the scenario's setter checked both indices */
+    if (cc->telemetry_bytes)
+        out->hdr_bytes = (uint16_t)(out->hdr_bytes + cc->telemetry_bytes(sc));
+}
+
 static int setup_modules(struct bn_nics *n, const struct bn_scenario *sc, struct bn_error *err)
 {
-    n->encap = bn_encap_at(sc->nic.encap);
     n->tp = bn_transport_at(sc->nic.transport);
     n->cc = bn_cc_at(sc->nic.congestion_control);
-    if (!n->encap || !n->tp || !n->cc) /* the scenario's setter checked them */
+    if (!bn_encap_at(sc->nic.encap) || !n->tp || !n->cc) /* the setter checked them */
         return bn_fail(err, BN_EINTERNAL, "nic: a module index out of its registry");
-    return n->tp->setup ? n->tp->setup(n, sc, err) : BN_OK;
+    bn_nic_encap(sc, &n->encap_run);
+    n->encap = &n->encap_run;
+    int rc = n->cc->telemetry_bytes ? bn_telemetry_init(n->fab, err) : BN_OK;
+    if (rc == BN_OK && n->tp->setup)
+        rc = n->tp->setup(n, sc, err);
+    return rc;
 }
 
 /* Congestion control, set up once per NIC port rate (the NICs placed). */
@@ -307,6 +320,11 @@ next_data_packet(struct bn_nics *n, struct bn_nic *nic, bool ep_on)
         .type = BN_PKT_DATA, .flags = BN_PKT_ECN_CAPABLE,
     };
     n->tp->next_data(n, qp, pk);
+    if (n->fab->telemetry) { /* no hops yet */
+        struct bn_int_rec *r = bn_telemetry_at(n->fab, pkt);
+        if (r)
+            r->nhop = 0;
+    }
     if (qp->rtt_psn == BN_NONE) { /* time one packet per round trip */
         qp->rtt_psn = pk->psn;
         qp->rtt_sent = n->fab->now;
@@ -378,6 +396,13 @@ void bn_nic_send_ctrl(struct bn_nics *n, uint32_t qpid, uint8_t type, uint32_t p
         pk->flags |= BN_PKT_ECN_CE;
         n->qp[qpid].ce_echo = 0;
     }
+    if (n->fab->telemetry) { /* an ACK returns the telemetry of the data that prompted it */
+        struct bn_int_rec *r = bn_telemetry_at(n->fab, pkt);
+        if (r && type != BN_PKT_CNP && n->int_rx_valid)
+            *r = n->int_rx;
+        else if (r)
+            r->nhop = 0;
+    }
     bn_fabric_count_injected(n->fab, pk);
     struct bn_nic *nic = &n->nic[qp->rnic];
     if (!bn_pktq_has_room(&nic->ctrl, pk->bytes)) {
@@ -415,16 +440,37 @@ static void window_ack(struct bn_nics *n, uint32_t qpid, const struct bn_packet 
     }
     const struct bn_cc_ops *cc = qp_cc(n, qp);
     uint64_t rate = qp->rate_bps;
+    n->cc_int = n->fab->telemetry ? &n->int_ack : NULL;
     cc->on_ack(n, qp, pk->flags & BN_PKT_ECN_CE, rtt);
+    n->cc_int = NULL;
     if (n->qp[qpid].rate_bps != rate)
         bn_nic_cc_sync(n, qpid);
     bn_nic_activate(n, qpid);
+}
+
+/* Before the packet's slot is freed (and its record reused): a data
+ * packet's telemetry for its ACK, an ACK's for the sender's on_ack. */
+static void copy_telemetry(struct bn_nics *n, uint32_t pkt, const struct bn_packet *pk)
+{
+    const struct bn_int_rec *r = bn_telemetry_at(n->fab, pkt);
+    if (pk->type == BN_PKT_DATA) {
+        n->int_rx_valid = r != NULL;
+        if (r)
+            n->int_rx = *r;
+    } else if (pk->type != BN_PKT_CNP) {
+        if (r)
+            n->int_ack = *r;
+        else
+            n->int_ack.nhop = 0;
+    }
 }
 
 void bn_nic_receive(struct bn_nics *n, uint32_t nicid, uint32_t pkt)
 {
     /* Copy first: handlers create packets, and the pool may move. */
     struct bn_packet pk = n->fab->pool.pkts[pkt];
+    if (__builtin_expect(n->fab->telemetry != NULL, 0))
+        copy_telemetry(n, pkt, &pk);
     bn_fabric_deliver(n->fab, n->nic[nicid].port, pkt);
     const struct bn_cc_ops *cc = qp_cc(n, &n->qp[pk.qp]);
     switch (pk.type) {
@@ -436,6 +482,7 @@ void bn_nic_receive(struct bn_nics *n, uint32_t nicid, uint32_t pkt)
             n->qp[pk.qp].ce_echo = cc->on_ack != NULL;
         }
         n->tp->on_data(n, pk.qp, &pk);
+        n->int_rx_valid = false;
         break;
     case BN_PKT_CNP:
         n->qp[pk.qp].cnps_received++;

@@ -16,6 +16,7 @@
 #include "bnet/error.h"
 #include "bnet/scenario.h"
 #include "link/fabric.h"
+#include "link/telemetry.h"
 #include "nic/encap.h"
 #include "nic/endpoint.h"
 
@@ -147,6 +148,11 @@ struct bn_cc_ops {
     size_t params_size;
     int (*setup)(const struct bn_scenario *sc, double line_gbps, void *params,
                  bn_time_t *cnp_interval, struct bn_error *err);
+    /* Non-NULL: the module reads in-band telemetry. Switches stamp its
+     * data packets (link/telemetry.h), the receiver copies the records
+     * onto the ACK, on_ack finds them in bn_nics.cc_int, and the INT
+     * header adds this many bytes to every data frame and ACK. */
+    uint32_t (*telemetry_bytes)(const struct bn_scenario *sc);
     void (*init)(struct bn_nics *n, struct bn_qp *qp);
     void (*on_sent)(struct bn_nics *n, struct bn_qp *qp, uint32_t bytes);
     void (*on_notify)(struct bn_nics *n, struct bn_qp *qp);
@@ -220,7 +226,8 @@ struct bn_nics {
     uint32_t nqps, qp_cap;
     struct bn_msg *msg;
     uint32_t msg_cap, msg_free;
-    const struct bn_encap *encap;
+    const struct bn_encap *encap; /* encap_run */
+    struct bn_encap encap_run;    /* the scenario's, with the CC's telemetry header */
     const struct bn_transport_ops *tp;
     const struct bn_cc_ops *cc;
     /* the module's parameters (its own struct, its setup's), one set per
@@ -265,7 +272,18 @@ struct bn_nics {
      * it the queue pair. NULL: packets. */
     void (*carry)(void *ud, uint32_t qpid);
     void *carry_ud;
+    /* In-band telemetry (cc->telemetry_bytes): the records of the data
+     * packet being received (int_rx_valid while its ACK may be sent), and
+     * of the ACK being handled, which on_ack reads at cc_int (else NULL). */
+    struct bn_int_rec int_rx, int_ack;
+    bool int_rx_valid;
+    const struct bn_int_rec *cc_int;
 };
+
+/* The encapsulation a run's frames have: nic.encap's, plus the header the
+ * congestion control's in-band telemetry adds (sim/build.c sizes buffers
+ * and round trips with it). */
+void bn_nic_encap(const struct bn_scenario *sc, struct bn_encap *out);
 
 /* Where the NICs sit, as the assembled fabric says (the rest the NIC
  * layer reads from the scenario's nic.* keys and its modules' own). */

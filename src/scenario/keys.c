@@ -312,7 +312,7 @@ static const struct bn_scn_key keys[] = {
                   "rate cuts by alpha), ib_cc (InfiniBand: FECN/BECN, CCT index), nscc (Ultra "
                   "Ethernet-style window: ECN and delay), dctcp (window cut by the fraction "
                   "of marked ACKs), timely (rate from the round-trip gradient), swift (window "
-                  "against a delay target).",
+                  "against a delay target), hpcc (window from in-band telemetry).",
       FIELD(nic.congestion_control) },
     { .info.path = "nic.cnp_interval_us", FLOAT_KEY, .info.unit = "us", .info.def = "= preset",
       .info.doc = "Receiver sends at most one congestion notification per queue pair per "
@@ -416,6 +416,21 @@ static const struct bn_scn_key keys[] = {
     { .info.path = "swift.max_cwnd", FLOAT_KEY, .info.unit = "packets", .info.def = "100",
       .info.doc = "swift: the largest window, and the one a flow starts with.",
       FIELD(swift.max_cwnd), RANGE(1, 1e9) },
+    { .info.path = "hpcc.eta", FLOAT_KEY, .info.unit = "", .info.def = "0.95",
+      .info.doc = "hpcc: the target utilization of the most loaded link on the path.",
+      FIELD(hpcc.eta), .lo = 0, .hi = 1, .flags = BN_SCN_LO | BN_SCN_LO_EXCL | BN_SCN_HI },
+    { .info.path = "hpcc.max_stage", INT_KEY, .info.unit = "", .info.def = "5",
+      .info.doc = "hpcc: additive round trips below the target before a multiplicative step.",
+      FIELD(hpcc.max_stage), RANGE(0, 1000) },
+    { .info.path = "hpcc.ai_mbps", FLOAT_KEY, .info.unit = "Mb/s", .info.def = "50",
+      .info.doc = "hpcc: the additive step W_AI, this rate times the base round trip.",
+      FIELD(hpcc.ai_mbps), RANGE(0.001, 1e6) },
+    { .info.path = "hpcc.base_rtt_us", FLOAT_KEY, .info.unit = "us", .info.def = "0",
+      .info.doc = "hpcc: the base round trip T; 0 = the fabric's longest idle round trip.",
+      FIELD(hpcc.base_rtt_us), RANGE(0, 1e6) },
+    { .info.path = "hpcc.int_header_bytes", INT_KEY, .info.unit = "bytes", .info.def = "42",
+      .info.doc = "hpcc: the in-band telemetry header every data frame and ACK carries.",
+      FIELD(hpcc.int_header_bytes), RANGE(0, 1024) },
     { .info.path = "ibcc.ccti_timer_us", FLOAT_KEY, .info.unit = "us", .info.def = "= default",
       .info.doc = "CCTI_Timer: the CCT index falls by one per period (see docs/model.md).",
       FIELD(ibcc.ccti_timer_us), .lo = 0, .hi = 1e9,

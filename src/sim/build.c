@@ -187,12 +187,15 @@ int bn_sim_build(struct bn_sim *s, const struct bn_scenario *sc, struct bn_error
 {
     memset(s, 0, sizeof *s);
     s->sc = sc;
-    const struct bn_encap *encap = bn_encap_at(sc->nic.encap);
+    struct bn_encap run_encap;
+    const struct bn_encap *encap = &run_encap;
     /* the cross-field rules (an MTU the encapsulation carries, flow control
      * of its link layer) hold for library callers that skipped them too */
     int rc = bn_scenario_validate(sc, err);
-    if (rc == BN_OK)
-        rc = bn_topo_build(&s->topo, sc, err);
+    if (rc != BN_OK)
+        return rc;
+    bn_nic_encap(sc, &run_encap); /* validated: its indices are in range */
+    rc = bn_topo_build(&s->topo, sc, err);
     if (rc == BN_OK)
         rc = bn_routes_build(&s->routes, &s->topo, err);
     if (rc == BN_OK)

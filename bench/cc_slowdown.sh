@@ -7,13 +7,13 @@
 # Prints, per load and module, the p95 slowdown of five of the twenty
 # equal-count size buckets (the largest flow of each shown) and overall.
 # Usage: bench/cc_slowdown.sh [LOADS [MODULES]]  (defaults "0.3 0.5",
-# "none dcqcn dctcp timely swift nscc hpcc")
+# "none dcqcn dctcp timely swift nscc hpcc eqds")
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/need-packages.sh jq
 scripts/setup.sh build >/dev/null
 loads=${1:-0.3 0.5}
-modules=${2:-none dcqcn dctcp timely swift nscc hpcc}
+modules=${2:-none dcqcn dctcp timely swift nscc hpcc eqds}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 printf '%-5s %-7s %7s  %s\n' load module flows \

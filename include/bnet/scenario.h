@@ -281,6 +281,12 @@ struct bn_scenario_hpcc {
     uint32_t int_header_bytes;   /* the INT header on every data frame and ACK */
 };
 
+/* Receiver-driven credit (nic.congestion_control eqds). */
+struct bn_scenario_eqds {
+    uint64_t first_window_bytes; /* sent unsolicited; 0: one BDP of the NIC */
+    double credit_rate;          /* receivers pace credits at this fraction of line rate */
+};
+
 /* InfiniBand congestion control (nic.congestion_control ib_cc); 0 = default. */
 struct bn_scenario_ibcc {
     double ccti_timer_us;        /* the CCT index falls by one per period; 0 = default */
@@ -465,6 +471,7 @@ struct bn_scenario {
     struct bn_scenario_timely timely;
     struct bn_scenario_swift swift;
     struct bn_scenario_hpcc hpcc;
+    struct bn_scenario_eqds eqds;
     struct bn_scenario_workload workload;
     struct bn_scenario_sim sim;
     struct bn_scenario_observe observe;

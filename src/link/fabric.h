@@ -44,6 +44,7 @@ enum bn_port_flag {
     BN_PORT_PEER_HOST = 1u << 4,   /* packets sent here arrive at an endpoint (a NIC) */
     BN_PORT_WAKE_PENDING = 1u << 5, /* a BN_EV_PORT_FREE is scheduled */
     BN_PORT_DOWN = 1u << 6,        /* its link is down (link/impair.c): what it carries is lost */
+    BN_PORT_STAMPS = 1u << 7,      /* a switch's port that stamps in-band telemetry (telemetry.h) */
 };
 
 #define BN_PORT_UNBOUNDED UINT32_MAX /* buffer_bytes of a port that never drops */

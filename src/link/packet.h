@@ -33,6 +33,7 @@ enum bn_pkt_flag {
     BN_PKT_VALIANT = 1u << 4,     /* routed through an intermediate group (UGAL chose it) */
     BN_PKT_VIA_DONE = 1u << 5,    /* it has reached its intermediate group: minimal from here */
     BN_PKT_STAMPED = 1u << 6,     /* its first switch stamped its path: `entropy` holds the stamp */
+    BN_PKT_UNSOLICITED = 1u << 7, /* sent without a receiver's credit (a first window) */
 };
 
 /* 32 bytes, so two share a cache line and none straddles one. The sender

@@ -13,8 +13,7 @@ void bn_port_transmit(struct bn_fabric *f, uint32_t p, uint32_t pkt)
     const struct bn_packet *pk = &f->pool.pkts[pkt];
     uint32_t wire = pk->bytes + f->wire_overhead;
     bn_time_t ser = bn_serialization_ps(wire, port->rate_bps);
-    if (__builtin_expect(f->telemetry != NULL, 0) && pk->type == BN_PKT_DATA &&
-        !(port->flags & BN_PORT_AT_HOST))
+    if (__builtin_expect(port->flags & BN_PORT_STAMPS, 0) && pk->type == BN_PKT_DATA)
         bn_telemetry_stamp(f, p, pkt);
     if (f->fc->lossless) {
         f->fc->on_transmit(f, p, wire);

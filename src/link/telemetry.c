@@ -18,6 +18,9 @@ int bn_telemetry_init(struct bn_fabric *f, struct bn_error *err)
         return bn_fail(err, BN_ENOMEM, "no address space for in-band telemetry records");
     }
     f->telemetry = t;
+    for (uint32_t p = 0; p < f->nports; p++)
+        if (!(f->ports[p].flags & BN_PORT_AT_HOST))
+            f->ports[p].flags |= BN_PORT_STAMPS;
     return BN_OK;
 }
 

@@ -11,6 +11,7 @@ extern const struct bn_cc_ops bn_cc_dctcp;
 extern const struct bn_cc_ops bn_cc_timely;
 extern const struct bn_cc_ops bn_cc_swift;
 extern const struct bn_cc_ops bn_cc_hpcc;
+extern const struct bn_cc_ops bn_cc_eqds;
 
 static const struct bn_cc_ops *const modules[] = {
     &bn_cc_none,
@@ -21,6 +22,7 @@ static const struct bn_cc_ops *const modules[] = {
     &bn_cc_timely,
     &bn_cc_swift,
     &bn_cc_hpcc,
+    &bn_cc_eqds,
 };
 
 #define NMODULES (sizeof modules / sizeof modules[0])

@@ -135,7 +135,18 @@ int bn_nics_init(struct bn_nics *n, struct bn_fabric *f, const uint32_t *host_po
     }
     rc = bn_ep_setup(&n->ep_params, sc, err);
     n->ep_on = n->ep_params.on;
-    return rc == BN_OK ? setup_cc(n, sc, err) : rc;
+    if (rc == BN_OK && n->cc->notice_due) {
+        n->paced_notices = true;
+        n->cc_nic = calloc(n->nnics + 1, n->cc->nic_priv_size);
+        if (!n->cc_nic)
+            return bn_fail(err, BN_ENOMEM, "out of memory for the receivers' credit pacers");
+    }
+    n->kick_full = n->ep_on || n->paced_notices;
+    n->cc_extra = n->paced_notices || n->cc->telemetry_bytes;
+    rc = rc == BN_OK ? setup_cc(n, sc, err) : rc;
+    for (uint32_t i = 0; rc == BN_OK && n->cc->nic_init && i < n->nnics; i++)
+        n->cc->nic_init(n, i);
+    return rc;
 }
 
 void bn_nics_free(struct bn_nics *n)
@@ -149,6 +160,7 @@ void bn_nics_free(struct bn_nics *n)
     free(n->ep);
     free(n->lru);
     free(n->lat);
+    free(n->cc_nic);
     memset(n, 0, sizeof *n);
 }
 
@@ -269,6 +281,20 @@ static void park(struct bn_nics *n, uint32_t qpid)
     }
 }
 
+/* A data packet leaves under a module with more to do (cc_extra): its
+ * marks, and no telemetry hops yet. */
+static void extra_send(struct bn_nics *n, struct bn_qp *qp, uint32_t pkt, struct bn_packet *pk)
+{
+    const struct bn_cc_ops *cc = qp_cc(n, qp);
+    if (cc->mark)
+        pk->flags |= cc->mark(n, qp);
+    if (n->fab->telemetry) {
+        struct bn_int_rec *r = bn_telemetry_at(n->fab, pkt);
+        if (r)
+            r->nhop = 0;
+    }
+}
+
 /* Pop queue pairs round-robin until one has data (an ACK may have moved a
  * listed queue pair's snd_nxt to its end) and may send now, then build its
  * next packet. ep_on: the endpoint model is on, a constant in each caller,
@@ -320,11 +346,8 @@ next_data_packet(struct bn_nics *n, struct bn_nic *nic, bool ep_on)
         .type = BN_PKT_DATA, .flags = BN_PKT_ECN_CAPABLE,
     };
     n->tp->next_data(n, qp, pk);
-    if (n->fab->telemetry) { /* no hops yet */
-        struct bn_int_rec *r = bn_telemetry_at(n->fab, pkt);
-        if (r)
-            r->nhop = 0;
-    }
+    if (__builtin_expect(n->cc_extra, 0))
+        extra_send(n, qp, pkt, pk);
     if (qp->rtt_psn == BN_NONE) { /* time one packet per round trip */
         qp->rtt_psn = pk->psn;
         qp->rtt_sent = n->fab->now;
@@ -343,49 +366,15 @@ next_data_packet(struct bn_nics *n, struct bn_nic *nic, bool ep_on)
     return pkt;
 }
 
-/* The NIC's port is free: a waiting ACK/NAK, else a data packet. With the
- * endpoint model (ep_on, a constant per caller) data also waits while the
- * NIC's DMA is busy (PCIe rate, a context miss); ACKs do not. */
-static inline __attribute__((always_inline)) void kick(struct bn_nics *n, uint32_t nicid,
-                                                       bool ep_on)
-{
-    struct bn_nic *nic = &n->nic[nicid];
-    struct bn_fabric *f = n->fab;
-    bool idle = bn_port_idle(f, &f->ports[nic->port]);
-    /* Flow control is asked for the largest frame the NIC might send; when
-     * it says no, the credit or resume that lifts it wakes the port. */
-    if (idle && !bn_port_fc_allows(f, nic->port, n->max_frame + f->wire_overhead))
-        return;
-    bool dma_wait = ep_on && n->ep[nicid].dma_ready > f->now;
-    if (idle) {
-        uint32_t pkt = bn_pktq_pop(&nic->ctrl, &f->pool);
-        if (pkt == BN_PKT_NONE && nic->active_head != BN_NONE && !dma_wait) {
-            pkt = next_data_packet(n, nic, ep_on);
-            dma_wait = ep_on && n->ep[nicid].dma_ready > f->now;
-        }
-        if (pkt != BN_PKT_NONE)
-            bn_port_transmit(f, nic->port, pkt);
-    }
-    if (!bn_pktq_empty(&nic->ctrl) || (nic->active_head != BN_NONE && !dma_wait))
-        bn_port_want_wake(f, nic->port);
-    else if (ep_on && nic->active_head != BN_NONE)
-        bn_port_wake_at(f, nic->port, n->ep[nicid].dma_ready);
-}
-
-void bn_nic_kick(struct bn_nics *n, uint32_t nicid)
-{
-    if (__builtin_expect(n->ep_on, 0))
-        kick(n, nicid, true);
-    else
-        kick(n, nicid, false);
-}
-
-void bn_nic_send_ctrl(struct bn_nics *n, uint32_t qpid, uint8_t type, uint32_t psn, uint32_t sack)
+/* A control frame from qpid's receiver to its sender, counted as
+ * injected (BN_PKT_NONE: out of packets). */
+static inline __attribute__((always_inline)) uint32_t
+ctrl_packet(struct bn_nics *n, uint32_t qpid, uint8_t type, uint32_t psn, uint32_t sack)
 {
     const struct bn_qp *qp = &n->qp[qpid];
     uint32_t pkt = bn_fabric_new_packet(n->fab);
     if (pkt == BN_PKT_NONE)
-        return;
+        return pkt;
     struct bn_packet *pk = &n->fab->pool.pkts[pkt];
     *pk = (struct bn_packet){
         .qp = qpid, .psn = psn, .dst = qp->src,
@@ -396,7 +385,8 @@ void bn_nic_send_ctrl(struct bn_nics *n, uint32_t qpid, uint8_t type, uint32_t p
         pk->flags |= BN_PKT_ECN_CE;
         n->qp[qpid].ce_echo = 0;
     }
-    if (n->fab->telemetry) { /* an ACK returns the telemetry of the data that prompted it */
+    if (__builtin_expect(n->cc_extra, 0) && n->fab->telemetry) {
+        /* an ACK returns the telemetry of the data that prompted it */
         struct bn_int_rec *r = bn_telemetry_at(n->fab, pkt);
         if (r && type != BN_PKT_CNP && n->int_rx_valid)
             *r = n->int_rx;
@@ -404,8 +394,78 @@ void bn_nic_send_ctrl(struct bn_nics *n, uint32_t qpid, uint8_t type, uint32_t p
             r->nhop = 0;
     }
     bn_fabric_count_injected(n->fab, pk);
+    return pkt;
+}
+
+/* A receiver-paced module's notice (a credit) that NIC nicid owes now. */
+static uint32_t notice_packet(struct bn_nics *n, uint32_t nicid)
+{
+    uint32_t qpid = n->cc->notice_take(n, nicid);
+    if (qpid == BN_NONE)
+        return BN_PKT_NONE;
+    n->qp[qpid].cnps_sent++;
+    return ctrl_packet(n, qpid, BN_PKT_CNP, 0, 0);
+}
+
+/* The NIC's port is free: a waiting ACK/NAK, else a data packet. With the
+ * endpoint model (ep_on, a constant per caller) data also waits while the
+ * NIC's DMA is busy (PCIe rate, a context miss); ACKs do not. A
+ * receiver-paced module (paced, a constant too) sends its notices between
+ * the two, when due. */
+static inline __attribute__((always_inline)) void kick(struct bn_nics *n, uint32_t nicid,
+                                                       bool ep_on, bool paced)
+{
+    struct bn_nic *nic = &n->nic[nicid];
+    struct bn_fabric *f = n->fab;
+    bool idle = bn_port_idle(f, &f->ports[nic->port]);
+    /* Flow control is asked for the largest frame the NIC might send; when
+     * it says no, the credit or resume that lifts it wakes the port. */
+    if (idle && !bn_port_fc_allows(f, nic->port, n->max_frame + f->wire_overhead))
+        return;
+    bool dma_wait = ep_on && n->ep[nicid].dma_ready > f->now;
+    bn_time_t due = paced ? n->cc->notice_due(n, nicid) : BN_TIME_NEVER;
+    if (idle) {
+        uint32_t pkt = bn_pktq_pop(&nic->ctrl, &f->pool);
+        if (paced && pkt == BN_PKT_NONE && due <= f->now) {
+            pkt = notice_packet(n, nicid);
+            due = n->cc->notice_due(n, nicid);
+        }
+        if (pkt == BN_PKT_NONE && nic->active_head != BN_NONE && !dma_wait) {
+            pkt = next_data_packet(n, nic, ep_on);
+            dma_wait = ep_on && n->ep[nicid].dma_ready > f->now;
+        }
+        if (pkt != BN_PKT_NONE)
+            bn_port_transmit(f, nic->port, pkt);
+    }
+    if (!bn_pktq_empty(&nic->ctrl) || (nic->active_head != BN_NONE && !dma_wait) ||
+        (paced && due <= f->now)) {
+        bn_port_want_wake(f, nic->port);
+    } else {
+        bn_time_t at = ep_on && nic->active_head != BN_NONE ? n->ep[nicid].dma_ready
+                                                             : BN_TIME_NEVER;
+        if (paced && due < at)
+            at = due;
+        if (at != BN_TIME_NEVER)
+            bn_port_wake_at(f, nic->port, at);
+    }
+}
+
+void bn_nic_kick(struct bn_nics *n, uint32_t nicid)
+{
+    if (__builtin_expect(n->kick_full, 0))
+        kick(n, nicid, n->ep_on, n->paced_notices);
+    else
+        kick(n, nicid, false, false);
+}
+
+void bn_nic_send_ctrl(struct bn_nics *n, uint32_t qpid, uint8_t type, uint32_t psn, uint32_t sack)
+{
+    uint32_t pkt = ctrl_packet(n, qpid, type, psn, sack);
+    if (pkt == BN_PKT_NONE)
+        return;
+    const struct bn_qp *qp = &n->qp[qpid];
     struct bn_nic *nic = &n->nic[qp->rnic];
-    if (!bn_pktq_has_room(&nic->ctrl, pk->bytes)) {
+    if (!bn_pktq_has_room(&nic->ctrl, n->fab->pool.pkts[pkt].bytes)) {
         bn_fabric_overflow(n->fab, nic->port, pkt);
         return;
     }
@@ -440,10 +500,11 @@ static void window_ack(struct bn_nics *n, uint32_t qpid, const struct bn_packet 
     }
     const struct bn_cc_ops *cc = qp_cc(n, qp);
     uint64_t rate = qp->rate_bps;
+    bn_time_t timer = qp->cc_timer;
     n->cc_int = n->fab->telemetry ? &n->int_ack : NULL;
     cc->on_ack(n, qp, pk->flags & BN_PKT_ECN_CE, rtt);
     n->cc_int = NULL;
-    if (n->qp[qpid].rate_bps != rate)
+    if (n->qp[qpid].rate_bps != rate || n->qp[qpid].cc_timer != timer)
         bn_nic_cc_sync(n, qpid);
     bn_nic_activate(n, qpid);
 }
@@ -469,7 +530,7 @@ void bn_nic_receive(struct bn_nics *n, uint32_t nicid, uint32_t pkt)
 {
     /* Copy first: handlers create packets, and the pool may move. */
     struct bn_packet pk = n->fab->pool.pkts[pkt];
-    if (__builtin_expect(n->fab->telemetry != NULL, 0))
+    if (__builtin_expect(n->cc_extra, 0) && n->fab->telemetry)
         copy_telemetry(n, pkt, &pk);
     bn_fabric_deliver(n->fab, n->nic[nicid].port, pkt);
     const struct bn_cc_ops *cc = qp_cc(n, &n->qp[pk.qp]);
@@ -483,11 +544,15 @@ void bn_nic_receive(struct bn_nics *n, uint32_t nicid, uint32_t pkt)
         }
         n->tp->on_data(n, pk.qp, &pk);
         n->int_rx_valid = false;
+        if (__builtin_expect(n->cc_extra, 0) && cc->on_arrival)
+            cc->on_arrival(n, pk.qp, &pk);
         break;
     case BN_PKT_CNP:
         n->qp[pk.qp].cnps_received++;
         cc->on_notify(n, &n->qp[pk.qp]);
         bn_nic_cc_sync(n, pk.qp);
+        if (cc->can_send) /* a credit may have opened the window */
+            bn_nic_activate(n, pk.qp);
         break;
     default: {
         uint32_t una = n->qp[pk.qp].snd_una;

@@ -168,6 +168,21 @@ struct bn_cc_ops {
     void (*on_ack)(struct bn_nics *n, struct bn_qp *qp, bool ece, bn_time_t rtt);
     /* For the time series: the congestion window in bytes (may be NULL). */
     double (*window)(const struct bn_nics *n, const struct bn_qp *qp);
+    /* Receiver-paced modules (else NULL): the receiver's NIC sends the
+     * notices itself, at a pace of its own. mark: a data packet of qp is
+     * leaving, the flags it carries (the module counts it sent);
+     * on_arrival: a data packet (a trimmed header too) of qpid reached its
+     * receiver; notice_due: when NIC nic's next notice is due
+     * (BN_TIME_NEVER: none pending); notice_take: the queue pair it goes
+     * to, now (the NIC sends it as a notice packet, which the sender's
+     * on_notify hears). Their per-NIC state: nic_priv_size bytes each at
+     * bn_nics.cc_nic, zeroed, then nic_init. */
+    uint8_t (*mark)(struct bn_nics *n, struct bn_qp *qp);
+    void (*on_arrival)(struct bn_nics *n, uint32_t qpid, const struct bn_packet *pk);
+    bn_time_t (*notice_due)(const struct bn_nics *n, uint32_t nic);
+    uint32_t (*notice_take)(struct bn_nics *n, uint32_t nic);
+    size_t nic_priv_size;
+    void (*nic_init)(struct bn_nics *n, uint32_t nic);
 };
 
 /* For modules with nothing to do on a hook (on_notify, on_timer). */
@@ -193,6 +208,9 @@ struct bn_transport_ops {
     bool (*has_data)(const struct bn_nics *n, const struct bn_qp *qp);
     /* Packets sent and neither acknowledged nor known lost (window CC). */
     uint32_t (*in_flight)(const struct bn_nics *n, const struct bn_qp *qp);
+    /* Packets it has yet to send: new ones and the resends it knows of
+     * (receiver-paced CC). */
+    uint32_t (*backlog)(const struct bn_nics *n, const struct bn_qp *qp);
     /* Bytes of private state per queue pair (at bn_nic_tp_priv), zeroed at
      * creation, then init (may be NULL). */
     size_t (*priv_size)(const struct bn_nics *n);
@@ -278,12 +296,24 @@ struct bn_nics {
     struct bn_int_rec int_rx, int_ack;
     bool int_rx_valid;
     const struct bn_int_rec *cc_int;
+    /* A receiver-paced module (cc->notice_due): its per-NIC state. */
+    bool paced_notices;
+    unsigned char *cc_nic;
+    bool kick_full;               /* ep_on or paced_notices: kick's general path */
+    bool cc_extra;                /* the module marks packets, hears arrivals or reads
+                                   * telemetry: the NIC's paths for those */
 };
 
 /* The encapsulation a run's frames have: nic.encap's, plus the header the
  * congestion control's in-band telemetry adds (sim/build.c sizes buffers
  * and round trips with it). */
 void bn_nic_encap(const struct bn_scenario *sc, struct bn_encap *out);
+
+/* A receiver-paced module's state of NIC nic (nic_priv_size bytes). */
+static inline void *bn_nic_cc_nic(struct bn_nics *n, uint32_t nic)
+{
+    return n->cc_nic + (size_t)nic * n->cc->nic_priv_size;
+}
 
 /* Where the NICs sit, as the assembled fabric says (the rest the NIC
  * layer reads from the scenario's nic.* keys and its modules' own). */

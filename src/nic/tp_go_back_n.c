@@ -26,6 +26,13 @@ static uint32_t gbn_in_flight(const struct bn_nics *n, const struct bn_qp *qp)
     return qp->snd_nxt - qp->snd_una;
 }
 
+/* What it has yet to send: from snd_nxt (rewound on a loss) to the end. */
+static uint32_t gbn_backlog(const struct bn_nics *n, const struct bn_qp *qp)
+{
+    (void)n;
+    return qp->snd_end - qp->snd_nxt;
+}
+
 static void gbn_next_data(struct bn_nics *n, struct bn_qp *qp, struct bn_packet *pk)
 {
     uint32_t psn = qp->snd_nxt++;
@@ -113,6 +120,7 @@ const struct bn_transport_ops bn_tp_go_back_n = {
     .next_data = gbn_next_data,
     .has_data = gbn_has_data,
     .in_flight = gbn_in_flight,
+    .backlog = gbn_backlog,
     .on_data = gbn_on_data,
     .on_ack = gbn_on_ack,
     .on_timeout = gbn_on_timeout,

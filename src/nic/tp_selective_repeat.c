@@ -88,6 +88,13 @@ static uint32_t sr_in_flight(const struct bn_nics *n, const struct bn_qp *qp)
     return qp->snd_max - qp->snd_una - s->sacked - s->lost;
 }
 
+/* What it has yet to send: the packets never sent, and those marked lost. */
+static uint32_t sr_backlog(const struct bn_nics *n, const struct bn_qp *qp)
+{
+    const struct sr_state *s = bn_nic_tp_priv((struct bn_nics *)n, (uint32_t)(qp - n->qp));
+    return qp->snd_end - qp->snd_max + s->lost;
+}
+
 /* The lowest PSN marked lost. */
 static uint32_t take_lost(struct bn_nics *n, uint32_t qpid, struct bn_qp *qp)
 {
@@ -267,6 +274,7 @@ const struct bn_transport_ops bn_tp_selective_repeat = {
     .next_data = sr_next_data,
     .has_data = sr_has_data,
     .in_flight = sr_in_flight,
+    .backlog = sr_backlog,
     .priv_size = sr_priv_size,
     .setup = sr_setup,
     .on_data = sr_on_data,

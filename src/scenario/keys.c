@@ -312,7 +312,8 @@ static const struct bn_scn_key keys[] = {
                   "rate cuts by alpha), ib_cc (InfiniBand: FECN/BECN, CCT index), nscc (Ultra "
                   "Ethernet-style window: ECN and delay), dctcp (window cut by the fraction "
                   "of marked ACKs), timely (rate from the round-trip gradient), swift (window "
-                  "against a delay target), hpcc (window from in-band telemetry).",
+                  "against a delay target), hpcc (window from in-band telemetry), eqds "
+                  "(receiver-paced credits).",
       FIELD(nic.congestion_control) },
     { .info.path = "nic.cnp_interval_us", FLOAT_KEY, .info.unit = "us", .info.def = "= preset",
       .info.doc = "Receiver sends at most one congestion notification per queue pair per "
@@ -431,6 +432,13 @@ static const struct bn_scn_key keys[] = {
     { .info.path = "hpcc.int_header_bytes", INT_KEY, .info.unit = "bytes", .info.def = "42",
       .info.doc = "hpcc: the in-band telemetry header every data frame and ACK carries.",
       FIELD(hpcc.int_header_bytes), RANGE(0, 1024) },
+    { .info.path = "eqds.first_window_bytes", INT_KEY, .info.unit = "bytes", .info.def = "0",
+      .info.doc = "eqds: what a sender sends unsolicited before its first credit; 0 = one "
+                  "bandwidth-delay product of its NIC over the fabric's longest round trip.",
+      FIELD(eqds.first_window_bytes), RANGE(0, 1e12) },
+    { .info.path = "eqds.credit_rate", FLOAT_KEY, .info.unit = "", .info.def = "1",
+      .info.doc = "eqds: receivers pace credits at this fraction of their line rate.",
+      FIELD(eqds.credit_rate), .lo = 0, .hi = 1, .flags = BN_SCN_LO | BN_SCN_LO_EXCL | BN_SCN_HI },
     { .info.path = "ibcc.ccti_timer_us", FLOAT_KEY, .info.unit = "us", .info.def = "= default",
       .info.doc = "CCTI_Timer: the CCT index falls by one per period (see docs/model.md).",
       FIELD(ibcc.ccti_timer_us), .lo = 0, .hi = 1e9,

@@ -350,7 +350,7 @@ static void test_set_errors(void **state)
     SET_FAILS("link.rat=4", "--set 'link.rat=4': key 'link.rat': unknown key",
               "valid keys in 'link': rate_gbps, fabric_rate_gbps");
     SET_FAILS("bogus=4", "--set 'bogus=4': key 'bogus': unknown key",
-              "valid top-level keys: seed, fabric, topology, link, switch, pfc, nic, dcqcn, nscc, dctcp, timely, swift, hpcc, ibcc, host, workload, observe, routing, faults, jobs, sim, scale_up, cost, compare, p2p, coll, sharp");
+              "valid top-level keys: seed, fabric, topology, link, switch, pfc, nic, dcqcn, nscc, dctcp, timely, swift, hpcc, eqds, ibcc, host, workload, observe, routing, faults, jobs, sim, scale_up, cost, compare, p2p, coll, sharp");
     SET_FAILS("switch.ecn.x.y=1", "key 'switch.ecn.x.y': unknown key",
               "valid keys in 'switch.ecn': enabled, kmin_bytes, kmax_bytes, pmax");
     SET_FAILS("switch=1", "key 'switch': is a section, not a key",
@@ -370,7 +370,7 @@ static void test_unknown_keys(void **state)
 {
     (void)state;
     LOAD_FAILS("seed: 1\nsede: 2\n", "t.yaml:2: key 'sede': unknown key",
-               "(valid top-level keys: seed, fabric, topology, link, switch, pfc, nic, dcqcn, nscc, dctcp, timely, swift, hpcc, ibcc, host, workload, observe, routing, faults, jobs, sim, scale_up, cost, compare, p2p, coll, sharp)");
+               "(valid top-level keys: seed, fabric, topology, link, switch, pfc, nic, dcqcn, nscc, dctcp, timely, swift, hpcc, eqds, ibcc, host, workload, observe, routing, faults, jobs, sim, scale_up, cost, compare, p2p, coll, sharp)");
     LOAD_FAILS("link:\n  rate_gbps: 1\n  rate: 4\n", "t.yaml:3: key 'link.rate': unknown key",
                "(valid keys in 'link': rate_gbps, fabric_rate_gbps, host_cable_m, host_cable, "
                "fabric_cable_m, fabric_cable, copper_ns_per_m, fiber_ns_per_m, fec_ns, flow_control)");

@@ -380,6 +380,7 @@ struct bn_scenario_fault {
     uint32_t count;              /* random_links: how many */
     uint32_t tier;               /* random_links: links from switches of this tier up (0: hosts') */
     uint8_t kind;                /* enum bn_sc_fault_kind */
+    bool instant;                /* every switch's routes change as it strikes (known at once) */
 };
 
 /* routing.*: the control plane that reroutes around failures (docs/failures.md). */

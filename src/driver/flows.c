@@ -266,14 +266,19 @@ int bn_run(const struct bn_scenario *sc, const struct bn_run_opts *opts, struct 
            struct bn_error *err)
 {
     memset(out, 0, sizeof *out);
+    struct bn_scenario *with = NULL; /* the flow file's failures added */
     int rc = bn_check_memory(sc, BN_EST_RUN, err);
+    if (rc == BN_OK)
+        rc = bn_flow_file_faults(sc, &with, err);
     if (rc != BN_OK)
         return rc;
-    rc = run_once(sc, opts, out, err);
+    const struct bn_scenario *use = with ? with : sc;
+    rc = run_once(use, opts, out, err);
     if (rc == BN_OK)
         rc = bn_provenance_keep(&out->prov, sc, err);
-    if (rc == BN_OK && sc->nfaults > 0 && sc->routing.baseline && !out->interrupted)
-        rc = baseline(sc, out, err);
+    if (rc == BN_OK && use->nfaults > 0 && use->routing.baseline && !out->interrupted)
+        rc = baseline(use, out, err);
+    free(with);
     struct rusage ru;
     if (getrusage(RUSAGE_SELF, &ru) == 0)
         out->peak_rss_bytes = (uint64_t)ru.ru_maxrss * 1024;

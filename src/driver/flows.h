@@ -89,6 +89,11 @@ int bn_flow_gates_init(struct bn_flows *fl, struct bn_error *err);
 void bn_flow_gates_free(struct bn_flow_gates *g);
 void bn_flow_gates_signal(struct bn_flows *fl, uint32_t f, bool sent, bn_time_t at);
 void bn_flow_gates_dead(struct bn_flows *fl, uint32_t f, bn_time_t at);
+
+/* flow_faults.c: a flow file's failure lines as the scenario's faults: a
+ * copy of sc with them appended in *with (NULL: the file has none). */
+int bn_flow_file_faults(const struct bn_scenario *sc, struct bn_scenario **with,
+                        struct bn_error *err);
 /* flow_results.c: results after the run. */
 int bn_flows_collect(struct bn_flows *fl, struct bn_results *out, struct bn_error *err);
 

@@ -154,11 +154,17 @@ static int reroute(struct bn_faults *ft, struct fault *fa, struct bn_error *err)
     }
     struct bn_cp_change c = {.now = ft->env.f->now, .nswitches = t->nswitches,
                              .nhosts = t->nhosts, .dist = ft->dist, .blocks = ft->blocks};
-    ft->cp->plan(ft->env.sc, &c, ft->at);
+    bool instant = fa->sf->instant; /* known at once: every switch now */
+    if (!instant)
+        ft->cp->plan(ft->env.sc, &c, ft->at);
     bn_time_t last = c.now;
     for (uint32_t sw = 0; sw < t->nswitches; sw++) {
         if (!ft->blocks[sw])
             continue;
+        if (instant) {
+            bn_fault_install(ft, sw, comp);
+            continue;
+        }
         if (ft->at[sw] == BN_TIME_NEVER) {
             last = BN_TIME_NEVER;
             continue;

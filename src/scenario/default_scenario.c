@@ -215,6 +215,7 @@ static const char default_yaml[] =
     "  #   count: 1                  # random_links\n"
     "  #   tier: 1\n"
     "  #   dark_us: 10000            # ocs_reconfigure\n"
+    "  #   instant: false            # true: every switch reroutes as it strikes\n"
     "\n"
     "jobs: []                        # bnet job (docs/jobs.md): training, inference, background\n"
     "  # - kind: training            # training | inference | background\n"

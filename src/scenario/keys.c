@@ -724,6 +724,11 @@ static const struct bn_scn_key keys[] = {
       .info.doc = "ocs_reconfigure: how long the circuits being moved carry nothing (MEMS "
                   "mirrors settling).",
       ITEM(dark_us), RANGE(0, 1e9) },
+    { .info.path = "faults[].instant", BOOL_KEY, .info.unit = "", .info.def = "false",
+      .info.doc = "The control plane knows at once: every switch's routes change as the fault "
+                  "strikes (and ends), with no detection or propagation delay (a link known "
+                  "down before the run, as htsim's failure lines fail it).",
+      ITEM(instant) },
 
     { .info.path = "jobs[].kind", ENUM_KEY, .info.unit = "", .info.def = "training",
       .info.choice = job_kind_choice,

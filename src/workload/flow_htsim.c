@@ -9,8 +9,10 @@
  * not modelled); and trigger lines, `trigger id T` with `oneshot`
  * (fires at its first activation), `multishot` (each activation starts the
  * next of its flows) or `barrier` with `count C` (fires at the C-th).
- * Failure lines name htsim's own switch and link numbering: refused (set
- * bnet's faults instead).
+ * Failure lines, `failure switch_type AGG switch_id S link_id L`, fail
+ * the L-th core uplink of aggregation switch S from the start; htsim
+ * fails only those (FatTreeTopology::add_failed_link), and so does this
+ * reader: the run turns them into link_down faults (driver/flow_faults.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +26,7 @@ static const char *const header[H_N] = {"Nodes", "Connections", "Triggers", "Fai
 struct htsim {
     uint64_t decl[H_N];          /* what the header declares (UINT64_MAX: nothing) */
     unsigned decl_line[H_N];
-    uint32_t conns, trig_lines;
+    uint32_t conns, trig_lines, fail_lines;
     /* htsim trigger ids -> bnet trigger, open addressing (id 0: empty) */
     uint32_t *ids, *idx, cap, nids;
     bool *defined;               /* per bnet trigger: its trigger line was read */
@@ -220,6 +222,52 @@ static int trigger_line(struct bn_flow_reader *r, char *const *tok, int n, unsig
     return BN_OK;
 }
 
+/* `failure switch_type AGG switch_id S link_id L`, each once. */
+static int failure_line(struct bn_flow_reader *r, char *const *tok, int n, unsigned lineno,
+                        struct bn_error *err)
+{
+    struct htsim *h = r->state;
+    uint64_t id = UINT64_MAX, link = UINT64_MAX;
+    bool agg = false;
+    for (int i = 1; i < n; i += 2) {
+        if (i + 1 >= n)
+            return bn_fail(err, BN_EINPUT, "%s:%u: '%s' without a value", r->path, lineno, tok[i]);
+        const char *v = tok[i + 1];
+        if (strcmp(tok[i], "switch_type") == 0 && !agg) {
+            if (strcmp(v, "AGG") != 0)
+                return bn_fail(err, BN_EINPUT, "%s:%u: switch_type '%s': htsim fails only "
+                               "aggregation switches' core uplinks (AGG)", r->path, lineno, v);
+            agg = true;
+        } else if (strcmp(tok[i], "switch_id") == 0 && id == UINT64_MAX) {
+            if (!bn_flow_u64(v, &id) || id >= UINT32_MAX)
+                return bn_fail(err, BN_EINPUT, "%s:%u: switch_id '%s' is not a switch number",
+                               r->path, lineno, v);
+        } else if (strcmp(tok[i], "link_id") == 0 && link == UINT64_MAX) {
+            if (!bn_flow_u64(v, &link) || link >= UINT32_MAX)
+                return bn_fail(err, BN_EINPUT, "%s:%u: link_id '%s' is not a link number",
+                               r->path, lineno, v);
+        } else {
+            return bn_fail(err, BN_EINPUT, "%s:%u: failure field '%s' unknown or repeated "
+                           "(expected switch_type, switch_id, link_id)", r->path, lineno, tok[i]);
+        }
+    }
+    if (!agg || id == UINT64_MAX || link == UINT64_MAX)
+        return bn_fail(err, BN_EINPUT, "%s:%u: a failure needs switch_type AGG, switch_id and "
+                       "link_id", r->path, lineno);
+    struct bn_flow_list *l = r->out;
+    if (l->nfail == l->fail_cap) {
+        uint32_t cap = l->fail_cap ? 2 * l->fail_cap : 8;
+        void *p = realloc(l->fail, cap * sizeof *l->fail);
+        if (!p)
+            return bn_fail(err, BN_ENOMEM, "out of memory");
+        l->fail = p;
+        l->fail_cap = cap;
+    }
+    l->fail[l->nfail++] = (struct bn_flow_failure){(uint32_t)id, (uint32_t)link, lineno};
+    h->fail_lines++;
+    return BN_OK;
+}
+
 static int line(struct bn_flow_reader *r, char *const *tok, int n, unsigned lineno,
                 struct bn_error *err)
 {
@@ -242,9 +290,7 @@ static int line(struct bn_flow_reader *r, char *const *tok, int n, unsigned line
     if (strcmp(tok[0], "trigger") == 0)
         return trigger_line(r, tok, n, lineno, err);
     if (strcmp(tok[0], "failure") == 0)
-        return bn_fail(err, BN_EINPUT, "%s:%u: htsim's failure lines name its own switch and "
-                       "link numbering: not imported (give the scenario faults: instead, "
-                       "docs/failures.md)", r->path, lineno);
+        return failure_line(r, tok, n, lineno, err);
     return bn_fail(err, BN_EINPUT, "%s:%u: unknown line '%s' (expected Nodes, Connections, "
                    "Triggers, Failures, SRC->DST or trigger)", r->path, lineno, tok[0]);
 }
@@ -253,7 +299,7 @@ static int end(struct bn_flow_reader *r, unsigned lines, struct bn_error *err)
 {
     (void)lines;
     struct htsim *h = r->state;
-    uint64_t got[H_N] = {0, h->conns, h->trig_lines, 0};
+    uint64_t got[H_N] = {0, h->conns, h->trig_lines, h->fail_lines};
     for (int k = H_CONNS; k <= H_FAILS; k++)
         if (h->decl[k] != UINT64_MAX && h->decl[k] != got[k])
             return bn_fail(err, BN_EINPUT, "%s:%u: %s %llu declared, %llu given", r->path,
@@ -274,8 +320,10 @@ static int end(struct bn_flow_reader *r, unsigned lines, struct bn_error *err)
 
 static bool claims(char *const *tok, int n)
 {
-    return n >= 1 && (strcmp(tok[0], "Nodes") == 0 || strcmp(tok[0], "Connections") == 0 ||
-                      strstr(tok[0], "->") != NULL);
+    for (int k = 0; n >= 1 && k < H_N; k++)
+        if (strcmp(tok[0], header[k]) == 0)
+            return true;
+    return n >= 1 && strstr(tok[0], "->") != NULL;
 }
 
 const struct bn_flow_format bn_flow_htsim = {

@@ -57,6 +57,7 @@ void bn_flow_list_free(struct bn_flow_list *l)
     free(l->flows);
     free(l->trig);
     free(l->sig);
+    free(l->fail);
     memset(l, 0, sizeof *l);
 }
 

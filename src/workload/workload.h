@@ -47,6 +47,13 @@ struct bn_flow_signal {
     bool on_sent;           /* at the sender's completion (else the receiver's) */
 };
 
+/* A link a flow file fails from the start (htsim's `failure` lines): the
+ * link_id-th core uplink of aggregation switch switch_id. */
+struct bn_flow_failure {
+    uint32_t switch_id, link_id;
+    unsigned line;               /* its line in the file */
+};
+
 struct bn_flow_list {
     struct bn_flow_spec *flows;
     uint32_t n, cap;
@@ -54,6 +61,8 @@ struct bn_flow_list {
     uint32_t ntrig, trig_cap;
     struct bn_flow_signal *sig;
     uint32_t nsig, sig_cap;
+    struct bn_flow_failure *fail;
+    uint32_t nfail, fail_cap;
 };
 
 /* What a generator knows of the fabric. */

@@ -129,8 +129,26 @@ static void test_htsim(void **state)
     read_bad("0->1 start 0 size 10\n1->2 trigger 4 size 10\n",
              "2: this trigger is used but no 'trigger id' line defines it");
     read_bad("0->1 start 0 size 10\ntrigger id 4 barrier\n", "2: a barrier needs 'count N'");
+    read_ok("Nodes 4\nConnections 1\nFailures 2\n0->1 start 0 size 10\n"
+            "failure switch_type AGG switch_id 3 link_id 1\n"
+            "failure link_id 0 switch_id 5 switch_type AGG\n", &l);
+    assert_int_equal(l.nfail, 2);
+    assert_int_equal(l.fail[0].switch_id, 3);
+    assert_int_equal(l.fail[0].link_id, 1);
+    assert_int_equal(l.fail[0].line, 5);
+    assert_int_equal(l.fail[1].switch_id, 5);
+    assert_int_equal(l.fail[1].link_id, 0);
+    bn_flow_list_free(&l);
     read_bad("0->1 start 0 size 10\nfailure switch_type TOR switch_id 0 link_id 1\n",
-             "2: htsim's failure lines");
+             "2: switch_type 'TOR': htsim fails only aggregation switches' core uplinks");
+    read_bad("0->1 start 0 size 10\nfailure switch_type AGG switch_id 0\n",
+             "2: a failure needs switch_type AGG, switch_id and link_id");
+    read_bad("0->1 start 0 size 10\nfailure switch_type AGG switch_id x link_id 0\n",
+             "2: switch_id 'x' is not a switch number");
+    read_bad("0->1 start 0 size 10\nfailure switch_type AGG switch_id 0 link_id 0 color 1\n",
+             "2: failure field 'color' unknown or repeated");
+    read_bad("Failures 2\n0->1 start 0 size 10\nfailure switch_type AGG switch_id 0 link_id 0\n",
+             "1: Failures 2 declared, 1 given");
     /* a barrier of 2 that only one flow signals: its flow never starts */
     read_bad("0->1 start 0 size 10 recv_done_trigger 1\n1->2 trigger 1 size 10\n"
              "trigger id 1 barrier count 2\n", "2: this flow can never start");

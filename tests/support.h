@@ -63,6 +63,18 @@ static inline void assert_ledger_balanced(const struct bn_results *r)
     }
 }
 
+/* Mean depth of the first sampled queue (the leaf port facing an
+ * incast's receiver, by default) from sample `from` on. */
+static inline double test_queue_mean(const struct bn_results *r, uint32_t from)
+{
+    const struct bn_series *s = &r->series;
+    assert_true(s->nqueues >= 1 && s->nsamples > from + 10);
+    double sum = 0;
+    for (uint32_t k = from; k < s->nsamples; k++)
+        sum += s->queue_bytes[(size_t)k * s->nqueues];
+    return sum / (s->nsamples - from);
+}
+
 /* Write n bytes (NULs included) to a fresh temporary file; returns its
  * path (static buffer). */
 static inline const char *test_tmpfile_n(const char *data, size_t n)

@@ -14,27 +14,14 @@
 #include "topo/topo.h"
 #include "workload/workload.h"
 
-/* Agg switches and each one's core uplinks, as topo/fat_tree.c lays them. */
-static int fat_tree_uplinks(const struct bn_scenario *sc, uint32_t *aggs, uint32_t *up,
-                            struct bn_error *err)
-{
-    uint32_t k = sc->topology.k, d1, u1, d2, u2;
-    int rc = bn_topo_split_ports(sc, "topology.oversubscription", k,
-                                 sc->topology.oversubscription, &d1, &u1, err);
-    if (rc == BN_OK)
-        rc = bn_topo_split_ports(sc, "topology.agg_oversubscription", k,
-                                 sc->topology.agg_oversubscription, &d2, &u2, err);
-    *aggs = k * u1; /* k pods of u1 aggs */
-    *up = u2;
-    return rc;
-}
-
 int bn_flow_file_faults(const struct bn_scenario *sc, struct bn_scenario **with,
                         struct bn_error *err)
 {
     *with = NULL;
-    if (!bn_workload_at(sc->workload.kind)->needs_flow_file)
-        return BN_OK;
+    uint8_t fmt = sc->workload.flow_format; /* 0: auto, else 1 + the format's index */
+    if (!bn_workload_at(sc->workload.kind)->needs_flow_file ||
+        (fmt && strcmp(bn_flow_format_name(fmt - 1), "htsim") != 0))
+        return BN_OK; /* only htsim's files fail links */
     struct bn_topo_counts c;
     struct bn_flow_list l = {0};
     int rc = bn_topo_count(sc, &c, err);
@@ -47,12 +34,17 @@ int bn_flow_file_faults(const struct bn_scenario *sc, struct bn_scenario **with,
     char path[BN_PATH_MAX * 2];
     bn_path_beside(sc->source, sc->workload.flow_file, path, sizeof path);
     uint32_t aggs = 0, up = 0;
+    struct bn_fat_tree_shape sh;
     if (strcmp(bn_topo_builder_name(sc->topology.kind), "fat_tree") != 0)
         rc = bn_fail(err, BN_EINPUT, "%s:%u: htsim's failure lines name fat-tree links, but "
                      "topology.kind is %s", path, l.fail[0].line,
                      bn_topo_builder_name(sc->topology.kind));
     else
-        rc = fat_tree_uplinks(sc, &aggs, &up, err);
+        rc = bn_fat_tree_shape(sc, &sh, err);
+    if (rc == BN_OK) {
+        aggs = sc->topology.k * sh.u1; /* k pods of u1 */
+        up = sh.u2;
+    }
     if (rc == BN_OK && sc->nfaults + l.nfail > BN_SC_FAULTS_MAX)
         rc = bn_fail(err, BN_EINPUT, "%s:%u: %u failure lines and %u faults: at most %d in all",
                      path, l.fail[0].line, l.nfail, sc->nfaults, BN_SC_FAULTS_MAX);

@@ -13,16 +13,25 @@
  */
 #include "topo/topo.h"
 
+int bn_fat_tree_shape(const struct bn_scenario *sc, struct bn_fat_tree_shape *s,
+                      struct bn_error *err)
+{
+    uint32_t k = sc->topology.k;
+    int rc = bn_topo_split_ports(sc, "topology.oversubscription", k,
+                                 sc->topology.oversubscription, &s->d1, &s->u1, err);
+    return rc == BN_OK ? bn_topo_split_ports(sc, "topology.agg_oversubscription", k,
+                                             sc->topology.agg_oversubscription, &s->d2, &s->u2,
+                                             err)
+                       : rc;
+}
+
 static int build(struct bn_topo *t, const struct bn_scenario *sc, struct bn_error *err)
 {
-    uint32_t k = sc->topology.k, d1, u1, d2, u2;
-    int rc = bn_topo_split_ports(sc, "topology.oversubscription", k,
-                                 sc->topology.oversubscription, &d1, &u1, err);
-    if (rc == BN_OK)
-        rc = bn_topo_split_ports(sc, "topology.agg_oversubscription", k,
-                                 sc->topology.agg_oversubscription, &d2, &u2, err);
+    struct bn_fat_tree_shape sh;
+    int rc = bn_fat_tree_shape(sc, &sh, err);
     if (rc != BN_OK)
         return rc;
+    uint32_t k = sc->topology.k, d1 = sh.d1, u1 = sh.u1, d2 = sh.d2, u2 = sh.u2;
     uint32_t pods = k, tpp = d2, app = u1; /* ToRs and aggs per pod */
     uint32_t tors = pods * tpp, aggs = pods * app, cores = app * u2, hosts = tors * d1;
     uint32_t links = hosts + tors * app + aggs * u2;

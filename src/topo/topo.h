@@ -162,6 +162,15 @@ bn_time_t bn_topo_prop_ps(const struct bn_scenario *sc, const struct bn_topo_por
 int bn_topo_split_ports(const struct bn_scenario *sc, const char *key, uint32_t k, double r,
                         uint32_t *down, uint32_t *up, struct bn_error *err);
 
+/* fat_tree.c: a fat-tree's ports from its keys: a ToR's d1 host ports and
+ * u1 uplinks, an aggregation switch's d2 ToR-facing and u2 core-facing
+ * ones; k pods of d2 ToRs and u1 aggregation switches. */
+struct bn_fat_tree_shape {
+    uint32_t d1, u1, d2, u2;
+};
+int bn_fat_tree_shape(const struct bn_scenario *sc, struct bn_fat_tree_shape *s,
+                      struct bn_error *err);
+
 /* metrics.c: per-tier capacity, from the graph alone (any topology). Index 0
  * is the hosts; down/up are links to a lower/higher tier, "peer" links join
  * two switches of one tier. ports_max is the most ports used on one node. */

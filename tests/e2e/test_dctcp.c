@@ -21,24 +21,13 @@ static void incast(const char *cc, struct bn_results *r)
     assert_int_equal(r->flows_completed, 8);
 }
 
-/* Mean of the receiver's queue from sample `from` on. */
-static double queue_mean(const struct bn_results *r, uint32_t from)
-{
-    const struct bn_series *s = &r->series;
-    assert_true(s->nqueues >= 1 && s->nsamples > from + 10);
-    double sum = 0;
-    for (uint32_t k = from; k < s->nsamples; k++)
-        sum += s->queue_bytes[(size_t)k * s->nqueues];
-    return sum / (s->nsamples - from);
-}
-
 static void test_queue_near_k(void **state)
 {
     (void)state;
     struct bn_results none, dctcp;
     incast("none", &none);
     incast("dctcp", &dctcp);
-    double q = queue_mean(&dctcp, 20), q0 = queue_mean(&none, 20);
+    double q = test_queue_mean(&dctcp, 20), q0 = test_queue_mean(&none, 20);
     printf("8-to-1 incast, K = 64 KiB: queue %.0f B with dctcp, %.0f B without; drops %llu / "
            "%llu; min %.2f Gb/s of mean %.2f\n", q, q0, (unsigned long long)dctcp.pkts_dropped,
            (unsigned long long)none.pkts_dropped, dctcp.throughput_gbps.min,

@@ -26,22 +26,12 @@ static void incast(struct bn_results *r)
     assert_int_equal(r->flows_completed, SENDERS);
 }
 
-static double queue_mean(const struct bn_results *r)
-{
-    const struct bn_series *s = &r->series;
-    assert_true(s->nqueues >= 1 && s->nsamples > 20);
-    double sum = 0;
-    for (uint32_t k = 0; k < s->nsamples; k++)
-        sum += s->queue_bytes[(size_t)k * s->nqueues];
-    return sum / s->nsamples;
-}
-
 static void test_incast(void **state)
 {
     (void)state;
     struct bn_results r;
     incast(&r);
-    double q = queue_mean(&r);
+    double q = test_queue_mean(&r, 0);
     printf("8-to-1 incast of 4 MB: queue mean %.0f B, link busy %.4f, per flow %.3f .. %.3f "
            "Gb/s, %llu credits\n", q, r.link_util_max, r.throughput_gbps.min,
            r.throughput_gbps.max, (unsigned long long)r.cnps);

@@ -22,24 +22,13 @@ static void incast(const char *cc, const char *int_bytes, struct bn_results *r)
     assert_int_equal(r->flows_completed, 3);
 }
 
-/* Mean of the receiver's queue (the leaf port facing it). */
-static double queue_mean(const struct bn_results *r)
-{
-    const struct bn_series *s = &r->series;
-    assert_true(s->nqueues >= 1 && s->nsamples > 20);
-    double sum = 0;
-    for (uint32_t k = 0; k < s->nsamples; k++)
-        sum += s->queue_bytes[(size_t)k * s->nqueues];
-    return sum / s->nsamples;
-}
-
 static void test_near_zero_queue(void **state)
 {
     (void)state;
     struct bn_results dcqcn, hpcc;
     incast("dcqcn", "42", &dcqcn);
     incast("hpcc", "42", &hpcc);
-    double q = queue_mean(&hpcc), qd = queue_mean(&dcqcn);
+    double q = test_queue_mean(&hpcc, 0), qd = test_queue_mean(&dcqcn, 0);
     printf("3-to-1 incast of 4 MB: queue mean %.0f B with hpcc (bottleneck busy %.3f), "
            "%.0f B with dcqcn (busy %.3f)\n", q, hpcc.link_util_max, qd, dcqcn.link_util_max);
     assert_true(q < 2 * 4096);       /* under two packets */

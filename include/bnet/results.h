@@ -234,6 +234,9 @@ struct bn_results {
     double reorder_depth_p99;             /* over out-of-order arrivals */
     double link_util_max, link_util_mean; /* busy time / simulated time over all ports, 0..1
                                            * (backend ports: NVLink and SHARP apart) */
+    /* how long received data packets waited for their host NIC's receive
+     * DMA (the endpoint model's PCIe rate; 0 without it): mean and max, us */
+    double host_wait_mean_us, host_wait_max_us;
     char flow_control[BN_NAME_MAX], congestion_control[BN_NAME_MAX]; /* module names */
     char notifications[16];   /* what the congestion control's receivers send ("CNPs",
                                * "BECNs"; "": none): `cnps` counts them */

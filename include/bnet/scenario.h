@@ -264,6 +264,7 @@ struct bn_scenario_timely {
 /* Swift's fabric window (nic.congestion_control swift). */
 struct bn_scenario_swift {
     double base_target_us;       /* 0: the fabric's longest idle round trip */
+    double endpoint_target_us;   /* the endpoint window's target; 0: the base */
     double hop_divisor;          /* per-hop part of the target: base / this */
     double fs_range_x;           /* flow-scaled part's range: this x base */
     double fs_min_cwnd, fs_max_cwnd; /* packets: where the flow-scaled part is range, 0 */

@@ -22,6 +22,7 @@ enum bn_event_kind {
     BN_EV_FLOW_RX,         /* obj = queue pair, arg = PSN past the message: it is in */
     BN_EV_FLOW_ACK,        /* obj = queue pair, arg = PSN past the message: its ACK is in */
     BN_EV_FLOW_START,      /* obj = queue pair: it joins its NIC's round robin */
+    BN_EV_NIC_RX,          /* obj = NIC, arg = packet: its receive DMA takes it in */
 };
 
 #endif

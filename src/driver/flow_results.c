@@ -195,6 +195,10 @@ static int port_results(const struct bn_sim *s, struct bn_results *out, struct b
     }
     out->link_util_max = max;
     out->link_util_mean = nfabric ? sum / nfabric : 0;
+    const struct bn_nics *nics = &s->nics;
+    out->host_wait_mean_us =
+        nics->rx_dma_pkts ? bn_time_to_us(nics->rx_wait_sum) / (double)nics->rx_dma_pkts : 0;
+    out->host_wait_max_us = bn_time_to_us(nics->rx_wait_max);
     out->ports = calloc(n + 1, sizeof *out->ports);
     if (!out->ports)
         return bn_fail(err, BN_ENOMEM, "out of memory for port results");

@@ -171,6 +171,51 @@ static bn_time_t tail(const struct bn_fabric *fab, const struct hop *h, uint64_t
     return pass(fab, h, last) - bn_serialization_ps(last, h->rate);
 }
 
+/* A flow's stream: its path, the first hop's rate (the send DMA's, if
+ * slower), the endpoint costs before each message, and its messages'
+ * frames: the first, the ones between, the final one. */
+struct stream {
+    const struct hop *h;
+    uint32_t k;
+    uint64_t rate0;
+    bn_time_t pre, pre_rest, gap;
+    const struct frames *first, *rest, *fin;
+    uint32_t messages;
+};
+
+/* When the stream's last frame reaches the receiver's NIC, less the
+ * hops' latencies: the max-plus tandem bound. */
+static bn_time_t arrival(const struct bn_fabric *fab, const struct stream *st)
+{
+    const struct hop *h = st->h;
+    const struct frames *fm = st->first, *lastm = st->messages > 1 ? st->fin : fm;
+    /* the first hop: messages one after the other, each once the NIC's
+     * work-request engine has taken it */
+    bn_time_t t = st->pre + through(fm, st->rate0);
+    for (uint32_t i = 1; i < st->messages; i++) {
+        bn_time_t ready = st->pre_rest + i * st->gap;
+        t = (t > ready ? t : ready) + through(i + 1 < st->messages ? st->rest : st->fin, st->rate0);
+    }
+    struct hop first = h[0];
+    first.rate = first.link = st->rate0;
+    bn_time_t best = t + tail(fab, &first, lastm->last);
+    for (uint32_t j = 1; j < st->k; j++)
+        best += pass(fab, &h[j], lastm->last);
+    /* a slower hop further on: all bytes through it */
+    for (uint32_t j = 1; j < st->k; j++) {
+        bn_time_t tj = st->pre;
+        for (uint32_t i = 0; i < j; i++)
+            tj += pass(fab, &h[i], fm->first);
+        tj += through(fm, h[j].rate) + tail(fab, &h[j], lastm->last);
+        for (uint32_t i = 1; i < st->messages; i++)
+            tj += through(i + 1 < st->messages ? st->rest : st->fin, h[j].rate);
+        for (uint32_t i = j + 1; i < st->k; i++)
+            tj += pass(fab, &h[i], lastm->last);
+        best = tj > best ? tj : best;
+    }
+    return best;
+}
+
 bn_time_t bn_ideal_fct(struct bn_ideal *id, uint32_t qpid, uint32_t src, uint32_t dst,
                        uint64_t bytes, uint32_t messages, bool send)
 {
@@ -206,30 +251,21 @@ bn_time_t bn_ideal_fct(struct bn_ideal *id, uint32_t qpid, uint32_t src, uint32_
             rate0 = r < (double)rate0 ? (uint64_t)r : rate0;
         }
     }
-    /* the first hop: messages one after the other, each once the NIC's
-     * work-request engine has taken it */
-    const struct frames *lastm = messages > 1 ? &rest : &fm;
-    bn_time_t t = pre + through(&fm, rate0);
-    for (uint32_t i = 1; i < messages; i++) {
-        bn_time_t ready = pre_rest + i * gap;
-        t = (t > ready ? t : ready) + through(&rest, rate0);
-    }
-    struct hop first = h[0];
-    first.rate = first.link = rate0;
-    bn_time_t best = t + tail(&s->fab, &first, lastm->last), lat = 0;
-    for (uint32_t j = 1; j < k; j++)
-        best += pass(&s->fab, &h[j], lastm->last);
-    /* a slower hop further on: all bytes through it */
-    for (uint32_t j = 1; j < k; j++) {
-        bn_time_t tj = pre;
-        for (uint32_t i = 0; i < j; i++)
-            tj += pass(&s->fab, &h[i], fm.first);
-        tj += through(&fm, h[j].rate) + tail(&s->fab, &h[j], lastm->last);
-        for (uint32_t i = 1; i < messages; i++)
-            tj += through(&rest, h[j].rate);
-        for (uint32_t i = j + 1; i < k; i++)
-            tj += pass(&s->fab, &h[i], lastm->last);
-        best = tj > best ? tj : best;
+    struct stream st = {h, k, rate0, pre, pre_rest, gap, &fm, &rest, &rest, messages};
+    bn_time_t best = arrival(&s->fab, &st), lat = 0;
+    /* the receive DMA (endpoints.md): the last packet, shorter than the
+     * one before it, may wait for that one's write; no other does */
+    const struct frames *fin = messages > 1 ? &rest : &fm;
+    uint64_t fin_bytes = messages > 1 ? each : first_bytes;
+    if (!nvlink && ep->dma_bps && fin->n >= 2) {
+        uint64_t last_payload = fin_bytes - (fin->n - 1) * n->mtu;
+        struct frames cut = frames_of(n, fin_bytes - last_payload, send);
+        if (messages > 1)
+            st.fin = &cut;
+        else
+            st.first = &cut;
+        bn_time_t before = arrival(&s->fab, &st) + bn_serialization_ps(n->mtu, ep->dma_bps);
+        best = before > best ? before : best;
     }
     for (uint32_t j = 0; j < k; j++)
         lat += h[j].lat;

@@ -5,7 +5,7 @@
 #include "link/fabric.h"
 #include "link/telemetry.h"
 
-int bn_telemetry_init(struct bn_fabric *f, struct bn_error *err)
+int bn_telemetry_init(struct bn_fabric *f, bool stamps, struct bn_error *err)
 {
     struct bn_telemetry *t = calloc(1, sizeof *t);
     if (!t)
@@ -18,7 +18,7 @@ int bn_telemetry_init(struct bn_fabric *f, struct bn_error *err)
         return bn_fail(err, BN_ENOMEM, "no address space for in-band telemetry records");
     }
     f->telemetry = t;
-    for (uint32_t p = 0; p < f->nports; p++)
+    for (uint32_t p = 0; stamps && p < f->nports; p++)
         if (!(f->ports[p].flags & BN_PORT_AT_HOST))
             f->ports[p].flags |= BN_PORT_STAMPS;
     return BN_OK;

@@ -6,11 +6,14 @@
  * packet, up to BN_INT_HOPS; the receiver copies the records onto the ACK.
  * The records live beside the packet pool, one per packet slot, and exist
  * only when the congestion-control module asks for them: a packet stays
- * 32 bytes. Counters are 32 bits and wrap, as the hardware's do.
+ * 32 bytes. Counters are 32 bits and wrap, as the hardware's do. An ACK's
+ * record also says how long its data waited at the receiver's NIC (the
+ * endpoint delay Swift reads).
  */
 #ifndef BN_LINK_TELEMETRY_H
 #define BN_LINK_TELEMETRY_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "bnet/error.h"
@@ -28,6 +31,7 @@ struct bn_int_hop {
 struct bn_int_rec {
     struct bn_int_hop hop[BN_INT_HOPS];
     uint32_t nhop;
+    uint32_t host_ns;    /* an ACK's: how long its data waited for the receiver's DMA */
 };
 
 struct bn_fabric;
@@ -38,9 +42,9 @@ struct bn_telemetry {
     uint32_t cap;            /* records committed */
 };
 
-/* Switches stamp data packets from now on; BN_ENOMEM if the address space
- * for the records cannot be had. */
-int bn_telemetry_init(struct bn_fabric *f, struct bn_error *err);
+/* Records beside the pool from now on, and switches stamp data packets
+ * if `stamps`; BN_ENOMEM if the address space cannot be had. */
+int bn_telemetry_init(struct bn_fabric *f, bool stamps, struct bn_error *err);
 void bn_telemetry_free(struct bn_fabric *f);
 /* Packet slot pkt's record, committed if the pool grew past it (NULL: out
  * of memory, and the fabric's oom flag is set). */

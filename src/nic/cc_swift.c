@@ -14,9 +14,15 @@
  * fs_min_cwnd 0.1, fs_max_cwnd 100 packets, fs_range 5 x base, h = base /
  * 6.55), the base being the fabric's longest idle round trip unless
  * swift.base_target_us sets it; hops are the fabric's longest path's
- * switches. Not modelled: the endpoint window (bnet's receivers
- * acknowledge when a packet reaches the NIC, so no host delay enters the
- * round trip) and per-flow hop counts.
+ * switches. Not modelled: per-flow hop counts.
+ *
+ * The endpoint window: the endpoint delay is how long the data an ACK
+ * answers waited for the receiver's DMA (the endpoint model's PCIe rate;
+ * 0 without it), and the fabric delay is the round trip less it. A second
+ * window follows the endpoint delay against swift.endpoint_target_us (0:
+ * the fabric base target; the paper gives no number) by the same rules,
+ * and the flow sends within the smaller of the two, as Swift's
+ * cwnd = min(fcwnd, ecwnd).
  */
 #include <math.h>
 
@@ -24,6 +30,7 @@
 
 struct swift_params {
     double base_ps, h_ps, fs_range_ps, fs_alpha, fs_beta;
+    double endpoint_ps;     /* the endpoint target (0: the base) */
     double ai, beta, max_mdf, min_cwnd_pkts, max_cwnd_pkts;
     bool derive;            /* base from the fabric (set at a queue pair's start) */
     double fs_min, fs_max;  /* fs_min_cwnd, fs_max_cwnd (packets) */
@@ -31,7 +38,8 @@ struct swift_params {
 };
 
 struct swift {
-    double cwnd;            /* packets (may be below 1) */
+    double cwnd;            /* the fabric window, packets (may be below 1) */
+    double ecwnd;           /* the endpoint window, packets */
     bn_time_t rtt;          /* latest sample */
     bn_time_t last_decrease;
     double base_ps, h_ps, fs_range_ps, fs_alpha, fs_beta; /* this flow's target terms */
@@ -49,7 +57,8 @@ static int swift_setup(const struct bn_scenario *sc, double line_gbps, void *out
         return bn_fail(err, BN_EINPUT, "%s: key 'swift.fs_min_cwnd': %g must be below "
                        "swift.fs_max_cwnd (%g)", sc->source, w->fs_min_cwnd, w->fs_max_cwnd);
     *(struct swift_params *)out = (struct swift_params){
-        .base_ps = w->base_target_us * 1e6, .ai = w->ai, .beta = w->beta,
+        .base_ps = w->base_target_us * 1e6, .endpoint_ps = w->endpoint_target_us * 1e6,
+        .ai = w->ai, .beta = w->beta,
         .max_mdf = w->max_mdf, .min_cwnd_pkts = w->min_cwnd, .max_cwnd_pkts = w->max_cwnd,
         .derive = w->base_target_us == 0, .fs_min = w->fs_min_cwnd, .fs_max = w->fs_max_cwnd,
         .range_x = w->fs_range_x, .h_div = w->hop_divisor};
@@ -64,7 +73,8 @@ static void swift_init(struct bn_nics *n, struct bn_qp *qp)
     double base = p->derive ? (double)n->fabric_rtt : p->base_ps;
     double range = p->range_x * base;
     double alpha = range / (1 / sqrt(p->fs_min) - 1 / sqrt(p->fs_max));
-    *s = (struct swift){.cwnd = p->max_cwnd_pkts, .rtt = n->fabric_rtt, .base_ps = base,
+    *s = (struct swift){.cwnd = p->max_cwnd_pkts, .ecwnd = p->max_cwnd_pkts,
+                        .rtt = n->fabric_rtt, .base_ps = base,
                         .h_ps = base / p->h_div, .fs_range_ps = range, .fs_alpha = alpha,
                         .fs_beta = -alpha / sqrt(p->fs_max)};
     qp->rate_bps = n->nic[qp->snic].line_bps;
@@ -79,10 +89,34 @@ static double target(const struct swift *s, uint32_t hops)
     return s->base_ps + hops * s->h_ps + fs;
 }
 
+/* The window the flow sends within: the smaller of the two. */
+static double window_pkts(const struct swift *s)
+{
+    return s->cwnd < s->ecwnd ? s->cwnd : s->ecwnd;
+}
+
 static bool swift_can_send(const struct bn_nics *n, const struct bn_qp *qp)
 {
-    const struct swift *s = (const struct swift *)(const void *)qp->cc_priv;
-    return bn_cc_window_allows(n, qp, (s->cwnd < 1 ? 1 : s->cwnd) * n->mtu); /* paced under 1 */
+    double w = window_pkts((const struct swift *)(const void *)qp->cc_priv);
+    return bn_cc_window_allows(n, qp, (w < 1 ? 1 : w) * n->mtu); /* paced under 1 */
+}
+
+/* One window's rule: below its target each ACK adds ai / w packets (ai
+ * under one packet); above it, at most once per round trip (`cut`), a
+ * decrease by how far above, bounded by max_mdf; then its bounds. */
+static bool adjust(double *w, double delay, double target, bool cut, double acked,
+                   const struct swift_params *p)
+{
+    bool decreased = false;
+    if (delay < target)
+        *w += *w >= 1 ? p->ai * acked / *w : p->ai * acked;
+    else if (cut) {
+        double f = 1 - p->beta * (delay - target) / delay;
+        *w *= f > 1 - p->max_mdf ? f : 1 - p->max_mdf;
+        decreased = true;
+    }
+    *w = *w < p->min_cwnd_pkts ? p->min_cwnd_pkts : *w > p->max_cwnd_pkts ? p->max_cwnd_pkts : *w;
+    return decreased;
 }
 
 static void swift_on_ack(struct bn_nics *n, struct bn_qp *qp, bool ece, bn_time_t rtt)
@@ -94,30 +128,30 @@ static void swift_on_ack(struct bn_nics *n, struct bn_qp *qp, bool ece, bn_time_
     bool can_decrease = now - s->last_decrease >= s->rtt; /* by the round trip known so far */
     if (rtt > 0)
         s->rtt = rtt;
-    double delay = (double)s->rtt, t = target(s, n->fabric_switches), acked = n->ack_every;
-    if (delay < t)
-        s->cwnd += s->cwnd >= 1 ? p->ai * acked / s->cwnd : p->ai * acked;
-    else if (can_decrease) {
-        double f = 1 - p->beta * (delay - t) / delay;
-        s->cwnd *= f > 1 - p->max_mdf ? f : 1 - p->max_mdf;
+    double host = n->cc_int ? n->cc_int->host_ns * 1e3 : 0; /* the endpoint delay (ps) */
+    double fabric = (double)s->rtt > host ? (double)s->rtt - host : 0;
+    double acked = n->ack_every;
+    bool cut = adjust(&s->cwnd, fabric, target(s, n->fabric_switches), can_decrease, acked, p);
+    cut |= adjust(&s->ecwnd, host, p->endpoint_ps > 0 ? p->endpoint_ps : s->base_ps,
+                  can_decrease, acked, p);
+    if (cut)
         s->last_decrease = now;
-    }
-    s->cwnd = s->cwnd < p->min_cwnd_pkts ? p->min_cwnd_pkts
-              : s->cwnd > p->max_cwnd_pkts ? p->max_cwnd_pkts : s->cwnd;
     /* under one packet: paced, one packet per rtt / cwnd */
+    double w = window_pkts(s);
     uint64_t line = n->nic[qp->snic].line_bps;
-    double paced = s->cwnd * n->mtu * 8 / ((double)s->rtt / BN_PS_PER_S);
-    qp->rate_bps = s->cwnd < 1 && paced < (double)line ? (uint64_t)paced : line;
+    double paced = w * n->mtu * 8 / ((double)s->rtt / BN_PS_PER_S);
+    qp->rate_bps = w < 1 && paced < (double)line ? (uint64_t)paced : line;
 }
 
 static double swift_window(const struct bn_nics *n, const struct bn_qp *qp)
 {
-    return ((const struct swift *)(const void *)qp->cc_priv)->cwnd * n->mtu;
+    return window_pkts((const struct swift *)(const void *)qp->cc_priv) * n->mtu;
 }
 
 const struct bn_cc_ops bn_cc_swift = {
     .name = "swift",
     .notifies = false,
+    .host_delay = true,
     .params_size = sizeof(struct swift_params),
     .setup = swift_setup,
     .init = swift_init,

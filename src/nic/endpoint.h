@@ -27,6 +27,7 @@
 struct bn_nic_ep {
     bn_time_t wqe_next;     /* its work-request engine's next free slot */
     bn_time_t dma_ready;    /* its send DMA is free again (PCIe rate, context misses) */
+    bn_time_t rx_ready;     /* its receive DMA is free again (PCIe rate) */
     uint32_t lru_head, lru_tail, lru_n; /* cached queue-pair contexts, most recent first */
     uint32_t pad;
     uint64_t msgs;          /* messages it sent (work requests and responses) */

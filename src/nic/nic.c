@@ -52,7 +52,9 @@ static int setup_modules(struct bn_nics *n, const struct bn_scenario *sc, struct
         return bn_fail(err, BN_EINTERNAL, "nic: a module index out of its registry");
     bn_nic_encap(sc, &n->encap_run);
     n->encap = &n->encap_run;
-    int rc = n->cc->telemetry_bytes ? bn_telemetry_init(n->fab, err) : BN_OK;
+    int rc = n->cc->telemetry_bytes || n->cc->host_delay
+                 ? bn_telemetry_init(n->fab, n->cc->telemetry_bytes != NULL, err)
+                 : BN_OK;
     if (rc == BN_OK && n->tp->setup)
         rc = n->tp->setup(n, sc, err);
     return rc;
@@ -142,7 +144,8 @@ int bn_nics_init(struct bn_nics *n, struct bn_fabric *f, const uint32_t *host_po
             return bn_fail(err, BN_ENOMEM, "out of memory for the receivers' credit pacers");
     }
     n->kick_full = n->ep_on || n->paced_notices;
-    n->cc_extra = n->paced_notices || n->cc->telemetry_bytes;
+    n->cc_extra = n->paced_notices || n->cc->telemetry_bytes || n->cc->host_delay;
+    n->rx_dma = n->ep_on && n->ep_params.dma_bps > 0;
     rc = rc == BN_OK ? setup_cc(n, sc, err) : rc;
     for (uint32_t i = 0; rc == BN_OK && n->cc->nic_init && i < n->nnics; i++)
         n->cc->nic_init(n, i);
@@ -391,7 +394,7 @@ ctrl_packet(struct bn_nics *n, uint32_t qpid, uint8_t type, uint32_t psn, uint32
         if (r && type != BN_PKT_CNP && n->int_rx_valid)
             *r = n->int_rx;
         else if (r)
-            r->nhop = 0;
+            r->nhop = r->host_ns = 0;
     }
     bn_fabric_count_injected(n->fab, pk);
     return pkt;
@@ -452,10 +455,12 @@ static inline __attribute__((always_inline)) void kick(struct bn_nics *n, uint32
 
 void bn_nic_kick(struct bn_nics *n, uint32_t nicid)
 {
-    if (__builtin_expect(n->kick_full, 0))
-        kick(n, nicid, n->ep_on, n->paced_notices);
-    else
+    if (__builtin_expect(!n->kick_full, 1))
         kick(n, nicid, false, false);
+    else if (!n->paced_notices) /* the endpoint model alone: its own copy */
+        kick(n, nicid, true, false);
+    else
+        kick(n, nicid, n->ep_on, true);
 }
 
 void bn_nic_send_ctrl(struct bn_nics *n, uint32_t qpid, uint8_t type, uint32_t psn, uint32_t sack)
@@ -516,8 +521,10 @@ static void copy_telemetry(struct bn_nics *n, uint32_t pkt, const struct bn_pack
     const struct bn_int_rec *r = bn_telemetry_at(n->fab, pkt);
     if (pk->type == BN_PKT_DATA) {
         n->int_rx_valid = r != NULL;
-        if (r)
+        if (r) {
             n->int_rx = *r;
+            n->int_rx.host_ns = n->rx_wait_ns;
+        }
     } else if (pk->type != BN_PKT_CNP) {
         if (r)
             n->int_ack = *r;
@@ -526,7 +533,51 @@ static void copy_telemetry(struct bn_nics *n, uint32_t pkt, const struct bn_pack
     }
 }
 
+/* With the endpoint model's PCIe rate a host NIC writes each data
+ * packet's payload to memory in arrival order and takes the packet in
+ * (frees its buffer, acknowledges it) as its write starts, a posted write:
+ * a packet that finds the DMA busy waits in the NIC's receive buffer, its
+ * wait the endpoint delay its ACK reports. True if it waits (its
+ * BN_EV_NIC_RX is scheduled, the wait kept in its in_port, which a frame
+ * at its NIC no longer needs). */
+static bool rx_waits(struct bn_nics *n, uint32_t nicid, uint32_t pkt)
+{
+    struct bn_packet *pk = &n->fab->pool.pkts[pkt];
+    if (nicid >= n->nhosts || pk->type != BN_PKT_DATA || (pk->flags & BN_PKT_TRIMMED))
+        return false;
+    struct bn_nic_ep *ep = &n->ep[nicid];
+    bn_time_t now = n->fab->now, start = ep->rx_ready > now ? ep->rx_ready : now;
+    ep->rx_ready = start + bn_serialization_ps(pk->payload, n->ep_params.dma_bps);
+    n->rx_dma_pkts++;
+    if (start == now)
+        return false;
+    n->rx_wait_sum += start - now;
+    n->rx_wait_max = start - now > n->rx_wait_max ? start - now : n->rx_wait_max;
+    uint64_t ns = (start - now + 500) / 1000;
+    pk->in_port = ns < UINT32_MAX ? (uint32_t)ns : UINT32_MAX;
+    bn_fabric_schedule(n->fab, start, BN_EV_NIC_RX, nicid, pkt);
+    return true;
+}
+
+static inline __attribute__((always_inline)) void receive(struct bn_nics *n, uint32_t nicid,
+                                                         uint32_t pkt);
+
 void bn_nic_receive(struct bn_nics *n, uint32_t nicid, uint32_t pkt)
+{
+    if (__builtin_expect(n->rx_dma, 0) && rx_waits(n, nicid, pkt))
+        return;
+    receive(n, nicid, pkt);
+}
+
+void bn_nic_rx_event(struct bn_nics *n, uint32_t nicid, uint32_t pkt)
+{
+    n->rx_wait_ns = n->fab->pool.pkts[pkt].in_port;
+    receive(n, nicid, pkt);
+    n->rx_wait_ns = 0;
+}
+
+static inline __attribute__((always_inline)) void receive(struct bn_nics *n, uint32_t nicid,
+                                                         uint32_t pkt)
 {
     /* Copy first: handlers create packets, and the pool may move. */
     struct bn_packet pk = n->fab->pool.pkts[pkt];

@@ -153,6 +153,10 @@ struct bn_cc_ops {
      * onto the ACK, on_ack finds them in bn_nics.cc_int, and the INT
      * header adds this many bytes to every data frame and ACK. */
     uint32_t (*telemetry_bytes)(const struct bn_scenario *sc);
+    /* The module reads how long the data an ACK answers waited for the
+     * receiver's DMA (bn_nics.cc_int->host_ns; the side records of
+     * link/telemetry.h, without stamping). */
+    bool host_delay;
     void (*init)(struct bn_nics *n, struct bn_qp *qp);
     void (*on_sent)(struct bn_nics *n, struct bn_qp *qp, uint32_t bytes);
     void (*on_notify)(struct bn_nics *n, struct bn_qp *qp);
@@ -300,6 +304,10 @@ struct bn_nics {
     bool paced_notices;
     unsigned char *cc_nic;
     bool kick_full;               /* ep_on or paced_notices: kick's general path */
+    bool rx_dma;                  /* host NICs write received payload at ep_params.dma_bps */
+    uint32_t rx_wait_ns;          /* the data packet being received waited this long */
+    uint64_t rx_dma_pkts;         /* data packets through host NICs' receive DMA */
+    bn_time_t rx_wait_sum, rx_wait_max; /* and how long they waited for it */
     bool cc_extra;                /* the module marks packets, hears arrivals or reads
                                    * telemetry: the NIC's paths for those */
 };
@@ -406,6 +414,8 @@ void bn_nic_kick(struct bn_nics *n, uint32_t nic);
 void bn_nic_receive(struct bn_nics *n, uint32_t nic, uint32_t pkt);
 /* BN_EV_RTO for a queue pair. */
 void bn_nic_rto_event(struct bn_nics *n, uint32_t qpid);
+/* BN_EV_NIC_RX: a data packet that waited for NIC nic's receive DMA. */
+void bn_nic_rx_event(struct bn_nics *n, uint32_t nic, uint32_t pkt);
 /* BN_EV_QP_PACE: a paced queue pair may send again. */
 void bn_nic_pace_event(struct bn_nics *n, uint32_t qpid);
 /* Queue pair q is about to send from NIC nic: is its context cached? A

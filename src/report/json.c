@@ -334,6 +334,8 @@ json_t *bn_json_summary(const struct bn_results *r)
     json_object_set_new(s, "cnps", json_integer((json_int_t)r->cnps));
     json_object_set_new(s, "link_utilization",
                         json_pack("{s:f, s:f}", "max", r->link_util_max, "mean", r->link_util_mean));
+    json_object_set_new(s, "host_wait_us", json_pack("{s:f, s:f}", "mean", r->host_wait_mean_us,
+                                                     "max", r->host_wait_max_us));
     json_object_set_new(s, "flows_failed", json_integer(r->flows_failed));
     json_object_set_new(s, "packets", ledger_json(r->pkts_injected, r->pkts_delivered,
                                                   r->pkts_dropped, r->pkts_lost,

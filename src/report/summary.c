@@ -194,6 +194,9 @@ static void print_fabric(FILE *out, const struct bn_results *r)
         fprintf(out, "%-16s%llu\n", r->notifications, (unsigned long long)r->cnps);
     fprintf(out, "link util       max %.1f%%  mean %.1f%%\n", 100 * r->link_util_max,
             100 * r->link_util_mean);
+    if (r->host_wait_max_us > 0) /* hosts whose PCIe is slower than their link */
+        fprintf(out, "host DMA wait   mean %.3f  max %.3f us (received data waiting for PCIe)\n",
+                r->host_wait_mean_us, r->host_wait_max_us);
     fprintf(out, "packets         %llu injected = %llu delivered + %llu dropped + %llu lost + "
             "%llu in flight\n",
             (unsigned long long)r->pkts_injected, (unsigned long long)r->pkts_delivered,

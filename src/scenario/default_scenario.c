@@ -126,6 +126,7 @@ static const char default_yaml[] =
     "\n"
     "swift:                          # with nic.congestion_control: swift\n"
     "  base_target_us: 0             # 0: the fabric's longest idle round trip\n"
+    "  endpoint_target_us: 0         # the endpoint window's; 0: the base\n"
     "  hop_divisor: 6.55             # + base / this per switch\n"
     "  fs_range_x: 5                 # flow-scaled part: 0 .. this x base\n"
     "  fs_min_cwnd: 0.1              # packets\n"

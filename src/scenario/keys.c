@@ -390,6 +390,10 @@ static const struct bn_scn_key keys[] = {
     { .info.path = "swift.base_target_us", FLOAT_KEY, .info.unit = "us", .info.def = "0",
       .info.doc = "swift: the delay target's base; 0 = the fabric's longest idle round trip.",
       FIELD(swift.base_target_us), RANGE(0, 1e6) },
+    { .info.path = "swift.endpoint_target_us", FLOAT_KEY, .info.unit = "us", .info.def = "0",
+      .info.doc = "swift: the endpoint window's target for how long data waits for the "
+                  "receiver's DMA; 0 = the base target.",
+      FIELD(swift.endpoint_target_us), RANGE(0, 1e6) },
     { .info.path = "swift.hop_divisor", FLOAT_KEY, .info.unit = "", .info.def = "6.55",
       .info.doc = "swift: the target adds base / this per switch on the path.",
       FIELD(swift.hop_divisor), RANGE(0.001, 1e6) },

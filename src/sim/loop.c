@@ -72,6 +72,9 @@ static int dispatch(struct bn_sim *s, const struct bn_event *ev, struct bn_error
     case BN_EV_COMPLETE:
         bn_nic_complete_event(&s->nics, ev->obj, ev->arg);
         return BN_OK;
+    case BN_EV_NIC_RX:
+        bn_nic_rx_event(&s->nics, ev->obj, ev->arg);
+        return BN_OK;
     case BN_EV_APP:
         return s->drv.ops->event(s, s->drv.self, ev, err);
     case BN_EV_FLOW_SOLVE:

@@ -61,7 +61,8 @@ static void test_hand_computed(void **state)
 }
 
 /* Alone, the packet level takes exactly the ideal: cut-through, endpoint
- * costs, InfiniBand, spraying over every core, NVLink, several messages. */
+ * costs (the last packet's wait for the receive DMA), InfiniBand,
+ * spraying over every core, NVLink, several messages. */
 static void test_alone_is_ideal(void **state)
 {
     (void)state;

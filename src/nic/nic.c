@@ -144,7 +144,7 @@ int bn_nics_init(struct bn_nics *n, struct bn_fabric *f, const uint32_t *host_po
             return bn_fail(err, BN_ENOMEM, "out of memory for the receivers' credit pacers");
     }
     n->kick_full = n->ep_on || n->paced_notices;
-    n->cc_extra = n->paced_notices || n->cc->telemetry_bytes || n->cc->host_delay;
+    n->cc_extra = n->paced_notices || n->fab->telemetry; /* side records or notices */
     n->rx_dma = n->ep_on && n->ep_params.dma_bps > 0;
     rc = rc == BN_OK ? setup_cc(n, sc, err) : rc;
     for (uint32_t i = 0; rc == BN_OK && n->cc->nic_init && i < n->nnics; i++)

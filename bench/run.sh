@@ -64,7 +64,7 @@ run_case() {
                      --set link.rate_gbps=100 --set nic.congestion_control=none
                      --set nic.tx_ns=0 --set nic.rx_ns=0 --set nic.msg_rate_mpps=0
                      --set host.pcie_gen=0
-                     --algo ring -b 64M -e 64M) ;;
+                     --set coll.in_place=false --algo ring -b 64M -e 64M) ;;
     incast-pfc) args=(run --quiet --set topology.k=16 --set workload.kind=incast
                       --set workload.incast_senders=255 --set workload.message_bytes=1000000
                       --set link.flow_control=pfc --set nic.congestion_control=dcqcn) ;;

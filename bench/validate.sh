@@ -67,12 +67,12 @@ for s in default lb_ecmp lb_flowlet lb_polarization lb_spray_go_back_n all_to_al
     figures "$s" other "$flows"
 done
 for a in ring tree hier; do
-    run "cluster128-$a" coll scenarios/cluster128.yaml --algo "$a" -b 1M -e "$max" -f 4
+    run "cluster128-$a" coll scenarios/cluster128.yaml --set coll.in_place=false --algo "$a" -b 1M -e "$max" -f 4
     figures "cluster128-$a" allreduce "$coll"
 done
 for a in ring tree; do
     run "fattree16-$a" coll --set topology.kind=fat_tree --set topology.k=4 --set fabric=none \
-        --set scale_up.domain_gpus=0 --set topology.gpus_per_server=1 --algo "$a" \
+        --set scale_up.domain_gpus=0 --set topology.gpus_per_server=1 --set coll.in_place=false --algo "$a" \
         -b 1M -e "$max" -f 4
     figures "fattree16-$a" allreduce "$coll"
 done

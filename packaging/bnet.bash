@@ -80,8 +80,11 @@ _bnet()
         case $cmd in
         keys | presets) flags=--json ;;
         help | version) flags="" ;;
-        *) flags=$("$bin" help "$cmd" 2>/dev/null | sed -n '/^usage:/,/^$/p' |
-            grep -oE '\[-[-a-zA-Z]+' | tr -d '[') ;;
+        *) # the synopsis, and the long forms of coll's and p2p's flags list
+            local text
+            text=$("$bin" help "$cmd" 2>/dev/null)
+            flags="$(sed -n '/^usage:/,/^$/p' <<<"$text" | grep -oE '\[-[-a-zA-Z]+' | tr -d '[')
+$(sed -n '/^flags/,$p' <<<"$text" | grep -oE -- '--[a-z][-a-z_]+')" ;;
         esac
         _bnet_offer "$flags" "$cur"
         return

@@ -39,6 +39,10 @@ struct bn_coll_row {
     bool failed;                /* then time_us and the bandwidths are 0 */
     double failed_us;           /* simulated time into the row's run */
     uint32_t failed_rank, failed_peer, failed_step; /* ranks; the send's number, from 1 */
+    /* coll.in_place: as many iterations again after the timed ones, in
+     * place (nccl-tests' second group of columns); 0 when not run */
+    double inplace_time_us, inplace_algbw_gbs, inplace_busbw_gbs;
+    uint64_t inplace_wrong;
 };
 
 /* A sweep's results. rows and prov are its own: bn_coll_results_free. */
@@ -56,6 +60,13 @@ struct bn_coll_results {
     double wall_s;              /* wall-clock seconds of the whole sweep */
     uint64_t peak_rss_bytes;    /* the process's peak resident memory */
     bool interrupted;           /* bn_interrupt stopped the sweep: the rows before it */
+    /* nccl-tests' header line: the sweep (coll.*), and the launch the
+     * caller describes (nthreads x ngpus GPUs per process; 0: 1 x nranks) */
+    uint64_t min_bytes, max_bytes, step_bytes;
+    uint32_t step_factor, warmup, iters, check;
+    bool in_place;
+    uint32_t nthreads, ngpus;
+    bool bnet_columns;          /* print bnet's columns (algo, channels) after nccl-tests' */
 };
 
 /* Called after each row (may be NULL): `r` holds the rows so far, the
@@ -91,6 +102,9 @@ void bn_coll_print_footer(FILE *out, const struct bn_coll_results *r);
 /* The seed's figures (bnet/results.h) a sweep measures: its AllReduce's
  * bus bandwidth at the largest size against the line rate. */
 void bn_seed_of_coll(const struct bn_coll_results *r, struct bn_seed_report *out);
+/* The rows as CSV to `path` (nccl-tests -F; docs/results.md); BN_OK or
+ * BN_EINPUT naming the path. */
+int bn_coll_write_csv(const struct bn_coll_results *r, const char *path, struct bn_error *err);
 /* JSON to `path` ("-": stdout; docs/results.md). BN_OK, BN_EINPUT if it
  * cannot be written, or BN_ENOMEM. */
 int bn_coll_write_json(const struct bn_coll_results *r, const char *path, struct bn_error *err);

@@ -335,6 +335,9 @@ struct bn_scenario_coll {
     /* channels (parallel rings/trees); each size the last times step_factor
      * (-f); root rank (-r); timed iterations (-n); untimed ones first (-w) */
     uint32_t channels, step_factor, root, iters, warmup;
+    uint64_t step_bytes;         /* with step_factor 1: each size the last plus this (-i) */
+    uint32_t check;              /* nccl-tests -c: 0 shows #wrong as N/A (bnet always checks) */
+    bool in_place;               /* also time in-place iterations (nccl-tests' second columns) */
 };
 
 /* In-network reduction (CollNet with SHARP). */
@@ -516,6 +519,16 @@ int bn_scenario_set(struct bn_scenario *sc, const char *assignment,
  * typed them) instead of "--set 'ASSIGNMENT'"; flag NULL = bn_scenario_set. */
 int bn_scenario_set_flag(struct bn_scenario *sc, const char *assignment, const char *flag,
                          const char *typed, struct bn_error *err);
+
+/* Shape the cluster for `nranks` GPUs, as `-g`/`mpirun -np` ask for them
+ * (docs/collectives.md, "Rank count"): servers of 8 GPUs (one server of
+ * nranks below 8), each GPU's NIC on a rail-optimized fabric whose radix
+ * fits (servers per scalable unit up to 32, radix up to 64, SuperPOD
+ * style), NVLink inside each server when the scenario has it. Sets the
+ * topology.* and scale_up.domain_gpus keys, errors starting "FLAG 'TYPED'";
+ * a count no such fabric holds is BN_EINPUT naming the nearest that are. */
+int bn_scenario_set_ranks(struct bn_scenario *sc, uint64_t nranks, const char *flag,
+                          const char *typed, struct bn_error *err);
 
 /* Where key `path` got its value, for a message: "FILE:LINE" when the
  * scenario file gave it, else the source alone. Writes buf (cut to len);

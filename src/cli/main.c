@@ -193,8 +193,12 @@ static void print_synopsis(FILE *out, enum bn_cli_mode mode)
     for (size_t i = 0; (opt = bn_cli_opt_at(i)); i++) {
         if (!bn_cli_opt_in(opt, mode))
             continue;
-        char item[64];
-        int n = snprintf(item, sizeof item, "[%s%s%s]%s", opt->name, opt->arg ? " " : "",
+        char item[64], name[32];
+        if (opt->short_name)
+            snprintf(name, sizeof name, "-%c", opt->short_name);
+        else
+            snprintf(name, sizeof name, "--%s", opt->long_name);
+        int n = snprintf(item, sizeof item, "[%s%s%s]%s", name, opt->arg ? " " : "",
                          opt->arg ? opt->arg : "", opt->repeat ? "..." : "");
         if (col + 1 + n > 80)
             col = fprintf(out, "\n%*s", indent - 1, "");
@@ -209,6 +213,22 @@ void bn_cli_print_usage(FILE *out, enum bn_cli_mode mode)
     static const char *const text[] = {usage_run, usage_topo, usage_coll, usage_job, usage_p2p,
                                        usage_compare, usage_sweep};
     fputs(text[mode], out);
+    if (mode != BN_CLI_COLL && mode != BN_CLI_P2P)
+        return;
+    /* nccl-tests' and perftest's flags, short and long, and their keys */
+    fputs("\nflags (short and long forms; the key each sets):\n", out);
+    const struct bn_cli_opt *opt;
+    for (size_t i = 0; (opt = bn_cli_opt_at(i)); i++) {
+        if (opt->modes != 1u << mode)
+            continue;
+        char label[48], item[64];
+        snprintf(item, sizeof item, "%s%s%s", bn_cli_opt_label(opt, label, sizeof label),
+                 opt->arg ? " " : "", opt->arg ? opt->arg : "");
+        fprintf(out, "  %-30s %s\n", item,
+                opt->key ? opt->key
+                : strcmp(opt->field, "accept") == 0 ? "(host side: accepted, no effect)"
+                                                    : "");
+    }
 }
 
 /* The options of run, topo and coll, each with the commands that take it
@@ -219,11 +239,11 @@ static void print_main(FILE *out)
     fputs("options:\n", out);
     const struct bn_cli_opt *opt;
     for (size_t i = 0; (opt = bn_cli_opt_at(i)); i++) {
-        if (opt->key)
-            continue;
-        char item[64];
-        snprintf(item, sizeof item, "%s%s%s", opt->name, opt->arg ? " " : "",
-                 opt->arg ? opt->arg : "");
+        if (opt->key || opt->modes == 1u << BN_CLI_COLL || opt->modes == 1u << BN_CLI_P2P)
+            continue; /* 'bnet help coll' and 'bnet help p2p' list their own */
+        char item[64], name[48];
+        snprintf(item, sizeof item, "%s%s%s", bn_cli_opt_label(opt, name, sizeof name),
+                 opt->arg ? " " : "", opt->arg ? opt->arg : "");
         fprintf(out, "  %-20s ", item);
         const char *sep = "";
         for (int m = BN_CLI_RUN; m <= BN_CLI_SWEEP; m++)
@@ -364,8 +384,11 @@ int main(int argc, char **argv)
 
 static int dispatch(int argc, char **argv)
 {
+    /* installed as all_reduce_perf (a symlink): nccl-tests' command line */
+    if (argc >= 1 && bn_cli_perf_op(argv[0]))
+        return bn_cli_run(argc, argv, 1, BN_CLI_COLL, bn_cli_perf_op(argv[0]));
     if (argc < 2)
-        return bn_cli_run(argc, argv, 1, BN_CLI_COLL);
+        return bn_cli_run(argc, argv, 1, BN_CLI_COLL, NULL);
     const char *cmd = argv[1];
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0)
         return help(NULL);
@@ -374,25 +397,27 @@ static int dispatch(int argc, char **argv)
     if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0)
         return print_version(argc);
     if (strcmp(cmd, "run") == 0)
-        return bn_cli_run(argc, argv, 2, BN_CLI_RUN);
+        return bn_cli_run(argc, argv, 2, BN_CLI_RUN, NULL);
     if (strcmp(cmd, "topo") == 0)
-        return bn_cli_run(argc, argv, 2, BN_CLI_TOPO);
+        return bn_cli_run(argc, argv, 2, BN_CLI_TOPO, NULL);
     if (strcmp(cmd, "coll") == 0)
-        return bn_cli_run(argc, argv, 2, BN_CLI_COLL);
+        return bn_cli_run(argc, argv, 2, BN_CLI_COLL, NULL);
     if (strcmp(cmd, "job") == 0)
-        return bn_cli_run(argc, argv, 2, BN_CLI_JOB);
+        return bn_cli_run(argc, argv, 2, BN_CLI_JOB, NULL);
     if (strcmp(cmd, "p2p") == 0)
-        return bn_cli_run(argc, argv, 2, BN_CLI_P2P);
+        return bn_cli_run(argc, argv, 2, BN_CLI_P2P, NULL);
     if (strcmp(cmd, "compare") == 0)
-        return bn_cli_run(argc, argv, 2, BN_CLI_COMPARE);
+        return bn_cli_run(argc, argv, 2, BN_CLI_COMPARE, NULL);
     if (strcmp(cmd, "sweep") == 0)
-        return bn_cli_run(argc, argv, 2, BN_CLI_SWEEP);
+        return bn_cli_run(argc, argv, 2, BN_CLI_SWEEP, NULL);
+    if (bn_cli_perf_op(cmd)) /* bnet all_reduce_perf ..., as nccl-tests */
+        return bn_cli_run(argc, argv, 2, BN_CLI_COLL, bn_cli_perf_op(cmd));
     if (strcmp(cmd, "plot") == 0)
         return bn_cli_plot(argc, argv, 2);
     if (strcmp(cmd, "presets") == 0 || strcmp(cmd, "keys") == 0)
         return cmd_listing(cmd, argc, argv);
     if (cmd[0] == '-')
-        return bn_cli_run(argc, argv, 1, BN_CLI_COLL);
+        return bn_cli_run(argc, argv, 1, BN_CLI_COLL, NULL);
     fprintf(stderr, "bnet: unknown command '%s' (see bnet --help)\n", cmd);
     return 2;
 }

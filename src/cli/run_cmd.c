@@ -21,32 +21,6 @@
 #include "cli/dist.h"
 #include "plot/plot.h"
 
-/* One scenario override in the order given: a --set, or a flag turned
- * into KEY=VALUE (allocated to its length: no fixed buffer cuts a value). */
-struct cli_set {
-    const char *assignment;
-    char *owned;              /* assignment, when made here */
-    const char *flag, *typed; /* the flag and value as typed; flag NULL: --set */
-};
-
-struct cli_opts {
-    char *command;            /* what ran, for the JSON: argv without output options */
-    const char *file;
-    const char *json;
-    const char *csv;
-    const char *seed;
-    const char *paths, *dot;  /* topo: --paths SRC,DST, --dot PATH */
-    const char *trace;        /* job: --trace PATH */
-    const char *jobs;         /* compare, sweep: -j N */
-    const char *seeds;        /* sweep: --seeds LIST */
-    const char **vary;        /* sweep: each --vary KEY=V1,V2 */
-    int nvary;
-    const char *plot;         /* --plot DIR: figures of the results */
-    struct cli_set *sets;
-    int nsets;
-    int reproducible, quiet;
-};
-
 /* "key=value" in a fresh allocation; NULL if out of memory. */
 static char *assignment_of(const char *key, const char *value)
 {
@@ -55,289 +29,6 @@ static char *assignment_of(const char *key, const char *value)
     if (a)
         snprintf(a, n, "%s=%s", key, value);
     return a;
-}
-
-/* A decimal number of digits only (no sign, blanks or base prefix, which
- * strtoull would take); *end after it. -1 if none or it exceeds `max`. */
-static int parse_digits(const char *s, const char **end, uint64_t max, uint64_t *out)
-{
-    uint64_t v = 0;
-    const char *p = s;
-    for (; *p >= '0' && *p <= '9'; p++) {
-        unsigned d = (unsigned)(*p - '0');
-        if (v > (max - d) / 10)
-            return -1;
-        v = v * 10 + d;
-    }
-    if (p == s)
-        return -1;
-    *end = p;
-    *out = v;
-    return 0;
-}
-
-/* "--opt VALUE" or "--opt=VALUE"; advances *i. NULL if missing: a following
- * "--option" is not taken as the value ("-" alone is, meaning stdout). */
-static const char *opt_value(int argc, char **argv, int *i, const char *name)
-{
-    size_t n = strlen(name);
-    if (strncmp(argv[*i], name, n) == 0 && argv[*i][n] == '=')
-        return argv[*i] + n + 1;
-    if (strcmp(argv[*i], name) == 0 && *i + 1 < argc && strncmp(argv[*i + 1], "--", 2) != 0)
-        return argv[++*i];
-    return NULL;
-}
-
-static int is_opt(const char *arg, const char *name)
-{
-    size_t n = strlen(name);
-    return strncmp(arg, name, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
-}
-
-enum {
-    RUN = 1u << BN_CLI_RUN, TOPO = 1u << BN_CLI_TOPO, COLL = 1u << BN_CLI_COLL,
-    JOB = 1u << BN_CLI_JOB, P2P = 1u << BN_CLI_P2P, COMPARE = 1u << BN_CLI_COMPARE,
-    SWEEP = 1u << BN_CLI_SWEEP
-};
-
-/* Every option of run, topo and coll: the parser accepts an option only for
- * the commands listed here, and `bnet help` prints its synopses from the
- * same rows, so the two cannot disagree. A row with a key is one of
- * nccl-tests' flags of `bnet coll`: its value (the next argument) sets
- * that scenario key. */
-static const struct bn_cli_opt options[] = {
-    {"-b", "MIN", COLL, "coll.min_bytes", true, false},
-    {"-e", "MAX", COLL, "coll.max_bytes", true, false},
-    {"-f", "FACTOR", COLL, "coll.step_factor", false, false},
-    {"-o", "REDOP", COLL, "coll.redop", false, false},
-    {"-d", "TYPE", COLL, "coll.datatype", false, false},
-    {"-n", "ITERS", COLL, "coll.iters", false, false},
-    {"-w", "WARMUP", COLL, "coll.warmup", false, false},
-    {"-r", "ROOT", COLL, "coll.root", false, false},
-    {"--op", "OP", COLL, "coll.op", false, false},
-    {"--algo", "ALGO", COLL, "coll.algo", false, false},
-    {"--channels", "N", COLL, "coll.channels", false, false},
-    {"--test", "TEST", P2P, "p2p.test", false, false},
-    {"-s", "BYTES", P2P, "p2p.bytes", true, false},
-    {"-a", NULL, P2P, "p2p.bytes", false, false},
-    {"-n", "ITERS", P2P, "p2p.iterations", false, false},
-    {"-q", "QPS", P2P, "p2p.qps", false, false},
-    {"-t", "DEPTH", P2P, "p2p.tx_depth", false, false},
-    {"-o", "READS", P2P, "nic.max_rd_atomic", false, false},
-    {"-I", "BYTES", P2P, "nic.inline_bytes", false, false},
-    {"--hosts", "A,B,...", P2P, "p2p.hosts", false, false},
-    {"--fabrics", "A,B,...", COMPARE, "compare.fabrics", false, false},
-    {"--fidelity", "LEVEL", RUN | COLL | JOB | COMPARE | SWEEP, "sim.fidelity", false, false},
-    {"--vary", "KEY=V1,V2", SWEEP, NULL, false, true},
-    {"--seeds", "LIST", SWEEP, NULL, false, false},
-    {"--set", "KEY=VALUE", RUN | TOPO | COLL | JOB | P2P | COMPARE | SWEEP, NULL, false, true},
-    {"--seed", "N", RUN | COLL | JOB | P2P | COMPARE | SWEEP, NULL, false, false},
-    {"--json", "PATH|-", RUN | TOPO | COLL | JOB | P2P | COMPARE | SWEEP, NULL, false, false},
-    {"-j", "N", COLL | COMPARE | SWEEP, NULL, false, false},
-    {"--trace", "PATH|-", JOB, NULL, false, false},
-    {"--csv", "PREFIX", RUN | COMPARE | SWEEP, NULL, false, false},
-    {"--plot", "DIR", RUN | COLL | COMPARE, NULL, false, false},
-    {"--paths", "SRC,DST", TOPO, NULL, false, false},
-    {"--dot", "PATH|-", TOPO, NULL, false, false},
-    {"--reproducible", NULL, RUN, NULL, false, false},
-    {"--quiet", NULL, RUN | JOB | SWEEP, NULL, false, false},
-};
-
-const struct bn_cli_opt *bn_cli_opt_at(size_t i)
-{
-    return i < sizeof options / sizeof options[0] ? &options[i] : NULL;
-}
-
-bool bn_cli_opt_in(const struct bn_cli_opt *opt, enum bn_cli_mode mode)
-{
-    return opt->modes & (1u << mode);
-}
-
-/* "N" with nccl-tests' K, M or G (powers of 1024) as decimal text in buf;
- * -1 if it is not one or does not fit 64 bits. */
-static int size_value(const char *v, char *buf, size_t len)
-{
-    size_t n = strlen(v);
-    const char *suffix = n > 1 ? strchr("KMG", v[n - 1]) : NULL;
-    const char *end;
-    uint64_t x;
-    int shift = (int)(suffix - "KMG" + 1) * 10;
-    if (!suffix || parse_digits(v, &end, UINT64_MAX >> shift, &x) != 0 || end != v + n - 1)
-        return -1;
-    snprintf(buf, len, "%llu", (unsigned long long)(x << shift));
-    return 0;
-}
-
-/* A flag that sets a key (opt->key) and its value, the next argument, into
- * "key=value"; 0, or the exit status of an error (printed). */
-static int key_flag(const struct bn_cli_opt *opt, int argc, char **argv, int *i,
-                    struct cli_opts *o)
-{
-    if (!opt->arg) { /* a switch that sets its key to 0 (-a: every size) */
-        char *a = assignment_of(opt->key, "0");
-        if (!a) {
-            fprintf(stderr, "bnet: out of memory\n");
-            return 1;
-        }
-        o->sets[o->nsets++] = (struct cli_set){a, a, opt->name, opt->name};
-        return 0;
-    }
-    if (*i + 1 >= argc) {
-        fprintf(stderr, "bnet: option '%s' needs a value\n", opt->name);
-        return 2;
-    }
-    const char *v = argv[++*i], *value = v;
-    size_t n = strlen(v);
-    char bytes[24]; /* UINT64_MAX in decimal */
-    if (opt->size && n > 1 && strchr("KMG", v[n - 1])) {
-        if (size_value(v, bytes, sizeof bytes) != 0) {
-            fprintf(stderr, "bnet: option '%s': '%s' is not a size (N, NK, NM or NG "
-                    "within 64 bits)\n", opt->name, v);
-            return 2;
-        }
-        value = bytes;
-    }
-    char *a = assignment_of(opt->key, value);
-    if (!a) {
-        fprintf(stderr, "bnet: out of memory\n");
-        return 1;
-    }
-    o->sets[o->nsets++] = (struct cli_set){a, a, opt->name, v};
-    return 0;
-}
-
-/* The row argument `a` names among the options of `mode`, or NULL. A
- * flag that sets a key is matched exactly; others also as "--opt=VALUE". */
-static const struct bn_cli_opt *find_opt(const char *a, enum bn_cli_mode mode)
-{
-    for (const struct bn_cli_opt *opt = options; opt < options + sizeof options / sizeof options[0];
-         opt++) {
-        bool match = opt->key || !opt->arg ? strcmp(a, opt->name) == 0 : is_opt(a, opt->name);
-        if (match && bn_cli_opt_in(opt, mode))
-            return opt;
-    }
-    return NULL;
-}
-
-/* The field an option with a value (and no key) fills; NULL for --set. */
-static const char **slot_of(struct cli_opts *o, const char *name)
-{
-    static const char *const names[] = {"--json", "--seed", "--csv", "--paths", "--dot",
-                                        "--trace", "-j", "--plot", "--seeds"};
-    const char **slots[] = {&o->json, &o->seed, &o->csv, &o->paths, &o->dot, &o->trace,
-                            &o->jobs, &o->plot, &o->seeds};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (strcmp(name, names[i]) == 0)
-            return slots[i];
-    return NULL;
-}
-
-static int value_opt(const struct bn_cli_opt *opt, int argc, char **argv, int *i,
-                     struct cli_opts *o)
-{
-    const char *v = opt_value(argc, argv, i, opt->name);
-    if (!v) {
-        fprintf(stderr, "bnet: option '%s' needs a value\n", opt->name);
-        return 2;
-    }
-    if (strcmp(opt->name, "--csv") == 0 && (v[0] == '\0' || strcmp(v, "-") == 0)) {
-        fprintf(stderr, "bnet: option '--csv' needs a file prefix ('%s' is not one)\n", v);
-        return 2;
-    }
-    if (strcmp(opt->name, "--plot") == 0 && (v[0] == '\0' || strcmp(v, "-") == 0)) {
-        fprintf(stderr, "bnet: option '--plot' needs a folder ('%s' is not one)\n", v);
-        return 2;
-    }
-    const char **slot = slot_of(o, opt->name);
-    if (strcmp(opt->name, "--vary") == 0)
-        o->vary[o->nvary++] = v;
-    else if (slot)
-        *slot = v;
-    else
-        o->sets[o->nsets++] = (struct cli_set){.assignment = v};
-    return 0;
-}
-
-/* Options that say only where results go: the command a result records
- * leaves them out, so that the same run gives the same JSON. */
-static bool output_only(const char *name)
-{
-    static const char *const names[] = {"--json", "--csv", "--trace", "--dot", "--quiet",
-                                        "--reproducible", "-j", "--plot"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (is_opt(name, names[i]))
-            return true;
-    return false;
-}
-
-/* Append `arg` to buf (at *at of len), quoted for a POSIX shell when it
- * holds anything but plain characters. */
-static void append_arg(char *buf, size_t len, size_t *at, const char *arg)
-{
-    bool plain = *arg != '\0' && strspn(arg, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                             "0123456789_./=:,+-@%") == strlen(arg);
-    *at += (size_t)snprintf(buf + *at, len - *at, " %s", plain ? "" : "'");
-    for (const char *c = arg; *c && *at < len; c++)
-        *at += (size_t)snprintf(buf + *at, len - *at, *c == '\'' ? "'\\''" : "%c", *c);
-    if (!plain && *at < len)
-        *at += (size_t)snprintf(buf + *at, len - *at, "'");
-}
-
-/* "bnet MODE ARGS" without the output options; NULL if out of memory. */
-static char *command_of(int argc, char **argv, int first, enum bn_cli_mode mode)
-{
-    static const char *const names[] = {"run", "topo", "coll", "job", "p2p", "compare", "sweep"};
-    size_t len = 16;
-    for (int i = first; i < argc; i++)
-        len += 4 * strlen(argv[i]) + 3;
-    char *buf = malloc(len);
-    if (!buf)
-        return NULL;
-    size_t at = (size_t)snprintf(buf, len, "bnet %s", names[mode]);
-    for (int i = first; i < argc && at < len; i++) {
-        const struct bn_cli_opt *opt = find_opt(argv[i], mode);
-        if (opt && output_only(argv[i])) {
-            i += opt->arg && strchr(argv[i], '=') == NULL; /* and its value */
-            continue;
-        }
-        append_arg(buf, len, &at, argv[i]);
-    }
-    return buf;
-}
-
-static int parse_opts(int argc, char **argv, int first, enum bn_cli_mode mode,
-                      struct cli_opts *o)
-{
-    for (int i = first; i < argc; i++) {
-        const char *a = argv[i];
-        const struct bn_cli_opt *opt = find_opt(a, mode);
-        int rc = 0;
-        if (opt && opt->key)
-            rc = key_flag(opt, argc, argv, &i, o);
-        else if (opt && opt->arg)
-            rc = value_opt(opt, argc, argv, &i, o);
-        else if (opt && strcmp(opt->name, "--reproducible") == 0)
-            o->reproducible = 1;
-        else if (opt && strcmp(opt->name, "--quiet") == 0)
-            o->quiet = 1;
-        else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            bn_cli_print_usage(stdout, mode);
-            return -1;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            static const char *const names[] = {"run", "topo", "coll", "job", "p2p", "compare",
-                                                "sweep"};
-            fprintf(stderr, "bnet: unknown option '%s' (see bnet help %s)\n", a, names[mode]);
-            return 2;
-        } else if (!o->file) {
-            o->file = a;
-        } else {
-            fprintf(stderr, "bnet: unexpected argument '%s' (one scenario file at most)\n", a);
-            return 2;
-        }
-        if (rc)
-            return rc;
-    }
-    return 0;
 }
 
 static int load_scenario(const struct cli_opts *o, enum bn_cli_mode mode, struct bn_scenario *sc,
@@ -355,6 +46,22 @@ static int load_scenario(const struct cli_opts *o, enum bn_cli_mode mode, struct
                                             : "<default>";
     int rc = o->file ? bn_scenario_load_file(sc, o->file, err)
                      : bn_scenario_load_string(sc, yaml, name, err);
+    /* coll as nccl-tests: NCCL's variables, the program name's collective,
+     * the rank count; then the flags, which have the last word */
+    if (rc == BN_OK && mode == BN_CLI_COLL)
+        rc = bn_cli_nccl_env(sc, err);
+    if (rc == BN_OK && o->program_op) {
+        char *a = assignment_of("coll.op", o->program_op);
+        rc = a ? bn_scenario_set_flag(sc, a, "program", o->program_op, err)
+               : bn_fail(err, BN_ENOMEM, "out of memory");
+        free(a);
+    }
+    if (rc == BN_OK && o->ranks > 0) {
+        char typed[24];
+        snprintf(typed, sizeof typed, "%lld", (long long)o->ranks);
+        rc = bn_scenario_set_ranks(sc, (uint64_t)o->ranks,
+                                   o->nranks ? "--nranks" : "-t x -g x -N", typed, err);
+    }
     /* a run drawn with --plot records the link series its heatmaps need,
      * unless the scenario sizes it (docs/plots.md); --set still decides */
     if (rc == BN_OK && o->plot && mode == BN_CLI_RUN && sc->observe.link_rows == 0)
@@ -455,7 +162,7 @@ static unsigned jobs_value(const char *v)
 {
     const char *end;
     uint64_t n;
-    return parse_digits(v, &end, 64, &n) == 0 && !*end && n >= 1 ? (unsigned)n : 0;
+    return bn_cli_digits(v, &end, 64, &n) == 0 && !*end && n >= 1 ? (unsigned)n : 0;
 }
 
 /* -j N, or `fallback` without it; false (after a message) if N is not a
@@ -522,14 +229,27 @@ static int do_run(const struct cli_opts *o, const struct bn_scenario *sc)
     return st;
 }
 
+/* nccl-tests' nThread and nGpus (-t, -g; without them one thread driving
+ * every GPU) and whether bnet's columns follow. */
+static void launch_of(const struct cli_opts *o, struct bn_coll_results *r)
+{
+    r->nthreads = o->threads ? (uint32_t)strtoul(o->threads, NULL, 10) : 1;
+    uint32_t nodes = o->nodes ? (uint32_t)strtoul(o->nodes, NULL, 10) : 1;
+    uint32_t per = r->nthreads * nodes;
+    r->ngpus = o->gpus ? (uint32_t)strtoul(o->gpus, NULL, 10) : r->nranks / (per ? per : 1);
+    r->bnet_columns = o->bnet_columns;
+}
+
 /* Rows go out as they are measured, as nccl-tests prints them: a sweep to
  * 1 GiB takes minutes. */
 static void print_row(void *ud, const struct bn_coll_results *r, uint32_t row)
 {
-    (void)ud;
+    const struct cli_opts *o = ud;
+    struct bn_coll_results shown = *r; /* with the launch the flags describe */
+    launch_of(o, &shown);
     if (row == 0)
-        bn_coll_print_header(stdout, r);
-    bn_coll_print_row(stdout, r, row);
+        bn_coll_print_header(stdout, &shown);
+    bn_coll_print_row(stdout, &shown, row);
     fflush(stdout);
 }
 
@@ -541,13 +261,16 @@ static int do_coll(const struct cli_opts *o, const struct bn_scenario *sc)
     unsigned jobs;
     if (!jobs_of(o, 0, &jobs)) /* 0: as many as fit */
         return 2;
-    if (bn_coll_sweep_jobs(sc, jobs, table ? print_row : NULL, NULL, &res, &err) != BN_OK)
+    if (bn_coll_sweep_jobs(sc, jobs, table ? print_row : NULL, (void *)o, &res, &err) != BN_OK)
         return exit_status(&err);
+    launch_of(o, &res);
     int rc = bn_provenance_command(&res.prov, o->command, &err);
     if (table)
         bn_coll_print_footer(stdout, &res);
     if (rc == BN_OK && o->json)
         rc = bn_coll_write_json(&res, o->json, &err);
+    if (rc == BN_OK && o->output_file)
+        rc = bn_coll_write_csv(&res, o->output_file, &err);
     int st = rc != BN_OK ? exit_status(&err) : o->plot ? plot_results(o, BN_CLI_COLL, &res) : 0;
     uint32_t failed = 0;
     for (uint32_t i = 0; i < res.nrows; i++)
@@ -620,10 +343,10 @@ static char *seeds_axis(const char *list)
     for (const char *p = list;;) {
         const char *end;
         uint64_t a, b;
-        if (parse_digits(p, &end, UINT32_MAX, &a) != 0)
+        if (bn_cli_digits(p, &end, UINT32_MAX, &a) != 0)
             goto bad;
         b = a;
-        if (*end == '-' && (parse_digits(end + 1, &end, UINT32_MAX, &b) != 0 || b < a))
+        if (*end == '-' && (bn_cli_digits(end + 1, &end, UINT32_MAX, &b) != 0 || b < a))
             goto bad;
         if (b - a >= 100000)
             goto bad;
@@ -768,8 +491,8 @@ static int parse_paths(const char *v, struct bn_topo_query *q)
 {
     const char *end;
     uint64_t a, b;
-    if (parse_digits(v, &end, UINT32_MAX, &a) != 0 || *end != ',' ||
-        parse_digits(end + 1, &end, UINT32_MAX, &b) != 0 || *end)
+    if (bn_cli_digits(v, &end, UINT32_MAX, &a) != 0 || *end != ',' ||
+        bn_cli_digits(end + 1, &end, UINT32_MAX, &b) != 0 || *end)
         return -1;
     q->paths = true;
     q->src = (uint32_t)a;
@@ -838,7 +561,7 @@ static void catch_signals(void)
     sigaction(SIGTERM, &sa, NULL);
 }
 
-int bn_cli_run(int argc, char **argv, int first, enum bn_cli_mode mode)
+int bn_cli_run(int argc, char **argv, int first, enum bn_cli_mode mode, const char *program_op)
 {
     struct cli_opts o = {0};
     o.sets = calloc((size_t)argc + 1, sizeof *o.sets);
@@ -847,10 +570,12 @@ int bn_cli_run(int argc, char **argv, int first, enum bn_cli_mode mode)
         free_opts(&o);
         return 1;
     }
-    int rc = parse_opts(argc, argv, first, mode, &o);
-    o.command = rc == 0 ? command_of(argc, argv, first, mode) : NULL;
-    if (rc == 0 && !o.command)
-        rc = 1;
+    o.program_op = program_op;
+    /* before parsing: getopt_long moves the operands after the options */
+    o.command = bn_cli_command_of(argc, argv, first, mode);
+    int rc = o.command ? bn_cli_parse(argc, argv, first, mode, &o) : 1;
+    if (rc == 0 && mode == BN_CLI_COLL && (o.ranks = bn_cli_rank_count(&o)) < 0)
+        rc = 2;
     if (rc != 0) {
         free_opts(&o);
         return rc < 0 ? 0 : rc;

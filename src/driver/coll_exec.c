@@ -9,7 +9,8 @@
  *
  * One fresh fabric per message size (rows are independent and each is
  * deterministic); coll.warmup + coll.iters iterations run back to back on
- * it, and the row's time is the mean of the timed ones.
+ * it, then coll.iters more in place (coll.in_place), and each group's time
+ * is the mean of its iterations.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -25,10 +26,10 @@ struct exec {
     uint64_t *qp_key;            /* open addressing: (src, dst, channel) + 1 */
     uint32_t *qp_val, qp_cap;
     bn_time_t step_ps;
-    uint32_t iter, iters_total, warmup;
+    uint32_t iter, iters_total, warmup, iters;
     bn_time_t iter_start;
-    double timed_ps;
-    uint64_t wrong;
+    double timed_ps[2];          /* out of place, in place */
+    uint64_t wrong[2];
     bool finished;
     uint32_t *sent;              /* per endpoint: its sends delivered this iteration */
     bool failed;                 /* a queue pair gave up: the collective cannot finish */
@@ -114,9 +115,12 @@ static void end_iteration(struct exec *x)
         fail_in_callback(x, BN_ENOMEM, "out of memory checking the result");
         return;
     }
-    x->wrong += wrong;
+    /* warm-up, the timed out-of-place iterations, then as many in place:
+     * the same transfers, the output buffer the input */
+    int group = x->iter >= x->warmup + x->iters;
+    x->wrong[group] += wrong;
     if (x->iter >= x->warmup)
-        x->timed_ps += (double)(x->s->fab.now - x->iter_start);
+        x->timed_ps[group] += (double)(x->s->fab.now - x->iter_start);
     if (++x->iter == x->iters_total) {
         x->finished = true;
         return;
@@ -204,8 +208,12 @@ static const struct bn_driver_ops coll_driver = {
 static void fill_row(const struct exec *x, struct bn_coll_row *row)
 {
     const struct bn_sim *s = x->s;
-    row->time_us = x->timed_ps / (double)(x->iters_total - x->warmup) / 1e6;
-    row->wrong = x->wrong;
+    row->time_us = x->timed_ps[0] / (double)x->iters / 1e6;
+    row->wrong = x->wrong[0];
+    if (x->iters_total > x->warmup + x->iters) {
+        row->inplace_time_us = x->timed_ps[1] / (double)x->iters / 1e6;
+        row->inplace_wrong = x->wrong[1];
+    }
     row->packet_hops = s->fab.packet_hops;
     row->events = s->events;
     row->pkts_dropped = s->fab.pkts_dropped;
@@ -216,7 +224,7 @@ static void fill_row(const struct exec *x, struct bn_coll_row *row)
     row->failed_peer = x->failed_peer;
     row->failed_step = x->failed_step;
     if (x->failed)
-        row->time_us = 0;
+        row->time_us = row->inplace_time_us = 0;
     for (uint32_t q = 0; q < s->nics.nqps; q++)
         row->retransmits += s->nics.qp[q].retransmits;
 }
@@ -227,7 +235,8 @@ int bn_coll_execute(struct bn_sim *s, const struct bn_sched *sched, const uint32
     struct exec x = {
         .s = s, .sched = sched, .ep_host = ep_host, .err = err, .rc = BN_OK,
         .step_ps = bn_time_from_us(sc->coll.step_latency_us),
-        .warmup = sc->coll.warmup, .iters_total = sc->coll.warmup + sc->coll.iters,
+        .warmup = sc->coll.warmup, .iters = sc->coll.iters,
+        .iters_total = sc->coll.warmup + sc->coll.iters * (sc->coll.in_place ? 2 : 1),
     };
     /* queue pairs: one per (source, destination, channel), at most one per
      * explicit transfer or per chain hop's ring edge (ranks x channels) */

@@ -256,6 +256,9 @@ static void finish_row(struct bn_coll_results *out, enum bn_coll_kind kind, stru
     row->count = cut_in_blocks(kind) ? elems / out->nranks : elems;
     row->algbw_gbs = row->time_us > 0 ? row->size / (row->time_us * 1e3) : 0;
     row->busbw_gbs = row->algbw_gbs * bn_coll_busbw_factor(kind, out->nranks);
+    row->inplace_algbw_gbs = row->inplace_time_us > 0 ? row->size / (row->inplace_time_us * 1e3)
+                                                      : 0;
+    row->inplace_busbw_gbs = row->inplace_algbw_gbs * bn_coll_busbw_factor(kind, out->nranks);
 }
 
 /* The header fields, the topology and every row's size (out->rows has
@@ -279,6 +282,14 @@ static int plan_rows(const struct bn_scenario *sc, struct bn_coll_results *out, 
     bool rooted = kind == BN_COLL_BROADCAST || kind == BN_COLL_REDUCE;
     out->root = rooted ? (int32_t)sc->coll.root : -1;
     out->gpus_per_server = sc->topology.gpus_per_server;
+    out->min_bytes = sc->coll.min_bytes;
+    out->max_bytes = sc->coll.max_bytes;
+    out->step_bytes = sc->coll.step_bytes;
+    out->step_factor = sc->coll.step_factor;
+    out->warmup = sc->coll.warmup;
+    out->iters = sc->coll.iters;
+    out->check = sc->coll.check;
+    out->in_place = sc->coll.in_place;
     rc = bn_check_memory(sc, BN_EST_COLL, err);
     if (rc == BN_OK)
         rc = bn_describe_topology(sc, &out->topo, err);
@@ -307,9 +318,12 @@ static int plan_rows(const struct bn_scenario *sc, struct bn_coll_results *out, 
             out->rows[n++] = (struct bn_coll_row){.size = bytes};
             last = bytes;
         }
-        if (size > sc->coll.max_bytes / sc->coll.step_factor)
+        /* nccl-tests: times the factor, or plus -i with a factor of 1 */
+        if (sc->coll.step_factor > 1 ? size > sc->coll.max_bytes / sc->coll.step_factor
+                                     : size > sc->coll.max_bytes - sc->coll.step_bytes)
             break;
-        size *= sc->coll.step_factor;
+        size = sc->coll.step_factor > 1 ? size * sc->coll.step_factor
+                                        : size + sc->coll.step_bytes;
     }
     if (n == 0)
         return bn_fail(err, BN_EINPUT, "%s: key 'coll.max_bytes': no size from %llu to %llu holds "

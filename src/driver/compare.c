@@ -224,7 +224,7 @@ static int allreduce(const struct bn_scenario *fsc, struct bn_compare_col *c,
         char lo[48], hi[48];
         snprintf(lo, sizeof lo, "coll.min_bytes=%llu", (unsigned long long)ar_sizes[i]);
         snprintf(hi, sizeof hi, "coll.max_bytes=%llu", (unsigned long long)ar_sizes[i]);
-        const char *const sets[] = {"coll.op=allreduce", lo, hi, NULL};
+        const char *const sets[] = {"coll.op=allreduce", "coll.in_place=false", lo, hi, NULL};
         struct bn_scenario sc;
         struct bn_coll_results r;
         struct bn_scenario nofaults = *fsc;

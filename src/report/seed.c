@@ -29,7 +29,7 @@ static const struct bn_seed_figure blank[BN_SEED_FIGURES] = {
     [RATE] = {"message_rate_mpps", "message rate per NIC", "M/s", "> 200", 0, BN_SEED_UNMEASURED,
               "bnet p2p --test write_bw -s 64 -q 16 (the NIC's ceiling)"},
     [BUSBW] = {"allreduce_busbw_pct", "AllReduce busbw / line rate", "%", ">= 90", 0,
-               BN_SEED_UNMEASURED, "bnet coll --op allreduce (its largest size)"},
+               BN_SEED_UNMEASURED, "bnet coll --coll allreduce (its largest size)"},
     [DIAMETER] = {"diameter_hops", "diameter", "hops", "", 0, BN_SEED_UNMEASURED, ""},
     [CONVERGE] = {"convergence_ms", "failure convergence", "ms", "< 100", 0,
                   BN_SEED_UNMEASURED, "bnet run with a scenario's faults: list (docs/failures.md)"},

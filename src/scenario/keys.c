@@ -974,8 +974,13 @@ static const struct bn_scn_key keys[] = {
       .info.doc = "Largest size of the sweep (nccl-tests -e).",
       FIELD(coll.max_bytes), RANGE(1, 1e12) },
     { .info.path = "coll.step_factor", INT_KEY, .info.unit = "", .info.def = "2",
-      .info.doc = "Each size is the previous times this (nccl-tests -f).",
-      FIELD(coll.step_factor), RANGE(2, 1024) },
+      .info.doc = "Each size is the previous times this (nccl-tests -f); 1: plus "
+                  "coll.step_bytes instead.",
+      FIELD(coll.step_factor), RANGE(1, 1024) },
+    { .info.path = "coll.step_bytes", INT_KEY, .info.unit = "B", .info.def = "1048576",
+      .info.doc = "With coll.step_factor 1, each size is the previous plus this (nccl-tests "
+                  "-i).",
+      FIELD(coll.step_bytes), RANGE(1, 1e12) },
     { .info.path = "coll.datatype", ENUM_KEY, .info.unit = "", .info.def = "float",
       .info.choice = bn_coll_type_name,
       .info.doc = "Element type (nccl-tests -d); sizes are rounded down to whole elements.",
@@ -1001,6 +1006,14 @@ static const struct bn_scn_key keys[] = {
     { .info.path = "coll.warmup", INT_KEY, .info.unit = "", .info.def = "0",
       .info.doc = "Untimed iterations before them (nccl-tests -w).",
       FIELD(coll.warmup), RANGE(0, 1000) },
+    { .info.path = "coll.in_place", BOOL_KEY, .info.unit = "", .info.def = "true",
+      .info.doc = "After the out-of-place iterations, time as many in place, the output "
+                  "buffer the input (nccl-tests' second group of columns).",
+      FIELD(coll.in_place) },
+    { .info.path = "coll.check", INT_KEY, .info.unit = "", .info.def = "1",
+      .info.doc = "nccl-tests -c: 0 prints #wrong as N/A; bnet checks every delivery "
+                  "either way.",
+      FIELD(coll.check), RANGE(0, 1000) },
 
     { .info.path = "sharp.enabled", BOOL_KEY, .info.unit = "", .info.def = "false",
       .info.doc = "Aggregation units in the switches (SHARP), for coll.algo collnet.",

@@ -736,9 +736,9 @@ SMALL=(--set topology.kind=fat_tree --set topology.k=4 --set scale_up.domain_gpu
 expect_error "coll: a flag without its value" "option '-b' needs a value" -- coll -b
 expect_error "coll: a size that is not one" "key 'coll.max_bytes'" "'12X'" -- coll -e 12X
 expect_error "coll: an unknown algorithm" "key 'coll.algo'" "'fastest'" -- coll --algo fastest
-expect_error "coll: an unknown collective" "key 'coll.op'" -- coll --op allreducee
+expect_error "coll: an unknown collective" "key 'coll.op'" -- coll --coll allreducee
 expect_error "coll: an algorithm that cannot run the collective" "key 'coll.algo'" \
-    "hier cannot run alltoall" -- coll "${SMALL[@]}" --op alltoall --algo hier
+    "hier cannot run alltoall" -- coll "${SMALL[@]}" --coll alltoall --algo hier
 expect_error "coll: collnet without SHARP" "key 'coll.algo'" "without sharp.enabled" \
     -- coll "${SMALL[@]}" --algo collnet
 expect_error "coll: min above max" "key 'coll.min_bytes'" -- coll -b 1M -e 1K
@@ -772,7 +772,7 @@ expect_ok "coll prints nccl-tests columns" "size" "count" "type" "redop" "root" 
     "algbw" "busbw" "#wrong" "(elements)" "(GB/s)" "float" "sum" \
     -- coll "${SMALL[@]}" -b 8 -e 64K -f 8
 expect_ok "coll flags as nccl-tests" "    65536 " "     8192 " "double" "max" "    3 " \
-    -- coll "${SMALL[@]}" --op broadcast -b 64K -e 64K -d double -o max -r 3 -n 2 -w 1
+    -- coll "${SMALL[@]}" --coll broadcast -b 64K -e 64K -d double -o max -r 3 -n 2 -w 1
 
 run coll "${SMALL[@]}" -b 1K -e 4K --json -
 why=()
@@ -870,7 +870,7 @@ expect_error "a time series beyond it" "key 'observe.sample_us'" "time series" \
     -- run --quiet --set observe.sample_us=0.00001 --set observe.max_samples=10000000 \
     --set sim.memory_limit_bytes=1000000000
 expect_error "an 8192-rank all-to-all schedule beyond the memory available" "key 'coll.op'" \
-    "schedule" -- coll scenarios/default.yaml --set topology.k=32 --op alltoall -b 64M -e 64M \
+    "schedule" -- coll scenarios/default.yaml --set topology.k=32 --coll alltoall -b 64M -e 64M \
     --set sim.memory_limit_bytes=100000000000
 expect_ok "bnet topo prints the estimate" "memory (est.)" "bnet run" -- topo --set topology.k=8
 

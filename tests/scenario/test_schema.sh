@@ -81,7 +81,7 @@ cases=(
   "topo1 topo topo"
   "topo2 topo topo scenarios/cluster128.yaml --paths 0,8 --set cost.switch_usd=1000"
   "coll1 coll coll ${SMALL[*]} -b 1K -e 1M -f 4"
-  "coll2 coll coll ${SMALL[*]} --op alltoall -b 1K -e 64K"
+  "coll2 coll coll ${SMALL[*]} --coll alltoall -b 1K -e 64K"
   "p2p1 p2p p2p"
   "p2p2 p2p p2p --test write_bw -s 4096 -n 100"
   "job1 job job ${JOBS[*]}"

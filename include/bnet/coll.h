@@ -43,6 +43,7 @@ struct bn_coll_row {
      * place (nccl-tests' second group of columns); 0 when not run */
     double inplace_time_us, inplace_algbw_gbs, inplace_busbw_gbs;
     uint64_t inplace_wrong;
+    char proto[8];              /* the protocol that ran ("ll", "ll128", "simple"), or "" (auto) */
 };
 
 /* A sweep's results. rows and prov are its own: bn_coll_results_free. */

@@ -338,6 +338,7 @@ struct bn_scenario_coll {
     uint64_t step_bytes;         /* with step_factor 1: each size the last plus this (-i) */
     uint32_t check;              /* nccl-tests -c: 0 shows #wrong as N/A (bnet always checks) */
     bool in_place;               /* also time in-place iterations (nccl-tests' second columns) */
+    uint8_t proto;               /* 0 = auto, else 1 + index in the protocols' registry */
 };
 
 /* In-network reduction (CollNet with SHARP). */

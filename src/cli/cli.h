@@ -80,7 +80,7 @@ const char *bn_cli_opt_label(const struct bn_cli_opt *opt, char *buf, size_t len
 /* nccl_tests.c: the collective a nccl-tests program name stands for
  * ("all_reduce_perf" -> "allreduce"), or NULL. */
 const char *bn_cli_perf_op(const char *name);
-/* Apply the NCCL_* variables of the environment (NCCL_ALGO,
+/* Apply the NCCL_* variables of the environment (NCCL_ALGO, NCCL_PROTO,
  * NCCL_MIN_NCHANNELS, NCCL_MAX_NCHANNELS) to sc as NCCL reads them; BN_OK
  * or BN_EINPUT naming the variable. */
 int bn_cli_nccl_env(struct bn_scenario *sc, struct bn_error *err);

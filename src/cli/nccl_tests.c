@@ -81,7 +81,12 @@ int bn_cli_nccl_env(struct bn_scenario *sc, struct bn_error *err)
         {"Ring", "ring"}, {"Tree", "tree"}, {"CollnetDirect", "collnet"},
         {"CollnetChain", "collnet"}, {"CollNet", "collnet"},
     };
+    static const char *const protos[][2] = {{"LL", "ll"}, {"LL128", "ll128"},
+                                            {"Simple", "simple"}};
     int rc = env_choice(sc, "NCCL_ALGO", "coll.algo", algos, sizeof algos / sizeof algos[0], err);
+    if (rc == BN_OK)
+        rc = env_choice(sc, "NCCL_PROTO", "coll.proto", protos, sizeof protos / sizeof protos[0],
+                        err);
     /* NCCL runs between its minimum and maximum channel counts: the
      * scenario's count, brought inside them */
     uint32_t lo = 1, hi = 64;

@@ -55,6 +55,7 @@ static const struct bn_cli_opt options[] = {
     {'F', "output_file", "PATH", COLL, NULL, false, false, "output_file"},
     {0, "coll", "COLL", COLL, "coll.op", false, false, NULL},
     {0, "algo", "ALGO", COLL, "coll.algo", false, false, NULL},
+    {0, "proto", "PROTO", COLL, "coll.proto", false, false, NULL},
     {0, "channels", "N", COLL, "coll.channels", false, false, NULL},
     {0, "bnet-columns", NULL, COLL, NULL, false, false, "bnet_columns"},
     /* perftest (bnet p2p) */

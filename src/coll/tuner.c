@@ -110,6 +110,18 @@ static double collnet(const struct bn_coll_params *p, const struct bn_coll_cost 
            2 * c->agg_levels * us_for(slice_of(p, s), c->nic_gbps) + us_for(s, c->nic_gbps);
 }
 
+void bn_coll_cost_proto(struct bn_coll_cost *c, const struct bn_coll_proto *proto,
+                        double step_latency_us)
+{
+    double eff = bn_coll_proto_efficiency(proto);
+    double less = step_latency_us * (1.0 - proto->step_latency_share);
+    c->nic_gbps *= eff;
+    c->nv_gbps *= eff;
+    c->net_alpha_us -= less;
+    if (c->nv_gbps > 0)
+        c->nv_alpha_us -= less;
+}
+
 bool bn_coll_predict(const struct bn_coll_algo_ops *algo, const struct bn_coll_params *p,
                      const struct bn_coll_cost *c, double *us)
 {

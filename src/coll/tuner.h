@@ -6,6 +6,7 @@
 #ifndef BN_COLL_TUNER_H
 #define BN_COLL_TUNER_H
 
+#include "coll/proto.h"
 #include "coll/sched.h"
 
 struct bn_coll_cost {
@@ -18,6 +19,11 @@ struct bn_coll_cost {
     double agg_alpha_us;     /* CollNet: one level up or down, aggregation included */
 };
 
+/* The costs as NCCL protocol `proto` sees them: its wire bytes (the
+ * goodputs times its efficiency) and its step latency (its share of
+ * step_latency_us, which the alphas hold). */
+void bn_coll_cost_proto(struct bn_coll_cost *c, const struct bn_coll_proto *proto,
+                        double step_latency_us);
 /* Predicted time of `algo` (NULL if it cannot run this collective). */
 bool bn_coll_predict(const struct bn_coll_algo_ops *algo, const struct bn_coll_params *p,
                      const struct bn_coll_cost *c, double *us);

@@ -3,7 +3,10 @@
  * bn_sched becomes an RDMA WRITE on the queue pair of its (source,
  * destination, channel), posted coll.step_latency_us after the transfers it
  * depends on have been delivered (the receiver's completion), as NCCL's
- * proxy posts a step once its buffer slot is ready. Every delivery updates
+ * proxy posts a step once its buffer slot is ready. Under an NCCL protocol
+ * (coll.proto) a transfer carries the protocol's lines, its step latency
+ * is the protocol's share, and a connection holds at most its 8 slots in
+ * flight: a slot frees when its step is delivered. Every delivery updates
  * the slots' contribution sets (coll/sched.h), so the row's #wrong comes
  * from what the fabric actually delivered, in the order it delivered it.
  *
@@ -25,6 +28,12 @@ struct exec {
     uint32_t *ready;             /* scratch: transfers that became ready */
     uint64_t *qp_key;            /* open addressing: (src, dst, channel) + 1 */
     uint32_t *qp_val, qp_cap;
+    /* an NCCL protocol: wire bytes per transfer, and each connection's
+     * slots (coll/proto.h); transfers past them wait in its queue, a list
+     * of nodes (one per ready transfer at most) */
+    const struct bn_coll_proto *proto;
+    uint32_t *inflight, *wait_head, *wait_tail; /* per connection (qp_key slot) */
+    uint32_t *node_xfer, *node_next, free_node;
     bn_time_t step_ps;
     uint32_t iter, iters_total, warmup, iters;
     bn_time_t iter_start;
@@ -47,8 +56,9 @@ static uint64_t qp_hash(uint64_t k)
     return k;
 }
 
-/* The queue pair of (src host, dst host, channel), created on first use. */
-static uint32_t qp_for(struct exec *x, uint32_t src, uint32_t dst, uint32_t ch)
+/* The connection (a qp_key slot) of (src host, dst host, channel), its
+ * queue pair created on first use; UINT32_MAX if that fails. */
+static uint32_t conn_for(struct exec *x, uint32_t src, uint32_t dst, uint32_t ch)
 {
     uint64_t key = (((uint64_t)src << 40) | ((uint64_t)dst << 16) | ch) + 1;
     uint32_t mask = x->qp_cap - 1, i = (uint32_t)qp_hash(key) & mask;
@@ -57,11 +67,18 @@ static uint32_t qp_for(struct exec *x, uint32_t src, uint32_t dst, uint32_t ch)
     if (!x->qp_key[i]) {
         uint32_t qp = bn_qp_create(&x->s->nics, src, dst);
         if (qp == BN_NONE)
-            return BN_NONE;
+            return UINT32_MAX;
         x->qp_key[i] = key;
         x->qp_val[i] = qp;
+        if (x->proto)
+            x->wait_head[i] = x->wait_tail[i] = UINT32_MAX;
     }
-    return x->qp_val[i];
+    return i;
+}
+
+static uint32_t conn_of(struct exec *x, const struct bn_xfer_view *t)
+{
+    return conn_for(x, x->ep_host[t->src], x->ep_host[t->dst], t->channel);
 }
 
 static void fail_in_callback(struct exec *x, int rc, const char *what)
@@ -70,18 +87,69 @@ static void fail_in_callback(struct exec *x, int rc, const char *what)
         x->rc = bn_fail(x->err, rc, "collective: %s", what);
 }
 
-static void post(struct exec *x, uint32_t xi)
+/* Post transfer xi on its connection's queue pair: its payload, or the
+ * protocol's lines for it. */
+static void send(struct exec *x, uint32_t xi, const struct bn_xfer_view *t, uint32_t c)
 {
-    struct bn_xfer_view t;
-    bn_sched_view(x->sched, xi, &t);
-    uint32_t qp = qp_for(x, x->ep_host[t.src], x->ep_host[t.dst], t.channel);
     bn_sched_run_posted(&x->run, xi);
-    int rc = qp == BN_NONE ? -1 : bn_qp_post(&x->s->nics, qp, t.bytes, BN_VERB_WRITE, xi);
+    uint64_t bytes = x->proto ? bn_coll_proto_wire(x->proto, t->bytes) : t->bytes;
+    int rc = bn_qp_post(&x->s->nics, x->qp_val[c], bytes, BN_VERB_WRITE, xi);
     if (rc == -2) /* PSNs are not reused across iterations on a queue pair */
         fail_in_callback(x, BN_EINPUT, "a queue pair's 2^32 packet sequence numbers are used "
                          "up (fewer coll.iters + coll.warmup, or a larger nic.mtu_bytes)");
     else if (rc != 0)
         fail_in_callback(x, BN_ENOMEM, "out of memory posting a transfer");
+}
+
+/* A ready transfer: sent if its connection has a free slot (always
+ * without a protocol), else queued until one frees. */
+static void post(struct exec *x, uint32_t xi)
+{
+    struct bn_xfer_view t;
+    bn_sched_view(x->sched, xi, &t);
+    uint32_t c = conn_of(x, &t);
+    if (c == UINT32_MAX) {
+        fail_in_callback(x, BN_ENOMEM, "out of memory for a queue pair");
+        return;
+    }
+    if (!x->proto) {
+        send(x, xi, &t, c);
+        return;
+    }
+    if (x->inflight[c] < x->proto->steps) {
+        x->inflight[c]++;
+        send(x, xi, &t, c);
+        return;
+    }
+    uint32_t n = x->free_node; /* ready transfers never outnumber the nodes */
+    x->free_node = x->node_next[n];
+    x->node_xfer[n] = xi;
+    x->node_next[n] = UINT32_MAX;
+    if (x->wait_tail[c] == UINT32_MAX)
+        x->wait_head[c] = n;
+    else
+        x->node_next[x->wait_tail[c]] = n;
+    x->wait_tail[c] = n;
+}
+
+/* A transfer was delivered: its slot frees (the receiver takes the step
+ * as it lands), and the connection's next waiting transfer goes. */
+static void slot_freed(struct exec *x, const struct bn_xfer_view *delivered)
+{
+    uint32_t c = conn_of(x, delivered), n = x->wait_head[c];
+    if (n == UINT32_MAX) {
+        x->inflight[c]--;
+        return;
+    }
+    x->wait_head[c] = x->node_next[n];
+    if (x->wait_head[c] == UINT32_MAX)
+        x->wait_tail[c] = UINT32_MAX;
+    uint32_t next = x->node_xfer[n];
+    x->node_next[n] = x->free_node;
+    x->free_node = n;
+    struct bn_xfer_view t;
+    bn_sched_view(x->sched, next, &t);
+    send(x, next, &t, c);
 }
 
 /* Ready transfers wait out the software step latency, then post (none
@@ -139,6 +207,8 @@ static void on_complete(void *ud, uint32_t cookie, enum bn_completion_side side,
     struct bn_xfer_view t;
     bn_sched_view(x->sched, cookie, &t);
     x->sent[t.src]++;
+    if (x->proto)
+        slot_freed(x, &t);
     release(x, x->ready, bn_sched_run_deliver(&x->run, cookie, x->ready));
     if (x->run.delivered == x->sched->nxfers)
         end_iteration(x);
@@ -230,11 +300,13 @@ static void fill_row(const struct exec *x, struct bn_coll_row *row)
 }
 
 int bn_coll_execute(struct bn_sim *s, const struct bn_sched *sched, const uint32_t *ep_host,
-                    const struct bn_scenario *sc, struct bn_coll_row *row, struct bn_error *err)
+                    const struct bn_scenario *sc, const struct bn_coll_proto *proto,
+                    struct bn_coll_row *row, struct bn_error *err)
 {
     struct exec x = {
-        .s = s, .sched = sched, .ep_host = ep_host, .err = err, .rc = BN_OK,
-        .step_ps = bn_time_from_us(sc->coll.step_latency_us),
+        .s = s, .sched = sched, .ep_host = ep_host, .err = err, .rc = BN_OK, .proto = proto,
+        .step_ps = bn_time_from_us(sc->coll.step_latency_us *
+                                   (proto ? proto->step_latency_share : 1.0)),
         .warmup = sc->coll.warmup, .iters = sc->coll.iters,
         .iters_total = sc->coll.warmup + sc->coll.iters * (sc->coll.in_place ? 2 : 1),
     };
@@ -248,7 +320,19 @@ int bn_coll_execute(struct bn_sim *s, const struct bn_sched *sched, const uint32
     x.qp_val = calloc(x.qp_cap, sizeof *x.qp_val);
     x.ready = malloc(((size_t)bn_sched_ready_max(sched) + 1) * sizeof *x.ready);
     x.sent = calloc((size_t)sched->nendpoints + 1, sizeof *x.sent);
-    int rc = x.qp_key && x.qp_val && x.ready && x.sent ? BN_OK
+    bool slots = true;
+    if (proto) {
+        uint32_t nodes = bn_sched_ready_max(sched) + 1;
+        x.inflight = calloc(x.qp_cap, sizeof *x.inflight);
+        x.wait_head = malloc(x.qp_cap * sizeof *x.wait_head);
+        x.wait_tail = malloc(x.qp_cap * sizeof *x.wait_tail);
+        x.node_xfer = malloc(nodes * sizeof *x.node_xfer);
+        x.node_next = malloc(nodes * sizeof *x.node_next);
+        slots = x.inflight && x.wait_head && x.wait_tail && x.node_xfer && x.node_next;
+        for (uint32_t n = 0; slots && n < nodes; n++)
+            x.node_next[n] = n + 1 < nodes ? n + 1 : UINT32_MAX;
+    }
+    int rc = x.qp_key && x.qp_val && x.ready && x.sent && slots ? BN_OK
              : bn_fail(err, BN_ENOMEM, "out of memory for %u transfers", sched->nxfers);
     double t0 = bn_wall_now();
     if (rc == BN_OK)
@@ -276,5 +360,10 @@ int bn_coll_execute(struct bn_sim *s, const struct bn_sched *sched, const uint32
     free(x.qp_val);
     free(x.ready);
     free(x.sent);
+    free(x.inflight);
+    free(x.wait_head);
+    free(x.wait_tail);
+    free(x.node_xfer);
+    free(x.node_next);
     return rc;
 }

@@ -10,6 +10,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "coll/proto.h"
 #include "coll/tuner.h"
 #include "core/where.h"
 #include "driver/coll.h"
@@ -184,6 +185,15 @@ static int run_size(const struct bn_scenario *sc, uint64_t size, struct bn_coll_
         p.kind = (enum bn_coll_kind)sc->coll.op;
         struct bn_coll_cost cost;
         bn_coll_cost_of(s, &cost);
+        /* a protocol: its steps are the pipelining unit, and the tuner's
+         * model sees its wire bytes and its step latency */
+        const struct bn_coll_proto *proto = sc->coll.proto ? bn_coll_proto_at(sc->coll.proto - 1u)
+                                                           : NULL;
+        if (proto) {
+            p.slice_bytes = proto->step_payload;
+            bn_coll_cost_proto(&cost, proto, sc->coll.step_latency_us);
+            snprintf(row->proto, sizeof row->proto, "%s", proto->name);
+        }
         const struct bn_coll_algo_ops *algo = NULL;
         rc = endpoints(s, &p, &tree, &ep_host, err);
         if (tree.n) { /* one level of the tree: into a unit, through its switch */
@@ -208,7 +218,7 @@ static int run_size(const struct bn_scenario *sc, uint64_t size, struct bn_coll_
             for (uint32_t c = 0; c < sched.nchains; c++)
                 if (sched.chains[c].channel + 1 > row->channels)
                     row->channels = sched.chains[c].channel + 1;
-            rc = bn_coll_execute(s, &sched, ep_host, sc, row, err);
+            rc = bn_coll_execute(s, &sched, ep_host, sc, proto, row, err);
         }
     }
     bn_sched_free(&sched);

@@ -46,7 +46,7 @@ void bn_coll_print_header(FILE *out, const struct bn_coll_results *r)
     fprintf(out, "# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %5s  %7s  %6s  %6s  %5s", "size",
             "count", "type", "redop", "root", "time", "algbw", "busbw", "#wrong", "time",
             "algbw", "busbw", "#wrong");
-    fprintf(out, r->bnet_columns ? "  %-8s %3s\n" : "\n", "algo", "ch");
+    fprintf(out, r->bnet_columns ? "  %-8s %3s %6s\n" : "\n", "algo", "ch", "proto");
     fprintf(out, "# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %5s  %7s  %6s  %6s  %5s\n", "(B)",
             "(elements)", "", "", "", "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(GB/s)", "(GB/s)",
             "");
@@ -74,7 +74,7 @@ void bn_coll_print_row(FILE *out, const struct bn_coll_results *r, uint32_t row)
         fprintf(out, "  %7s  %6s  %6s  %5s  %7s  %6s  %6s  %5s", "failed", "-", "-", "-",
                 "failed", "-", "-", "-");
         if (r->bnet_columns)
-            fprintf(out, "  %-8s %3u", w->algo, w->channels);
+            fprintf(out, "  %-8s %3u %6s", w->algo, w->channels, w->proto[0] ? w->proto : "-");
         fprintf(out, "  # failed at %.3f us: rank %u's send %u to rank %u failed\n",
                 w->failed_us, w->failed_rank, w->failed_step, w->failed_peer);
         return;
@@ -86,7 +86,7 @@ void bn_coll_print_row(FILE *out, const struct bn_coll_results *r, uint32_t row)
     else /* not timed (coll.in_place false): nccl-tests' columns stay in place */
         fprintf(out, "  %7s  %6s  %6s  %5s", "-", "-", "-", "-");
     if (r->bnet_columns)
-        fprintf(out, "  %-8s %3u", w->algo, w->channels);
+        fprintf(out, "  %-8s %3u %6s", w->algo, w->channels, w->proto[0] ? w->proto : "-");
     if (w->baseline_us > 0) /* with faults: their cost */
         fprintf(out, "  # %.3fx of %.2f us without faults, %llu frames lost",
                 w->time_us / w->baseline_us, w->baseline_us, (unsigned long long)w->pkts_lost);

@@ -595,6 +595,8 @@ int bn_coll_write_json(const struct bn_coll_results *r, const char *path, struct
         json_object_set_new(o, "pkts_dropped", json_integer((json_int_t)w->pkts_dropped));
         json_object_set_new(o, "retransmits", json_integer((json_int_t)w->retransmits));
         json_object_set_new(o, "pkts_lost", json_integer((json_int_t)w->pkts_lost));
+        if (w->proto[0]) /* an NCCL protocol ran (coll.proto) */
+            json_object_set_new(o, "proto", json_string(w->proto));
         if (r->in_place) /* nccl-tests' in-place columns */
             json_object_set_new(o, "in_place",
                                 json_pack("{s:f, s:f, s:f, s:I}", "time_us", w->inplace_time_us,

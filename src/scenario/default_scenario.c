@@ -297,6 +297,7 @@ static const char default_yaml[] =
     "coll:                           # bnet coll: nccl-tests-style sweeps\n"
     "  op: allreduce                 # allreduce | reducescatter | allgather | broadcast | reduce | alltoall | sendrecv\n"
     "  algo: auto                    # auto | ring | tree | rhd | direct | hier | collnet\n"
+    "  proto: auto                   # auto | ll | ll128 | simple (NCCL_PROTO)\n"
     "  channels: 2\n"
     "  min_bytes: 8                  # nccl-tests -b\n"
     "  max_bytes: 1GiB               # nccl-tests -e (1073741824)\n"

@@ -13,6 +13,7 @@
 #include <strings.h>
 
 #include "coll/sched.h"
+#include "coll/proto.h"
 #include "core/units.h"
 #include "fault/fault.h"
 #include "link/fc.h"
@@ -81,6 +82,12 @@ CHOICES(fidelity_choice, "packet", "flow")
 static const char *algo_choice(size_t i)
 {
     return i == 0 ? "auto" : bn_coll_algo_name(i - 1);
+}
+
+/* "auto", then NCCL's protocols (coll.proto = 1 + its index). */
+static const char *proto_choice(size_t i)
+{
+    return i == 0 ? "auto" : bn_coll_proto_name(i - 1);
 }
 
 /* "auto", then the control planes' registry (routing.control_plane =
@@ -1014,6 +1021,12 @@ static const struct bn_scn_key keys[] = {
       .info.doc = "nccl-tests -c: 0 prints #wrong as N/A; bnet checks every delivery "
                   "either way.",
       FIELD(coll.check), RANGE(0, 1000) },
+    { .info.path = "coll.proto", ENUM_KEY, .info.unit = "", .info.def = "auto",
+      .info.choice = proto_choice,
+      .info.doc = "NCCL protocol, like NCCL_PROTO: ll, ll128 or simple set each transfer's wire "
+                  "bytes, step size, 8 slots in flight and step latency; auto: bnet's "
+                  "protocol-free model (docs/collectives.md).",
+      FIELD(coll.proto) },
 
     { .info.path = "sharp.enabled", BOOL_KEY, .info.unit = "", .info.def = "false",
       .info.doc = "Aggregation units in the switches (SHARP), for coll.algo collnet.",

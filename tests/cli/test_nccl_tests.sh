@@ -58,8 +58,8 @@ jq -e --slurpfile t <(awk '{print "[" $1 "," $4 "," $8 "]"}' "$T/s.rows") \
     "$T/s.json" >/dev/null
 ok "  ... fields 1, 8 and 12 are the JSON's size and busbw" $?
 $BNET coll "${short[@]}" --bnet-columns >"$T/b.txt"
-rows "$T/b.txt" 15 >"$T/b.rows"
-ok "--bnet-columns adds two fields (15)" $?
+rows "$T/b.txt" 16 >"$T/b.rows"
+ok "--bnet-columns adds three fields (16)" $?
 cmp -s "$T/s.rows" "$T/b.rows"
 ok "  ... and fields 1-13 stay where they were" $?
 
@@ -105,6 +105,16 @@ ok "  ... and --algo has the last word" $?
 NCCL_ALGO=PAT $BNET coll -g 8 >/dev/null 2>"$T/e5"
 [[ $? -eq 2 ]] && grep -q "NCCL_ALGO 'PAT'" "$T/e5"
 ok "NCCL_ALGO=PAT: exit 2 naming it" $?
+NCCL_PROTO=LL128 $BNET coll -g 8 -b 1K -e 1K --bnet-columns --json "$T/p.json" >"$T/p.txt" &&
+    [[ $(jq -r '.rows[0].proto' "$T/p.json") == ll128 ]] && [[ $(rows "$T/p.txt" 16 | wc -l) -eq 1 ]] &&
+    awk '!/^#/ && NF { exit $16 != "ll128" }' "$T/p.txt"
+ok "NCCL_PROTO=LL128: the row ran LL128, shown in field 16" $?
+NCCL_PROTO=LL $BNET coll -g 8 -b 1K -e 1K --proto simple --json "$T/p2.json" >/dev/null &&
+    [[ $(jq -r '.rows[0].proto' "$T/p2.json") == simple ]]
+ok "  ... and --proto has the last word" $?
+NCCL_PROTO=LL,Simple $BNET coll -g 8 >/dev/null 2>"$T/e9"
+[[ $? -eq 2 ]] && grep -q "NCCL_PROTO 'LL,Simple'" "$T/e9"
+ok "NCCL_PROTO with a list: exit 2 naming it" $?
 NCCL_MAX_NCHANNELS=1 $BNET coll -g 8 -b 1M -e 1M --algo ring --json "$T/c1.json" >/dev/null &&
     [[ $(jq '.rows[0].channels' "$T/c1.json") -eq 1 ]]
 ok "NCCL_MAX_NCHANNELS=1: one channel" $?

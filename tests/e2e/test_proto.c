@@ -1,0 +1,115 @@
+/*
+ * NCCL's protocols (coll.proto, coll/proto.c) on the packet-level fabric,
+ * against what their definitions imply:
+ * - at a large size a ring's busbw under LL is half Simple's and under
+ *   LL128 120/128 of it: the payload fraction of their lines;
+ * - LL beats Simple at 8 B (its flags ride in the data: a fraction of the
+ *   step latency) and loses at 64 MiB (half the wire is flags);
+ * - a connection holds 8 steps in flight: a SendRecv of 64 MiB over a
+ *   4.3 ms one-way path takes 128 Simple steps of 512 KiB in 16 windows of
+ *   8, 16 one-way delays, where without slots it takes about one;
+ * - every row delivers the right data.
+ */
+#include "support.h"
+#include <math.h>
+
+#include "bnet/coll.h"
+
+static double row_of(const char *const *sets, const char *proto, double *busbw)
+{
+    const char *all[16];
+    size_t n = 0;
+    for (; sets[n]; n++)
+        all[n] = sets[n];
+    char p[32];
+    snprintf(p, sizeof p, "coll.proto=%s", proto);
+    all[n++] = p;
+    all[n] = NULL;
+    struct bn_scenario sc;
+    test_scenario(&sc, all);
+    struct bn_coll_results r;
+    struct bn_error err = {0};
+    if (bn_coll_sweep(&sc, &r, &err) != BN_OK)
+        fail_msg("bn_coll_sweep: %s", err.msg);
+    assert_int_equal(r.nrows, 1);
+    assert_int_equal(r.rows[0].wrong, 0);
+    assert_int_equal(r.rows[0].inplace_wrong, 0);
+    assert_string_equal(r.rows[0].proto, strcmp(proto, "auto") == 0 ? "" : proto);
+    double t = r.rows[0].time_us;
+    if (busbw)
+        *busbw = r.rows[0].busbw_gbs;
+    bn_coll_results_free(&r);
+    return t;
+}
+
+/* Non-blocking k=4 fat-tree, 16 GPUs, InfiniBand credits (lossless). */
+#define IB16 "topology.k=4", "fabric=ib-ndr", "link.rate_gbps=100", \
+             "nic.congestion_control=none", "coll.algo=ring"
+
+static void test_busbw_is_the_payload_fraction(void **state)
+{
+    (void)state;
+    const char *sets[] = {IB16, "coll.min_bytes=64MiB", "coll.max_bytes=64MiB", NULL};
+    double simple, ll128, ll;
+    row_of(sets, "simple", &simple);
+    row_of(sets, "ll128", &ll128);
+    row_of(sets, "ll", &ll);
+    print_message("64 MiB ring busbw: simple %.3f, ll128 %.3f (%.4f), ll %.3f (%.4f) GB/s\n",
+                  simple, ll128, ll128 / simple, ll, ll / simple);
+    assert_true(fabs(ll / simple - 0.5) < 0.01);
+    assert_true(fabs(ll128 / simple - 120.0 / 128.0) < 0.01);
+}
+
+static void test_ll_wins_small_and_loses_large(void **state)
+{
+    (void)state;
+    const char *small[] = {IB16, "coll.min_bytes=8", "coll.max_bytes=8", NULL};
+    const char *large[] = {IB16, "coll.min_bytes=64MiB", "coll.max_bytes=64MiB", NULL};
+    double ll8 = row_of(small, "ll", NULL), simple8 = row_of(small, "simple", NULL);
+    double ll64 = row_of(large, "ll", NULL), simple64 = row_of(large, "simple", NULL);
+    print_message("8 B: ll %.2f us, simple %.2f us; 64 MiB: ll %.1f us, simple %.1f us\n", ll8,
+                  simple8, ll64, simple64);
+    assert_true(ll8 < simple8);
+    assert_true(ll64 > simple64);
+    /* 2(n-1) = 30 steps, each Simple's 1 us step latency against LL's 2.7/9.6
+     * of it: the difference is 30 x (1 - 0.28) us, the wire being alike */
+    double want = 30 * (1.0 - 2.7 / 9.6);
+    assert_true(fabs((simple8 - ll8) - want) < 0.1 * want);
+}
+
+static void test_eight_slots_in_flight(void **state)
+{
+    (void)state;
+    /* Two GPUs through one switch on 500 km host cables: 4.3 ms one way. No
+     * link-level credits (a buffer's worth per round trip would bind first),
+     * the transport's window opened wide and its timeout past the round
+     * trip: only the slots bind. */
+    const char *sets[] = {"topology.kind=rail_optimized", "topology.gpus_per_server=2",
+                          "topology.servers_per_su=1", "topology.scalable_units=1",
+                          "topology.k=2", "scale_up.domain_gpus=0", "fabric=ib-ndr",
+                          "link.rate_gbps=100", "link.flow_control=lossy",
+                          "nic.congestion_control=none", "coll.op=sendrecv", "coll.channels=1",
+                          "link.host_cable_m=500000", "coll.min_bytes=64MiB",
+                          "coll.max_bytes=64MiB", "coll.in_place=false", "nic.sr_window=65536",
+                          "nic.rto_us=100000", NULL};
+    double one_way_us = 2 * 500000 * 4.3 / 1e3;
+    double step_us = 524288 * 8 / 100e3 * (4096 + 26) / 4096.0; /* a step on the wire */
+    double slots = row_of(sets, "simple", NULL), free = row_of(sets, "auto", NULL);
+    /* 128 steps, 8 at a time: 16 windows, each a step's flight; the last
+     * window's other 7 steps follow on the wire */
+    double want = 16 * (one_way_us + step_us) + 7 * step_us;
+    print_message("sendrecv 64 MiB, one way %.0f us: simple %.0f us (expected %.0f), auto %.0f "
+                  "us\n", one_way_us, slots, want, free);
+    assert_true(slots > 0.995 * want && slots < 1.01 * want);
+    assert_true(free < 0.5 * slots);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_busbw_is_the_payload_fraction),
+        cmocka_unit_test(test_ll_wins_small_and_loses_large),
+        cmocka_unit_test(test_eight_slots_in_flight),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

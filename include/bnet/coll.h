@@ -44,6 +44,11 @@ struct bn_coll_row {
     double inplace_time_us, inplace_algbw_gbs, inplace_busbw_gbs;
     uint64_t inplace_wrong;
     char proto[8];              /* the protocol that ran ("ll", "ll128", "simple"), or "" (auto) */
+    /* NCCL 2.20.3's tuning model for this row (coll/nccl_model.c): the pair
+     * it picks ("Ring", "LL"; "" where it models none) and its time; with
+     * coll.tuner both, that pair's measured time (0: not run) */
+    char nccl_algo[16], nccl_proto[8];
+    double nccl_predicted_us, nccl_time_us;
 };
 
 /* A sweep's results. rows and prov are its own: bn_coll_results_free. */

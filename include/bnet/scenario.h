@@ -339,7 +339,12 @@ struct bn_scenario_coll {
     uint32_t check;              /* nccl-tests -c: 0 shows #wrong as N/A (bnet always checks) */
     bool in_place;               /* also time in-place iterations (nccl-tests' second columns) */
     uint8_t proto;               /* 0 = auto, else 1 + index in the protocols' registry */
+    uint8_t tuner;               /* enum bn_sc_coll_tuner: whose model picks under auto */
 };
+
+/* coll.tuner: bnet's model of the fabric, NCCL 2.20.3's tuning model, or
+ * bnet's pick with NCCL's run beside it. */
+enum bn_sc_coll_tuner { BN_SC_TUNER_BNET = 0, BN_SC_TUNER_NCCL, BN_SC_TUNER_BOTH };
 
 /* In-network reduction (CollNet with SHARP). */
 struct bn_scenario_sharp {

@@ -15,6 +15,7 @@ extern const struct bn_coll_algo_ops bn_coll_algo_rhd;
 extern const struct bn_coll_algo_ops bn_coll_algo_direct;
 extern const struct bn_coll_algo_ops bn_coll_algo_hier;
 extern const struct bn_coll_algo_ops bn_coll_algo_collnet;
+extern const struct bn_coll_algo_ops bn_coll_algo_htree;
 
 /* How many parts `elems` elements are cut into for `ways` channels or
  * trees: fewer than asked when there are fewer elements, never zero-length. */
@@ -40,6 +41,10 @@ int bn_coll_part_slices(struct bn_sched *s, uint64_t lo, uint64_t hi, uint64_t p
 int bn_coll_xfer_after(struct bn_sched *s, uint32_t src, uint32_t dst, uint32_t piece,
                        enum bn_xfer_op op, uint32_t channel, const uint32_t *deps,
                        uint32_t ndeps, uint32_t *id, struct bn_error *err);
+
+/* Children of `label` in NCCL's binary tree over n labels (algo_tree.c's
+ * file comment): 0, 1 or 2, into kid[]. */
+uint32_t bn_coll_btree_kids(uint32_t label, uint32_t n, uint32_t kid[2]);
 
 /* The error every build() returns for params its supports() refuses. */
 int bn_coll_unsupported(const struct bn_sched *s, const char *algo, struct bn_error *err);

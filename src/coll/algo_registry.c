@@ -13,6 +13,7 @@ static const struct bn_coll_algo_ops *const algos[] = {
     &bn_coll_algo_direct,
     &bn_coll_algo_hier,
     &bn_coll_algo_collnet,
+    &bn_coll_algo_htree,
 };
 
 #define NALGOS (sizeof algos / sizeof algos[0])

@@ -28,35 +28,6 @@ struct tree {
     uint32_t *parent, *kids, *nkids, *order; /* kids: 2 per rank */
 };
 
-static uint32_t lowbit(uint32_t x) { return x & (~x + 1); }
-
-/* Children of `label` in tree 1 over n labels (see the file comment). */
-static uint32_t label_kids(uint32_t label, uint32_t n, uint32_t kid[2])
-{
-    uint32_t k = 0;
-    if (label == 0) {
-        if (n > 1) {
-            uint32_t top = 1;
-            while (top <= (n - 1) / 2)
-                top *= 2; /* the largest power of two below n */
-            kid[k++] = top;
-        }
-        return k;
-    }
-    uint32_t b = lowbit(label);
-    if (b == 1)
-        return 0;
-    kid[k++] = label - b / 2;
-    /* The right child is label + b/2, or, past the end, the largest label + h
-     * still in range (h < b/2): its parent formula overflows back to label. */
-    for (uint32_t h = b / 2; h >= 1; h /= 2)
-        if (label + h < n) {
-            kid[k++] = label + h;
-            break;
-        }
-    return k;
-}
-
 /* rank_of(label): 0 identity, 1 mirror/shift (AllReduce's second tree),
  * 2 rotated so label 0 is p->root. */
 static uint32_t rank_of(uint32_t label, uint32_t n, int variant, uint32_t root)
@@ -93,7 +64,7 @@ static int tree_make(struct tree *t, uint32_t n, int variant, uint32_t root,
     t->parent[t->root] = UINT32_MAX;
     for (uint32_t l = 0; l < n; l++) {
         uint32_t kid[2], r = rank_of(l, n, variant, root);
-        t->nkids[r] = label_kids(l, n, kid);
+        t->nkids[r] = bn_coll_btree_kids(l, n, kid);
         for (uint32_t i = 0; i < t->nkids[r]; i++) {
             uint32_t kr = rank_of(kid[i], n, variant, root);
             t->kids[2 * r + i] = kr;

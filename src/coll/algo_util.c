@@ -77,3 +77,31 @@ int bn_coll_unsupported(const struct bn_sched *s, const char *algo, struct bn_er
                    "coll: algorithm %s cannot lower %s over %" PRIu32 " ranks with these"
                    " parameters", algo, bn_coll_kind_name(s->p.kind), s->p.nranks);
 }
+
+static uint32_t lowbit(uint32_t x) { return x & (~x + 1); }
+
+uint32_t bn_coll_btree_kids(uint32_t label, uint32_t n, uint32_t kid[2])
+{
+    uint32_t k = 0;
+    if (label == 0) {
+        if (n > 1) {
+            uint32_t top = 1;
+            while (top <= (n - 1) / 2)
+                top *= 2; /* the largest power of two below n */
+            kid[k++] = top;
+        }
+        return k;
+    }
+    uint32_t b = lowbit(label);
+    if (b == 1)
+        return 0;
+    kid[k++] = label - b / 2;
+    /* The right child is label + b/2, or, past the end, the largest label + h
+     * still in range (h < b/2): its parent formula overflows back to label. */
+    for (uint32_t h = b / 2; h >= 1; h /= 2)
+        if (label + h < n) {
+            kid[k++] = label + h;
+            break;
+        }
+    return k;
+}

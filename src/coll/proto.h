@@ -10,6 +10,7 @@
 #define BN_COLL_PROTO_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct bn_coll_proto {

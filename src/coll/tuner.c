@@ -103,6 +103,20 @@ static double hier(const struct bn_coll_params *p, const struct bn_coll_cost *c)
            2 * (ns - 1) * c->net_alpha_us + us_for(2 * (ns - 1) / ns * s / g, c->nic_gbps);
 }
 
+/* NCCL's tree on servers: a chain of G GPUs inside (NVLink when the
+ * domain holds the server), a binary tree of depth d across servers; each
+ * tree carries half the data up and down, the NIC moving 2 S in all. */
+static double htree(const struct bn_coll_params *p, const struct bn_coll_cost *c)
+{
+    double g = p->gpus_per_server, s = (double)p->bytes, d = tree_depth(p->nranks / p->gpus_per_server);
+    bool nv = c->domain_gpus >= p->gpus_per_server && c->nv_gbps > 0;
+    struct hop in = nv ? (struct hop){c->nv_alpha_us, c->nv_gbps}
+                       : (struct hop){c->net_alpha_us, c->nic_gbps};
+    double half = slice_of(p, s / 2);
+    return 2 * d * (c->net_alpha_us + us_for(half, c->nic_gbps)) +
+           2 * (g - 1) * (in.alpha_us + us_for(half, in.gbps)) + us_for(2 * s, c->nic_gbps);
+}
+
 static double collnet(const struct bn_coll_params *p, const struct bn_coll_cost *c)
 {
     double s = (double)p->bytes;
@@ -130,7 +144,8 @@ bool bn_coll_predict(const struct bn_coll_algo_ops *algo, const struct bn_coll_p
         double (*model)(const struct bn_coll_params *, const struct bn_coll_cost *);
     } models[] = {{&bn_coll_algo_ring, ring},     {&bn_coll_algo_tree, tree},
                   {&bn_coll_algo_rhd, rhd},       {&bn_coll_algo_direct, direct},
-                  {&bn_coll_algo_hier, hier},     {&bn_coll_algo_collnet, collnet}};
+                  {&bn_coll_algo_hier, hier},     {&bn_coll_algo_collnet, collnet},
+                  {&bn_coll_algo_htree, htree}};
     if (!algo->supports(p))
         return false;
     for (size_t i = 0; i < sizeof models / sizeof models[0]; i++) {

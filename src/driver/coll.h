@@ -7,6 +7,7 @@
 #define BN_DRIVER_COLL_H
 
 #include "bnet/coll.h"
+#include "coll/nccl_model.h"
 #include "coll/proto.h"
 #include "coll/sched.h"
 #include "coll/tuner.h"
@@ -21,5 +22,13 @@ int bn_coll_execute(struct bn_sim *s, const struct bn_sched *sched, const uint32
 
 /* The tuner's inputs, from the fabric as built (coll_sweep.c). */
 void bn_coll_cost_of(const struct bn_sim *s, struct bn_coll_cost *c);
+
+/* What NCCL's tuning model sees of this system (coll_nccl.c). */
+void bn_coll_nccl_system(const struct bn_scenario *sc, const struct bn_coll_params *p,
+                         const struct bn_coll_cost *c, struct bn_nccl_system *sys);
+/* The pair NCCL's model picks for the row, within coll.algo and
+ * coll.proto when they force one; false if it models none. */
+bool bn_coll_nccl_choice(const struct bn_scenario *sc, const struct bn_nccl_system *sys,
+                         enum bn_coll_kind kind, uint64_t bytes, struct bn_nccl_pick *out);
 
 #endif

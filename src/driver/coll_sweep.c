@@ -185,24 +185,43 @@ static int run_size(const struct bn_scenario *sc, uint64_t size, struct bn_coll_
         p.kind = (enum bn_coll_kind)sc->coll.op;
         struct bn_coll_cost cost;
         bn_coll_cost_of(s, &cost);
-        /* a protocol: its steps are the pipelining unit, and the tuner's
-         * model sees its wire bytes and its step latency */
         const struct bn_coll_proto *proto = sc->coll.proto ? bn_coll_proto_at(sc->coll.proto - 1u)
                                                            : NULL;
+        /* what NCCL's tuning model would pick here; with coll.tuner nccl it
+         * is what runs */
+        const struct bn_coll_algo_ops *algo = NULL;
+        struct bn_nccl_system sys;
+        struct bn_nccl_pick pick;
+        bn_coll_nccl_system(sc, &p, &cost, &sys);
+        if (bn_coll_nccl_choice(sc, &sys, p.kind, size, &pick)) {
+            snprintf(row->nccl_algo, sizeof row->nccl_algo, "%s", bn_nccl_algo_name(pick.algo));
+            snprintf(row->nccl_proto, sizeof row->nccl_proto, "%s",
+                     bn_nccl_proto_name(pick.proto));
+            row->nccl_predicted_us = pick.us;
+            if (sc->coll.tuner == BN_SC_TUNER_NCCL) {
+                algo = bn_coll_algo_find(bn_nccl_bnet_algo(&sys, pick.algo));
+                proto = bn_nccl_bnet_proto(pick.proto);
+            }
+        }
+        /* a protocol: its steps are the pipelining unit, and the tuner's
+         * model sees its wire bytes and its step latency */
         if (proto) {
             p.slice_bytes = proto->step_payload;
             bn_coll_cost_proto(&cost, proto, sc->coll.step_latency_us);
             snprintf(row->proto, sizeof row->proto, "%s", proto->name);
         }
-        const struct bn_coll_algo_ops *algo = NULL;
         rc = endpoints(s, &p, &tree, &ep_host, err);
         if (tree.n) { /* one level of the tree: into a unit, through its switch */
             cost.agg_levels = tree.levels;
             cost.agg_alpha_us = cost.net_alpha_us - sc->coll.step_latency_us +
                                 (sc->sharp.latency_ns - sc->sw.latency_ns) / 1e3;
         }
-        if (rc == BN_OK)
+        if (rc == BN_OK && algo && algo->supports(&p)) { /* NCCL's pick */
+            if (!bn_coll_predict(algo, &p, &cost, &row->predicted_us))
+                row->predicted_us = 0;
+        } else if (rc == BN_OK) {
             rc = pick_algo(sc, &p, &cost, &algo, &row->predicted_us, err);
+        }
         if (rc == BN_OK)
             rc = bn_sched_init(&sched, &p, err);
         if (rc == BN_OK)
@@ -229,11 +248,32 @@ static int run_size(const struct bn_scenario *sc, uint64_t size, struct bn_coll_
     return rc;
 }
 
+/* coll.tuner both: NCCL's pick run too, when it is not what ran. */
+static int run_nccl_pick(const struct bn_scenario *sc, uint64_t size, struct bn_coll_row *row,
+                         struct bn_error *err)
+{
+    if (!row->nccl_algo[0])
+        return BN_OK;
+    struct bn_scenario *nc = malloc(sizeof *nc);
+    struct bn_coll_row other = {.size = size};
+    if (!nc)
+        return bn_fail(err, BN_ENOMEM, "out of memory for NCCL's pick");
+    *nc = *sc;
+    nc->coll.tuner = BN_SC_TUNER_NCCL;
+    int rc = run_size(nc, size, &other, err);
+    bool same = strcmp(other.algo, row->algo) == 0 && strcmp(other.proto, row->proto) == 0;
+    row->nccl_time_us = same ? row->time_us : other.time_us;
+    free(nc);
+    return rc;
+}
+
 /* A row of a scenario with faults, and the same row without them. */
 static int run_row(const struct bn_scenario *sc, uint64_t size, struct bn_coll_row *row,
                    struct bn_error *err)
 {
     int rc = run_size(sc, size, row, err);
+    if (rc == BN_OK && sc->coll.tuner == BN_SC_TUNER_BOTH)
+        rc = run_nccl_pick(sc, size, row, err);
     if (rc != BN_OK || sc->nfaults == 0 || !sc->routing.baseline)
         return rc;
     struct bn_scenario *clean = malloc(sizeof *clean);

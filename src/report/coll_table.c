@@ -46,7 +46,8 @@ void bn_coll_print_header(FILE *out, const struct bn_coll_results *r)
     fprintf(out, "# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %5s  %7s  %6s  %6s  %5s", "size",
             "count", "type", "redop", "root", "time", "algbw", "busbw", "#wrong", "time",
             "algbw", "busbw", "#wrong");
-    fprintf(out, r->bnet_columns ? "  %-8s %3s %6s\n" : "\n", "algo", "ch", "proto");
+    fprintf(out, r->bnet_columns ? "  %-8s %3s %6s  %-20s %9s\n" : "\n", "algo", "ch", "proto",
+            "nccl-model", "nccl(us)");
     fprintf(out, "# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %5s  %7s  %6s  %6s  %5s\n", "(B)",
             "(elements)", "", "", "", "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(GB/s)", "(GB/s)",
             "");
@@ -65,6 +66,21 @@ static void group(FILE *out, const struct bn_coll_results *r, double us, double 
     fprintf(out, "  %7s  %6.2f  %6.2f  %5s", t, algbw, busbw, w);
 }
 
+/* --bnet-columns: what ran, and what NCCL's tuning model picks (with its
+ * measured time under coll.tuner both). */
+static void bnet_columns(FILE *out, const struct bn_coll_row *w)
+{
+    char nccl[32], us[24];
+    snprintf(nccl, sizeof nccl, "%s/%s", w->nccl_algo[0] ? w->nccl_algo : "-",
+             w->nccl_proto[0] ? w->nccl_proto : "-");
+    if (w->nccl_time_us > 0)
+        snprintf(us, sizeof us, "%9.2f", w->nccl_time_us);
+    else
+        snprintf(us, sizeof us, "%9s", "-");
+    fprintf(out, "  %-8s %3u %6s  %-20s %s", w->algo, w->channels, w->proto[0] ? w->proto : "-",
+            nccl, us);
+}
+
 void bn_coll_print_row(FILE *out, const struct bn_coll_results *r, uint32_t row)
 {
     const struct bn_coll_row *w = &r->rows[row];
@@ -74,7 +90,7 @@ void bn_coll_print_row(FILE *out, const struct bn_coll_results *r, uint32_t row)
         fprintf(out, "  %7s  %6s  %6s  %5s  %7s  %6s  %6s  %5s", "failed", "-", "-", "-",
                 "failed", "-", "-", "-");
         if (r->bnet_columns)
-            fprintf(out, "  %-8s %3u %6s", w->algo, w->channels, w->proto[0] ? w->proto : "-");
+            bnet_columns(out, w);
         fprintf(out, "  # failed at %.3f us: rank %u's send %u to rank %u failed\n",
                 w->failed_us, w->failed_rank, w->failed_step, w->failed_peer);
         return;
@@ -86,7 +102,7 @@ void bn_coll_print_row(FILE *out, const struct bn_coll_results *r, uint32_t row)
     else /* not timed (coll.in_place false): nccl-tests' columns stay in place */
         fprintf(out, "  %7s  %6s  %6s  %5s", "-", "-", "-", "-");
     if (r->bnet_columns)
-        fprintf(out, "  %-8s %3u %6s", w->algo, w->channels, w->proto[0] ? w->proto : "-");
+        bnet_columns(out, w);
     if (w->baseline_us > 0) /* with faults: their cost */
         fprintf(out, "  # %.3fx of %.2f us without faults, %llu frames lost",
                 w->time_us / w->baseline_us, w->baseline_us, (unsigned long long)w->pkts_lost);
@@ -134,7 +150,8 @@ int bn_coll_write_csv(const struct bn_coll_results *r, const char *path, struct 
     if (!f)
         return bn_fail(err, BN_EINPUT, "%s: cannot write CSV: %s", path, strerror(errno));
     fputs("size,count,type,redop,root,time_us,algbw_gbs,busbw_gbs,wrong,inplace_time_us,"
-          "inplace_algbw_gbs,inplace_busbw_gbs,inplace_wrong,algo,channels,failed\n", f);
+          "inplace_algbw_gbs,inplace_busbw_gbs,inplace_wrong,algo,channels,failed,proto,"
+          "nccl_algo,nccl_proto,nccl_predicted_us,nccl_time_us\n", f);
     for (uint32_t i = 0; i < r->nrows; i++) {
         const struct bn_coll_row *w = &r->rows[i];
         fprintf(f, "%llu,%llu,", (unsigned long long)w->size, (unsigned long long)w->count);
@@ -149,7 +166,8 @@ int bn_coll_write_csv(const struct bn_coll_results *r, const char *path, struct 
         else
             fputs(",,,,", f);
         bn_csv_text(f, w->algo);
-        fprintf(f, ",%u,%s\n", w->channels, w->failed ? "true" : "false");
+        fprintf(f, ",%u,%s,%s,%s,%s,%.10g,%.10g\n", w->channels, w->failed ? "true" : "false",
+                w->proto, w->nccl_algo, w->nccl_proto, w->nccl_predicted_us, w->nccl_time_us);
     }
     int bad = ferror(f);
     if (fclose(f) != 0 || bad)

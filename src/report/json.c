@@ -597,6 +597,13 @@ int bn_coll_write_json(const struct bn_coll_results *r, const char *path, struct
         json_object_set_new(o, "pkts_lost", json_integer((json_int_t)w->pkts_lost));
         if (w->proto[0]) /* an NCCL protocol ran (coll.proto) */
             json_object_set_new(o, "proto", json_string(w->proto));
+        if (w->nccl_algo[0]) { /* NCCL's tuning model's pick */
+            json_t *n = json_pack("{s:s, s:s, s:f}", "algo", w->nccl_algo, "proto", w->nccl_proto,
+                                  "predicted_us", w->nccl_predicted_us);
+            if (w->nccl_time_us > 0)
+                json_object_set_new(n, "time_us", json_real(w->nccl_time_us));
+            json_object_set_new(o, "nccl", n);
+        }
         if (r->in_place) /* nccl-tests' in-place columns */
             json_object_set_new(o, "in_place",
                                 json_pack("{s:f, s:f, s:f, s:I}", "time_us", w->inplace_time_us,

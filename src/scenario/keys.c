@@ -70,6 +70,7 @@ CHOICES(ar_metric_choice, "queue", "load")
 CHOICES(nonminimal_choice, "none", "valiant", "ugal")
 CHOICES(entropy_choice, "per_flow", "per_packet")
 CHOICES(dcqcn_preset_choice, "nvidia", "paper")
+CHOICES(tuner_choice, "bnet", "nccl", "both")
 CHOICES(verb_choice, "write", "send")
 CHOICES(memory_choice, "host", "gpu")
 CHOICES(p2p_test_choice, "write_bw", "write_lat", "send_bw", "send_lat", "read_bw", "read_lat",
@@ -1027,6 +1028,12 @@ static const struct bn_scn_key keys[] = {
                   "bytes, step size, 8 slots in flight and step latency; auto: bnet's "
                   "protocol-free model (docs/collectives.md).",
       FIELD(coll.proto) },
+    { .info.path = "coll.tuner", ENUM_KEY, .info.unit = "", .info.def = "bnet",
+      .info.choice = tuner_choice,
+      .info.doc = "Who picks under coll.algo/proto auto: bnet (its model of this fabric), nccl "
+                  "(NCCL 2.20.3's tuning model: algorithm and protocol), or both (bnet's pick, "
+                  "and NCCL's also run, for the gap).",
+      FIELD(coll.tuner) },
 
     { .info.path = "sharp.enabled", BOOL_KEY, .info.unit = "", .info.def = "false",
       .info.doc = "Aggregation units in the switches (SHARP), for coll.algo collnet.",

@@ -58,8 +58,8 @@ jq -e --slurpfile t <(awk '{print "[" $1 "," $4 "," $8 "]"}' "$T/s.rows") \
     "$T/s.json" >/dev/null
 ok "  ... fields 1, 8 and 12 are the JSON's size and busbw" $?
 $BNET coll "${short[@]}" --bnet-columns >"$T/b.txt"
-rows "$T/b.txt" 16 >"$T/b.rows"
-ok "--bnet-columns adds three fields (16)" $?
+rows "$T/b.txt" 18 >"$T/b.rows"
+ok "--bnet-columns adds five fields (18)" $?
 cmp -s "$T/s.rows" "$T/b.rows"
 ok "  ... and fields 1-13 stay where they were" $?
 
@@ -106,7 +106,7 @@ NCCL_ALGO=PAT $BNET coll -g 8 >/dev/null 2>"$T/e5"
 [[ $? -eq 2 ]] && grep -q "NCCL_ALGO 'PAT'" "$T/e5"
 ok "NCCL_ALGO=PAT: exit 2 naming it" $?
 NCCL_PROTO=LL128 $BNET coll -g 8 -b 1K -e 1K --bnet-columns --json "$T/p.json" >"$T/p.txt" &&
-    [[ $(jq -r '.rows[0].proto' "$T/p.json") == ll128 ]] && [[ $(rows "$T/p.txt" 16 | wc -l) -eq 1 ]] &&
+    [[ $(jq -r '.rows[0].proto' "$T/p.json") == ll128 ]] && [[ $(rows "$T/p.txt" 18 | wc -l) -eq 1 ]] &&
     awk '!/^#/ && NF { exit $16 != "ll128" }' "$T/p.txt"
 ok "NCCL_PROTO=LL128: the row ran LL128, shown in field 16" $?
 NCCL_PROTO=LL $BNET coll -g 8 -b 1K -e 1K --proto simple --json "$T/p2.json" >/dev/null &&
@@ -124,6 +124,16 @@ ok "NCCL_MIN_NCHANNELS=4: four channels" $?
 NCCL_MIN_NCHANNELS=8 NCCL_MAX_NCHANNELS=4 $BNET coll -g 8 >/dev/null 2>"$T/e6"
 [[ $? -eq 2 ]] && grep -q "NCCL_MIN_NCHANNELS 8 is above NCCL_MAX_NCHANNELS 4" "$T/e6"
 ok "min above max: exit 2" $?
+
+# coll.tuner: NCCL's model picks and runs; or bnet's pick with NCCL's beside it
+$BNET coll -N 2 -g 8 -b 1K -e 64M -f 256 --set coll.tuner=nccl --json "$T/tn.json" >/dev/null &&
+    jq -e '[.rows[] | (.nccl.algo | test("^(Tree|Ring)$")) and (.proto == (.nccl.proto | ascii_downcase))
+            and ((.nccl.algo == "Ring" and .algo == "hier") or (.nccl.algo == "Tree" and .algo == "htree"))]
+           | all' "$T/tn.json" >/dev/null
+ok "coll.tuner nccl: each row runs NCCL's pick (Ring as hier, Tree as htree, its protocol)" $?
+$BNET coll -N 2 -g 8 -b 64K -e 64K --set coll.tuner=both --json "$T/tb.json" >/dev/null &&
+    jq -e '.rows[0] | (.nccl.time_us > 0) and (has("proto") | not)' "$T/tb.json" >/dev/null
+ok "coll.tuner both: bnet's pick ran, NCCL's measured beside it" $?
 
 # -F: the rows as CSV, the JSON's numbers
 $BNET coll "${short[@]}" -F "$T/rows.csv" --json "$T/f.json" >/dev/null

@@ -279,13 +279,13 @@ static void test_supports(void **state)
 static void test_registry(void **state)
 {
     (void)state;
-    const char *order[] = {"ring", "tree", "rhd", "direct", "hier", "collnet"};
-    for (uint32_t i = 0; i < 6; i++) {
+    const char *order[] = {"ring", "tree", "rhd", "direct", "hier", "collnet", "htree"};
+    for (uint32_t i = 0; i < 7; i++) {
         assert_non_null(bn_coll_algo_at(i));
         assert_string_equal(bn_coll_algo_at(i)->name, order[i]);
         assert_ptr_equal(bn_coll_algo_find(order[i]), bn_coll_algo_at(i));
     }
-    assert_null(bn_coll_algo_at(6));
+    assert_null(bn_coll_algo_at(7));
     assert_null(bn_coll_algo_find("nccl"));
 }
 
@@ -460,6 +460,38 @@ static void test_rhd_volume_and_steps(void **state)
         assert_int_equal(depth(&s), 2 * lg + 2);
         assert_int_equal(sent_by(&s, n), p.bytes);
         bn_sched_free(&s);
+    }
+}
+
+/* NCCL's tree on servers (htree): every AllReduce of whole servers is
+ * right, and each part goes once up and once down every edge of its tree:
+ * 2(n-1) S bytes in all, 2(servers-1) S of them between servers. */
+static void test_htree(void **state)
+{
+    (void)state;
+    const uint32_t gs[] = {2, 3, 4};
+    for (int i = 0; i < 3; i++) {
+        uint32_t g = gs[i], fits = 0;
+        for (uint32_t n = 1; n <= MAXN; n++)
+            fits += n % g == 0 && n / g >= 2;
+        assert_int_equal(sweep("htree", g, false), fits * 8);
+        for (uint32_t m = 2; m <= 5; m++) {
+            uint32_t n = g * m;
+            struct bn_coll_params p = big(BN_COLL_ALLREDUCE, n, 4 * 12 * (uint64_t)n);
+            p.gpus_per_server = g;
+            struct bn_sched s;
+            build_ok("htree", &p, &s);
+            uint64_t all = 0, across = 0;
+            for (uint32_t x = 0; x < s.nxfers; x++) {
+                struct bn_xfer_view v;
+                bn_sched_view(&s, x, &v);
+                all += v.bytes;
+                across += v.src / g != v.dst / g ? v.bytes : 0;
+            }
+            assert_int_equal(all, 2 * (uint64_t)(n - 1) * p.bytes);
+            assert_int_equal(across, 2 * (uint64_t)(m - 1) * p.bytes);
+            bn_sched_free(&s);
+        }
     }
 }
 
@@ -668,6 +700,7 @@ int main(void)
         cmocka_unit_test(test_direct_volume),
         cmocka_unit_test(test_rhd_volume_and_steps),
         cmocka_unit_test(test_hier_volume),
+        cmocka_unit_test(test_htree),
         cmocka_unit_test(test_collnet_volume),
         cmocka_unit_test(test_every_dependency_needed),
         cmocka_unit_test(test_broken_ring),

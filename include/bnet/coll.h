@@ -49,13 +49,18 @@ struct bn_coll_row {
      * coll.tuner both, that pair's measured time (0: not run) */
     char nccl_algo[16], nccl_proto[8];
     double nccl_predicted_us, nccl_time_us;
+    /* the row's element type and reduction (nccl-tests -d, -o; "all" runs
+     * a row per type and per reduction) */
+    char type[16], redop[16];
+    uint32_t type_bytes;
 };
 
 /* A sweep's results. rows and prov are its own: bn_coll_results_free. */
 struct bn_coll_results {
     struct bn_provenance prov;  /* what was simulated */
-    char op[BN_NAME_MAX], datatype[BN_NAME_MAX], redop[BN_NAME_MAX]; /* coll.* names */
-    uint32_t type_bytes;        /* bytes per element of datatype */
+    /* coll.* names; datatype and redop may be "all": each row has its own */
+    char op[BN_NAME_MAX], datatype[BN_NAME_MAX], redop[BN_NAME_MAX];
+    uint32_t type_bytes;        /* bytes per element of datatype (0: "all") */
     int32_t root;               /* -1 where the collective has none, as nccl-tests prints */
     uint32_t nranks, gpus_per_server; /* GPU ranks (= hosts); topology.gpus_per_server */
     double nic_gbps;            /* backend line rate per GPU */

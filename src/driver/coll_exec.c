@@ -32,6 +32,7 @@ struct exec {
      * slots (coll/proto.h); transfers past them wait in its queue, a list
      * of nodes (one per ready transfer at most) */
     const struct bn_coll_proto *proto;
+    uint32_t pxn_g;              /* coll.pxn: GPUs per server (0: off) */
     uint32_t *inflight, *wait_head, *wait_tail; /* per connection (qp_key slot) */
     uint32_t *node_xfer, *node_next, free_node;
     bn_time_t step_ps;
@@ -87,13 +88,36 @@ static void fail_in_callback(struct exec *x, int rc, const char *what)
         x->rc = bn_fail(x->err, rc, "collective: %s", what);
 }
 
-/* Post transfer xi on its connection's queue pair: its payload, or the
- * protocol's lines for it. */
+/* PXN (coll.pxn; NCCL's NCCL_PXN_DISABLE=0): a transfer between GPUs on
+ * different servers and rails first crosses NVLink to the GPU of its own
+ * server on the destination's rail, whose NIC sends it on: the first leg's
+ * cookie carries this bit. The proxy's host, or UINT32_MAX: no relay. */
+#define PXN_LEG 0x80000000u
+
+static uint32_t pxn_proxy(const struct exec *x, uint32_t src_h, uint32_t dst_h)
+{
+    uint32_t g = x->pxn_g, n = x->sched->p.nranks;
+    if (!g || src_h >= n || dst_h >= n || src_h / g == dst_h / g || src_h % g == dst_h % g)
+        return UINT32_MAX;
+    return src_h / g * g + dst_h % g;
+}
+
+/* Post transfer xi: its payload, or the protocol's lines for it, on its
+ * connection's queue pair, or through its PXN proxy. */
 static void send(struct exec *x, uint32_t xi, const struct bn_xfer_view *t, uint32_t c)
 {
     bn_sched_run_posted(&x->run, xi);
     uint64_t bytes = x->proto ? bn_coll_proto_wire(x->proto, t->bytes) : t->bytes;
-    int rc = bn_qp_post(&x->s->nics, x->qp_val[c], bytes, BN_VERB_WRITE, xi);
+    uint32_t proxy = pxn_proxy(x, x->ep_host[t->src], x->ep_host[t->dst]), cookie = xi;
+    if (proxy != UINT32_MAX) {
+        c = conn_for(x, x->ep_host[t->src], proxy, t->channel);
+        cookie |= PXN_LEG;
+        if (c == UINT32_MAX) {
+            fail_in_callback(x, BN_ENOMEM, "out of memory for a queue pair");
+            return;
+        }
+    }
+    int rc = bn_qp_post(&x->s->nics, x->qp_val[c], bytes, BN_VERB_WRITE, cookie);
     if (rc == -2) /* PSNs are not reused across iterations on a queue pair */
         fail_in_callback(x, BN_EINPUT, "a queue pair's 2^32 packet sequence numbers are used "
                          "up (fewer coll.iters + coll.warmup, or a larger nic.mtu_bytes)");
@@ -205,7 +229,16 @@ static void on_complete(void *ud, uint32_t cookie, enum bn_completion_side side,
     if (side != BN_COMPLETE_RX)
         return;
     struct bn_xfer_view t;
-    bn_sched_view(x->sched, cookie, &t);
+    bn_sched_view(x->sched, cookie & ~PXN_LEG, &t);
+    if (cookie & PXN_LEG) { /* at the proxy: its NIC sends it on, on its rail */
+        uint32_t dst = x->ep_host[t.dst];
+        uint32_t c = conn_for(x, pxn_proxy(x, x->ep_host[t.src], dst), dst, t.channel);
+        uint64_t bytes = x->proto ? bn_coll_proto_wire(x->proto, t.bytes) : t.bytes;
+        if (c == UINT32_MAX || bn_qp_post(&x->s->nics, x->qp_val[c], bytes, BN_VERB_WRITE,
+                                          cookie & ~PXN_LEG) != 0)
+            fail_in_callback(x, BN_ENOMEM, "out of memory posting a PXN transfer");
+        return;
+    }
     x->sent[t.src]++;
     if (x->proto)
         slot_freed(x, &t);
@@ -305,6 +338,10 @@ int bn_coll_execute(struct bn_sim *s, const struct bn_sched *sched, const uint32
 {
     struct exec x = {
         .s = s, .sched = sched, .ep_host = ep_host, .err = err, .rc = BN_OK, .proto = proto,
+        /* PXN needs NVLink across the server (else the relay is the NIC's) */
+        .pxn_g = sc->coll.pxn && sc->topology.gpus_per_server > 1 &&
+                         sc->scale_up.domain_gpus >= sc->topology.gpus_per_server
+                     ? sc->topology.gpus_per_server : 0,
         .step_ps = bn_time_from_us(sc->coll.step_latency_us *
                                    (proto ? proto->step_latency_share : 1.0)),
         .warmup = sc->coll.warmup, .iters = sc->coll.iters,
@@ -312,7 +349,12 @@ int bn_coll_execute(struct bn_sim *s, const struct bn_sched *sched, const uint32
     };
     /* queue pairs: one per (source, destination, channel), at most one per
      * explicit transfer or per chain hop's ring edge (ranks x channels) */
-    uint64_t pairs = (uint64_t)sched->nexplicit + (uint64_t)sched->p.nranks * sched->p.channels;
+    if (x.pxn_g && sched->nxfers >= PXN_LEG)
+        return bn_fail(err, BN_EINPUT, "%s: key 'coll.pxn': %u transfers leave no bit for PXN's "
+                       "relay (at most 2^31)", sc->source, sched->nxfers);
+    /* PXN adds a relay queue pair per (server, rail, peer) at most */
+    uint64_t pairs = (uint64_t)sched->nexplicit * (x.pxn_g ? 2 : 1) +
+                     (uint64_t)sched->p.nranks * sched->p.channels * (x.pxn_g ? 2 : 1);
     x.qp_cap = 64;
     while (x.qp_cap < 4 * pairs && x.qp_cap < (1u << 30))
         x.qp_cap *= 2;

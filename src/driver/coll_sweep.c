@@ -177,7 +177,7 @@ static int run_size(const struct bn_scenario *sc, uint64_t size, struct bn_coll_
     if (rc == BN_OK) {
         struct bn_coll_params p = {
             .nranks = s->topo.nhosts, .bytes = size,
-            .type_bytes = bn_coll_type_bytes(sc->coll.datatype),
+            .type_bytes = row->type_bytes,
             .root = sc->coll.root, .channels = sc->coll.channels,
             .slice_bytes = sc->coll.slice_bytes, .gpus_per_server = sc->topology.gpus_per_server,
             .agg_max_trees = sc->sharp.max_trees,
@@ -255,7 +255,7 @@ static int run_nccl_pick(const struct bn_scenario *sc, uint64_t size, struct bn_
     if (!row->nccl_algo[0])
         return BN_OK;
     struct bn_scenario *nc = malloc(sizeof *nc);
-    struct bn_coll_row other = {.size = size};
+    struct bn_coll_row other = {.size = size, .type_bytes = row->type_bytes};
     if (!nc)
         return bn_fail(err, BN_ENOMEM, "out of memory for NCCL's pick");
     *nc = *sc;
@@ -277,7 +277,7 @@ static int run_row(const struct bn_scenario *sc, uint64_t size, struct bn_coll_r
     if (rc != BN_OK || sc->nfaults == 0 || !sc->routing.baseline)
         return rc;
     struct bn_scenario *clean = malloc(sizeof *clean);
-    struct bn_coll_row base = {.size = size};
+    struct bn_coll_row base = {.size = size, .type_bytes = row->type_bytes};
     if (!clean)
         return bn_fail(err, BN_ENOMEM, "out of memory for the baseline row");
     *clean = *sc;
@@ -302,7 +302,7 @@ int bn_coll_sweep_rows(const struct bn_scenario *sc, bn_coll_row_fn on_row, void
 /* nccl-tests' count and bandwidths of a finished row. */
 static void finish_row(struct bn_coll_results *out, enum bn_coll_kind kind, struct bn_coll_row *row)
 {
-    uint64_t elems = row->size / out->type_bytes;
+    uint64_t elems = row->size / row->type_bytes;
     row->count = cut_in_blocks(kind) ? elems / out->nranks : elems;
     row->algbw_gbs = row->time_us > 0 ? row->size / (row->time_us * 1e3) : 0;
     row->busbw_gbs = row->algbw_gbs * bn_coll_busbw_factor(kind, out->nranks);
@@ -326,8 +326,9 @@ static int plan_rows(const struct bn_scenario *sc, struct bn_coll_results *out, 
     if (rc != BN_OK)
         return rc;
     snprintf(out->op, sizeof out->op, "%s", bn_coll_op_name(sc->coll.op));
-    snprintf(out->datatype, sizeof out->datatype, "%s", bn_coll_type_name(sc->coll.datatype));
-    snprintf(out->redop, sizeof out->redop, "%s", bn_coll_redop_name(sc->coll.redop));
+    const char *type = bn_coll_type_name(sc->coll.datatype), *redop = bn_coll_redop_name(sc->coll.redop);
+    snprintf(out->datatype, sizeof out->datatype, "%s", type ? type : "all");
+    snprintf(out->redop, sizeof out->redop, "%s", redop ? redop : "all");
     out->type_bytes = bn_coll_type_bytes(sc->coll.datatype);
     bool rooted = kind == BN_COLL_BROADCAST || kind == BN_COLL_REDUCE;
     out->root = rooted ? (int32_t)sc->coll.root : -1;
@@ -352,29 +353,38 @@ static int plan_rows(const struct bn_scenario *sc, struct bn_coll_results *out, 
     out->nic_goodput_gbps = bn_encap_goodput_gbps(&encap, sc->nic.mtu_bytes, out->nic_gbps);
     out->nranks = out->topo.hosts;
     uint32_t n = 0, cap = 0;
-    uint64_t last = 0;
-    /* whole elements, and whole blocks where the buffer is cut per rank */
-    uint64_t unit = out->type_bytes * (cut_in_blocks(kind) ? (uint64_t)out->nranks : 1);
-    for (uint64_t size = sc->coll.min_bytes; size <= sc->coll.max_bytes;) {
-        uint64_t bytes = size / unit * unit;
-        if (bytes > 0 && bytes != last) {
-            if (n == cap) {
-                cap = cap ? 2 * cap : 32;
-                struct bn_coll_row *r = realloc(out->rows, cap * sizeof *r);
-                if (!r)
-                    return bn_fail(err, BN_ENOMEM, "out of memory");
-                out->rows = r;
+    /* as nccl-tests: each type, each reduction, each size ("all": every one) */
+    size_t t0 = type ? sc->coll.datatype : 0, t1 = type ? t0 + 1 : SIZE_MAX;
+    size_t o0 = redop ? sc->coll.redop : 0, o1 = redop ? o0 + 1 : SIZE_MAX;
+    for (size_t t = t0; t < t1 && bn_coll_type_name(t); t++)
+        for (size_t o = o0; o < o1 && bn_coll_redop_name(o); o++) {
+            uint64_t last = 0;
+            /* whole elements, and whole blocks where the buffer is cut per rank */
+            uint64_t unit = bn_coll_type_bytes(t) * (cut_in_blocks(kind) ? (uint64_t)out->nranks : 1);
+            for (uint64_t size = sc->coll.min_bytes; size <= sc->coll.max_bytes;) {
+                uint64_t bytes = size / unit * unit;
+                if (bytes > 0 && bytes != last) {
+                    if (n == cap) {
+                        cap = cap ? 2 * cap : 32;
+                        struct bn_coll_row *r = realloc(out->rows, cap * sizeof *r);
+                        if (!r)
+                            return bn_fail(err, BN_ENOMEM, "out of memory");
+                        out->rows = r;
+                    }
+                    struct bn_coll_row *w = &out->rows[n++];
+                    *w = (struct bn_coll_row){.size = bytes, .type_bytes = bn_coll_type_bytes(t)};
+                    snprintf(w->type, sizeof w->type, "%s", bn_coll_type_name(t));
+                    snprintf(w->redop, sizeof w->redop, "%s", bn_coll_redop_name(o));
+                    last = bytes;
+                }
+                /* nccl-tests: times the factor, or plus -i with a factor of 1 */
+                if (sc->coll.step_factor > 1 ? size > sc->coll.max_bytes / sc->coll.step_factor
+                                             : size > sc->coll.max_bytes - sc->coll.step_bytes)
+                    break;
+                size = sc->coll.step_factor > 1 ? size * sc->coll.step_factor
+                                                : size + sc->coll.step_bytes;
             }
-            out->rows[n++] = (struct bn_coll_row){.size = bytes};
-            last = bytes;
         }
-        /* nccl-tests: times the factor, or plus -i with a factor of 1 */
-        if (sc->coll.step_factor > 1 ? size > sc->coll.max_bytes / sc->coll.step_factor
-                                     : size > sc->coll.max_bytes - sc->coll.step_bytes)
-            break;
-        size = sc->coll.step_factor > 1 ? size * sc->coll.step_factor
-                                        : size + sc->coll.step_bytes;
-    }
     if (n == 0)
         return bn_fail(err, BN_EINPUT, "%s: key 'coll.max_bytes': no size from %llu to %llu holds "
                        "a whole element%s", BN_WHERE(sc, "coll.max_bytes"),
@@ -426,7 +436,7 @@ static void run_row_task(void *ctx, uint32_t i, void *msg)
 {
     const struct rows_ctx *x = ctx;
     struct row_msg *m = msg;
-    m->row.size = x->out->rows[i].size;
+    m->row = x->out->rows[i]; /* its size, type and reduction */
     m->rc = run_row(x->sc, m->row.size, &m->row, &m->err);
 }
 

@@ -85,7 +85,7 @@ void bn_coll_print_row(FILE *out, const struct bn_coll_results *r, uint32_t row)
 {
     const struct bn_coll_row *w = &r->rows[row];
     fprintf(out, "%12llu  %12llu  %8s  %6s  %6d", (unsigned long long)w->size,
-            (unsigned long long)w->count, r->datatype, r->redop, r->root);
+            (unsigned long long)w->count, w->type, w->redop, r->root);
     if (w->failed) { /* a fault stopped it: say where, in the columns' place */
         fprintf(out, "  %7s  %6s  %6s  %5s  %7s  %6s  %6s  %5s", "failed", "-", "-", "-",
                 "failed", "-", "-", "-");
@@ -155,9 +155,9 @@ int bn_coll_write_csv(const struct bn_coll_results *r, const char *path, struct 
     for (uint32_t i = 0; i < r->nrows; i++) {
         const struct bn_coll_row *w = &r->rows[i];
         fprintf(f, "%llu,%llu,", (unsigned long long)w->size, (unsigned long long)w->count);
-        bn_csv_text(f, r->datatype);
+        bn_csv_text(f, w->type);
         fputc(',', f);
-        bn_csv_text(f, r->redop);
+        bn_csv_text(f, w->redop);
         fprintf(f, ",%d,%.10g,%.10g,%.10g,%llu,", r->root, w->time_us, w->algbw_gbs,
                 w->busbw_gbs, (unsigned long long)w->wrong);
         if (r->in_place)

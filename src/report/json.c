@@ -586,7 +586,7 @@ int bn_coll_write_json(const struct bn_coll_results *r, const char *path, struct
         const struct bn_coll_row *w = &r->rows[i];
         json_t *o = json_pack("{s:I, s:I, s:s, s:s, s:i, s:f, s:f, s:f, s:I, s:s, s:i, s:f}",
                               "size", (json_int_t)w->size, "count", (json_int_t)w->count,
-                              "type", r->datatype, "redop", r->redop, "root", (int)r->root,
+                              "type", w->type, "redop", w->redop, "root", (int)r->root,
                               "time_us", w->time_us, "algbw_gbs", w->algbw_gbs, "busbw_gbs",
                               w->busbw_gbs, "wrong", (json_int_t)w->wrong, "algo", w->algo,
                               "channels", (int)w->channels, "predicted_us", w->predicted_us);

@@ -85,6 +85,19 @@ static const char *algo_choice(size_t i)
     return i == 0 ? "auto" : bn_coll_algo_name(i - 1);
 }
 
+/* nccl-tests' datatypes and reductions, then "all" (a row per each). */
+static const char *with_all(const char *(*names)(size_t), size_t i)
+{
+    size_t n = 0;
+    while (names(n))
+        n++;
+    return i < n ? names(i) : i == n ? "all" : NULL;
+}
+
+static const char *type_choice(size_t i) { return with_all(bn_coll_type_name, i); }
+
+static const char *redop_choice(size_t i) { return with_all(bn_coll_redop_name, i); }
+
 /* "auto", then NCCL's protocols (coll.proto = 1 + its index). */
 static const char *proto_choice(size_t i)
 {
@@ -990,12 +1003,14 @@ static const struct bn_scn_key keys[] = {
                   "-i).",
       FIELD(coll.step_bytes), RANGE(1, 1e12) },
     { .info.path = "coll.datatype", ENUM_KEY, .info.unit = "", .info.def = "float",
-      .info.choice = bn_coll_type_name,
-      .info.doc = "Element type (nccl-tests -d); sizes are rounded down to whole elements.",
+      .info.choice = type_choice,
+      .info.doc = "Element type (nccl-tests -d); sizes are rounded down to whole elements. "
+                  "all: every type in turn, as nccl-tests -d all.",
       FIELD(coll.datatype) },
     { .info.path = "coll.redop", ENUM_KEY, .info.unit = "", .info.def = "sum",
-      .info.choice = bn_coll_redop_name,
-      .info.doc = "Reduction (nccl-tests -o); shown in the table, it does not change traffic.",
+      .info.choice = redop_choice,
+      .info.doc = "Reduction (nccl-tests -o); shown in the table, it does not change traffic. "
+                  "all: every reduction in turn.",
       FIELD(coll.redop) },
     { .info.path = "coll.root", INT_KEY, .info.unit = "", .info.def = "0",
       .info.doc = "Root rank of broadcast and reduce (nccl-tests -r).",
@@ -1034,6 +1049,11 @@ static const struct bn_scn_key keys[] = {
                   "(NCCL 2.20.3's tuning model: algorithm and protocol), or both (bnet's pick, "
                   "and NCCL's also run, for the gap).",
       FIELD(coll.tuner) },
+    { .info.path = "coll.pxn", BOOL_KEY, .info.unit = "", .info.def = "false",
+      .info.doc = "PXN, as NCCL's: a send between GPUs of different servers and rails first "
+                  "crosses NVLink to its server's GPU on the destination's rail, whose NIC sends "
+                  "it on, so no data crosses rails in the network.",
+      FIELD(coll.pxn) },
 
     { .info.path = "sharp.enabled", BOOL_KEY, .info.unit = "", .info.def = "false",
       .info.doc = "Aggregation units in the switches (SHARP), for coll.algo collnet.",

@@ -74,6 +74,16 @@ $BNET coll -g 4 -b 1K -e 1K --set coll.in_place=false --json "$T/np.json" >"$T/n
     jq -e '.rows[0] | has("in_place") | not' "$T/np.json" >/dev/null
 ok "coll.in_place false: in-place columns '-', no in_place in the JSON" $?
 
+# -d all -o all: each type, each reduction, each size, as nccl-tests runs them
+$BNET all_reduce_perf -g 4 -b 1K -e 4K -d all -o all --json "$T/all.json" >"$T/all.txt" &&
+    jq -e '(.collective.datatype == "all") and (.collective.redop == "all") and (.rows | length == 150)
+           and ([.rows[] | .count * ({"int8":1,"uint8":1,"half":2,"bfloat16":2,"float":4,"double":8,
+                 "int32":4,"uint32":4,"int64":8,"uint64":8}[.type]) == .size] | all)
+           and ([.rows[].redop] | unique | length == 5) and (.rows[0].type == "int8")
+           and (.rows[149] | .type == "uint64" and .redop == "avg")' "$T/all.json" >/dev/null &&
+    [[ $(rows "$T/all.txt" | wc -l) -eq 150 ]]
+ok "-d all -o all: 10 types x 5 reductions x 3 sizes, count = size / the type's bytes" $?
+
 # The rank count: -t x -g x -N, or --nranks; impossible counts name the nearest
 $BNET coll -N 4 -g 8 -b 1M -e 1M --json "$T/n.json" >/dev/null &&
     jq -e '.collective.nranks == 32 and .topology.hosts == 32 and .collective.gpus_per_server == 8' \

@@ -17,10 +17,12 @@
 
 static double row_of(const char *const *sets, const char *proto, double *busbw)
 {
-    const char *all[16];
+    const char *all[32];
     size_t n = 0;
-    for (; sets[n]; n++)
+    for (; sets[n]; n++) {
+        assert_true(n < 30);
         all[n] = sets[n];
+    }
     char p[32];
     snprintf(p, sizeof p, "coll.proto=%s", proto);
     all[n++] = p;

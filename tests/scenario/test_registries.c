@@ -6,6 +6,7 @@
  */
 #include "support.h"
 
+#include "coll/proto.h"
 #include "coll/sched.h"
 #include "link/fc.h"
 #include "nic/nic.h"
@@ -16,14 +17,22 @@
 static const struct {
     const char *path;
     const char *(*name)(size_t i);
-    size_t skip; /* choices before the registry's: "auto", "none" */
+    size_t skip;       /* choices before the registry's: "auto", "none" */
+    const char *after; /* the one choice after it ("all"), or NULL */
 } keys[] = {
-    {"topology.kind", bn_topo_builder_name, 0},  {"link.flow_control", bn_fc_name, 0},
-    {"switch.load_balancing", bn_lb_name, 0},     {"nic.encap", bn_encap_name, 0},
-    {"nic.transport", bn_transport_name, 0},      {"nic.congestion_control", bn_cc_name, 0},
-    {"workload.kind", bn_workload_name, 0},       {"coll.op", bn_coll_op_name, 0},
-    {"coll.datatype", bn_coll_type_name, 0},      {"coll.redop", bn_coll_redop_name, 0},
-    {"coll.algo", bn_coll_algo_name, 1},          {"fabric", bn_scenario_preset_name, 1},
+    {"topology.kind", bn_topo_builder_name, 0, NULL},
+    {"link.flow_control", bn_fc_name, 0, NULL},
+    {"switch.load_balancing", bn_lb_name, 0, NULL},
+    {"nic.encap", bn_encap_name, 0, NULL},
+    {"nic.transport", bn_transport_name, 0, NULL},
+    {"nic.congestion_control", bn_cc_name, 0, NULL},
+    {"workload.kind", bn_workload_name, 0, NULL},
+    {"coll.op", bn_coll_op_name, 0, NULL},
+    {"coll.datatype", bn_coll_type_name, 0, "all"},
+    {"coll.redop", bn_coll_redop_name, 0, "all"},
+    {"coll.algo", bn_coll_algo_name, 1, NULL},
+    {"coll.proto", bn_coll_proto_name, 1, NULL},
+    {"fabric", bn_scenario_preset_name, 1, NULL},
 };
 
 static const struct bn_scenario_key_info *key(const char *path)
@@ -49,6 +58,8 @@ static void test_choices_are_the_registry(void **state)
                          i + keys[k].skip, c ? c : "(none)", keys[k].name(i));
         }
         assert_true(i > 0);
+        if (keys[k].after) /* "all": every entry of the registry in turn */
+            assert_string_equal(info->choice(i++ + keys[k].skip), keys[k].after);
         if (info->choice(i + keys[k].skip))
             fail_msg("%s: choice '%s' is in no registry", keys[k].path,
                      info->choice(i + keys[k].skip));

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "bnet/bnet.h"
+#include "bnet/coll.h"
 
 /* Key `path` of sc reads `want`, as a scenario file would give it (enum
  * keys are stored as indices: bn_scenario_get names them). */
@@ -47,6 +48,26 @@ static inline void test_run(const struct bn_scenario *sc, struct bn_results *res
     int rc = bn_run(sc, NULL, res, &err);
     if (rc != BN_OK)
         fail_msg("bn_run: %s", err.msg);
+}
+
+/* A one-size bnet coll sweep of the scenario `sets` make: its row (every
+ * element right, in both column groups) and the NIC's goodput (Gb/s). */
+static inline void test_coll_row(const char *const *sets, struct bn_coll_row *row,
+                                 double *goodput_gbps)
+{
+    struct bn_scenario sc;
+    test_scenario(&sc, sets);
+    struct bn_coll_results r;
+    struct bn_error err = {0};
+    if (bn_coll_sweep(&sc, &r, &err) != BN_OK)
+        fail_msg("bn_coll_sweep: %s", err.msg);
+    assert_int_equal(r.nrows, 1);
+    assert_int_equal(r.rows[0].wrong, 0);
+    assert_int_equal(r.rows[0].inplace_wrong, 0);
+    *row = r.rows[0];
+    if (goodput_gbps)
+        *goodput_gbps = r.nic_goodput_gbps;
+    bn_coll_results_free(&r);
 }
 
 /* Conservation: what entered the fabric left it, was lost to a failure,

@@ -25,8 +25,9 @@
 static const struct bn_coll_proto protos[] = {
     {.name = "ll", .line_bytes = 16, .line_payload = 8, .step_payload = 8 * 512 * 8,
      .steps = NCCL_STEPS, .step_latency_share = 2.7 / 9.6},
-    {.name = "ll128", .line_bytes = 128, .line_payload = 120, .step_payload = 120 * 640 * 8 / 128 * 120,
-     .steps = NCCL_STEPS, .step_latency_share = 4.0 / 9.6},
+    {.name = "ll128", .line_bytes = 128, .line_payload = 120,
+     .step_payload = 120 * 640 * 8 / 128 * 120, .steps = NCCL_STEPS,
+     .step_latency_share = 4.0 / 9.6},
     {.name = "simple", .line_bytes = 0, .line_payload = 0, .step_payload = (4u << 20) / NCCL_STEPS,
      .steps = NCCL_STEPS, .step_latency_share = 1.0},
 };

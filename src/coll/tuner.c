@@ -108,7 +108,8 @@ static double hier(const struct bn_coll_params *p, const struct bn_coll_cost *c)
  * tree carries half the data up and down, the NIC moving 2 S in all. */
 static double htree(const struct bn_coll_params *p, const struct bn_coll_cost *c)
 {
-    double g = p->gpus_per_server, s = (double)p->bytes, d = tree_depth(p->nranks / p->gpus_per_server);
+    double g = p->gpus_per_server, s = (double)p->bytes;
+    double d = tree_depth(p->nranks / p->gpus_per_server);
     bool nv = c->domain_gpus >= p->gpus_per_server && c->nv_gbps > 0;
     struct hop in = nv ? (struct hop){c->nv_alpha_us, c->nv_gbps}
                        : (struct hop){c->net_alpha_us, c->nic_gbps};

@@ -257,7 +257,7 @@ static void exec_qp_error(void *self, uint32_t qpid, bn_time_t when)
     if (x->failed || qp->msg_head == BN_NONE)
         return;
     struct bn_xfer_view t;
-    bn_sched_view(x->sched, x->s->nics.msg[qp->msg_head].cookie, &t);
+    bn_sched_view(x->sched, x->s->nics.msg[qp->msg_head].cookie & ~PXN_LEG, &t);
     x->failed = true;
     x->failed_us = bn_time_to_us(when);
     x->failed_rank = t.src;

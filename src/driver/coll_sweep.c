@@ -248,7 +248,8 @@ static int run_size(const struct bn_scenario *sc, uint64_t size, struct bn_coll_
     return rc;
 }
 
-/* coll.tuner both: NCCL's pick run too, when it is not what ran. */
+/* coll.tuner both: NCCL's pick run as well (the row's own time when it
+ * is the pair that ran). */
 static int run_nccl_pick(const struct bn_scenario *sc, uint64_t size, struct bn_coll_row *row,
                          struct bn_error *err)
 {
@@ -311,6 +312,40 @@ static void finish_row(struct bn_coll_results *out, enum bn_coll_kind kind, stru
     row->inplace_busbw_gbs = row->inplace_algbw_gbs * bn_coll_busbw_factor(kind, out->nranks);
 }
 
+/* The rows of type t and reduction o, one per size of the sweep (whole
+ * elements, and whole blocks where the buffer is cut per rank), appended
+ * at out->rows[*n] (room for *cap). */
+static int add_sizes(const struct bn_scenario *sc, struct bn_coll_results *out, size_t t,
+                     size_t o, uint32_t *n, uint32_t *cap, struct bn_error *err)
+{
+    bool blocks = cut_in_blocks((enum bn_coll_kind)sc->coll.op);
+    uint64_t unit = bn_coll_type_bytes(t) * (blocks ? (uint64_t)out->nranks : 1), last = 0;
+    for (uint64_t size = sc->coll.min_bytes; size <= sc->coll.max_bytes;) {
+        uint64_t bytes = size / unit * unit;
+        if (bytes > 0 && bytes != last) {
+            if (*n == *cap) {
+                *cap = *cap ? 2 * *cap : 32;
+                struct bn_coll_row *r = realloc(out->rows, *cap * sizeof *r);
+                if (!r)
+                    return bn_fail(err, BN_ENOMEM, "out of memory");
+                out->rows = r;
+            }
+            struct bn_coll_row *w = &out->rows[(*n)++];
+            *w = (struct bn_coll_row){.size = bytes, .type_bytes = bn_coll_type_bytes(t)};
+            snprintf(w->type, sizeof w->type, "%s", bn_coll_type_name(t));
+            snprintf(w->redop, sizeof w->redop, "%s", bn_coll_redop_name(o));
+            last = bytes;
+        }
+        /* nccl-tests: times the factor, or plus -i with a factor of 1 */
+        if (sc->coll.step_factor > 1 ? size > sc->coll.max_bytes / sc->coll.step_factor
+                                     : size > sc->coll.max_bytes - sc->coll.step_bytes)
+            break;
+        size = sc->coll.step_factor > 1 ? size * sc->coll.step_factor
+                                        : size + sc->coll.step_bytes;
+    }
+    return BN_OK;
+}
+
 /* The header fields, the topology and every row's size (out->rows has
  * room for them, out->nrows stays 0 until rows are measured). */
 static int plan_rows(const struct bn_scenario *sc, struct bn_coll_results *out, uint32_t *nsizes,
@@ -326,7 +361,8 @@ static int plan_rows(const struct bn_scenario *sc, struct bn_coll_results *out, 
     if (rc != BN_OK)
         return rc;
     snprintf(out->op, sizeof out->op, "%s", bn_coll_op_name(sc->coll.op));
-    const char *type = bn_coll_type_name(sc->coll.datatype), *redop = bn_coll_redop_name(sc->coll.redop);
+    const char *type = bn_coll_type_name(sc->coll.datatype);
+    const char *redop = bn_coll_redop_name(sc->coll.redop);
     snprintf(out->datatype, sizeof out->datatype, "%s", type ? type : "all");
     snprintf(out->redop, sizeof out->redop, "%s", redop ? redop : "all");
     out->type_bytes = bn_coll_type_bytes(sc->coll.datatype);
@@ -356,35 +392,11 @@ static int plan_rows(const struct bn_scenario *sc, struct bn_coll_results *out, 
     /* as nccl-tests: each type, each reduction, each size ("all": every one) */
     size_t t0 = type ? sc->coll.datatype : 0, t1 = type ? t0 + 1 : SIZE_MAX;
     size_t o0 = redop ? sc->coll.redop : 0, o1 = redop ? o0 + 1 : SIZE_MAX;
-    for (size_t t = t0; t < t1 && bn_coll_type_name(t); t++)
-        for (size_t o = o0; o < o1 && bn_coll_redop_name(o); o++) {
-            uint64_t last = 0;
-            /* whole elements, and whole blocks where the buffer is cut per rank */
-            uint64_t unit = bn_coll_type_bytes(t) * (cut_in_blocks(kind) ? (uint64_t)out->nranks : 1);
-            for (uint64_t size = sc->coll.min_bytes; size <= sc->coll.max_bytes;) {
-                uint64_t bytes = size / unit * unit;
-                if (bytes > 0 && bytes != last) {
-                    if (n == cap) {
-                        cap = cap ? 2 * cap : 32;
-                        struct bn_coll_row *r = realloc(out->rows, cap * sizeof *r);
-                        if (!r)
-                            return bn_fail(err, BN_ENOMEM, "out of memory");
-                        out->rows = r;
-                    }
-                    struct bn_coll_row *w = &out->rows[n++];
-                    *w = (struct bn_coll_row){.size = bytes, .type_bytes = bn_coll_type_bytes(t)};
-                    snprintf(w->type, sizeof w->type, "%s", bn_coll_type_name(t));
-                    snprintf(w->redop, sizeof w->redop, "%s", bn_coll_redop_name(o));
-                    last = bytes;
-                }
-                /* nccl-tests: times the factor, or plus -i with a factor of 1 */
-                if (sc->coll.step_factor > 1 ? size > sc->coll.max_bytes / sc->coll.step_factor
-                                             : size > sc->coll.max_bytes - sc->coll.step_bytes)
-                    break;
-                size = sc->coll.step_factor > 1 ? size * sc->coll.step_factor
-                                                : size + sc->coll.step_bytes;
-            }
-        }
+    for (size_t t = t0; rc == BN_OK && t < t1 && bn_coll_type_name(t); t++)
+        for (size_t o = o0; rc == BN_OK && o < o1 && bn_coll_redop_name(o); o++)
+            rc = add_sizes(sc, out, t, o, &n, &cap, err);
+    if (rc != BN_OK)
+        return rc;
     if (n == 0)
         return bn_fail(err, BN_EINPUT, "%s: key 'coll.max_bytes': no size from %llu to %llu holds "
                        "a whole element%s", BN_WHERE(sc, "coll.max_bytes"),

@@ -13,7 +13,6 @@
 #include "support.h"
 #include <math.h>
 
-#include "bnet/coll.h"
 
 static double row_of(const char *const *sets, const char *proto, double *busbw)
 {
@@ -27,21 +26,12 @@ static double row_of(const char *const *sets, const char *proto, double *busbw)
     snprintf(p, sizeof p, "coll.proto=%s", proto);
     all[n++] = p;
     all[n] = NULL;
-    struct bn_scenario sc;
-    test_scenario(&sc, all);
-    struct bn_coll_results r;
-    struct bn_error err = {0};
-    if (bn_coll_sweep(&sc, &r, &err) != BN_OK)
-        fail_msg("bn_coll_sweep: %s", err.msg);
-    assert_int_equal(r.nrows, 1);
-    assert_int_equal(r.rows[0].wrong, 0);
-    assert_int_equal(r.rows[0].inplace_wrong, 0);
-    assert_string_equal(r.rows[0].proto, strcmp(proto, "auto") == 0 ? "" : proto);
-    double t = r.rows[0].time_us;
+    struct bn_coll_row row;
+    test_coll_row(all, &row, NULL);
+    assert_string_equal(row.proto, strcmp(proto, "auto") == 0 ? "" : proto);
     if (busbw)
-        *busbw = r.rows[0].busbw_gbs;
-    bn_coll_results_free(&r);
-    return t;
+        *busbw = row.busbw_gbs;
+    return row.time_us;
 }
 
 /* Non-blocking k=4 fat-tree, 16 GPUs, InfiniBand credits (lossless). */

@@ -10,9 +10,7 @@
  * squeeze through the spines; both deliver every element right.
  */
 #include "support.h"
-#include <math.h>
 
-#include "bnet/coll.h"
 
 static double alltoall(bool pxn, double *goodput_gbps)
 {
@@ -23,18 +21,9 @@ static double alltoall(bool pxn, double *goodput_gbps)
                           "scale_up.domain_gpus=8", "scale_up.rate_gbps=3600",
                           "coll.op=alltoall", "coll.min_bytes=16MiB", "coll.max_bytes=16MiB",
                           "coll.in_place=false", pxn ? "coll.pxn=true" : "coll.pxn=false", NULL};
-    struct bn_scenario sc;
-    test_scenario(&sc, sets);
-    struct bn_coll_results r;
-    struct bn_error err = {0};
-    if (bn_coll_sweep(&sc, &r, &err) != BN_OK)
-        fail_msg("bn_coll_sweep: %s", err.msg);
-    assert_int_equal(r.nrows, 1);
-    assert_int_equal(r.rows[0].wrong, 0);
-    double t = r.rows[0].time_us;
-    *goodput_gbps = r.nic_goodput_gbps;
-    bn_coll_results_free(&r);
-    return t;
+    struct bn_coll_row row;
+    test_coll_row(sets, &row, goodput_gbps);
+    return row.time_us;
 }
 
 static void test_pxn_keeps_to_the_rails(void **state)

@@ -72,17 +72,25 @@ static const char *const usage_topo =
 
 static const char *const usage_coll =
     "Sweep a collective over message sizes on the simulated cluster and print\n"
-    "nccl-tests' columns (size count type redop root time algbw busbw #wrong), then\n"
-    "the algorithm and channels of each row. Flags as nccl-tests: -b/-e sizes (K, M,\n"
-    "G = powers of 1024), -f step factor, -o sum|prod|max|min|avg, -d type, -n\n"
-    "iterations, -w warm-up, -r root. --op allreduce|reducescatter|allgather|\n"
-    "broadcast|reduce|alltoall|sendrecv; --algo auto|ring|tree|rhd|direct|hier|collnet\n"
-    "(auto: the tuner picks per size). Without FILE: 16 servers x 8 GPUs, 400 Gb/s\n"
-    "NICs, NVLink inside each server (scenarios/cluster128.yaml).\n"
+    "nccl-tests' table: its header, a line per rank, size count type redop root\n"
+    "and time algbw busbw #wrong out of place then in place, its two footer lines.\n"
+    "Flags as nccl-tests (short or long): -b/-e sizes (K, M, G = powers of 1024),\n"
+    "-f step factor (1: steps of -i), -o sum|prod|max|min|avg|all, -d type|all, -n\n"
+    "iterations, -w warm-up, -r root, -c 0 (#wrong as N/A), -F PATH (CSV); -t x -g\n"
+    "x -N (or --nranks) GPUs in servers of 8 on a rail-optimized fabric. The name\n"
+    "all_reduce_perf (bnet all_reduce_perf, or a symlink) and the others choose the\n"
+    "collective, or --coll allreduce|reducescatter|allgather|broadcast|reduce|\n"
+    "alltoall|sendrecv; --algo auto|ring|tree|rhd|direct|hier|collnet|htree and\n"
+    "--proto auto|ll|ll128|simple force NCCL_ALGO / NCCL_PROTO (read from the\n"
+    "environment too); --set coll.tuner=nccl runs what NCCL 2.20.3's tuning model\n"
+    "picks, both runs it beside bnet's pick. Without FILE: 16 servers x 8 GPUs,\n"
+    "400 Gb/s NICs, NVLink inside each server (scenarios/cluster128.yaml).\n"
+    "  --bnet-columns   after nccl-tests' 13 fields: algorithm, channels, protocol,\n"
+    "                   NCCL's pick and (coll.tuner both) its measured time\n"
     "  -j N             rows measured at once, each in its own process (default: as\n"
     "                   many as the processors and memory allow); the same results\n"
     "  --plot DIR       draw busbw against size (a line per algorithm) as SVG into DIR\n"
-    "Algorithms and the tuner: docs/collectives.md.\n";
+    "Algorithms, protocols and the tuners: docs/collectives.md.\n";
 
 static const char *const usage_job =
     "Run the scenario's jobs: list together on its fabric: training iterations\n"
@@ -207,6 +215,21 @@ static void print_synopsis(FILE *out, enum bn_cli_mode mode)
     fputs("\n\n", out);
 }
 
+/* What a key-less flag of coll's list does, for its help line. */
+static const char *field_help(const char *field)
+{
+    static const char *const help[][2] = {
+        {"accept", "(host side: accepted, no effect)"}, {"threads", "(GPUs: -t x -g x -N)"},
+        {"gpus", "(GPUs: -t x -g x -N)"}, {"nodes", "(GPUs: -t x -g x -N)"},
+        {"nranks", "(GPUs, in servers of 8)"}, {"output_file", "(the rows as CSV)"},
+        {"agg_iters", "(1 only)"}, {"bnet_columns", "(bnet's columns after field 13)"},
+    };
+    for (size_t i = 0; i < sizeof help / sizeof help[0]; i++)
+        if (strcmp(field, help[i][0]) == 0)
+            return help[i][1];
+    return "";
+}
+
 void bn_cli_print_usage(FILE *out, enum bn_cli_mode mode)
 {
     print_synopsis(out, mode);
@@ -224,10 +247,7 @@ void bn_cli_print_usage(FILE *out, enum bn_cli_mode mode)
         char label[48], item[64];
         snprintf(item, sizeof item, "%s%s%s", bn_cli_opt_label(opt, label, sizeof label),
                  opt->arg ? " " : "", opt->arg ? opt->arg : "");
-        fprintf(out, "  %-30s %s\n", item,
-                opt->key ? opt->key
-                : strcmp(opt->field, "accept") == 0 ? "(host side: accepted, no effect)"
-                                                    : "");
+        fprintf(out, "  %-30s %s\n", item, opt->key ? opt->key : field_help(opt->field));
     }
 }
 

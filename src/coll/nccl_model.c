@@ -157,12 +157,14 @@ bool bn_nccl_time(const struct bn_nccl_system *sys, enum bn_coll_kind kind, enum
 }
 
 bool bn_nccl_pick(const struct bn_nccl_system *sys, enum bn_coll_kind kind, uint64_t bytes,
-                  struct bn_nccl_pick *out)
+                  int only_algo, int only_proto, struct bn_nccl_pick *out)
 {
     bool any = false;
     for (int a = 0; a < BN_NCCL_NALGOS; a++)
         for (int p = 0; p < BN_NCCL_NPROTOS; p++) {
             double t;
+            if ((only_algo >= 0 && a != only_algo) || (only_proto >= 0 && p != only_proto))
+                continue;
             if (bn_nccl_time(sys, kind, a, p, bytes, &t) && (!any || t < out->us)) {
                 *out = (struct bn_nccl_pick){a, p, t};
                 any = true;

@@ -37,10 +37,12 @@ struct bn_nccl_pick {
     enum bn_nccl_proto proto;
     double us;                 /* the model's time */
 };
-/* The pair NCCL would pick (the fastest the model allows); false if it
- * models none for kind (AllToAll, SendRecv: NCCL sends them point to point). */
+/* The pair NCCL would pick (the fastest the model allows), within
+ * only_algo and only_proto when they are >= 0 (as NCCL_ALGO and
+ * NCCL_PROTO restrict it); false if it models none for kind (AllToAll,
+ * SendRecv: NCCL sends them point to point). */
 bool bn_nccl_pick(const struct bn_nccl_system *sys, enum bn_coll_kind kind, uint64_t bytes,
-                  struct bn_nccl_pick *out);
+                  int only_algo, int only_proto, struct bn_nccl_pick *out);
 
 /* "Tree", "Ring", "CollNetDirect"; "LL", "LL128", "Simple". */
 const char *bn_nccl_algo_name(enum bn_nccl_algo a);

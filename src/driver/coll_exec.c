@@ -102,12 +102,18 @@ static uint32_t pxn_proxy(const struct exec *x, uint32_t src_h, uint32_t dst_h)
     return src_h / g * g + dst_h % g;
 }
 
-/* Post transfer xi: its payload, or the protocol's lines for it, on its
- * connection's queue pair, or through its PXN proxy. */
+/* What a transfer of `payload` bytes puts on the wire: the protocol's
+ * lines for it, or the payload. */
+static uint64_t wire(const struct exec *x, uint64_t payload)
+{
+    return x->proto ? bn_coll_proto_wire(x->proto, payload) : payload;
+}
+
+/* Post transfer xi on its connection's queue pair, or through its PXN
+ * proxy. */
 static void send(struct exec *x, uint32_t xi, const struct bn_xfer_view *t, uint32_t c)
 {
     bn_sched_run_posted(&x->run, xi);
-    uint64_t bytes = x->proto ? bn_coll_proto_wire(x->proto, t->bytes) : t->bytes;
     uint32_t proxy = pxn_proxy(x, x->ep_host[t->src], x->ep_host[t->dst]), cookie = xi;
     if (proxy != UINT32_MAX) {
         c = conn_for(x, x->ep_host[t->src], proxy, t->channel);
@@ -117,7 +123,7 @@ static void send(struct exec *x, uint32_t xi, const struct bn_xfer_view *t, uint
             return;
         }
     }
-    int rc = bn_qp_post(&x->s->nics, x->qp_val[c], bytes, BN_VERB_WRITE, cookie);
+    int rc = bn_qp_post(&x->s->nics, x->qp_val[c], wire(x, t->bytes), BN_VERB_WRITE, cookie);
     if (rc == -2) /* PSNs are not reused across iterations on a queue pair */
         fail_in_callback(x, BN_EINPUT, "a queue pair's 2^32 packet sequence numbers are used "
                          "up (fewer coll.iters + coll.warmup, or a larger nic.mtu_bytes)");
@@ -233,9 +239,8 @@ static void on_complete(void *ud, uint32_t cookie, enum bn_completion_side side,
     if (cookie & PXN_LEG) { /* at the proxy: its NIC sends it on, on its rail */
         uint32_t dst = x->ep_host[t.dst];
         uint32_t c = conn_for(x, pxn_proxy(x, x->ep_host[t.src], dst), dst, t.channel);
-        uint64_t bytes = x->proto ? bn_coll_proto_wire(x->proto, t.bytes) : t.bytes;
-        if (c == UINT32_MAX || bn_qp_post(&x->s->nics, x->qp_val[c], bytes, BN_VERB_WRITE,
-                                          cookie & ~PXN_LEG) != 0)
+        if (c == UINT32_MAX || bn_qp_post(&x->s->nics, x->qp_val[c], wire(x, t.bytes),
+                                          BN_VERB_WRITE, cookie & ~PXN_LEG) != 0)
             fail_in_callback(x, BN_ENOMEM, "out of memory posting a PXN transfer");
         return;
     }

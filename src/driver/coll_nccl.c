@@ -38,19 +38,8 @@ bool bn_coll_nccl_choice(const struct bn_scenario *sc, const struct bn_nccl_syst
                          enum bn_coll_kind kind, uint64_t bytes, struct bn_nccl_pick *out)
 {
     int a_only = sc->coll.algo ? nccl_algo_of(bn_coll_algo_name(sc->coll.algo - 1u)) : -2;
-    int p_only = sc->coll.proto ? (int)sc->coll.proto - 1 : -2;
-    if (a_only == -1)
+    if (a_only == -1) /* a forced algorithm NCCL does not have */
         return false;
-    bool any = false;
-    for (int a = 0; a < BN_NCCL_NALGOS; a++)
-        for (int p = 0; p < BN_NCCL_NPROTOS; p++) {
-            double t;
-            if ((a_only >= 0 && a != a_only) || (p_only >= 0 && p != p_only))
-                continue;
-            if (bn_nccl_time(sys, kind, a, p, bytes, &t) && (!any || t < out->us)) {
-                *out = (struct bn_nccl_pick){a, p, t};
-                any = true;
-            }
-        }
-    return any;
+    return bn_nccl_pick(sys, kind, bytes, a_only, sc->coll.proto ? (int)sc->coll.proto - 1 : -1,
+                        out);
 }

@@ -53,8 +53,10 @@ static void test_allgather_switch_points(void **state)
     } sw[] = {{2098257, BN_NCCL_LL, BN_NCCL_LL128}, {28980000, BN_NCCL_LL128, BN_NCCL_SIMPLE}};
     for (int i = 0; i < 2; i++) {
         struct bn_nccl_pick lo, hi;
-        assert_true(bn_nccl_pick(&one_server, BN_COLL_ALLGATHER, (uint64_t)(sw[i].at * 0.99), &lo));
-        assert_true(bn_nccl_pick(&one_server, BN_COLL_ALLGATHER, (uint64_t)(sw[i].at * 1.01), &hi));
+        assert_true(bn_nccl_pick(&one_server, BN_COLL_ALLGATHER, (uint64_t)(sw[i].at * 0.99), -1,
+                                 -1, &lo));
+        assert_true(bn_nccl_pick(&one_server, BN_COLL_ALLGATHER, (uint64_t)(sw[i].at * 1.01), -1,
+                                 -1, &hi));
         assert_int_equal(lo.algo, BN_NCCL_RING);
         assert_int_equal(lo.proto, sw[i].below);
         assert_int_equal(hi.proto, sw[i].above);
@@ -71,7 +73,7 @@ static void test_allreduce_across_servers(void **state)
     close_to(ring, 1.4 * (8.4 + 222 * 3.4 + 32 * 14.0) + s / (1000.0 * 50 * 128 / 254));
     close_to(tree, 2 * (7 * 28.0 + 4 * 28.0) + s / (1000.0 * 0.92 * 50 * 0.5));
     struct bn_nccl_pick pick;
-    assert_true(bn_nccl_pick(&cluster, BN_COLL_ALLREDUCE, s, &pick));
+    assert_true(bn_nccl_pick(&cluster, BN_COLL_ALLREDUCE, s, -1, -1, &pick));
     assert_int_equal(pick.algo, BN_NCCL_RING);
     assert_int_equal(pick.proto, BN_NCCL_SIMPLE);
     close_to(pick.us, ring);
@@ -86,7 +88,7 @@ static void test_left_out(void **state)
     (void)state;
     struct bn_nccl_pick pick;
     double t;
-    assert_false(bn_nccl_pick(&cluster, BN_COLL_ALLTOALL, 1 << 20, &pick));
+    assert_false(bn_nccl_pick(&cluster, BN_COLL_ALLTOALL, 1 << 20, -1, -1, &pick));
     struct bn_nccl_system pcie = cluster;
     pcie.nvlink = false;
     assert_false(bn_nccl_time(&pcie, BN_COLL_ALLREDUCE, BN_NCCL_RING, BN_NCCL_LL128, 1 << 20, &t));

@@ -321,6 +321,8 @@ struct bn_scenario_scale_up {
     double rate_gbps;            /* per GPU, each direction */
     double latency_ns;           /* NVSwitch forwarding latency */
     uint32_t domain_gpus;        /* GPUs per domain (hosts h / domain_gpus share one); 0 = none */
+    bool nvls;                   /* NVLink SHARP: the NVSwitch reduces and multicasts */
+    double nvls_efficiency;      /* its engine's throughput, a fraction of the GPU ports' rate */
 };
 
 /* Collective sweeps (`bnet coll`), nccl-tests style. */

@@ -80,7 +80,7 @@ static const char *const usage_coll =
     "x -N (or --nranks) GPUs in servers of 8 on a rail-optimized fabric. The name\n"
     "all_reduce_perf (bnet all_reduce_perf, or a symlink) and the others choose the\n"
     "collective, or --coll allreduce|reducescatter|allgather|broadcast|reduce|\n"
-    "alltoall|sendrecv; --algo auto|ring|tree|rhd|direct|hier|collnet|htree and\n"
+    "alltoall|sendrecv; --algo auto|ring|tree|rhd|direct|hier|collnet|htree|nvls and\n"
     "--proto auto|ll|ll128|simple force NCCL_ALGO / NCCL_PROTO (read from the\n"
     "environment too); --set coll.tuner=nccl runs what NCCL 2.20.3's tuning model\n"
     "picks, both runs it beside bnet's pick. Without FILE: 16 servers x 8 GPUs,\n"

@@ -79,7 +79,7 @@ int bn_cli_nccl_env(struct bn_scenario *sc, struct bn_error *err)
 {
     static const char *const algos[][2] = {
         {"Ring", "ring"}, {"Tree", "tree"}, {"CollnetDirect", "collnet"},
-        {"CollnetChain", "collnet"}, {"CollNet", "collnet"},
+        {"CollnetChain", "collnet"}, {"CollNet", "collnet"}, {"NVLS", "nvls"},
     };
     static const char *const protos[][2] = {{"LL", "ll"}, {"LL128", "ll128"},
                                             {"Simple", "simple"}};

@@ -16,6 +16,7 @@ extern const struct bn_coll_algo_ops bn_coll_algo_direct;
 extern const struct bn_coll_algo_ops bn_coll_algo_hier;
 extern const struct bn_coll_algo_ops bn_coll_algo_collnet;
 extern const struct bn_coll_algo_ops bn_coll_algo_htree;
+extern const struct bn_coll_algo_ops bn_coll_algo_nvls;
 
 /* How many parts `elems` elements are cut into for `ways` channels or
  * trees: fewer than asked when there are fewer elements, never zero-length. */

@@ -14,6 +14,7 @@ static const struct bn_coll_algo_ops *const algos[] = {
     &bn_coll_algo_hier,
     &bn_coll_algo_collnet,
     &bn_coll_algo_htree,
+    &bn_coll_algo_nvls,
 };
 
 #define NALGOS (sizeof algos / sizeof algos[0])

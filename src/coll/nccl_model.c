@@ -1,10 +1,11 @@
 /*
  * NCCL 2.20.3's tuning model (NVIDIA/nccl src/graph/tuning.cc at release
  * 2.20.3; its constants are tabulated in docs/collectives.md), for Hopper
- * GPUs (compute capability 9.0) on x86 Intel hosts, without NVLS (bnet has
- * no NVLink SHARP algorithm) and without CollNet Chain:
+ * GPUs (compute capability 9.0) on x86 Intel hosts, with NVLS inside one
+ * server and without NVLS Tree and CollNet Chain:
  *   busBw = the graph's per-GPU bandwidth, refined per (algorithm,
- *           protocol), times a ratio (Ring: n / steps; Tree, CollNet: 1/2);
+ *           protocol), times a ratio (Ring: n / steps; Tree, CollNet: 1/2;
+ *           NVLS: 5/6);
  *   lat   = baseLat + per-step hardware latencies (NVLink or PCIe inside a
  *           server, the network between them);
  *   time  = lat + bytes / (1000 busBw), Tree's bandwidth corrected per size.
@@ -17,12 +18,12 @@
 
 /* [algorithm][LL, LL128, Simple], us */
 static const double base_lat[BN_NCCL_NALGOS][BN_NCCL_NPROTOS] = {
-    {6.8, 14.0, 0}, {6.6, 14.0, 8.4}, {0, 0, 0}};
+    {6.8, 14.0, 0}, {6.6, 14.0, 8.4}, {0, 0, 0}, {0, 0, 0}};
 enum { HW_NVLINK, HW_PCI, HW_NET };
 static const double hw_lat[3][BN_NCCL_NALGOS][BN_NCCL_NPROTOS] = {
-    {{.6, 1.25, 28}, {.6, 1.9, 3.4}, {0, 0, 3.7}},   /* NVLink */
-    {{1.0, 1.9, 28}, {1.0, 2.5, 5.7}, {0, 0, 3.7}},  /* PCIe */
-    {{5.0, 8.5, 28}, {2.7, 4.0, 14.0}, {0, 0, 31}}}; /* network */
+    {{.6, 1.25, 28}, {.6, 1.9, 3.4}, {0, 0, 3.7}, {0, 0, 23}},   /* NVLink */
+    {{1.0, 1.9, 28}, {1.0, 2.5, 5.7}, {0, 0, 3.7}, {0, 0, 0}},   /* PCIe */
+    {{5.0, 8.5, 28}, {2.7, 4.0, 14.0}, {0, 0, 31}, {0, 0, 18}}}; /* network */
 
 /* Per-channel ceilings, GB/s, by nodes: 1, 2, more. llMaxBw's row is the
  * GPU's on one node (Hopper) and the CPU vendor's across nodes (Intel). */
@@ -59,8 +60,8 @@ static bool modelled(enum bn_coll_kind kind, enum bn_nccl_algo a)
     case BN_COLL_ALLREDUCE:
         return true;
     case BN_COLL_REDUCESCATTER:
-    case BN_COLL_ALLGATHER:
-        return a == BN_NCCL_RING; /* CollNet Direct's AG/RS needs a plugin's */
+    case BN_COLL_ALLGATHER: /* CollNet Direct's AG/RS needs a plugin's */
+        return a == BN_NCCL_RING || a == BN_NCCL_NVLS;
     case BN_COLL_BROADCAST:
     case BN_COLL_REDUCE:
         return a == BN_NCCL_RING;
@@ -73,6 +74,8 @@ static bool enabled(const struct bn_nccl_system *sys, enum bn_nccl_algo a, enum 
 {
     if (a == BN_NCCL_COLLNET_DIRECT) /* needs SHARP and an NVSwitch system; Simple only */
         return sys->collnet && sys->nvlink && p == BN_NCCL_SIMPLE && sys->nnodes > 1;
+    if (a == BN_NCCL_NVLS) /* Simple only; across servers only with CollNet (not built) */
+        return sys->nvls && sys->nvlink && p == BN_NCCL_SIMPLE && sys->nnodes == 1;
     if (p == BN_NCCL_LL128) /* on by default only with NVLink inside the server */
         return sys->nvlink;
     return true;
@@ -108,7 +111,7 @@ static double bandwidth(const struct bn_nccl_system *sys, enum bn_coll_kind kind
     }
     double steps = ar ? 2.0 * (n - 1) : kind == BN_COLL_REDUCESCATTER ||
                                                 kind == BN_COLL_ALLGATHER ? n - 1.0 : n;
-    return bus * (a == BN_NCCL_RING ? n / steps : .5);
+    return bus * (a == BN_NCCL_RING ? n / steps : a == BN_NCCL_NVLS ? 5.0 / 6.0 : .5);
 }
 
 static double latency(const struct bn_nccl_system *sys, enum bn_coll_kind kind,
@@ -132,6 +135,8 @@ static double latency(const struct bn_nccl_system *sys, enum bn_coll_kind kind,
     }
     if (a == BN_NCCL_TREE)
         return lat + 2 * ((double)(n / nodes - 1) * intra + log2i(nodes) * inter);
+    if (a == BN_NCCL_NVLS) /* one step through the switch (one server) */
+        return intra;
     double ppn1 = (double)(n / nodes) - 1; /* CollNet Direct: 0.4 us per local rank */
     return lat + 2 * (fmin(1, ppn1) * intra + ppn1 * 0.4) + inter;
 }
@@ -175,7 +180,7 @@ bool bn_nccl_pick(const struct bn_nccl_system *sys, enum bn_coll_kind kind, uint
 
 const char *bn_nccl_algo_name(enum bn_nccl_algo a)
 {
-    static const char *const names[] = {"Tree", "Ring", "CollNetDirect"};
+    static const char *const names[] = {"Tree", "Ring", "CollNetDirect", "NVLS"};
     return (unsigned)a < BN_NCCL_NALGOS ? names[a] : "?";
 }
 
@@ -192,6 +197,8 @@ const char *bn_nccl_bnet_algo(const struct bn_nccl_system *sys, enum bn_nccl_alg
         return servers ? "htree" : "tree";
     if (a == BN_NCCL_COLLNET_DIRECT)
         return "collnet";
+    if (a == BN_NCCL_NVLS)
+        return "nvls";
     /* NCCL's ring across servers gives each channel its own NIC: bnet's
      * hierarchical ring (a ring per rail); inside one server, the ring */
     return servers ? "hier" : "ring";

@@ -13,7 +13,9 @@
 #include "coll/sched.h"
 
 /* NCCL's algorithms the model covers (its index order) and protocols. */
-enum bn_nccl_algo { BN_NCCL_TREE = 0, BN_NCCL_RING, BN_NCCL_COLLNET_DIRECT, BN_NCCL_NALGOS };
+enum bn_nccl_algo {
+    BN_NCCL_TREE = 0, BN_NCCL_RING, BN_NCCL_COLLNET_DIRECT, BN_NCCL_NVLS, BN_NCCL_NALGOS
+};
 enum bn_nccl_proto { BN_NCCL_LL = 0, BN_NCCL_LL128, BN_NCCL_SIMPLE, BN_NCCL_NPROTOS };
 
 /* What NCCL's model reads of the system, as its topology search would
@@ -25,6 +27,7 @@ struct bn_nccl_system {
     double inter_gbs;          /* a GPU's network bandwidth (its NIC's goodput), GB/s */
     bool nvlink;               /* the server's GPUs share an NVLink domain (else PCIe) */
     bool collnet;              /* in-network reduction available (sharp.enabled) */
+    bool nvls;                 /* the server's NVSwitch does NVLink SHARP (scale_up.nvls) */
 };
 
 /* Predicted time (us) of algo/proto for kind and bytes; false if NCCL's
@@ -44,7 +47,7 @@ struct bn_nccl_pick {
 bool bn_nccl_pick(const struct bn_nccl_system *sys, enum bn_coll_kind kind, uint64_t bytes,
                   int only_algo, int only_proto, struct bn_nccl_pick *out);
 
-/* "Tree", "Ring", "CollNetDirect"; "LL", "LL128", "Simple". */
+/* "Tree", "Ring", "CollNetDirect", "NVLS"; "LL", "LL128", "Simple". */
 const char *bn_nccl_algo_name(enum bn_nccl_algo a);
 const char *bn_nccl_proto_name(enum bn_nccl_proto p);
 /* bnet's algorithm for NCCL's a on this system (its Ring across servers

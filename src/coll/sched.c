@@ -59,7 +59,7 @@ static int check_params(const struct bn_coll_params *p, struct bn_error *err)
     if (p->nagg > 0 && (!p->agg_parent || !p->rank_agg))
         return bn_fail(err, BN_EINPUT, "coll: %" PRIu32 " aggregation units but no unit tree",
                        p->nagg);
-    if (p->nagg > UINT32_MAX - p->nranks)
+    if (p->nagg > UINT32_MAX - p->nranks - bn_coll_nvls_units(p))
         return bn_fail(err, BN_EINPUT, "coll: too many endpoints");
     return BN_OK;
 }
@@ -75,7 +75,8 @@ int bn_sched_init(struct bn_sched *s, const struct bn_coll_params *p, struct bn_
         s->p.agg_parent = NULL;
         s->p.rank_agg = NULL;
     }
-    s->nendpoints = p->nranks + p->nagg;
+    s->nendpoints = p->nranks + p->nagg + bn_coll_nvls_units(p);
+    s->lanes = 1;
     s->words = (p->nranks + 63) / 64;
     s->elems = bn_coll_elems(p);
     return BN_OK;
@@ -192,9 +193,9 @@ int bn_sched_xfer(struct bn_sched *s, uint32_t src, uint32_t dst, uint32_t piece
                        " endpoints (%" PRIu32 " exist)", src, dst, s->nendpoints);
     if (piece >= s->npieces)
         return bn_fail(err, BN_EINPUT, "coll: transfer of unknown piece %" PRIu32, piece);
-    if (channel >= s->p.channels)
-        return bn_fail(err, BN_EINPUT, "coll: transfer on channel %" PRIu32 " of %" PRIu32,
-                       channel, s->p.channels);
+    if (channel >= s->p.channels * s->lanes)
+        return bn_fail(err, BN_EINPUT, "coll: transfer on connection %" PRIu32 " of %" PRIu32,
+                       channel, s->p.channels * s->lanes);
     if (op != BN_XFER_COPY && op != BN_XFER_REDUCE)
         return bn_fail(err, BN_EINPUT, "coll: unknown transfer op %d", (int)op);
     struct bn_xfer x = {.channel = channel, .op = (uint8_t)op};

@@ -19,8 +19,8 @@
  * semantics demand; each element of a piece that does not is one #wrong.
  *
  * Endpoints 0..nranks-1 are the ranks (GPUs); endpoints from nranks on are
- * aggregation units in switches (CollNet/SHARP), which hold slots but have no
- * output of their own.
+ * aggregation units in switches (CollNet/SHARP units, then NVLS units in
+ * NVSwitches), which hold slots but have no output of their own.
  *
  * Compact form: a ring's transfers are O(ranks^2) (each of the n x channels
  * x slices pieces makes 2(n-1) hops), too many to store at thousands of
@@ -76,6 +76,10 @@ struct bn_coll_params {
     const uint32_t *agg_parent;
     const uint32_t *rank_agg;
     uint32_t agg_max_trees;    /* concurrent aggregation trees a unit holds */
+    /* NVLS: ranks r with equal r / nvls_domain share an NVLink domain whose
+     * NVSwitch reduces and multicasts (0: none); its unit is endpoint
+     * nranks + nagg + r / nvls_domain. */
+    uint32_t nvls_domain;
 };
 
 struct bn_piece {
@@ -113,7 +117,10 @@ struct bn_xfer_view {
 
 struct bn_sched {
     struct bn_coll_params p;
-    uint32_t nendpoints;       /* nranks + nagg */
+    uint32_t nendpoints;       /* nranks + nagg + NVLS units */
+    /* connections per channel: a transfer's channel field is below
+     * channels x lanes (1; NVLS 2: its up and down connections) */
+    uint32_t lanes;
     uint32_t words;            /* 64-bit words per slot bitset */
     uint64_t elems;            /* elements of the logical array */
     struct bn_piece *pieces;
@@ -169,6 +176,11 @@ void bn_sched_view(const struct bn_sched *s, uint32_t x, struct bn_xfer_view *v)
 uint32_t bn_sched_chain_of(const struct bn_sched *s, uint32_t x);
 /* Transfers that may be ready at once at most: every explicit one, and a
  * hop of each chain. */
+/* NVLS units of a schedule's params: one per NVLink domain (0: none). */
+static inline uint32_t bn_coll_nvls_units(const struct bn_coll_params *p)
+{
+    return p->nvls_domain ? (p->nranks + p->nvls_domain - 1) / p->nvls_domain : 0;
+}
 static inline uint32_t bn_sched_ready_max(const struct bn_sched *s)
 {
     return s->nexplicit + s->nchains;
@@ -231,6 +243,7 @@ int bn_sched_races(const struct bn_sched *s, uint64_t *races, struct bn_error *e
 struct bn_coll_algo_ops {
     const char *name;          /* as in coll.algo: "ring", "tree" ... */
     bool needs_aggregation;    /* runs only on switches' aggregation units (sharp.enabled) */
+    bool needs_nvls;           /* runs only inside one NVLink domain's NVLS (scale_up.nvls) */
     bool forced_only;          /* the tuner never picks it (coll.algo must name it) */
     bool compact;              /* its schedule is chains: memory O(pieces), not O(pieces x n) */
     /* Whether it can lower this collective for these params (e.g. tree only

@@ -7,7 +7,8 @@
  * Rabenseifner 2 log2(p) steps (plus a fold when n is not a power of two);
  * the hierarchical algorithm runs the ring model twice on NVLink and once
  * per rail on the NICs with a G-th of the data; CollNet sends S up and S
- * down once per rank. A hop inside one NVLink domain costs NVLink's alpha
+ * down once per rank; NVLS is bound by its NVSwitch engine's throughput.
+ * A hop inside one NVLink domain costs NVLink's alpha
  * and bandwidth, any other the backend's. The model ranks the candidates;
  * the simulation, not the model, gives the row's time.
  */
@@ -125,6 +126,22 @@ static double collnet(const struct bn_coll_params *p, const struct bn_coll_cost 
            2 * c->agg_levels * us_for(slice_of(p, s), c->nic_gbps) + us_for(s, c->nic_gbps);
 }
 
+/* NVLS in one domain: the ld_reduce, its return, the store and the
+ * multicast are four NVLink transfers in a row (AllReduce; one or two
+ * steps for the others); the engine moves (n + 1) S of an AllReduce
+ * through its link of nvls_eff x n GPUs' rate, the slowest stage. */
+static double nvls(const struct bn_coll_params *p, const struct bn_coll_cost *c)
+{
+    double n = p->nranks, s = (double)p->bytes, rate = c->nvls_eff * n * c->nv_gbps;
+    if (rate <= 0)
+        return INFINITY;
+    if (p->kind == BN_COLL_ALLREDUCE)
+        return 4 * c->nv_alpha_us + us_for((n + 1) * s, rate);
+    if (p->kind == BN_COLL_REDUCESCATTER) /* n operands of each block in */
+        return 2 * c->nv_alpha_us + us_for(s, rate);
+    return 2 * c->nv_alpha_us + us_for((n - 1) * s, rate); /* AllGather: (n-1) S out */
+}
+
 void bn_coll_cost_proto(struct bn_coll_cost *c, const struct bn_coll_proto *proto,
                         double step_latency_us)
 {
@@ -146,7 +163,7 @@ bool bn_coll_predict(const struct bn_coll_algo_ops *algo, const struct bn_coll_p
     } models[] = {{&bn_coll_algo_ring, ring},     {&bn_coll_algo_tree, tree},
                   {&bn_coll_algo_rhd, rhd},       {&bn_coll_algo_direct, direct},
                   {&bn_coll_algo_hier, hier},     {&bn_coll_algo_collnet, collnet},
-                  {&bn_coll_algo_htree, htree}};
+                  {&bn_coll_algo_htree, htree},   {&bn_coll_algo_nvls, nvls}};
     if (!algo->supports(p))
         return false;
     for (size_t i = 0; i < sizeof models / sizeof models[0]; i++) {

@@ -17,6 +17,7 @@ struct bn_coll_cost {
     uint32_t domain_gpus;    /* GPUs per NVLink domain (0: none) */
     uint32_t agg_levels;     /* CollNet: aggregation tree height (0: no SHARP) */
     double agg_alpha_us;     /* CollNet: one level up or down, aggregation included */
+    double nvls_eff;         /* NVLS: the NVSwitch engine's share of its ports' rate (0: none) */
 };
 
 /* The costs as NCCL protocol `proto` sees them: its wire bytes (the

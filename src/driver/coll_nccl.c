@@ -17,6 +17,7 @@ void bn_coll_nccl_system(const struct bn_scenario *sc, const struct bn_coll_para
     *sys = (struct bn_nccl_system){
         .nranks = p->nranks, .nnodes = p->nranks / g, .channels = p->channels,
         .inter_gbs = c->nic_gbps / 8, .nvlink = nvlink, .collnet = sc->sharp.enabled,
+        .nvls = c->nvls_eff > 0,
         /* without NVLink a server's GPUs meet through their NICs */
         .intra_gbs = nvlink ? c->nv_gbps / 8 : c->nic_gbps / 8,
     };
@@ -31,6 +32,8 @@ static int nccl_algo_of(const char *bnet)
         return BN_NCCL_TREE;
     if (strcmp(bnet, "collnet") == 0)
         return BN_NCCL_COLLNET_DIRECT;
+    if (strcmp(bnet, "nvls") == 0)
+        return BN_NCCL_NVLS;
     return -1;
 }
 

@@ -50,6 +50,7 @@ void bn_coll_cost_of(const struct bn_sim *s, struct bn_coll_cost *c)
         c->nv_gbps = bn_encap_goodput_gbps(s->nics.encap, s->nics.mtu, nv);
         c->nv_alpha_us = sc->coll.step_latency_us + sc->scale_up.latency_ns / 1e3 +
                          2 * host_prop + mtu_us(s, nv);
+        c->nvls_eff = s->topo.nnvls ? sc->scale_up.nvls_efficiency : 0;
     }
 }
 
@@ -72,7 +73,9 @@ static int pick_algo(const struct bn_scenario *sc, const struct bn_coll_params *
                        BN_WHERE(sc, "coll.algo"),
                        bn_coll_algo_name(sc->coll.algo - 1u), op, p->nranks,
                        *algo && (*algo)->needs_aggregation && !sc->sharp.enabled
-                           ? " without sharp.enabled" : "");
+                           ? " without sharp.enabled"
+                       : *algo && (*algo)->needs_nvls && !sc->scale_up.nvls
+                           ? " without scale_up.nvls" : "");
     if (!bn_coll_predict(*algo, p, c, pred))
         *pred = 0;
     return BN_OK;
@@ -128,8 +131,20 @@ static int build_tree(const struct bn_sim *s, struct bn_coll_params *p, struct a
     return 0;
 }
 
+/* The NVLS units (scale_up.nvls), after the SHARP tree's units. */
+static int nvls_endpoints(const struct bn_topo *t, struct bn_coll_params *p, uint32_t *ep_host)
+{
+    if (!t->nnvls)
+        return BN_OK;
+    p->nvls_domain = t->domain_gpus;
+    for (uint32_t d = 0; d < bn_coll_nvls_units(p); d++)
+        ep_host[p->nranks + p->nagg + d] = t->nvls_first + d;
+    return BN_OK;
+}
+
 /* Where each endpoint of the schedule lives: rank r on GPU host r, the
- * SHARP units (with sharp.enabled) on their switches. */
+ * SHARP units (with sharp.enabled) on their switches, the NVLS units on
+ * their NVSwitches. */
 static int endpoints(const struct bn_sim *s, struct bn_coll_params *p, struct agg_tree *tr,
                      uint32_t **ep_host, struct bn_error *err)
 {
@@ -139,8 +154,8 @@ static int endpoints(const struct bn_sim *s, struct bn_coll_params *p, struct ag
         return bn_fail(err, BN_ENOMEM, "out of memory");
     for (uint32_t r = 0; r < p->nranks; r++)
         (*ep_host)[r] = r;
-    if (!t->nagg)
-        return BN_OK;
+    if (!t->nsharp)
+        return nvls_endpoints(t, p, *ep_host);
     tr->unit_of_switch = malloc((size_t)t->nswitches * sizeof *tr->unit_of_switch);
     tr->parent = malloc(((size_t)t->nagg + 1) * sizeof *tr->parent);
     tr->rank_agg = malloc(((size_t)p->nranks + 1) * sizeof *tr->rank_agg);
@@ -153,7 +168,7 @@ static int endpoints(const struct bn_sim *s, struct bn_coll_params *p, struct ag
     p->nagg = tr->n;
     p->agg_parent = tr->parent;
     p->rank_agg = tr->rank_agg;
-    return BN_OK;
+    return nvls_endpoints(t, p, *ep_host);
 }
 
 static void free_tree(struct agg_tree *tr)
@@ -231,9 +246,9 @@ static int run_size(const struct bn_scenario *sc, uint64_t size, struct bn_coll_
         if (rc == BN_OK) {
             snprintf(row->algo, sizeof row->algo, "%s", algo->name);
             /* what ran: CollNet caps its trees at sharp.max_trees */
-            for (uint32_t x = 0; x < sched.nexplicit; x++)
-                if (sched.xfers[x].channel + 1 > row->channels)
-                    row->channels = sched.xfers[x].channel + 1;
+            for (uint32_t x = 0; x < sched.nexplicit; x++) /* a lane's channel: mod channels */
+                if (sched.xfers[x].channel % sc->coll.channels + 1 > row->channels)
+                    row->channels = sched.xfers[x].channel % sc->coll.channels + 1;
             for (uint32_t c = 0; c < sched.nchains; c++)
                 if (sched.chains[c].channel + 1 > row->channels)
                     row->channels = sched.chains[c].channel + 1;

@@ -125,6 +125,12 @@ static void coll_parts(const struct bn_scenario *sc, const struct bn_topo_counts
         xfers = 2 * n * (n - 1) * ch * slices;
         break;
     }
+    if (sc->scale_up.nvls && sc->coll.op <= BN_COLL_ALLGATHER) {
+        /* NVLS in one domain: 2n + 1 steps per 128 KiB chunk (algo_nvls.c) */
+        double chunk = sc->coll.slice_bytes < 131072 ? (double)sc->coll.slice_bytes : 131072;
+        double nvls = (2 * n + 1) * ((double)sc->coll.max_bytes / chunk + n * ch);
+        xfers = nvls > xfers ? nvls : xfers;
+    }
     double words = (n + 63) / 64;
     const struct bn_coll_algo_ops *forced =
         sc->coll.algo ? bn_coll_algo_at(sc->coll.algo - 1u) : NULL;

@@ -121,6 +121,8 @@ int bn_nics_init(struct bn_nics *n, struct bn_fabric *f, const uint32_t *host_po
     n->fabric_switches = p->fabric_switches;
     n->agg_nic0 = p->nvlink_port ? 2 * nhosts : nhosts;
     n->agg_node0 = p->agg_node0;
+    n->nvls_node0 = p->nvls_node0;
+    n->nnvls = p->nnvls;
     n->nnics = n->agg_nic0 + p->nagg;
     n->nic = bn_big_calloc(n->nnics + 1, sizeof *n->nic); /* line-aligned */
     n->ep = calloc(n->nnics + 1, sizeof *n->ep);
@@ -180,6 +182,17 @@ void bn_qp_set_entropy(struct bn_nics *n, uint32_t qpid, uint64_t key)
     n->qp[qpid].entropy = (uint32_t)bn_mix64(bn_mix64(n->seed) ^ key);
 }
 
+/* The NVLink domain an endpoint reaches over NVLink: a GPU's, or the one
+ * whose NVSwitch holds an NVLS unit; UINT32_MAX for any other endpoint. */
+static uint32_t domain_of(const struct bn_nics *n, uint32_t node)
+{
+    if (node < n->nhosts)
+        return node / n->domain_gpus;
+    if (node >= n->nvls_node0 && node - n->nvls_node0 < n->nnvls)
+        return node - n->nvls_node0;
+    return UINT32_MAX;
+}
+
 uint32_t bn_qp_create(struct bn_nics *n, uint32_t src, uint32_t dst)
 {
     if (n->nqps == n->qp_cap) {
@@ -208,10 +221,10 @@ uint32_t bn_qp_create(struct bn_nics *n, uint32_t src, uint32_t dst)
     memset(qp, 0, sizeof *qp);
     qp->src = src;
     qp->dst = dst;
-    qp->nvlink = n->domain_gpus && src != dst && src < n->nhosts && dst < n->nhosts &&
-                 src / n->domain_gpus == dst / n->domain_gpus;
-    qp->snic = qp->nvlink ? n->nhosts + src : bn_nic_of_node(n, src);
-    qp->rnic = qp->nvlink ? n->nhosts + dst : bn_nic_of_node(n, dst);
+    qp->nvlink = n->domain_gpus && src != dst && domain_of(n, src) != UINT32_MAX &&
+                 domain_of(n, src) == domain_of(n, dst);
+    qp->snic = qp->nvlink && src < n->nhosts ? n->nhosts + src : bn_nic_of_node(n, src);
+    qp->rnic = qp->nvlink && dst < n->nhosts ? n->nhosts + dst : bn_nic_of_node(n, dst);
     /* the "UDP source port": per queue pair, and different in every seed */
     bn_qp_set_entropy(n, id, ((uint64_t)src << 40) ^ ((uint64_t)dst << 20) ^ id);
     qp->next_active = qp->msg_head = qp->msg_tail = qp->snd_msg = qp->rcv_msg = BN_NONE;

@@ -244,6 +244,7 @@ struct bn_nics {
     bn_time_t fabric_rtt;         /* as bn_nic_params's */
     uint32_t fabric_switches;     /* as bn_nic_params's */
     uint32_t agg_nic0, agg_node0; /* SHARP units: NIC agg_nic0 + (node - agg_node0) */
+    uint32_t nvls_node0, nnvls;   /* NVLS units (one per NVLink domain), reached over NVLink */
     struct bn_qp *qp;
     uint32_t nqps, qp_cap;
     struct bn_msg *msg;
@@ -331,8 +332,9 @@ struct bn_nic_params {
     uint32_t fabric_switches;     /* switches on the longest minimal path */
     const uint32_t *nvlink_port;  /* per host: its NVLink port (NULL: no NVLink domains) */
     uint32_t domain_gpus;
-    const uint32_t *agg_port;     /* per SHARP aggregation unit: its port (nagg of them) */
+    const uint32_t *agg_port;     /* per aggregation unit (SHARP, NVLS): its port (nagg) */
     uint32_t nagg, agg_node0;     /* units are nodes agg_node0 .. agg_node0 + nagg - 1 */
+    uint32_t nvls_node0, nnvls;   /* of which NVLS units: nvls_node0 .. + nnvls - 1, by domain */
 };
 
 /* The NICs of nhosts hosts (host_port[h]: a host's backend port) on a

@@ -922,6 +922,16 @@ static const struct bn_scn_key keys[] = {
     { .info.path = "scale_up.latency_ns", FLOAT_KEY, .info.unit = "ns", .info.def = "250",
       .info.doc = "NVSwitch forwarding latency (added to the GPU-to-NVSwitch link).",
       FIELD(scale_up.latency_ns), RANGE(0, 1e6) },
+    { .info.path = "scale_up.nvls", BOOL_KEY, .info.unit = "", .info.def = "false",
+      .info.doc = "NVLink SHARP (NVLS): each domain's NVSwitch reduces and multicasts in the "
+                  "switch (third-generation NVSwitch, H100 and later), so coll.algo nvls can "
+                  "run (docs/collectives.md, NVLS).",
+      FIELD(scale_up.nvls) },
+    { .info.path = "scale_up.nvls_efficiency", FLOAT_KEY, .info.unit = "", .info.def = "0.85",
+      .info.doc = "The NVSwitch's NVLS engine throughput as a fraction of its GPU ports' rate: "
+                  "NCCL's nvlsEfficiency, 0.85 for Hopper, 0.74 for Blackwell (NVIDIA/nccl "
+                  "src/graph/tuning.cc, 2.23 and later).",
+      FIELD(scale_up.nvls_efficiency), RANGE(0.01, 1) },
 
     { .info.path = "cost.switch_usd", FLOAT_KEY, .info.unit = "USD", .info.def = "0",
       .info.doc = "A fabric switch of the preset's class, list-price class (an estimate); 0: not stated (docs/topologies.md).",

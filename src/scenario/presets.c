@@ -59,8 +59,9 @@ static const struct preset presets[] = {
               "nic.tx_ns=125", "nic.rx_ns=125", "nic.msg_rate_mpps=370", "host.pcie_gen=6", "host.pcie_ns=250", "host.gpu_pcie_ns=250"}},
     {.name = "nvlink5",
      .about = "NVLink 5 scale-up (GB200 NVL72): 72 GPUs per NVLink domain, 18 links x 100 GB/s "
-              "= 1.8 TB/s per GPU both ways",
-     .sets = {"scale_up.domain_gpus=72", "scale_up.rate_gbps=7200", "scale_up.latency_ns=250"}},
+              "= 1.8 TB/s per GPU both ways, NVLink SHARP",
+     .sets = {"scale_up.domain_gpus=72", "scale_up.rate_gbps=7200", "scale_up.latency_ns=250",
+              "scale_up.nvls=true", "scale_up.nvls_efficiency=0.74"}},
 };
 
 #define NPRESETS (sizeof presets / sizeof presets[0])

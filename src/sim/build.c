@@ -47,7 +47,10 @@ static int build_ports(struct bn_sim *s, struct bn_error *err)
         bool peer_sw = peer_kind == BN_NODE_SWITCH || peer_kind == BN_NODE_SCALEUP;
         /* into a switch: its forwarding latency; into an aggregation unit:
          * the aggregation latency */
+        uint32_t peer_node = t->ports[tp->peer].node;
+        bool nvls = peer_kind == BN_NODE_AGG && peer_node >= t->nvls_first && t->nnvls;
         double fwd_ns = peer_kind == BN_NODE_SCALEUP ? sc->scale_up.latency_ns
+                        : nvls                      ? 0 /* within the NVSwitch's own */
                         : peer_kind == BN_NODE_AGG  ? sc->sharp.latency_ns
                                                     : sc->sw.latency_ns;
         port->rate_bps = (uint64_t)(tp->rate_gbps * 1e9 + 0.5);
@@ -107,7 +110,7 @@ static int build_host_maps(struct bn_sim *s, struct bn_error *err)
     const struct bn_topo *t = &s->topo;
     s->host_route = calloc(t->nhosts + 1, sizeof *s->host_route);
     s->host_port = calloc(t->nhosts + 1, sizeof *s->host_port);
-    s->scaleup_port = calloc(t->nhosts + 1, sizeof *s->scaleup_port);
+    s->scaleup_port = calloc(t->nnodes + 1, sizeof *s->scaleup_port); /* by node: hosts, NVLS */
     s->host_nvlink = calloc(t->nhosts + 1, sizeof *s->host_nvlink);
     if (!s->host_route || !s->host_port || !s->scaleup_port || !s->host_nvlink)
         return bn_fail(err, BN_ENOMEM, "out of memory for host maps");
@@ -118,6 +121,8 @@ static int build_host_maps(struct bn_sim *s, struct bn_error *err)
         s->host_nvlink[h] = t->nscaleup ? s->host_port[h] + 1 : BN_NONE;
         s->scaleup_port[h] = t->nscaleup ? t->ports[s->host_nvlink[h]].peer : BN_NONE;
     }
+    for (uint32_t i = 0; i < t->nnvls; i++) /* an NVLS unit's one port faces its NVSwitch */
+        s->scaleup_port[t->nvls_first + i] = t->ports[t->nodes[t->nvls_first + i].first_port].peer;
     return BN_OK;
 }
 

@@ -1,6 +1,7 @@
 /*
- * SHARP aggregation units at run time: each unit's NIC port, and the next
- * hop towards every unit from every switch. A reduction tree's edges join
+ * Aggregation units at run time: each unit's NIC port, and the next hop
+ * towards every SHARP unit from every switch (NVLS units hang off their
+ * NVSwitch, which reaches them as it reaches its GPUs). A reduction tree's edges join
  * a switch to a neighbour, so one fixed shortest path per unit (the first
  * port in port order that gets closer, as a subnet manager would pin it)
  * is all a unit's traffic needs; no load balancing applies to it.
@@ -40,16 +41,17 @@ int bn_sim_build_agg(struct bn_sim *s, struct bn_nic_params *np, struct bn_error
         return BN_OK;
     uint32_t m = t->nswitches, first = t->nhosts;
     s->agg_port = malloc((size_t)t->nagg * sizeof *s->agg_port);
-    s->agg_next = malloc((size_t)t->nagg * m * sizeof *s->agg_next);
+    s->agg_next = malloc(((size_t)t->nsharp * m + 1) * sizeof *s->agg_next);
     uint32_t *dist = malloc((size_t)m * sizeof *dist), *queue = malloc((size_t)m * sizeof *queue);
     if (!s->agg_port || !s->agg_next || !dist || !queue) {
         free(dist);
         free(queue);
         return bn_fail(err, BN_ENOMEM, "out of memory for %u aggregation units", t->nagg);
     }
-    for (uint32_t a = 0; a < t->nagg; a++) {
+    for (uint32_t a = 0; a < t->nagg; a++)
+        s->agg_port[a] = t->nodes[t->agg_first + a].first_port;
+    for (uint32_t a = 0; a < t->nsharp; a++) { /* NVLS units are reached through NVSwitches */
         uint32_t unit = t->agg_first + a, home = first + a;
-        s->agg_port[a] = t->nodes[unit].first_port;
         bfs(t, home, dist, queue);
         for (uint32_t x = 0; x < m; x++) {
             uint32_t *next = &s->agg_next[(size_t)a * m + x];
@@ -71,5 +73,7 @@ int bn_sim_build_agg(struct bn_sim *s, struct bn_nic_params *np, struct bn_error
     np->agg_port = s->agg_port;
     np->nagg = t->nagg;
     np->agg_node0 = t->agg_first;
+    np->nvls_node0 = t->nvls_first;
+    np->nnvls = t->nnvls;
     return BN_OK;
 }

@@ -11,18 +11,29 @@
  * fixed next hops (switch/switch.c).
  *
  * Units are nodes after every other node, one per switch in switch order.
+ *
+ * NVLink SHARP (NVLS, third-generation NVSwitch) is the same idea inside an
+ * NVLink domain: the NVSwitch reduces operands it reads from every GPU
+ * (multimem.ld_reduce) and multicasts stores to all of them (multimem.st;
+ * NVIDIA Hopper architecture whitepaper, "NVLink SHARP"). With
+ * scale_up.nvls each domain's NVSwitch gets one unit too, after the SHARP
+ * units, in domain order.
  */
 #include "topo/topo.h"
 
 int bn_topo_add_aggregation(struct bn_topo *t, const struct bn_scenario *sc, struct bn_error *err)
 {
-    if (!sc->sharp.enabled)
+    uint32_t m = sc->sharp.enabled ? t->nswitches : 0, first_switch = t->nhosts;
+    uint32_t d = sc->scale_up.nvls ? t->nscaleup : 0;
+    if (m + d == 0)
         return BN_OK;
-    uint32_t m = t->nswitches, first_switch = t->nhosts;
-    int rc = bn_topo_append_nodes(t, m, BN_NODE_AGG, m, &t->agg_first, err);
+    int rc = bn_topo_append_nodes(t, m + d, BN_NODE_AGG, m + d, &t->agg_first, err);
     if (rc != BN_OK)
         return rc;
-    t->nagg = m;
+    t->nagg = m + d;
+    t->nsharp = m;
+    t->nnvls = d;
+    t->nvls_first = t->agg_first + m;
     for (uint32_t i = 0; i < m; i++) {
         uint32_t sw = first_switch + i;
         double rate = sc->sharp.rate_gbps > 0 ? sc->sharp.rate_gbps
@@ -30,6 +41,16 @@ int bn_topo_add_aggregation(struct bn_topo *t, const struct bn_scenario *sc, str
         if (rate < sc->link.rate_gbps)
             rate = sc->link.rate_gbps;
         bn_topo_connect(t, t->agg_first + i, sw, rate, 0, BN_CABLE_COPPER);
+    }
+    /* NVLS: the engine of each domain's NVSwitch takes every GPU's
+     * operands and multicasts results at a share of its GPU ports' rate */
+    for (uint32_t i = 0; i < d; i++) {
+        uint32_t gpus = t->domain_gpus;
+        if ((i + 1) * t->domain_gpus > t->nhosts)
+            gpus = t->nhosts - i * t->domain_gpus;
+        bn_topo_connect(t, t->nvls_first + i, t->scaleup_first + i,
+                        sc->scale_up.nvls_efficiency * gpus * sc->scale_up.rate_gbps, 0,
+                        BN_CABLE_COPPER);
     }
     return BN_OK;
 }

@@ -25,6 +25,10 @@ void bn_topo_node_name(const struct bn_topo *t, uint32_t node, char *buf, size_t
         snprintf(buf, len, "nvswitch%u", node - t->scaleup_first);
         return;
     }
+    if (nd->kind == BN_NODE_AGG && node >= t->agg_first + t->nsharp) { /* "nvswitch2.nvls" */
+        snprintf(buf, len, "nvswitch%u.nvls", node - t->nvls_first);
+        return;
+    }
     if (nd->kind == BN_NODE_AGG) { /* named after its switch: "tor3.agg" */
         bn_topo_node_name(t, t->nhosts + (node - t->agg_first), buf, len);
         size_t at = strlen(buf);

@@ -67,7 +67,10 @@ struct bn_topo {
     uint32_t ngroups, group_leaves;  /* dragonfly_plus: groups and leaves per group (else 0) */
     uint32_t nscaleup, scaleup_first; /* NVLink domains: their NVSwitch nodes (else 0) */
     uint32_t domain_gpus;            /* hosts per NVLink domain (0: none) */
-    uint32_t nagg, agg_first;        /* SHARP: one aggregation unit per switch, switch order */
+    /* Aggregation units, nodes agg_first .. agg_first + nagg - 1: first
+     * nsharp SHARP units (one per switch, switch order), then nnvls NVLS
+     * units from nvls_first (one per NVLink domain, domain order). */
+    uint32_t nagg, agg_first, nsharp, nnvls, nvls_first;
     const char *tier_name[BN_MAX_TIERS + 1]; /* set by the builder, e.g. "tor" */
     char **names;                        /* per node, from a topology file; NULL: generated */
     uint32_t *tier_index;                /* per node: a switch's index within its tier (finish) */

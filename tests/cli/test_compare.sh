@@ -62,9 +62,11 @@ ok "compare's victim row is that run's victim ($got % of 400 Gb/s)" $?
 check "auto: ib-ndr, roce-400g, uec-800g and nvlink5" "$T/n.json" \
     '[.fabrics[].fabric] == ["ib-ndr", "roce-400g", "uec-800g", "nvlink5"] and
      ([.fabrics[].scale_up] == [false, false, false, true])'
-check "nvlink5: NVLink's port rate and latency, AllReduce within NVLink's line rate" "$T/n.json" \
-    '.fabrics[3] | .link_layer == "nvlink" and .port_gbps == 7200 and
-     .latency.p50_us < 1 and (.allreduce | all(.line_rate_pct > 0 and .line_rate_pct <= 100))'
+# NVLS (the preset's): busbw at most 2(n-1)/(n+1) x 0.74 of the line rate
+check "nvlink5: NVLink's port rate and latency, AllReduce through NVLS within its bound" \
+    "$T/n.json" '.fabrics[3] | .link_layer == "nvlink" and .port_gbps == 7200 and
+     .latency.p50_us < 1 and .allreduce[-1].algo == "nvls" and
+     (.allreduce | all(.line_rate_pct > 0 and .line_rate_pct <= 100 * 14 / 9 * 0.74))'
 "$BNET" compare --fabrics ib-ndr,nvlink5 -j 1 >/dev/null 2>"$T/err"
 rc=$?
 [ "$rc" -eq 2 ] && grep -q "key 'compare.fabrics': 'nvlink5' is a scale-up domain" "$T/err"

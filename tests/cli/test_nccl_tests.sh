@@ -112,6 +112,12 @@ ok "NCCL_ALGO=Ring forces the ring" $?
 NCCL_ALGO=Ring $BNET coll -g 8 -b 1K -e 1K --algo tree --json "$T/tree.json" >/dev/null &&
     [[ $(jq -r '.rows[0].algo' "$T/tree.json") == tree ]]
 ok "  ... and --algo has the last word" $?
+NCCL_ALGO=NVLS $BNET coll -g 8 -b 1K -e 1K --set scale_up.nvls=true --json "$T/nvls.json" \
+    >/dev/null && [[ $(jq -r '.rows[0] | .algo + " " + .nccl.algo' "$T/nvls.json") == "nvls NVLS" ]]
+ok "NCCL_ALGO=NVLS runs NVLS (with scale_up.nvls), NCCL's model on it" $?
+NCCL_ALGO=NVLS $BNET coll -g 8 -b 1K -e 1K >/dev/null 2>"$T/e6"
+[[ $? -eq 2 ]] && grep -q "without scale_up.nvls" "$T/e6"
+ok "NCCL_ALGO=NVLS without scale_up.nvls: exit 2 saying so" $?
 NCCL_ALGO=PAT $BNET coll -g 8 >/dev/null 2>"$T/e5"
 [[ $? -eq 2 ]] && grep -q "NCCL_ALGO 'PAT'" "$T/e5"
 ok "NCCL_ALGO=PAT: exit 2 naming it" $?

@@ -81,7 +81,7 @@ static void check(const char *algo, const struct bn_coll_params *p)
         struct bn_xfer_view x;
         bn_sched_view(&s, i, &x);
         const struct bn_piece *pc = &s.pieces[x.piece];
-        assert_true(x.channel < p->channels);
+        assert_true(x.channel < p->channels * s.lanes);
         assert_true(x.src != x.dst);
         assert_int_equal(x.bytes, (pc->hi - pc->lo) * p->type_bytes);
     }
@@ -164,6 +164,8 @@ static uint32_t sweep(const char *algo, uint32_t g, bool units)
                     p.rank_agg = u.rank_agg;
                     p.agg_max_trees = 1 + i % 2;
                 }
+                if (strcmp(algo, "nvls") == 0) /* one domain, sometimes not full */
+                    p.nvls_domain = n + i % 3;
                 if (!ops->supports(&p))
                     continue;
                 check(algo, &p);
@@ -219,6 +221,18 @@ static void test_collnet(void **state)
 {
     (void)state;
     assert_int_equal(sweep("collnet", 1, true), MAXN * 8);
+}
+
+static void test_nvls(void **state)
+{
+    (void)state;
+    /* AllReduce, ReduceScatter, AllGather on 2..MAXN ranks in one domain */
+    assert_int_equal(sweep("nvls", 1, false), 3 * (MAXN - 1) * 8);
+    struct bn_coll_params p = make_case(BN_COLL_ALLREDUCE, 8, 0);
+    p.nvls_domain = 4; /* two domains: NVLS Tree is not built */
+    assert_false(bn_coll_algo_find("nvls")->supports(&p));
+    p.nvls_domain = 0;
+    assert_false(bn_coll_algo_find("nvls")->supports(&p));
 }
 
 /* supports() is strict: what each algorithm claims, and build() refuses the rest. */
@@ -279,13 +293,13 @@ static void test_supports(void **state)
 static void test_registry(void **state)
 {
     (void)state;
-    const char *order[] = {"ring", "tree", "rhd", "direct", "hier", "collnet", "htree"};
-    for (uint32_t i = 0; i < 7; i++) {
+    const char *order[] = {"ring", "tree", "rhd", "direct", "hier", "collnet", "htree", "nvls"};
+    for (uint32_t i = 0; i < 8; i++) {
         assert_non_null(bn_coll_algo_at(i));
         assert_string_equal(bn_coll_algo_at(i)->name, order[i]);
         assert_ptr_equal(bn_coll_algo_find(order[i]), bn_coll_algo_at(i));
     }
-    assert_null(bn_coll_algo_at(7));
+    assert_null(bn_coll_algo_at(8));
     assert_null(bn_coll_algo_find("nccl"));
 }
 
@@ -548,6 +562,44 @@ static void test_collnet_volume(void **state)
     }
 }
 
+/* NVLS: an AllReduce moves S (1 + 1/n) up each GPU's NVLink (its operands
+ * and its part's store) and S down; the switch's unit takes (n + 1) S in
+ * and sends n S out; four steps (ld_reduce, return, store, multicast).
+ * ReduceScatter: S up, S/n down; AllGather: S/n up, S (n-1)/n down. */
+static void test_nvls_volume(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < NSIZES; i++) {
+        uint32_t n = sizes_n[i];
+        for (int k = 0; k < 3; k++) {
+            enum bn_coll_kind kind = k == 0 ? BN_COLL_ALLREDUCE
+                                     : k == 1 ? BN_COLL_REDUCESCATTER : BN_COLL_ALLGATHER;
+            struct bn_coll_params p = big(kind, n, 3000 * (uint64_t)n);
+            p.nvls_domain = n;
+            struct bn_sched s;
+            build_ok("nvls", &p, &s);
+            uint64_t S = p.bytes, unit_in = 0, unit_out = 0;
+            for (uint32_t r = 0; r < n; r++) {
+                uint64_t part = 3000 * 4; /* 3000 n elements: an even split */
+                uint64_t up = kind == BN_COLL_ALLREDUCE ? S + part
+                              : kind == BN_COLL_REDUCESCATTER ? S : part;
+                uint64_t down = kind == BN_COLL_REDUCESCATTER ? part
+                                : kind == BN_COLL_ALLGATHER ? S - part : S;
+                assert_int_equal(sent_by(&s, r), up);
+                assert_int_equal(received_by(&s, r), down);
+                unit_in += up;
+                unit_out += down;
+            }
+            assert_int_equal(received_by(&s, n), unit_in);
+            assert_int_equal(sent_by(&s, n), unit_out);
+            if (kind == BN_COLL_ALLREDUCE)
+                assert_int_equal(unit_in, (uint64_t)(n + 1) * S);
+            assert_int_equal(depth(&s), kind == BN_COLL_ALLREDUCE ? 4 : 2);
+            bn_sched_free(&s);
+        }
+    }
+}
+
 /* A chain's order must show: each chain's second hop delivered before its
  * first is counted (the contribution it should have carried is missing). */
 static void chain_order_needed(const char *algo, struct bn_sched *s)
@@ -613,6 +665,9 @@ static void test_every_dependency_needed(void **state)
             p.rank_agg = u.rank_agg;
             p.agg_max_trees = 2;
             all_deps_needed("collnet", &p);
+            p.nagg = 0;
+            p.nvls_domain = n;
+            all_deps_needed("nvls", &p);
         }
     }
 }
@@ -695,6 +750,7 @@ int main(void)
         cmocka_unit_test(test_direct),
         cmocka_unit_test(test_hier),
         cmocka_unit_test(test_collnet),
+        cmocka_unit_test(test_nvls),
         cmocka_unit_test(test_ring_volume_and_steps),
         cmocka_unit_test(test_tree_volume),
         cmocka_unit_test(test_direct_volume),
@@ -702,6 +758,7 @@ int main(void)
         cmocka_unit_test(test_hier_volume),
         cmocka_unit_test(test_htree),
         cmocka_unit_test(test_collnet_volume),
+        cmocka_unit_test(test_nvls_volume),
         cmocka_unit_test(test_every_dependency_needed),
         cmocka_unit_test(test_broken_ring),
         cmocka_unit_test(test_compact_ring_at_scale),

@@ -10,8 +10,12 @@
  *   Ring/Simple 1.4 x (8.4 + 222 x 3.4 + 32 x 14) + 2^30 / (1000 x 50 x
  *   128/254) = 44,309.8 us; Tree/Simple 2 x (7 x 28 + 4 x 28) + 2^30 /
  *   (1000 x 0.92 x 50 x 0.5) = 47,300.4 us; the pick is Ring/Simple;
+ * - the same server with NVLS: NVLS/Simple 23 + S / (1000 x 450 x 5/6) us
+ *   for an AllReduce; Ring/LL 6.6 + 14 x 0.6 + S / (1000 x 87.7 x 8/14)
+ *   wins below 8 / (1/50114.3 - 1/375000) = 462,754 B, NVLS above (every
+ *   other pair is slower than one of the two at every size);
  * - what the model leaves out: AllToAll, LL128 without NVLink, CollNet
- *   without SHARP.
+ *   without SHARP, NVLS without NVLS or across servers.
  */
 #include "support.h"
 #include <math.h>
@@ -83,6 +87,29 @@ static void test_allreduce_across_servers(void **state)
     assert_string_equal(bn_nccl_bnet_algo(&one_server, BN_NCCL_RING), "ring");
 }
 
+static void test_nvls(void **state)
+{
+    (void)state;
+    struct bn_nccl_system nv = one_server;
+    nv.nvls = true;
+    double t;
+    assert_true(bn_nccl_time(&nv, BN_COLL_ALLREDUCE, BN_NCCL_NVLS, BN_NCCL_SIMPLE, 1 << 30, &t));
+    close_to(t, 23 + (1 << 30) / (1000.0 * 450 * 5 / 6));
+    assert_false(bn_nccl_time(&nv, BN_COLL_ALLREDUCE, BN_NCCL_NVLS, BN_NCCL_LL, 1 << 20, &t));
+    double at = 8 / (1 / (1000.0 * 87.7 * 8 / 14) - 1 / (1000.0 * 450 * 5 / 6));
+    close_to(at, 462754);
+    struct bn_nccl_pick lo, hi;
+    assert_true(bn_nccl_pick(&nv, BN_COLL_ALLREDUCE, (uint64_t)(at * 0.99), -1, -1, &lo));
+    assert_true(bn_nccl_pick(&nv, BN_COLL_ALLREDUCE, (uint64_t)(at * 1.01), -1, -1, &hi));
+    assert_int_equal(lo.algo, BN_NCCL_RING);
+    assert_int_equal(lo.proto, BN_NCCL_LL);
+    assert_int_equal(hi.algo, BN_NCCL_NVLS);
+    assert_int_equal(hi.proto, BN_NCCL_SIMPLE);
+    /* AllGather through the switch: 5/6 of 450 against the ring's 450 x 8/7 */
+    assert_true(bn_nccl_pick(&nv, BN_COLL_ALLGATHER, 1 << 30, -1, -1, &hi));
+    assert_int_equal(hi.algo, BN_NCCL_RING);
+}
+
 static void test_left_out(void **state)
 {
     (void)state;
@@ -98,6 +125,12 @@ static void test_left_out(void **state)
     sharp.collnet = true;
     assert_true(bn_nccl_time(&sharp, BN_COLL_ALLREDUCE, BN_NCCL_COLLNET_DIRECT, BN_NCCL_SIMPLE,
                              1 << 20, &t));
+    assert_false(bn_nccl_time(&one_server, BN_COLL_ALLREDUCE, BN_NCCL_NVLS, BN_NCCL_SIMPLE,
+                              1 << 20, &t)); /* no NVLS */
+    struct bn_nccl_system nvls = cluster;
+    nvls.nvls = true; /* across servers NVLS needs CollNet (NVLS Tree: not modelled) */
+    assert_false(bn_nccl_time(&nvls, BN_COLL_ALLREDUCE, BN_NCCL_NVLS, BN_NCCL_SIMPLE, 1 << 20,
+                              &t));
 }
 
 int main(void)
@@ -106,6 +139,7 @@ int main(void)
         cmocka_unit_test(test_allgather_lines),
         cmocka_unit_test(test_allgather_switch_points),
         cmocka_unit_test(test_allreduce_across_servers),
+        cmocka_unit_test(test_nvls),
         cmocka_unit_test(test_left_out),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -87,6 +87,13 @@ int bn_cli_nccl_env(struct bn_scenario *sc, struct bn_error *err)
     if (rc == BN_OK)
         rc = env_choice(sc, "NCCL_PROTO", "coll.proto", protos, sizeof protos / sizeof protos[0],
                         err);
+    /* either restricts NCCL's own choice: its model picks the rest, and its
+     * algorithm runs as NCCL runs it (Tree across servers as htree) */
+    for (int i = 0; rc == BN_OK && i < 2; i++) {
+        const char *var = i ? "NCCL_PROTO" : "NCCL_ALGO", *v = getenv(var);
+        if (v && *v)
+            rc = env_set(sc, var, "coll.tuner", "nccl", v, err);
+    }
     /* NCCL runs between its minimum and maximum channel counts: the
      * scenario's count, brought inside them */
     uint32_t lo = 1, hi = 64;

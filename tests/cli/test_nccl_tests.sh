@@ -118,6 +118,9 @@ ok "NCCL_ALGO=NVLS runs NVLS (with scale_up.nvls), NCCL's model on it" $?
 NCCL_ALGO=NVLS $BNET coll -g 8 -b 1K -e 1K >/dev/null 2>"$T/e6"
 [[ $? -eq 2 ]] && grep -q "without scale_up.nvls" "$T/e6"
 ok "NCCL_ALGO=NVLS without scale_up.nvls: exit 2 saying so" $?
+NCCL_ALGO=Tree $BNET coll -N 2 -g 8 -b 1M -e 1M --json "$T/t2.json" >/dev/null &&
+    [[ $(jq -r '.rows[0] | .algo + " " + .nccl.algo' "$T/t2.json") == "htree Tree" ]]
+ok "NCCL_ALGO=Tree across servers runs NCCL's tree (htree), NCCL's model picking the protocol" $?
 NCCL_ALGO=PAT $BNET coll -g 8 >/dev/null 2>"$T/e5"
 [[ $? -eq 2 ]] && grep -q "NCCL_ALGO 'PAT'" "$T/e5"
 ok "NCCL_ALGO=PAT: exit 2 naming it" $?

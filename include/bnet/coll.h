@@ -27,6 +27,10 @@ struct bn_coll_row {
     char algo[16];              /* the algorithm that ran (tuner's choice under auto) */
     uint32_t channels;          /* channels that ran (count) */
     double predicted_us;        /* the tuner's estimate for that algorithm (0: no model) */
+    /* the busbw that algorithm reaches with every link at its line rate
+     * and no latency, by the tuner's model (GB/s; 0: no model): what the
+     * seed's "AllReduce busbw / line rate" divides by */
+    double line_busbw_gbs;
     uint64_t packet_hops, events; /* simulator work for the row, every iteration (counts) */
     uint64_t pkts_dropped, retransmits; /* packets dropped in the fabric; data packets resent */
     double wall_s;              /* simulation wall time of the row */

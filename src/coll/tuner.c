@@ -137,8 +137,8 @@ static double nvls(const struct bn_coll_params *p, const struct bn_coll_cost *c)
         return INFINITY;
     if (p->kind == BN_COLL_ALLREDUCE)
         return 4 * c->nv_alpha_us + us_for((n + 1) * s, rate);
-    if (p->kind == BN_COLL_REDUCESCATTER) /* n operands of each block in */
-        return 2 * c->nv_alpha_us + us_for(s, rate);
+    if (p->kind == BN_COLL_REDUCESCATTER) /* every rank's whole input in */
+        return 2 * c->nv_alpha_us + us_for(n * s, rate);
     return 2 * c->nv_alpha_us + us_for((n - 1) * s, rate); /* AllGather: (n-1) S out */
 }
 
@@ -173,6 +173,28 @@ bool bn_coll_predict(const struct bn_coll_algo_ops *algo, const struct bn_coll_p
         }
     }
     return false; /* an algorithm without a model is never auto-picked */
+}
+
+/* NVLink and the NICs work at once (a pipelined collective keeps both
+ * busy), so the bound is the slower of the two, each timed with the other
+ * taken as free; an algorithm on one of them is timed by that one. */
+double bn_coll_line_busbw(const struct bn_coll_algo_ops *algo, const struct bn_coll_params *p,
+                          const struct bn_coll_cost *c)
+{
+    const double free_gbps = 1e30;
+    struct bn_coll_cost line = *c;
+    line.net_alpha_us = line.nv_alpha_us = line.agg_alpha_us = 0;
+    double us[2];
+    for (int i = 0; i < 2; i++) {
+        line.nic_gbps = i ? free_gbps : c->nic_line_gbps;
+        line.nv_gbps = c->nv_line_gbps > 0 ? (i ? c->nv_line_gbps : free_gbps) : 0;
+        if (!bn_coll_predict(algo, p, &line, &us[i]))
+            return 0;
+    }
+    double t = us[0] > us[1] ? us[0] : us[1];
+    if (p->bytes == 0 || !(t > 0))
+        return 0;
+    return (double)p->bytes / (t * 1e3) * bn_coll_busbw_factor(p->kind, p->nranks);
 }
 
 const struct bn_coll_algo_ops *bn_coll_tune(const struct bn_coll_params *p,

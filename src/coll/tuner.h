@@ -18,6 +18,7 @@ struct bn_coll_cost {
     uint32_t agg_levels;     /* CollNet: aggregation tree height (0: no SHARP) */
     double agg_alpha_us;     /* CollNet: one level up or down, aggregation included */
     double nvls_eff;         /* NVLS: the NVSwitch engine's share of its ports' rate (0: none) */
+    double nic_line_gbps, nv_line_gbps; /* the line rates under those goodputs */
 };
 
 /* The costs as NCCL protocol `proto` sees them: its wire bytes (the
@@ -28,6 +29,11 @@ void bn_coll_cost_proto(struct bn_coll_cost *c, const struct bn_coll_proto *prot
 /* Predicted time of `algo` (NULL if it cannot run this collective). */
 bool bn_coll_predict(const struct bn_coll_algo_ops *algo, const struct bn_coll_params *p,
                      const struct bn_coll_cost *c, double *us);
+/* The bus bandwidth (GB/s) `algo` would reach on p with every link at its
+ * line rate and no latency, by the same model: the line rate the
+ * collective is measured against (0: no model). */
+double bn_coll_line_busbw(const struct bn_coll_algo_ops *algo, const struct bn_coll_params *p,
+                          const struct bn_coll_cost *c);
 /* The fastest algorithm the registry has for p, and its prediction. */
 const struct bn_coll_algo_ops *bn_coll_tune(const struct bn_coll_params *p,
                                             const struct bn_coll_cost *c, double *us);

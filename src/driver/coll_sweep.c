@@ -43,11 +43,12 @@ void bn_coll_cost_of(const struct bn_sim *s, struct bn_coll_cost *c)
                         (ti.diameter_hops - 2) * fab_prop + mtu_us(s, nic) +
                         bn_time_to_us(bn_ep_fixed_ps(&s->nics.ep_params)),
         .nic_gbps = bn_encap_goodput_gbps(s->nics.encap, s->nics.mtu, nic),
-        .domain_gpus = s->topo.domain_gpus,
+        .domain_gpus = s->topo.domain_gpus, .nic_line_gbps = nic,
     };
     if (s->topo.nscaleup) {
         double nv = sc->scale_up.rate_gbps;
         c->nv_gbps = bn_encap_goodput_gbps(s->nics.encap, s->nics.mtu, nv);
+        c->nv_line_gbps = nv;
         c->nv_alpha_us = sc->coll.step_latency_us + sc->scale_up.latency_ns / 1e3 +
                          2 * host_prop + mtu_us(s, nv);
         c->nvls_eff = s->topo.nnvls ? sc->scale_up.nvls_efficiency : 0;
@@ -245,6 +246,7 @@ static int run_size(const struct bn_scenario *sc, uint64_t size, struct bn_coll_
             rc = bn_sched_finish(&sched, err);
         if (rc == BN_OK) {
             snprintf(row->algo, sizeof row->algo, "%s", algo->name);
+            row->line_busbw_gbs = bn_coll_line_busbw(algo, &p, &cost);
             /* what ran: CollNet caps its trees at sharp.max_trees */
             for (uint32_t x = 0; x < sched.nexplicit; x++) /* a lane's channel: mod channels */
                 if (sched.xfers[x].channel % sc->coll.channels + 1 > row->channels)

@@ -237,9 +237,9 @@ static int allreduce(const struct bn_scenario *fsc, struct bn_compare_col *c,
         c->ar_bytes[i] = ar_sizes[i];
         if (r.nrows) {
             c->ar_busbw_gbs[i] = r.rows[0].busbw_gbs;
-            /* over the NIC's line rate, or NVLink's in a scale-up column */
-            double line = c->scale_up ? fsc->scale_up.rate_gbps : r.nic_gbps;
-            c->ar_eff_pct[i] = 100 * r.rows[0].busbw_gbs * 8 / line;
+            /* over what its algorithm reaches at line rate (seed.c's figure) */
+            double line = r.rows[0].line_busbw_gbs;
+            c->ar_eff_pct[i] = line > 0 ? 100 * r.rows[0].busbw_gbs / line : 0;
             snprintf(c->ar_algo[i], sizeof c->ar_algo[i], "%s", r.rows[0].algo);
         }
         c->gbps_per_pflops = r.topo.gbps_per_pflops;

@@ -83,8 +83,8 @@ void bn_seed_of_coll(const struct bn_coll_results *r, struct bn_seed_report *out
     for (uint32_t i = 0; i < r->nrows; i++)
         if (!r->rows[i].failed && (!big || r->rows[i].size > big->size))
             big = &r->rows[i];
-    if (strcmp(r->op, "allreduce") == 0 && big && r->nic_gbps > 0) {
-        double pct = 100 * big->busbw_gbs * 8 / r->nic_gbps;
+    if (strcmp(r->op, "allreduce") == 0 && big && big->line_busbw_gbs > 0) {
+        double pct = 100 * big->busbw_gbs / big->line_busbw_gbs;
         set(out, BUSBW, pct, pct >= BUSBW_TARGET_PCT ? BN_SEED_MET : BN_SEED_MISSED);
     }
 }

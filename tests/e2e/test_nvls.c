@@ -13,6 +13,8 @@
  * InfiniBand NICs, whose transport the NVLink queue pairs share.
  */
 #include "support.h"
+#include <math.h>
+
 #include "nic/encap.h"
 
 #define N 8.0
@@ -68,6 +70,8 @@ static void test_nvls_bandwidth(void **state)
             print_message("%s %s: busbw %.1f GB/s, bound %.1f\n", cases[i].op,
                           flow ? "flow" : "packet", r.busbw_gbs, cases[i].want);
             assert_string_equal(r.algo, "nvls");
+            /* the bound at line rate: the same with B = 450 GB/s */
+            assert_true(fabs(r.line_busbw_gbs - cases[i].want / b * 450) < 1e-6 * 450);
             assert_true(r.busbw_gbs <= cases[i].want * 1.001);
             assert_true(r.busbw_gbs >= cases[i].want * 0.97);
         }

@@ -105,6 +105,13 @@ int bn_coll_sweep_rows(const struct bn_scenario *sc, bn_coll_row_fn on_row, void
  * (BN_EINPUT). */
 int bn_coll_sweep_jobs(const struct bn_scenario *sc, unsigned jobs, bn_coll_row_fn on_row,
                        void *ud, struct bn_coll_results *out, struct bn_error *err);
+/* The rows i with i % nparts == part only (0 <= part < nparts), measured
+ * as bn_coll_sweep_jobs measures them: one share of the sweep, for a
+ * process among nparts (bnet coll under mpirun gathers the shares on rank
+ * 0). out->nrows counts every row; the others keep their size, count,
+ * type and reduction, with nothing measured. */
+int bn_coll_sweep_part(const struct bn_scenario *sc, unsigned jobs, uint32_t part,
+                       uint32_t nparts, struct bn_coll_results *out, struct bn_error *err);
 /* Free what r owns (rows, prov) and leave it empty. */
 void bn_coll_results_free(struct bn_coll_results *r);
 

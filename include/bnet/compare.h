@@ -78,6 +78,12 @@ struct bn_compare_results {
  * is left to free. Workers are forked processes. */
 int bn_compare_run(const struct bn_scenario *sc, const char *const *sets, unsigned jobs,
                    struct bn_compare_results *out, struct bn_error *err);
+/* The columns c with c % nparts == part only (0 <= part < nparts): one
+ * share, for a process among nparts (bnet compare under mpirun gathers the
+ * shares on rank 0); the other columns keep only their fabric's name. */
+int bn_compare_run_part(const struct bn_scenario *sc, const char *const *sets, unsigned jobs,
+                        uint32_t part, uint32_t nparts, struct bn_compare_results *out,
+                        struct bn_error *err);
 /* Free what r owns (prov); the columns are plain data. */
 void bn_compare_results_free(struct bn_compare_results *r);
 

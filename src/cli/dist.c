@@ -160,3 +160,44 @@ void bn_cli_dist_gather_sweep(const struct bn_cli_dist *d, struct bn_sweep_resul
     (void)d;
     (void)res;
 }
+
+#ifdef BNET_MPI
+/* Item i of n flat items (numbers and fixed strings, sent as they are)
+ * from its rank, i % size, to rank 0. */
+static void gather_items(const struct bn_cli_dist *d, void *items, size_t size, uint32_t n,
+                         int tag)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        int from = (int)(i % (uint32_t)d->size);
+        char *item = (char *)items + i * size;
+        if (from != 0 && d->rank == from)
+            MPI_Send(item, (int)size, MPI_BYTE, 0, tag, MPI_COMM_WORLD);
+        else if (from != 0 && d->rank == 0)
+            MPI_Recv(item, (int)size, MPI_BYTE, from, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+}
+#endif
+
+void bn_cli_dist_gather_coll(const struct bn_cli_dist *d, struct bn_coll_results *res)
+{
+#ifdef BNET_MPI
+    if (d->size > 1) {
+        int mine = res->interrupted, any = 0;
+        MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
+        gather_items(d, res->rows, sizeof *res->rows, res->nrows, 3);
+        res->interrupted = any;
+    }
+#endif
+    (void)d;
+    (void)res;
+}
+
+void bn_cli_dist_gather_compare(const struct bn_cli_dist *d, struct bn_compare_results *res)
+{
+#ifdef BNET_MPI
+    if (d->size > 1)
+        gather_items(d, res->cols, sizeof *res->cols, res->ncols, 4);
+#endif
+    (void)d;
+    (void)res;
+}

@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "bnet/coll.h"
+#include "bnet/compare.h"
 #include "bnet/sweep.h"
 
 struct bn_cli_dist {
@@ -25,5 +27,9 @@ int bn_cli_dist_status(int own, bool *print);
  * and every rank learns whether one was interrupted. Collective; a point
  * no rank should have sent aborts the job. */
 void bn_cli_dist_gather_sweep(const struct bn_cli_dist *d, struct bn_sweep_results *res);
+/* The same for bnet coll's rows (rank r measured rows i % size == r). */
+void bn_cli_dist_gather_coll(const struct bn_cli_dist *d, struct bn_coll_results *res);
+/* The same for bnet compare's columns (rank r measured c % size == r). */
+void bn_cli_dist_gather_compare(const struct bn_cli_dist *d, struct bn_compare_results *res);
 
 #endif

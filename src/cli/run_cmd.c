@@ -253,6 +253,33 @@ static void print_row(void *ud, const struct bn_coll_results *r, uint32_t row)
     fflush(stdout);
 }
 
+/* Under mpirun: this rank's share of the rows, gathered on rank 0, which
+ * prints the whole table; 0 and res to report on rank 0, else the exit
+ * status (-1: another rank's results, nothing to report here). */
+static int coll_ranks(const struct cli_opts *o, const struct bn_scenario *sc, unsigned jobs,
+                      struct bn_coll_results *res)
+{
+    const struct bn_cli_dist *d = bn_cli_dist();
+    struct bn_error err = {0};
+    int rc = bn_coll_sweep_part(sc, jobs, (uint32_t)d->rank, (uint32_t)d->size, res, &err);
+    bool print;
+    int st = bn_cli_dist_status(rc == BN_OK ? 0 : err.status == BN_EINPUT ? 2 : 1, &print);
+    if (print && d->rank)
+        fprintf(stderr, "bnet: rank %d: %s\n", d->rank, err.msg);
+    else if (print)
+        fprintf(stderr, "bnet: %s\n", err.msg);
+    if (!st)
+        bn_cli_dist_gather_coll(d, res);
+    if (rc == BN_OK && (st || d->rank))
+        bn_coll_results_free(res);
+    if (st || d->rank)
+        return st ? st : -1;
+    if (!(o->json && strcmp(o->json, "-") == 0))
+        for (uint32_t i = 0; i < res->nrows; i++)
+            print_row((void *)o, res, i);
+    return 0;
+}
+
 static int do_coll(const struct cli_opts *o, const struct bn_scenario *sc)
 {
     struct bn_error err = {0};
@@ -261,8 +288,14 @@ static int do_coll(const struct cli_opts *o, const struct bn_scenario *sc)
     unsigned jobs;
     if (!jobs_of(o, 0, &jobs)) /* 0: as many as fit */
         return 2;
-    if (bn_coll_sweep_jobs(sc, jobs, table ? print_row : NULL, (void *)o, &res, &err) != BN_OK)
+    if (bn_cli_dist()->size > 1) {
+        int st = coll_ranks(o, sc, jobs, &res);
+        if (st)
+            return st < 0 ? 0 : st;
+    } else if (bn_coll_sweep_jobs(sc, jobs, table ? print_row : NULL, (void *)o, &res, &err) !=
+               BN_OK) {
         return exit_status(&err);
+    }
     launch_of(o, &res);
     int rc = bn_provenance_command(&res.prov, o->command, &err);
     if (table)
@@ -464,9 +497,27 @@ static int do_compare(const struct cli_opts *o, const struct bn_scenario *sc)
     for (int i = 0; i < o->nsets; i++)
         sets[i] = o->sets[i].assignment;
     struct bn_compare_results *res = malloc(sizeof *res);
-    int rc = res ? bn_compare_run(sc, sets, jobs, res, &err)
+    const struct bn_cli_dist *d = bn_cli_dist(); /* under mpirun: this rank's columns */
+    int rc = res ? bn_compare_run_part(sc, sets, jobs, (uint32_t)d->rank, (uint32_t)d->size, res,
+                                       &err)
                  : bn_fail(&err, BN_ENOMEM, "out of memory");
     free(sets);
+    if (d->size > 1) {
+        bool print;
+        int st = bn_cli_dist_status(rc == BN_OK ? 0 : err.status == BN_EINPUT ? 2 : 1, &print);
+        if (print && d->rank)
+            fprintf(stderr, "bnet: rank %d: %s\n", d->rank, err.msg);
+        else if (print)
+            fprintf(stderr, "bnet: %s\n", err.msg);
+        if (!st)
+            bn_cli_dist_gather_compare(d, res);
+        if (st || d->rank) {
+            if (rc == BN_OK)
+                bn_compare_results_free(res);
+            free(res);
+            return st;
+        }
+    }
     if (rc == BN_OK)
         rc = bn_provenance_command(&res->prov, o->command, &err);
     if (rc == BN_OK && !(o->json && strcmp(o->json, "-") == 0))
@@ -580,12 +631,13 @@ int bn_cli_run(int argc, char **argv, int first, enum bn_cli_mode mode, const ch
         free_opts(&o);
         return rc < 0 ? 0 : rc;
     }
-    if (bn_cli_dist()->size > 1 && mode != BN_CLI_SWEEP) {
+    if (bn_cli_dist()->size > 1 && mode != BN_CLI_SWEEP && mode != BN_CLI_COLL &&
+        mode != BN_CLI_COMPARE) {
         static const char *const names[] = {"run", "topo", "coll", "job", "p2p", "compare",
                                             "sweep"};
         if (bn_cli_dist()->rank == 0)
-            fprintf(stderr, "bnet: under mpirun only bnet sweep spreads over the ranks; run "
-                    "bnet %s as one process (docs/sweep.md)\n", names[mode]);
+            fprintf(stderr, "bnet: under mpirun only bnet sweep, coll and compare spread over "
+                    "the ranks; run bnet %s as one process (docs/sweep.md)\n", names[mode]);
         free_opts(&o);
         return 2;
     }

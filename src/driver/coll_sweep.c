@@ -424,11 +424,22 @@ static int plan_rows(const struct bn_scenario *sc, struct bn_coll_results *out, 
     return BN_OK;
 }
 
-/* Rows one after another in this process, each reported as it ends. */
-static int run_in_turn(const struct bn_scenario *sc, uint32_t nsizes, bn_coll_row_fn on_row,
-                       void *ud, struct bn_coll_results *out, struct bn_error *err)
+/* The rows a process measures: every nparts-th from part (all: 0 of 1). */
+struct share {
+    uint32_t part, nparts;
+};
+
+static uint32_t share_rows(struct share sh, uint32_t nsizes)
 {
-    for (uint32_t i = 0; i < nsizes; i++) {
+    return nsizes > sh.part ? (nsizes - sh.part + sh.nparts - 1) / sh.nparts : 0;
+}
+
+/* Rows one after another in this process, each reported as it ends. */
+static int run_in_turn(const struct bn_scenario *sc, uint32_t nsizes, struct share sh,
+                       bn_coll_row_fn on_row, void *ud, struct bn_coll_results *out,
+                       struct bn_error *err)
+{
+    for (uint32_t i = sh.part; i < nsizes; i += sh.nparts) {
         int rc = run_row(sc, out->rows[i].size, &out->rows[i], err);
         if (rc == BN_EINTR) { /* the rows measured so far stand */
             out->interrupted = true;
@@ -437,7 +448,8 @@ static int run_in_turn(const struct bn_scenario *sc, uint32_t nsizes, bn_coll_ro
         if (rc != BN_OK)
             return rc;
         finish_row(out, (enum bn_coll_kind)sc->coll.op, &out->rows[i]);
-        out->nrows = i + 1;
+        if (sh.nparts == 1)
+            out->nrows = i + 1;
         if (on_row)
             on_row(ud, out, i);
     }
@@ -454,6 +466,7 @@ struct row_msg {
 
 struct rows_ctx {
     const struct bn_scenario *sc;
+    struct share sh;           /* task k is row sh.part + k x sh.nparts */
     struct bn_coll_results *out;
     bool *done;            /* [nsizes] */
     uint32_t cut;          /* the first row interrupted (nsizes: none) */
@@ -465,6 +478,7 @@ static void run_row_task(void *ctx, uint32_t i, void *msg)
 {
     const struct rows_ctx *x = ctx;
     struct row_msg *m = msg;
+    i = x->sh.part + i * x->sh.nparts;
     m->row = x->out->rows[i]; /* its size, type and reduction */
     m->rc = run_row(x->sc, m->row.size, &m->row, &m->err);
 }
@@ -473,6 +487,7 @@ static int place_row(void *ctx, uint32_t i, const void *msg, struct bn_error *er
 {
     struct rows_ctx *x = ctx;
     const struct row_msg *m = msg;
+    i = x->sh.part + i * x->sh.nparts;
     if (m->rc == BN_EINTR) { /* the rows before it stand */
         x->out->interrupted = true;
         x->cut = i < x->cut ? i : x->cut;
@@ -485,6 +500,8 @@ static int place_row(void *ctx, uint32_t i, const void *msg, struct bn_error *er
     x->out->rows[i] = m->row;
     finish_row(x->out, (enum bn_coll_kind)x->sc->coll.op, &x->out->rows[i]);
     x->done[i] = true;
+    if (x->sh.nparts > 1) /* a share: the whole sweep is gathered elsewhere */
+        return BN_OK;
     /* report the rows now in order after the last reported */
     while (x->out->nrows < x->cut && x->done[x->out->nrows]) {
         uint32_t r = x->out->nrows++;
@@ -520,29 +537,38 @@ static int rows_at_once(const struct bn_scenario *sc, unsigned jobs, uint32_t ns
     return BN_OK;
 }
 
-int bn_coll_sweep_jobs(const struct bn_scenario *sc, unsigned jobs, bn_coll_row_fn on_row,
-                       void *ud, struct bn_coll_results *out, struct bn_error *err)
+static int sweep_share(const struct bn_scenario *sc, unsigned jobs, struct share sh,
+                       bn_coll_row_fn on_row, void *ud, struct bn_coll_results *out,
+                       struct bn_error *err)
 {
     memset(out, 0, sizeof *out);
     double t0 = bn_wall_now();
-    uint32_t nsizes = 0;
+    uint32_t nsizes = 0, mine = 0;
     unsigned at_once = 1;
-    int rc = plan_rows(sc, out, &nsizes, err);
+    int rc = sh.nparts >= 1 && sh.part < sh.nparts
+                 ? plan_rows(sc, out, &nsizes, err)
+                 : bn_fail(err, BN_EINPUT, "coll: share %u of %u", sh.part, sh.nparts);
     if (rc == BN_OK)
-        rc = rows_at_once(sc, jobs, nsizes, &at_once, err);
+        mine = share_rows(sh, nsizes);
+    if (rc == BN_OK && mine)
+        rc = rows_at_once(sc, jobs, mine, &at_once, err);
     bool *done = rc == BN_OK ? calloc(nsizes + 1, sizeof *done) : NULL;
     if (rc == BN_OK && !done)
         rc = bn_fail(err, BN_ENOMEM, "out of memory");
+    if (rc == BN_OK && sh.nparts > 1)
+        out->nrows = nsizes; /* planned; this share's measured */
     if (rc == BN_OK && at_once == 1) {
-        rc = run_in_turn(sc, nsizes, on_row, ud, out, err);
+        rc = run_in_turn(sc, nsizes, sh, on_row, ud, out, err);
     } else if (rc == BN_OK) {
-        struct rows_ctx x = {.sc = sc, .out = out, .done = done, .cut = nsizes, .on_row = on_row,
-                             .ud = ud};
-        struct bn_workers w = {.ntasks = nsizes, .jobs = at_once,
+        struct rows_ctx x = {.sc = sc, .sh = sh, .out = out, .done = done, .cut = nsizes,
+                             .on_row = on_row, .ud = ud};
+        struct bn_workers w = {.ntasks = mine, .jobs = at_once,
                                .msg_size = sizeof(struct row_msg), .what = "coll",
                                .interruptible = true, .run = run_row_task, .place = place_row,
                                .ctx = &x};
         rc = bn_workers_run(&w, err);
+        for (uint32_t i = sh.part; sh.nparts > 1 && i < nsizes; i += sh.nparts)
+            out->interrupted |= !done[i];
         out->interrupted = rc == BN_OK && (out->interrupted || out->nrows < nsizes);
     }
     free(done);
@@ -554,6 +580,18 @@ int bn_coll_sweep_jobs(const struct bn_scenario *sc, unsigned jobs, bn_coll_row_
     if (rc != BN_OK)
         bn_coll_results_free(out);
     return rc;
+}
+
+int bn_coll_sweep_jobs(const struct bn_scenario *sc, unsigned jobs, bn_coll_row_fn on_row,
+                       void *ud, struct bn_coll_results *out, struct bn_error *err)
+{
+    return sweep_share(sc, jobs, (struct share){0, 1}, on_row, ud, out, err);
+}
+
+int bn_coll_sweep_part(const struct bn_scenario *sc, unsigned jobs, uint32_t part,
+                       uint32_t nparts, struct bn_coll_results *out, struct bn_error *err)
+{
+    return sweep_share(sc, jobs, (struct share){part, nparts}, NULL, NULL, out, err);
 }
 
 void bn_coll_results_free(struct bn_coll_results *r)

@@ -339,6 +339,7 @@ struct worker_msg {
 struct compare_ctx {
     const struct bn_scenario *sc;
     const char *const *sets;
+    uint32_t part, nparts;     /* task k is column part + k x nparts */
     struct bn_compare_results *out;
 };
 
@@ -347,6 +348,7 @@ static void run_column(void *ctx, uint32_t i, void *msg)
 {
     const struct compare_ctx *x = ctx;
     struct worker_msg *m = msg;
+    i = x->part + i * x->nparts;
     m->rc = measure(x->sc, x->sets, x->out->cols[i].fabric, x->out->hosts, &m->col, &m->err);
 }
 
@@ -355,6 +357,7 @@ static int place_column(void *ctx, uint32_t i, const void *msg, struct bn_error 
 {
     struct compare_ctx *x = ctx;
     const struct worker_msg *m = msg;
+    i = x->part + i * x->nparts;
     if (m->rc != BN_OK) {
         *err = m->err;
         return m->rc;
@@ -435,7 +438,16 @@ static int parse_fabrics(const struct bn_scenario *sc, const char *const *sets,
 int bn_compare_run(const struct bn_scenario *sc, const char *const *sets, unsigned jobs,
                    struct bn_compare_results *out, struct bn_error *err)
 {
+    return bn_compare_run_part(sc, sets, jobs, 0, 1, out, err);
+}
+
+int bn_compare_run_part(const struct bn_scenario *sc, const char *const *sets, unsigned jobs,
+                        uint32_t part, uint32_t nparts, struct bn_compare_results *out,
+                        struct bn_error *err)
+{
     memset(out, 0, sizeof *out);
+    if (nparts < 1 || part >= nparts)
+        return bn_fail(err, BN_EINPUT, "compare: share %u of %u", part, nparts);
     double t0 = bn_wall_now();
     snprintf(out->scenario, sizeof out->scenario, "%s", sc->source);
     struct bn_topo_info ti;
@@ -451,11 +463,12 @@ int bn_compare_run(const struct bn_scenario *sc, const char *const *sets, unsign
         bn_compare_results_free(out);
         return rc;
     }
-    struct compare_ctx x = {.sc = sc, .sets = sets, .out = out};
-    struct bn_workers w = {.ntasks = out->ncols, .jobs = jobs, .msg_size = sizeof(struct worker_msg),
+    struct compare_ctx x = {.sc = sc, .sets = sets, .part = part, .nparts = nparts, .out = out};
+    uint32_t mine = out->ncols > part ? (out->ncols - part + nparts - 1) / nparts : 0;
+    struct bn_workers w = {.ntasks = mine, .jobs = jobs, .msg_size = sizeof(struct worker_msg),
                            .what = "compare", .run = run_column, .place = place_column,
                            .ctx = &x};
-    rc = bn_workers_run(&w, err);
+    rc = mine ? bn_workers_run(&w, err) : BN_OK;
     out->wall_s = bn_wall_now() - t0;
     if (rc != BN_OK)
         bn_compare_results_free(out);

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# bnet sweep under mpirun (docs/sweep.md): the points spread over 2 ranks,
-# gathered on rank 0, give the same JSON and CSV, byte for byte, as one
-# process; bad input is one message and exit 2 (no hang); a command that
-# does not spread is refused; a bnet built without MPI refuses an mpirun
+# bnet sweep, coll and compare under mpirun (docs/sweep.md): the points
+# (rows, fabrics) spread over 2 ranks, gathered on rank 0, give the same JSON and CSV,
+# byte for byte, as one process; bad input is one message and exit 2 (no
+# hang); a command that does not spread is refused; a bnet built without MPI refuses an mpirun
 # launch rather than run the study twice.
 # Usage: tests/cli/test_mpi.sh BNET
 set -uo pipefail
@@ -48,8 +48,32 @@ timeout 60 "${mpi[@]}" "$BNET" sweep "${args[@]}" --vary topology.k=4,5 --quiet 
 st=$?
 [[ $st -eq 2 && $(grep -c "sweep point" "$T/e1") -eq 1 ]]
 ok "a bad grid: exit 2, one message, no hang (exit $st)" $?
+# bnet coll: rows i on rank i % 2
+cargs=(-g 8 -b 1K -e 4M -f 4 --set coll.in_place=false)
+$BNET coll "${cargs[@]}" -j 1 --json "$T/c1.json" -F "$T/c1.csv" >/dev/null
+ok "coll: one process" $?
+"${mpi[@]}" "$BNET" coll "${cargs[@]}" -j 1 --json "$T/c2.json" -F "$T/c2.csv" >"$T/c2.txt" \
+  2>"$T/c2.err"
+ok "coll: mpirun -np 2 exits 0" $?
+cmp -s "$T/c1.json" "$T/c2.json" && cmp -s "$T/c1.csv" "$T/c2.csv"
+ok "coll: JSON and CSV byte-identical to one process" $?
+[[ $(grep -cE '^ +[0-9]+ +[0-9]+ +float' "$T/c2.txt") -eq 7 && $(grep -c "^# nThread" "$T/c2.txt") -eq 1 ]]
+ok "coll: one table, from rank 0, every row once" $?
+timeout 60 "${mpi[@]}" "$BNET" coll -g 8 -b 1K -e 1K --algo nvls 2>"$T/e3"
+st=$?
+[[ $st -eq 2 && $(grep -c "without scale_up.nvls" "$T/e3") -eq 1 ]]
+ok "coll: bad input under mpirun: exit 2, one message, no hang (exit $st)" $?
+
+# bnet compare: column c on rank c % 2
+pargs=(--set topology.kind=leaf_spine --set topology.k=4 --fabrics ib-ndr,roce-400g,uec-800g -j 1)
+$BNET compare "${pargs[@]}" --json "$T/p1.json" >/dev/null
+ok "compare: one process" $?
+"${mpi[@]}" "$BNET" compare "${pargs[@]}" --json "$T/p2.json" >"$T/p2.txt" 2>"$T/p2.err" &&
+  cmp -s "$T/p1.json" "$T/p2.json"
+ok "compare: mpirun -np 2, JSON byte-identical to one process" $?
+
 timeout 60 "${mpi[@]}" "$BNET" run --set topology.k=4 --quiet 2>"$T/e2"
 st=$?
-[[ $st -eq 2 && $(grep -c "only bnet sweep spreads" "$T/e2") -eq 1 ]]
+[[ $st -eq 2 && $(grep -c "only bnet sweep, coll and compare spread" "$T/e2") -eq 1 ]]
 ok "bnet run under mpirun -np 2: refused once (exit $st)" $?
 finish

@@ -140,6 +140,15 @@ struct bn_sched {
     uint32_t *succ_off, *succ; /* after finish(): successors of xfer i are succ[succ_off[i] .. succ_off[i+1]) */
 };
 
+/* A contribution set as a collective's meaning gives one, constant over a
+ * range of blocks: no requirement (wanted only), nobody, everyone, one
+ * rank. */
+enum bn_coll_answer_kind { BN_ANS_NONE, BN_ANS_EMPTY, BN_ANS_ALL, BN_ANS_ONE };
+struct bn_coll_answer {
+    enum bn_coll_answer_kind kind;
+    uint32_t rank;             /* BN_ANS_ONE */
+};
+
 /* Element-level meaning of a collective (independent of the algorithm). */
 uint64_t bn_coll_elems(const struct bn_coll_params *p);          /* logical array length */
 /* The contributions rank/endpoint `ep` holds for piece range [lo,hi) before
@@ -150,6 +159,10 @@ bool bn_coll_initial(const struct bn_sched *s, uint32_t ep, uint64_t lo, uint64_
 /* What rank `r` must hold for [lo,hi) at the end; false: no requirement. */
 bool bn_coll_wanted(const struct bn_sched *s, uint32_t r, uint64_t lo, uint64_t hi,
                     uint64_t *set);
+/* The same as one answer: what endpoint ep holds before (initial) or rank
+ * ep must hold after; false where the range straddles blocks that differ. */
+bool bn_coll_answer_of(const struct bn_sched *s, uint32_t ep, uint64_t lo, uint64_t hi,
+                       bool initial, struct bn_coll_answer *out);
 /* Elements of a block: the unit the collective's answers change at (RS/AG/
  * AllToAll: E/n, SendRecv: E per rank, otherwise the whole array). */
 uint64_t bn_coll_block_elems(const struct bn_coll_params *p);
@@ -200,6 +213,14 @@ uint32_t bn_sched_find_slot(const struct bn_sched *s, uint32_t endpoint, uint32_
  * schedule) and returns its successors that became ready. wrong() counts the
  * elements of the ranks' outputs that are not what the collective demands.
  */
+/* What a chain's piece carries: ranks first, first + 1, ... (mod n), count
+ * of them (n: everyone), as a ring's hops gather them one by one; broken
+ * once a hop added a rank that does not extend the run (counted wrong). */
+struct bn_chain_set {
+    uint32_t first, count;
+    bool broken;
+};
+
 struct bn_sched_run {
     const struct bn_sched *s;
     uint64_t *content;         /* nslots x words */
@@ -209,7 +230,7 @@ struct bn_sched_run {
     uint32_t delivered;
     uint64_t conflicts;        /* elements reduced twice or read while changing */
     uint32_t *by_lo;           /* piece ids sorted by lo: wrong() checks coverage with it */
-    uint64_t *carried;         /* per chain: the contributions its piece carries */
+    struct bn_chain_set *carried; /* per chain: the contributions its piece carries */
     uint32_t *hops_done;       /* per chain: hops delivered */
     uint64_t chain_wrong;      /* output elements the chains left wrong */
 };

@@ -14,8 +14,10 @@
  * A chain (sched.h) keeps one set, what its piece carries: a REDUCE hop adds
  * the receiving rank's contribution (checked not to be in it already), and
  * when the chain leaves a rank for the last time, the rank's output for the
- * piece is what the chain carried there. Memory: a set per chain, not per
- * slot, so a ring of n ranks checks in O(n x channels x slices) sets.
+ * piece is what the chain carried there. A ring's hops gather ranks in ring
+ * order, so what a chain carries is an interval of the ring (first rank,
+ * count): 9 bytes per chain whatever n is, where an n-bit set per chain
+ * would take 4.3 GB for a 131,072-rank ring.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -62,6 +64,47 @@ static int sort_pieces(struct bn_sched_run *r, struct bn_error *err)
     return BN_OK;
 }
 
+/* Add contributions `a` to a chain's interval; false if one was in it
+ * already (it would count twice). */
+static bool chain_add(struct bn_chain_set *set, struct bn_coll_answer a, uint32_t n)
+{
+    if (a.kind == BN_ANS_EMPTY || a.kind == BN_ANS_NONE)
+        return true;
+    if (a.kind == BN_ANS_ALL || set->count == 0) {
+        bool clash = set->count > 0;
+        *set = a.kind == BN_ANS_ALL ? (struct bn_chain_set){0, n, set->broken}
+                                    : (struct bn_chain_set){a.rank, 1, set->broken};
+        return !clash;
+    }
+    uint32_t after = (a.rank + n - set->first) % n; /* a.rank's place from first */
+    if (after < set->count)
+        return false;
+    if (after == set->count) { /* extends the run past its end */
+        set->count++;
+    } else if (after == n - 1) { /* or before its first rank */
+        set->first = a.rank;
+        set->count++;
+    } else {
+        set->broken = true; /* not an interval: not what a ring gathers */
+    }
+    return true;
+}
+
+/* Whether the chain's interval is exactly the contributions `want`. */
+static bool chain_is(const struct bn_chain_set *set, struct bn_coll_answer want, uint32_t n)
+{
+    if (set->broken)
+        return false;
+    switch (want.kind) {
+    case BN_ANS_ALL:
+        return set->count == n;
+    case BN_ANS_ONE:
+        return set->count == 1 && set->first == want.rank;
+    default:
+        return set->count == 0;
+    }
+}
+
 int bn_sched_run_start(struct bn_sched_run *r, const struct bn_sched *s, struct bn_error *err)
 {
     memset(r, 0, sizeof *r);
@@ -73,8 +116,7 @@ int bn_sched_run_start(struct bn_sched_run *r, const struct bn_sched *s, struct 
     r->posted_version = alloc(s->nexplicit, sizeof *r->posted_version, true);
     r->waiting = alloc(s->nexplicit, sizeof *r->waiting, false);
     r->by_lo = alloc(s->npieces, sizeof *r->by_lo, false);
-    /* a set per chain and one of scratch */
-    r->carried = alloc(((size_t)s->nchains + 1) * s->words, sizeof *r->carried, true);
+    r->carried = alloc(s->nchains, sizeof *r->carried, true);
     r->hops_done = alloc(s->nchains, sizeof *r->hops_done, true);
     if (!r->content || !r->version || !r->posted_version || !r->waiting || !r->by_lo ||
         !r->carried || !r->hops_done) {
@@ -98,11 +140,14 @@ int bn_sched_run_start(struct bn_sched_run *r, const struct bn_sched *s, struct 
     for (uint32_t c = 0; c < s->nchains; c++) {
         const struct bn_chain *ch = &s->chains[c];
         const struct bn_piece *pc = &s->pieces[ch->piece];
-        if (!bn_coll_initial(s, ch->start, pc->lo, pc->hi, r->carried + (size_t)c * s->words)) {
+        struct bn_coll_answer a;
+        if (!bn_coll_answer_of(s, ch->start, pc->lo, pc->hi, true, &a)) {
             bn_sched_run_free(r);
             return bn_fail(err, BN_EINPUT, "coll: chain of piece %" PRIu32 " straddles blocks"
                            " of the %s layout", ch->piece, bn_coll_kind_name(s->p.kind));
         }
+        r->carried[c] = (struct bn_chain_set){0, 0, false};
+        chain_add(&r->carried[c], a, s->p.nranks);
     }
     int rc = sort_pieces(r, err);
     if (rc != BN_OK)
@@ -148,25 +193,19 @@ static uint32_t chain_deliver(struct bn_sched_run *r, uint32_t xfer, uint32_t *o
     uint32_t c = bn_sched_chain_of(s, xfer);
     const struct bn_chain *ch = &s->chains[c];
     const struct bn_piece *pc = &s->pieces[ch->piece];
-    uint64_t elems = pc->hi - pc->lo, *set = r->carried + (size_t)c * s->words;
+    uint64_t elems = pc->hi - pc->lo;
+    struct bn_chain_set *set = &r->carried[c];
     uint32_t h = xfer - ch->first, n = s->p.nranks, total = ch->nred + ch->ncopy;
     uint32_t dst = (uint32_t)((ch->start + (uint64_t)h + 1) % n);
-    uint64_t *tmp = r->carried + (size_t)s->nchains * s->words; /* scratch after the sets */
+    struct bn_coll_answer a;
     if (h != r->hops_done[c])
         r->conflicts += elems; /* delivered out of its order */
     r->hops_done[c]++;
-    if (h < ch->nred) {
-        uint64_t overlap = 0;
-        bn_coll_initial(s, dst, pc->lo, pc->hi, tmp);
-        for (uint32_t w = 0; w < s->words; w++) {
-            overlap |= set[w] & tmp[w];
-            set[w] |= tmp[w];
-        }
-        if (overlap)
-            r->conflicts += elems;
-    }
-    if ((uint64_t)h + n >= total && bn_coll_wanted(s, dst, pc->lo, pc->hi, tmp) &&
-        memcmp(tmp, set, (size_t)s->words * sizeof *set) != 0)
+    if (h < ch->nred && bn_coll_answer_of(s, dst, pc->lo, pc->hi, true, &a) &&
+        !chain_add(set, a, n))
+        r->conflicts += elems;
+    if ((uint64_t)h + n >= total && bn_coll_answer_of(s, dst, pc->lo, pc->hi, false, &a) &&
+        a.kind != BN_ANS_NONE && !chain_is(set, a, n))
         r->chain_wrong += elems; /* its last visit: what the rank keeps */
     r->delivered++;
     if (h + 1 == total)

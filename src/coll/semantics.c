@@ -20,15 +20,14 @@
 
 #include "coll/sched.h"
 
-enum answer_kind { ANS_NONE, ANS_EMPTY, ANS_ALL, ANS_ONE };
-
-struct answer {
-    enum answer_kind kind;
-    uint32_t rank;             /* ANS_ONE */
-};
-
-static struct answer one(uint32_t r) { return (struct answer){ANS_ONE, r}; }
-static struct answer just(enum answer_kind k) { return (struct answer){k, 0}; }
+static struct bn_coll_answer one(uint32_t r)
+{
+    return (struct bn_coll_answer){BN_ANS_ONE, r};
+}
+static struct bn_coll_answer just(enum bn_coll_answer_kind k)
+{
+    return (struct bn_coll_answer){k, 0};
+}
 
 uint64_t bn_coll_elems(const struct bn_coll_params *p)
 {
@@ -52,50 +51,51 @@ uint64_t bn_coll_block_elems(const struct bn_coll_params *p)
 }
 
 /* Contributions endpoint `ep` holds in block b before the collective. */
-static struct answer initial_block(const struct bn_coll_params *p, uint32_t ep, uint64_t b)
+static struct bn_coll_answer initial_block(const struct bn_coll_params *p, uint32_t ep,
+                                           uint64_t b)
 {
     if (ep >= p->nranks)
-        return just(ANS_EMPTY); /* aggregation units start empty */
+        return just(BN_ANS_EMPTY); /* aggregation units start empty */
     switch (p->kind) {
     case BN_COLL_BROADCAST:
-        return ep == p->root ? one(ep) : just(ANS_EMPTY);
+        return ep == p->root ? one(ep) : just(BN_ANS_EMPTY);
     case BN_COLL_ALLGATHER:
     case BN_COLL_SENDRECV:
-        return b == ep ? one(ep) : just(ANS_EMPTY);
+        return b == ep ? one(ep) : just(BN_ANS_EMPTY);
     case BN_COLL_ALLTOALL:
-        return b / p->nranks == ep ? one(ep) : just(ANS_EMPTY);
+        return b / p->nranks == ep ? one(ep) : just(BN_ANS_EMPTY);
     default:
         return one(ep); /* AllReduce, Reduce, ReduceScatter: everyone's whole input */
     }
 }
 
 /* What rank r must hold in block b at the end. */
-static struct answer wanted_block(const struct bn_coll_params *p, uint32_t r, uint64_t b)
+static struct bn_coll_answer wanted_block(const struct bn_coll_params *p, uint32_t r, uint64_t b)
 {
     uint32_t n = p->nranks;
     switch (p->kind) {
     case BN_COLL_ALLREDUCE:
-        return just(ANS_ALL);
+        return just(BN_ANS_ALL);
     case BN_COLL_REDUCE:
-        return r == p->root ? just(ANS_ALL) : just(ANS_NONE);
+        return r == p->root ? just(BN_ANS_ALL) : just(BN_ANS_NONE);
     case BN_COLL_BROADCAST:
         return one(p->root);
     case BN_COLL_REDUCESCATTER:
-        return b == r ? just(ANS_ALL) : just(ANS_NONE);
+        return b == r ? just(BN_ANS_ALL) : just(BN_ANS_NONE);
     case BN_COLL_ALLGATHER:
         return one((uint32_t)b);
     case BN_COLL_ALLTOALL:
-        return b % n == r ? one((uint32_t)(b / n)) : just(ANS_NONE);
+        return b % n == r ? one((uint32_t)(b / n)) : just(BN_ANS_NONE);
     case BN_COLL_SENDRECV:
-        return b == (r + n - 1) % n ? one((uint32_t)b) : just(ANS_NONE);
+        return b == (r + n - 1) % n ? one((uint32_t)b) : just(BN_ANS_NONE);
     default:
-        return just(ANS_NONE);
+        return just(BN_ANS_NONE);
     }
 }
 
 /* The answer over [lo,hi) if all its blocks agree; false otherwise. */
 static bool range_answer(const struct bn_sched *s, uint32_t who, uint64_t lo, uint64_t hi,
-                         bool initial, struct answer *out)
+                         bool initial, struct bn_coll_answer *out)
 {
     if (lo >= hi || hi > s->elems)
         return false;
@@ -104,7 +104,8 @@ static bool range_answer(const struct bn_sched *s, uint32_t who, uint64_t lo, ui
         return false;
     uint64_t first = lo / bsz, last = (hi - 1) / bsz;
     for (uint64_t b = first; b <= last; b++) {
-        struct answer a = initial ? initial_block(&s->p, who, b) : wanted_block(&s->p, who, b);
+        struct bn_coll_answer a = initial ? initial_block(&s->p, who, b)
+                                          : wanted_block(&s->p, who, b);
         if (b == first)
             *out = a;
         else if (a.kind != out->kind || a.rank != out->rank)
@@ -113,12 +114,20 @@ static bool range_answer(const struct bn_sched *s, uint32_t who, uint64_t lo, ui
     return true;
 }
 
-static void expand(const struct bn_sched *s, struct answer a, uint64_t *set)
+bool bn_coll_answer_of(const struct bn_sched *s, uint32_t ep, uint64_t lo, uint64_t hi,
+                       bool initial, struct bn_coll_answer *out)
+{
+    if (initial ? ep >= s->nendpoints : ep >= s->p.nranks)
+        return false;
+    return range_answer(s, ep, lo, hi, initial, out);
+}
+
+static void expand(const struct bn_sched *s, struct bn_coll_answer a, uint64_t *set)
 {
     memset(set, 0, (size_t)s->words * sizeof *set);
-    if (a.kind == ANS_ONE) {
+    if (a.kind == BN_ANS_ONE) {
         set[a.rank / 64] = UINT64_C(1) << (a.rank % 64);
-    } else if (a.kind == ANS_ALL) {
+    } else if (a.kind == BN_ANS_ALL) {
         uint32_t n = s->p.nranks;
         for (uint32_t w = 0; w < n / 64; w++)
             set[w] = UINT64_MAX;
@@ -130,7 +139,7 @@ static void expand(const struct bn_sched *s, struct answer a, uint64_t *set)
 bool bn_coll_initial(const struct bn_sched *s, uint32_t ep, uint64_t lo, uint64_t hi,
                      uint64_t *set)
 {
-    struct answer a = {0};
+    struct bn_coll_answer a = {0};
     if (ep >= s->nendpoints || !range_answer(s, ep, lo, hi, true, &a))
         return false;
     expand(s, a, set);
@@ -140,8 +149,8 @@ bool bn_coll_initial(const struct bn_sched *s, uint32_t ep, uint64_t lo, uint64_
 bool bn_coll_wanted(const struct bn_sched *s, uint32_t r, uint64_t lo, uint64_t hi,
                     uint64_t *set)
 {
-    struct answer a = {0};
-    if (r >= s->p.nranks || !range_answer(s, r, lo, hi, false, &a) || a.kind == ANS_NONE)
+    struct bn_coll_answer a = {0};
+    if (r >= s->p.nranks || !range_answer(s, r, lo, hi, false, &a) || a.kind == BN_ANS_NONE)
         return false;
     expand(s, a, set);
     return true;

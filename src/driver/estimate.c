@@ -15,7 +15,7 @@
  *                    followed flows, queues and link rows
  *   collective       the largest row's schedule: transfers and slots, and
  *                    each slot's contribution set, one bit per rank; for a
- *                    compact algorithm (ring), a chain and its carried set
+ *                    compact algorithm (ring), a chain and its carried interval
  *                    per piece
  * and refused (BN_EINPUT naming the key that drives the largest part)
  * when the total passes the memory available (MemAvailable in
@@ -136,11 +136,11 @@ static void coll_parts(const struct bn_scenario *sc, const struct bn_topo_counts
         sc->coll.algo ? bn_coll_algo_at(sc->coll.algo - 1u) : NULL;
     if (forced && forced->compact && sc->coll.op != BN_COLL_ALLTOALL &&
         sc->coll.op != BN_COLL_SENDRECV) {
-        /* chains: a piece, a chain and the set it carries per slice, and
-         * per rank and channel a queue pair of the NIC layer */
+        /* chains: a piece, a chain and the interval it carries per slice,
+         * and per rank and channel a queue pair of the NIC layer */
         double pieces = n * ch * slices;
         e->coll_bytes = (uint64_t)(pieces * (sizeof(struct bn_piece) + sizeof(struct bn_chain) +
-                                             words * 8 + 16) +
+                                             sizeof(struct bn_chain_set) + 16) +
                                    n * ch * sizeof(struct bn_qp));
         return;
     }

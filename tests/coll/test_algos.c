@@ -739,6 +739,39 @@ static void test_compact_ring_at_scale(void **state)
     bn_sched_free(&s);
 }
 
+/* 32,768 ranks (2^31 hops, near the 2^32 transfer ids): a chain carries
+ * an interval of the ring, 12 bytes, not an n-bit set (4 KiB a chain, 128
+ * MiB for this ring's chains), and one chain's 65,534 hops in order gather
+ * everyone with no conflict; a hop out of order shows. */
+static void test_chain_intervals_at_scale(void **state)
+{
+    (void)state;
+    uint32_t n = 32768;
+    struct bn_coll_params p = {.kind = BN_COLL_ALLREDUCE, .nranks = n, .bytes = 4ull * n,
+                               .type_bytes = 4, .channels = 1, .slice_bytes = 4};
+    struct bn_sched s;
+    build_ok("ring", &p, &s);
+    assert_int_equal(s.nchains, n);
+    struct bn_sched_run r;
+    struct bn_error err = {0};
+    assert_int_equal(bn_sched_run_start(&r, &s, &err), BN_OK);
+    uint32_t out[2], first = s.chains[0].first, total = 2 * (n - 1);
+    for (uint32_t h = 0; h < total; h++)
+        bn_sched_run_deliver(&r, first + h, out);
+    assert_int_equal(r.conflicts, 0);
+    assert_int_equal(r.chain_wrong, 0);
+    assert_int_equal(r.carried[0].count, n);
+    bn_sched_run_deliver(&r, s.chains[1].first + 1, out); /* chain 1's second hop first */
+    assert_true(r.conflicts > 0);
+    bn_sched_run_free(&r);
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    if (ru.ru_maxrss > 512L * 1024)
+        fail_msg("peak memory %ld KB", ru.ru_maxrss);
+    assert_true(sizeof *r.carried <= 12);
+    bn_sched_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -762,6 +795,7 @@ int main(void)
         cmocka_unit_test(test_every_dependency_needed),
         cmocka_unit_test(test_broken_ring),
         cmocka_unit_test(test_compact_ring_at_scale),
+        cmocka_unit_test(test_chain_intervals_at_scale),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -253,6 +253,20 @@ static void print_row(void *ud, const struct bn_coll_results *r, uint32_t row)
     fflush(stdout);
 }
 
+/* Under mpirun: every rank's outcome of its share, the lowest failing
+ * rank's status (0: all succeeded), said once, by that rank. */
+static int ranks_status(int rc, const struct bn_error *err)
+{
+    bool print;
+    int st = bn_cli_dist_status(rc == BN_OK ? 0 : err->status == BN_EINPUT ? 2 : 1, &print);
+    int rank = bn_cli_dist()->rank;
+    if (print && rank)
+        fprintf(stderr, "bnet: rank %d: %s\n", rank, err->msg);
+    else if (print)
+        fprintf(stderr, "bnet: %s\n", err->msg);
+    return st;
+}
+
 /* Under mpirun: this rank's share of the rows, gathered on rank 0, which
  * prints the whole table; 0 and res to report on rank 0, else the exit
  * status (-1: another rank's results, nothing to report here). */
@@ -262,12 +276,7 @@ static int coll_ranks(const struct cli_opts *o, const struct bn_scenario *sc, un
     const struct bn_cli_dist *d = bn_cli_dist();
     struct bn_error err = {0};
     int rc = bn_coll_sweep_part(sc, jobs, (uint32_t)d->rank, (uint32_t)d->size, res, &err);
-    bool print;
-    int st = bn_cli_dist_status(rc == BN_OK ? 0 : err.status == BN_EINPUT ? 2 : 1, &print);
-    if (print && d->rank)
-        fprintf(stderr, "bnet: rank %d: %s\n", d->rank, err.msg);
-    else if (print)
-        fprintf(stderr, "bnet: %s\n", err.msg);
+    int st = ranks_status(rc, &err);
     if (!st)
         bn_cli_dist_gather_coll(d, res);
     if (rc == BN_OK && (st || d->rank))
@@ -444,12 +453,7 @@ static int do_sweep(const struct cli_opts *o, const struct bn_scenario *sc)
         fputc('\n', stderr);
     free(vary);
     free(seeds);
-    bool print;
-    int st = bn_cli_dist_status(rc == BN_OK ? 0 : err.status == BN_EINPUT ? 2 : 1, &print);
-    if (print && d->rank)
-        fprintf(stderr, "bnet: rank %d: %s\n", d->rank, err.msg);
-    else if (print)
-        fprintf(stderr, "bnet: %s\n", err.msg);
+    int st = ranks_status(rc, &err);
     if (st || d->size > 1) {
         if (!st)
             bn_cli_dist_gather_sweep(d, res);
@@ -503,12 +507,7 @@ static int do_compare(const struct cli_opts *o, const struct bn_scenario *sc)
                  : bn_fail(&err, BN_ENOMEM, "out of memory");
     free(sets);
     if (d->size > 1) {
-        bool print;
-        int st = bn_cli_dist_status(rc == BN_OK ? 0 : err.status == BN_EINPUT ? 2 : 1, &print);
-        if (print && d->rank)
-            fprintf(stderr, "bnet: rank %d: %s\n", d->rank, err.msg);
-        else if (print)
-            fprintf(stderr, "bnet: %s\n", err.msg);
+        int st = ranks_status(rc, &err);
         if (!st)
             bn_cli_dist_gather_compare(d, res);
         if (st || d->rank) {

@@ -1,10 +1,10 @@
 /*
  * Aggregation units at run time: each unit's NIC port, and the next hop
  * towards every SHARP unit from every switch (NVLS units hang off their
- * NVSwitch, which reaches them as it reaches its GPUs). A reduction tree's edges join
- * a switch to a neighbour, so one fixed shortest path per unit (the first
- * port in port order that gets closer, as a subnet manager would pin it)
- * is all a unit's traffic needs; no load balancing applies to it.
+ * NVSwitch, which reaches them as it reaches its GPUs). A reduction tree's
+ * edges join a switch to a neighbour, so one fixed shortest path per unit
+ * (the first port in port order that gets closer, as a subnet manager
+ * would pin it) is all a unit's traffic needs; no load balancing applies.
  */
 #include <stdlib.h>
 

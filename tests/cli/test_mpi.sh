@@ -57,7 +57,8 @@ ok "coll: one process" $?
 ok "coll: mpirun -np 2 exits 0" $?
 cmp -s "$T/c1.json" "$T/c2.json" && cmp -s "$T/c1.csv" "$T/c2.csv"
 ok "coll: JSON and CSV byte-identical to one process" $?
-[[ $(grep -cE '^ +[0-9]+ +[0-9]+ +float' "$T/c2.txt") -eq 7 && $(grep -c "^# nThread" "$T/c2.txt") -eq 1 ]]
+[[ $(grep -cE '^ +[0-9]+ +[0-9]+ +float' "$T/c2.txt") -eq 7 &&
+   $(grep -c "^# nThread" "$T/c2.txt") -eq 1 ]]
 ok "coll: one table, from rank 0, every row once" $?
 timeout 60 "${mpi[@]}" "$BNET" coll -g 8 -b 1K -e 1K --algo nvls 2>"$T/e3"
 st=$?

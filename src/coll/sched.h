@@ -187,13 +187,13 @@ int bn_sched_chain(struct bn_sched *s, uint32_t piece, uint32_t start, uint32_t 
 void bn_sched_view(const struct bn_sched *s, uint32_t x, struct bn_xfer_view *v);
 /* The chain whose hop transfer x is (x >= nexplicit). */
 uint32_t bn_sched_chain_of(const struct bn_sched *s, uint32_t x);
-/* Transfers that may be ready at once at most: every explicit one, and a
- * hop of each chain. */
 /* NVLS units of a schedule's params: one per NVLink domain (0: none). */
 static inline uint32_t bn_coll_nvls_units(const struct bn_coll_params *p)
 {
     return p->nvls_domain ? (p->nranks + p->nvls_domain - 1) / p->nvls_domain : 0;
 }
+/* Transfers that may be ready at once at most: every explicit one, and a
+ * hop of each chain. */
 static inline uint32_t bn_sched_ready_max(const struct bn_sched *s)
 {
     return s->nexplicit + s->nchains;

@@ -343,6 +343,7 @@ struct bn_scenario_coll {
     uint8_t proto;               /* 0 = auto, else 1 + index in the protocols' registry */
     uint8_t tuner;               /* enum bn_sc_coll_tuner: whose model picks under auto */
     bool pxn;                    /* cross-rail sends relayed over NVLink to the rail's GPU */
+    bool aggregate;              /* flow level: a connection's transfers as one flow (coll/sched.h) */
 };
 
 /* coll.tuner: bnet's model of the fabric, NCCL 2.20.3's tuning model, or

@@ -43,6 +43,20 @@ int bn_coll_xfer_after(struct bn_sched *s, uint32_t src, uint32_t dst, uint32_t 
                        enum bn_xfer_op op, uint32_t channel, const uint32_t *deps,
                        uint32_t ndeps, uint32_t *id, struct bn_error *err);
 
+/* Aggregates (the ops' bulk): the bytes each edge e of a cycle of m
+ * members (member e to e + 1 mod m) carries when chunk k, of bytes[k]
+ * bytes, makes `hops` hops from member (k + off) mod m; into edge[]. */
+void bn_coll_cycle_load(const uint64_t *bytes, uint32_t m, uint32_t off, uint64_t hops,
+                        uint64_t *edge);
+/* The largest piece bn_coll_slices cuts elems elements into, in bytes. */
+uint64_t bn_coll_slice_of(const struct bn_sched *s, uint64_t elems);
+/* Bytes of range i of `elems` elements cut into `parts` (bn_coll_split). */
+static inline uint64_t bn_coll_split_bytes(const struct bn_sched *s, uint64_t elems,
+                                           uint64_t parts, uint64_t i)
+{
+    return (elems / parts + (i < elems % parts)) * s->p.type_bytes;
+}
+
 /* Children of `label` in NCCL's binary tree over n labels (algo_tree.c's
  * file comment): 0, 1 or 2, into kid[]. */
 uint32_t bn_coll_btree_kids(uint32_t label, uint32_t n, uint32_t kid[2]);

@@ -13,6 +13,8 @@
  * disjoint parts of the array and use the same ring order (one NIC per GPU:
  * NCCL would give each NIC its own ring).
  */
+#include <stdlib.h>
+
 #include "coll/algo.h"
 
 static bool ring_supports(const struct bn_coll_params *p)
@@ -103,9 +105,52 @@ static int ring_build(struct bn_sched *s, struct bn_error *err)
     return build_whole(s, err);
 }
 
+/* The aggregate (sched.h): per channel part, the chains' bytes summed per
+ * ring edge; the longest chain is chunk 0's of channel 0. */
+static int ring_bulk(struct bn_sched *s, struct bn_error *err)
+{
+    if (!ring_supports(&s->p))
+        return bn_coll_unsupported(s, "ring", err);
+    uint32_t n = s->p.nranks, root = s->p.root;
+    enum bn_coll_kind kind = s->p.kind;
+    bool blocks = kind == BN_COLL_REDUCESCATTER || kind == BN_COLL_ALLGATHER;
+    uint64_t whole = blocks ? bn_coll_block_elems(&s->p) : s->elems;
+    uint64_t parts = bn_coll_nparts(whole, s->p.channels);
+    /* chunk k's chain: from rank k + off, `hops` hops (build_whole, build_blocks) */
+    uint32_t off = kind == BN_COLL_BROADCAST ? root : kind == BN_COLL_REDUCE ? root + 1
+                   : kind == BN_COLL_REDUCESCATTER ? 1 : 0;
+    uint64_t hops = kind == BN_COLL_ALLREDUCE ? 2 * ((uint64_t)n - 1) : n - 1;
+    bool one_chunk = kind == BN_COLL_BROADCAST || kind == BN_COLL_REDUCE;
+    uint64_t *chunk = calloc(n, sizeof *chunk), *edge = malloc((size_t)n * sizeof *edge);
+    int rc = chunk && edge ? BN_OK : bn_fail(err, BN_ENOMEM, "coll: out of memory (ring)");
+    uint64_t biggest = 0;
+    for (uint64_t c = 0; rc == BN_OK && n > 1 && c < parts; c++) {
+        uint64_t part = whole / parts + (c < whole % parts);
+        for (uint32_t k = 0; k < n; k++) {
+            uint64_t elems = one_chunk ? (k == 0 ? part : 0)
+                             : blocks ? part : part / n + (k < part % n);
+            chunk[k] = elems * s->p.type_bytes;
+            if (elems > biggest)
+                biggest = elems;
+        }
+        bn_coll_cycle_load(chunk, n, off % n, hops, edge);
+        for (uint32_t e = 0; rc == BN_OK && e < n; e++) {
+            uint32_t x, from = (e + n - off % n) % n; /* hops from the chain's start */
+            rc = bn_sched_bulk(s, e, (e + 1) % n, (uint32_t)c, edge[e], &x, err);
+            if (rc == BN_OK && c == 0)
+                rc = bn_sched_crit(s, x, (uint32_t)(hops / n + (from < hops % n)), err);
+        }
+    }
+    s->crit_piece_bytes = bn_coll_slice_of(s, biggest);
+    free(chunk);
+    free(edge);
+    return rc;
+}
+
 const struct bn_coll_algo_ops bn_coll_algo_ring = {
     .name = "ring",
     .compact = true,
     .supports = ring_supports,
     .build = ring_build,
+    .bulk = ring_bulk,
 };

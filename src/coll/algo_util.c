@@ -49,6 +49,34 @@ int bn_coll_slices(struct bn_sched *s, uint64_t lo, uint64_t hi, uint32_t *first
     return BN_OK;
 }
 
+void bn_coll_cycle_load(const uint64_t *bytes, uint32_t m, uint32_t off, uint64_t hops,
+                        uint64_t *edge)
+{
+    /* chunk k crosses edge e (hops / m) times, once more if e lies within
+     * the first hops % m edges from its start: a window of chunks
+     * e - off, e - off - 1, ... slid round the cycle */
+    uint64_t total = 0, full = hops / m, rem = hops % m, window = 0;
+    for (uint32_t k = 0; k < m; k++)
+        total += bytes[k];
+    uint32_t at = (uint32_t)((2 * (uint64_t)m - off % m) % m); /* e - off for e = 0 */
+    for (uint64_t j = 0; j < rem; j++)
+        window += bytes[(at + m - j) % m];
+    for (uint32_t e = 0; e < m; e++) {
+        edge[e] = full * total + window;
+        /* slide: chunk e + 1 - off enters, e + 1 - off - rem leaves (the
+         * same one when rem is 0); unsigned, so it wraps back exactly */
+        uint32_t in = (at + e + 1) % m, out = (uint32_t)((at + e + 1 + m - rem) % m);
+        window += bytes[in] - bytes[out];
+    }
+}
+
+uint64_t bn_coll_slice_of(const struct bn_sched *s, uint64_t elems)
+{
+    uint64_t per = s->p.slice_bytes / s->p.type_bytes;
+    uint64_t n = elems ? (elems + per - 1) / per : 1;
+    return (elems + n - 1) / n * s->p.type_bytes;
+}
+
 int bn_coll_part_slices(struct bn_sched *s, uint64_t lo, uint64_t hi, uint64_t parts, uint64_t i,
                         uint32_t *first, uint32_t *count, struct bn_error *err)
 {

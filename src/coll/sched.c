@@ -93,6 +93,7 @@ void bn_sched_free(struct bn_sched *s)
     free(s->succ);
     free(s->chains);
     free(s->piece_chain);
+    free(s->crit);
     memset(s, 0, sizeof *s);
 }
 
@@ -214,6 +215,43 @@ int bn_sched_xfer(struct bn_sched *s, uint32_t src, uint32_t dst, uint32_t piece
         *id = s->nexplicit;
     s->nexplicit++;
     return BN_OK;
+}
+
+int bn_sched_bulk(struct bn_sched *s, uint32_t src, uint32_t dst, uint32_t channel,
+                  uint64_t bytes, uint32_t *id, struct bn_error *err)
+{
+    uint32_t x = UINT32_MAX;
+    if (id)
+        *id = x;
+    if (bytes == 0)
+        return BN_OK;
+    int rc = BN_OK;
+    if (!s->bulk) { /* every aggregate transfer moves piece 0, the whole array */
+        if (s->npieces || s->nchains)
+            return bn_fail(err, BN_EINPUT, "coll: an aggregate transfer in a stepwise schedule");
+        s->bulk = true;
+        rc = bn_sched_piece(s, 0, s->elems, NULL, err);
+    }
+    if (rc == BN_OK)
+        rc = bn_sched_xfer(s, src, dst, 0, BN_XFER_COPY, channel, &x, err);
+    if (rc == BN_OK) {
+        s->xfers[x].bytes = bytes;
+        if (id)
+            *id = x;
+    }
+    return rc;
+}
+
+int bn_sched_crit(struct bn_sched *s, uint32_t x, uint32_t mult, struct bn_error *err)
+{
+    if (x == UINT32_MAX || mult == 0)
+        return BN_OK;
+    if (x >= s->nexplicit)
+        return bn_fail(err, BN_EINPUT, "coll: the longest chain names transfer %" PRIu32, x);
+    int rc = grow((void **)&s->crit, &s->crit_cap, s->ncrit, sizeof *s->crit, "chain hops", err);
+    if (rc == BN_OK)
+        s->crit[s->ncrit++] = (struct bn_crit_hop){.xfer = x, .times = mult};
+    return rc;
 }
 
 int bn_sched_chain(struct bn_sched *s, uint32_t piece, uint32_t start, uint32_t nred,

@@ -138,6 +138,18 @@ struct bn_sched {
     uint32_t (*edges)[2];      /* (before, after) pairs until finish() */
     uint32_t nedges, edges_cap;
     uint32_t *succ_off, *succ; /* after finish(): successors of xfer i are succ[succ_off[i] .. succ_off[i+1]) */
+    /* An aggregate schedule (coll.aggregate, bn_sched_bulk): one transfer
+     * per connection carrying all its bytes at once, no dependencies and no
+     * contribution sets (nothing to verify). What it leaves out, the time a
+     * piece takes along the pipeline, is the longest chain of hops a piece
+     * makes: the transfers whose connections it crosses, how many times
+     * each, every time with a piece of crit_piece_bytes. Its first
+     * crit_head hops come before every connection has data (a pipeline's
+     * head: hier's phase 1 before the rails), and delay the whole. */
+    bool bulk;
+    struct bn_crit_hop { uint32_t xfer, times; } *crit;
+    uint32_t ncrit, crit_cap, crit_head;
+    uint64_t crit_piece_bytes;
 };
 
 /* A contribution set as a collective's meaning gives one, constant over a
@@ -183,6 +195,13 @@ int bn_sched_xfer(struct bn_sched *s, uint32_t src, uint32_t dst, uint32_t piece
  * ncopy COPY hops around the ring (see above). */
 int bn_sched_chain(struct bn_sched *s, uint32_t piece, uint32_t start, uint32_t nred,
                    uint32_t ncopy, uint32_t channel, struct bn_error *err);
+/* An aggregate transfer: `bytes` from src to dst on `channel`, with no
+ * dependencies (marks s bulk; see above). Zero bytes add nothing. */
+int bn_sched_bulk(struct bn_sched *s, uint32_t src, uint32_t dst, uint32_t channel,
+                  uint64_t bytes, uint32_t *id, struct bn_error *err);
+/* The longest chain crosses aggregate transfer x's connection `mult` times
+ * more (x UINT32_MAX, a transfer of no bytes: nothing). */
+int bn_sched_crit(struct bn_sched *s, uint32_t x, uint32_t mult, struct bn_error *err);
 /* Transfer x as the executors see it. */
 void bn_sched_view(const struct bn_sched *s, uint32_t x, struct bn_xfer_view *v);
 /* The chain whose hop transfer x is (x >= nexplicit). */
@@ -272,6 +291,10 @@ struct bn_coll_algo_ops {
     bool (*supports)(const struct bn_coll_params *p);
     /* Fill s (already bn_sched_init'ed) with pieces, transfers and deps. */
     int (*build)(struct bn_sched *s, struct bn_error *err);
+    /* Or with its aggregate (bn_sched_bulk per connection, and the
+     * pipeline's longest chain): O(ranks x channels) whatever the size.
+     * NULL: the algorithm has none. */
+    int (*bulk)(struct bn_sched *s, struct bn_error *err);
 };
 
 const struct bn_coll_algo_ops *bn_coll_algo_find(const char *name);

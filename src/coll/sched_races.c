@@ -160,6 +160,8 @@ int bn_sched_races(const struct bn_sched *s, uint64_t *races, struct bn_error *e
 {
     if (!s->succ_off)
         return bn_fail(err, BN_EINPUT, "coll: schedule checked before bn_sched_finish");
+    if (s->bulk) /* an aggregate schedule's transfers stand for bytes, not data */
+        return bn_fail(err, BN_EINPUT, "coll: an aggregate schedule has no data to race on");
     struct races r = {.s = s};
     size_t nx = (size_t)s->nexplicit + 1, np = (size_t)s->npieces + 1;
     r.order = malloc(nx * sizeof *r.order);

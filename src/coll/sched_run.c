@@ -111,7 +111,7 @@ int bn_sched_run_start(struct bn_sched_run *r, const struct bn_sched *s, struct 
     if (!s->succ_off)
         return bn_fail(err, BN_EINPUT, "coll: schedule run before bn_sched_finish");
     r->s = s;
-    r->content = alloc((size_t)s->nslots * s->words, sizeof *r->content, true);
+    r->content = alloc(s->bulk ? 0 : (size_t)s->nslots * s->words, sizeof *r->content, true);
     r->version = alloc(s->nslots, sizeof *r->version, true);
     r->posted_version = alloc(s->nexplicit, sizeof *r->posted_version, true);
     r->waiting = alloc(s->nexplicit, sizeof *r->waiting, false);
@@ -124,7 +124,7 @@ int bn_sched_run_start(struct bn_sched_run *r, const struct bn_sched *s, struct 
         return bn_fail(err, BN_ENOMEM, "coll: out of memory for a run of %" PRIu32 " slots",
                        s->nslots);
     }
-    for (uint32_t i = 0; i < s->nslots; i++) {
+    for (uint32_t i = 0; !s->bulk && i < s->nslots; i++) {
         const struct bn_slot *sl = &s->slots[i];
         const struct bn_piece *pc = &s->pieces[sl->piece];
         if (!bn_coll_initial(s, sl->endpoint, pc->lo, pc->hi, r->content + (size_t)i * s->words)) {
@@ -222,21 +222,22 @@ uint32_t bn_sched_run_deliver(struct bn_sched_run *r, uint32_t xfer, uint32_t *o
     const struct bn_xfer *x = &s->xfers[xfer];
     const struct bn_piece *pc = &s->pieces[s->slots[x->src_slot].piece];
     uint64_t elems = pc->hi - pc->lo;
-    const uint64_t *src = r->content + (size_t)x->src_slot * s->words;
-    uint64_t *dst = r->content + (size_t)x->dst_slot * s->words;
-
-    if (r->version[x->src_slot] != r->posted_version[xfer])
-        r->conflicts += elems; /* the source changed under the read */
-    if (x->op == BN_XFER_REDUCE) {
-        uint64_t overlap = 0;
-        for (uint32_t w = 0; w < s->words; w++) {
-            overlap |= dst[w] & src[w];
-            dst[w] |= src[w];
+    if (!s->bulk) { /* an aggregate schedule carries bytes, not contributions */
+        const uint64_t *src = r->content + (size_t)x->src_slot * s->words;
+        uint64_t *dst = r->content + (size_t)x->dst_slot * s->words;
+        if (r->version[x->src_slot] != r->posted_version[xfer])
+            r->conflicts += elems; /* the source changed under the read */
+        if (x->op == BN_XFER_REDUCE) {
+            uint64_t overlap = 0;
+            for (uint32_t w = 0; w < s->words; w++) {
+                overlap |= dst[w] & src[w];
+                dst[w] |= src[w];
+            }
+            if (overlap)
+                r->conflicts += elems; /* some contribution would be added twice */
+        } else {
+            memcpy(dst, src, (size_t)s->words * sizeof *dst);
         }
-        if (overlap)
-            r->conflicts += elems; /* some contribution would be added twice */
-    } else {
-        memcpy(dst, src, (size_t)s->words * sizeof *dst);
     }
     r->version[x->dst_slot]++;
     r->delivered++;
@@ -302,6 +303,8 @@ static uint64_t rank_wrong(const struct bn_sched_run *r, uint32_t rr, uint64_t *
 uint64_t bn_sched_run_wrong(const struct bn_sched_run *r)
 {
     const struct bn_sched *s = r->s;
+    if (s->bulk) /* nothing was carried to check */
+        return 0;
     uint64_t *scratch = alloc((size_t)s->words * 2, sizeof *scratch, false);
     if (!scratch)
         return UINT64_MAX; /* cannot check: report everything as wrong, never as right */

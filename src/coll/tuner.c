@@ -197,8 +197,8 @@ double bn_coll_line_busbw(const struct bn_coll_algo_ops *algo, const struct bn_c
     return (double)p->bytes / (t * 1e3) * bn_coll_busbw_factor(p->kind, p->nranks);
 }
 
-const struct bn_coll_algo_ops *bn_coll_tune(const struct bn_coll_params *p,
-                                            const struct bn_coll_cost *c, double *us)
+static const struct bn_coll_algo_ops *tune(const struct bn_coll_params *p,
+                                           const struct bn_coll_cost *c, bool bulk, double *us)
 {
     const struct bn_coll_algo_ops *best = NULL;
     for (uint32_t i = 0; bn_coll_algo_at(i); i++) {
@@ -208,7 +208,7 @@ const struct bn_coll_algo_ops *bn_coll_tune(const struct bn_coll_params *p,
          * cannot see, cost it 30 % and more in simulation (docs/
          * collectives.md). NCCL's tuner does not offer it either: forced
          * only. */
-        if (bn_coll_algo_at(i)->forced_only)
+        if (bn_coll_algo_at(i)->forced_only || (bulk && !bn_coll_algo_at(i)->bulk))
             continue;
         if (bn_coll_predict(bn_coll_algo_at(i), p, c, &t) && (!best || t < *us)) {
             best = bn_coll_algo_at(i);
@@ -216,4 +216,16 @@ const struct bn_coll_algo_ops *bn_coll_tune(const struct bn_coll_params *p,
         }
     }
     return best;
+}
+
+const struct bn_coll_algo_ops *bn_coll_tune(const struct bn_coll_params *p,
+                                            const struct bn_coll_cost *c, double *us)
+{
+    return tune(p, c, false, us);
+}
+
+const struct bn_coll_algo_ops *bn_coll_tune_bulk(const struct bn_coll_params *p,
+                                                 const struct bn_coll_cost *c, double *us)
+{
+    return tune(p, c, true, us);
 }

@@ -37,5 +37,8 @@ double bn_coll_line_busbw(const struct bn_coll_algo_ops *algo, const struct bn_c
 /* The fastest algorithm the registry has for p, and its prediction. */
 const struct bn_coll_algo_ops *bn_coll_tune(const struct bn_coll_params *p,
                                             const struct bn_coll_cost *c, double *us);
+/* The same among the algorithms that have an aggregate (ops' bulk). */
+const struct bn_coll_algo_ops *bn_coll_tune_bulk(const struct bn_coll_params *p,
+                                                 const struct bn_coll_cost *c, double *us);
 
 #endif

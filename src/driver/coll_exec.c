@@ -42,6 +42,7 @@ struct exec {
     uint64_t wrong[2];
     bool finished;
     uint32_t *sent;              /* per endpoint: its sends delivered this iteration */
+    bn_time_t *bulk_at;          /* an aggregate: per transfer, when posted and delivered */
     bool failed;                 /* a queue pair gave up: the collective cannot finish */
     double failed_us;
     uint32_t failed_rank, failed_peer, failed_step;
@@ -114,6 +115,8 @@ static uint64_t wire(const struct exec *x, uint64_t payload)
 static void send(struct exec *x, uint32_t xi, const struct bn_xfer_view *t, uint32_t c)
 {
     bn_sched_run_posted(&x->run, xi);
+    if (x->bulk_at)
+        x->bulk_at[2 * (size_t)xi] = x->s->fab.now;
     uint32_t proxy = pxn_proxy(x, x->ep_host[t->src], x->ep_host[t->dst]), cookie = xi;
     if (proxy != UINT32_MAX) {
         c = conn_for(x, x->ep_host[t->src], proxy, t->channel);
@@ -231,7 +234,6 @@ static void end_iteration(struct exec *x)
 static void on_complete(void *ud, uint32_t cookie, enum bn_completion_side side, bn_time_t when)
 {
     struct exec *x = ud;
-    (void)when;
     if (side != BN_COMPLETE_RX)
         return;
     struct bn_xfer_view t;
@@ -245,6 +247,8 @@ static void on_complete(void *ud, uint32_t cookie, enum bn_completion_side side,
         return;
     }
     x->sent[t.src]++;
+    if (x->bulk_at)
+        x->bulk_at[2 * (size_t)cookie + 1] = when;
     if (x->proto)
         slot_freed(x, &t);
     release(x, x->ready, bn_sched_run_deliver(&x->run, cookie, x->ready));
@@ -313,6 +317,33 @@ static const struct bn_driver_ops coll_driver = {
     .qp_error = exec_qp_error,
 };
 
+/* An aggregate's longest chain (coll/sched.h) hop by hop: the step
+ * latency, the endpoints' fixed costs (none over NVLink), the path's
+ * latency, and a piece at the rate its connection's flow had. A row takes
+ * this long at least, however fast its flows; *head_us, its head. */
+static double chain_us(struct exec *x, double *head_us)
+{
+    const struct bn_sched *sc = x->sched;
+    const struct bn_sim *s = x->s;
+    const struct bn_flow_engine *fe = s->flow;
+    double ps = 0, ends = (double)bn_ep_fixed_ps(&s->nics.ep_params);
+    *head_us = 0;
+    for (uint32_t i = 0; fe && i < sc->ncrit; i++) {
+        if (i == sc->crit_head)
+            *head_us = ps / 1e6;
+        uint32_t xi = sc->crit[i].xfer;
+        struct bn_xfer_view t;
+        bn_sched_view(sc, xi, &t);
+        uint32_t qp = x->qp_val[conn_of(x, &t)];
+        double lat = (double)fe->q[qp].lat_a + fe->q[qp].lat_b * fe->full_wire;
+        double busy = (double)(x->bulk_at[2 * (size_t)xi + 1] - x->bulk_at[2 * (size_t)xi]) - lat;
+        double piece = busy > 0 ? busy * (double)sc->crit_piece_bytes / (double)t.bytes : 0;
+        ps += sc->crit[i].times * ((double)x->step_ps + (s->nics.qp[qp].nvlink ? 0 : ends) +
+                                   lat + piece);
+    }
+    return ps / 1e6;
+}
+
 static void fill_row(const struct exec *x, struct bn_coll_row *row)
 {
     const struct bn_sim *s = x->s;
@@ -367,6 +398,8 @@ int bn_coll_execute(struct bn_sim *s, const struct bn_sched *sched, const uint32
     x.qp_val = calloc(x.qp_cap, sizeof *x.qp_val);
     x.ready = malloc(((size_t)bn_sched_ready_max(sched) + 1) * sizeof *x.ready);
     x.sent = calloc((size_t)sched->nendpoints + 1, sizeof *x.sent);
+    if (sched->bulk)
+        x.bulk_at = calloc(2 * (size_t)sched->nxfers + 2, sizeof *x.bulk_at);
     bool slots = true;
     if (proto) {
         uint32_t nodes = bn_sched_ready_max(sched) + 1;
@@ -379,7 +412,8 @@ int bn_coll_execute(struct bn_sim *s, const struct bn_sched *sched, const uint32
         for (uint32_t n = 0; slots && n < nodes; n++)
             x.node_next[n] = n + 1 < nodes ? n + 1 : UINT32_MAX;
     }
-    int rc = x.qp_key && x.qp_val && x.ready && x.sent && slots ? BN_OK
+    int rc = x.qp_key && x.qp_val && x.ready && x.sent && slots && (x.bulk_at || !sched->bulk)
+                 ? BN_OK
              : bn_fail(err, BN_ENOMEM, "out of memory for %u transfers", sched->nxfers);
     double t0 = bn_wall_now();
     if (rc == BN_OK)
@@ -402,11 +436,19 @@ int bn_coll_execute(struct bn_sim *s, const struct bn_sched *sched, const uint32
         fill_row(&x, row);
         row->wall_s = bn_wall_now() - t0;
     }
+    if (rc == BN_OK && sched->bulk && !x.failed) {
+        double head, chain = chain_us(&x, &head);
+        row->time_us = row->time_us + head > chain ? row->time_us + head : chain;
+        if (row->inplace_time_us > 0)
+            row->inplace_time_us = row->inplace_time_us + head > chain
+                                       ? row->inplace_time_us + head : chain;
+    }
     bn_sched_run_free(&x.run);
     free(x.qp_key);
     free(x.qp_val);
     free(x.ready);
     free(x.sent);
+    free(x.bulk_at);
     free(x.inflight);
     free(x.wait_head);
     free(x.wait_tail);

@@ -61,10 +61,11 @@ static int pick_algo(const struct bn_scenario *sc, const struct bn_coll_params *
 {
     const char *op = bn_coll_op_name(sc->coll.op);
     if (sc->coll.algo == 0) { /* auto */
-        *algo = bn_coll_tune(p, c, pred);
+        *algo = sc->coll.aggregate ? bn_coll_tune_bulk(p, c, pred) : bn_coll_tune(p, c, pred);
         if (!*algo)
-            return bn_fail(err, BN_EINPUT, "%s: key 'coll.op': no algorithm can run %s on %u ranks",
-                           BN_WHERE(sc, "coll.op"), op, p->nranks);
+            return bn_fail(err, BN_EINPUT, "%s: key 'coll.op': no algorithm can run %s on %u "
+                           "ranks%s", BN_WHERE(sc, "coll.op"), op, p->nranks,
+                           sc->coll.aggregate ? " in aggregate (coll.aggregate)" : "");
         return BN_OK;
     }
     *algo = bn_coll_algo_at(sc->coll.algo - 1u);
@@ -77,10 +78,15 @@ static int pick_algo(const struct bn_scenario *sc, const struct bn_coll_params *
                            ? " without sharp.enabled"
                        : *algo && (*algo)->needs_nvls && !sc->scale_up.nvls
                            ? " without scale_up.nvls" : "");
+    if (sc->coll.aggregate && !(*algo)->bulk)
+        return bn_fail(err, BN_EINPUT, "%s: key 'coll.algo': %s has no aggregate form "
+                       "(coll.aggregate takes ring or hier)", BN_WHERE(sc, "coll.algo"),
+                       (*algo)->name);
     if (!bn_coll_predict(*algo, p, c, pred))
         *pred = 0;
     return BN_OK;
 }
+
 
 /* CollNet's reduction tree over the switches' SHARP units: a root on the
  * top tier (the first such switch), every GPU's leaf joined to it along
@@ -241,7 +247,7 @@ static int run_size(const struct bn_scenario *sc, uint64_t size, struct bn_coll_
         if (rc == BN_OK)
             rc = bn_sched_init(&sched, &p, err);
         if (rc == BN_OK)
-            rc = algo->build(&sched, err);
+            rc = sc->coll.aggregate ? algo->bulk(&sched, err) : algo->build(&sched, err);
         if (rc == BN_OK)
             rc = bn_sched_finish(&sched, err);
         if (rc == BN_OK) {
@@ -392,7 +398,7 @@ static int plan_rows(const struct bn_scenario *sc, struct bn_coll_results *out, 
     out->step_factor = sc->coll.step_factor;
     out->warmup = sc->coll.warmup;
     out->iters = sc->coll.iters;
-    out->check = sc->coll.check;
+    out->check = sc->coll.check && !sc->coll.aggregate; /* an aggregate carries no data */
     out->in_place = sc->coll.in_place;
     rc = bn_check_memory(sc, BN_EST_COLL, err);
     if (rc == BN_OK)

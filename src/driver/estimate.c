@@ -131,6 +131,16 @@ static void coll_parts(const struct bn_scenario *sc, const struct bn_topo_counts
         double nvls = (2 * n + 1) * ((double)sc->coll.max_bytes / chunk + n * ch);
         xfers = nvls > xfers ? nvls : xfers;
     }
+    if (sc->coll.aggregate) {
+        /* a transfer per connection and phase (hier: three per rank and
+         * channel), its queue pair and its flow's links */
+        double conns = 3 * n * ch;
+        e->coll_bytes = (uint64_t)(conns * (sizeof(struct bn_xfer) + 6 * sizeof(uint32_t) +
+                                            sizeof(struct bn_qp) + sizeof(struct bn_msg) +
+                                            16 * (sizeof(struct bn_mm_use) + 8)) +
+                                   n * sizeof(struct bn_slot) * 4);
+        return;
+    }
     double words = (n + 63) / 64;
     const struct bn_coll_algo_ops *forced =
         sc->coll.algo ? bn_coll_algo_at(sc->coll.algo - 1u) : NULL;

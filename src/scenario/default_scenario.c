@@ -302,6 +302,7 @@ static const char default_yaml[] =
     "  proto: auto                   # auto | ll | ll128 | simple (NCCL_PROTO)\n"
     "  tuner: bnet                   # bnet | nccl | both: whose model picks under auto\n"
     "  pxn: false                    # cross-rail sends relayed over NVLink (NCCL's PXN)\n"
+    "  aggregate: false              # flow level: a connection's transfers as one flow\n"
     "  channels: 2\n"
     "  min_bytes: 8                  # nccl-tests -b\n"
     "  max_bytes: 1GiB               # nccl-tests -e (1073741824)\n"

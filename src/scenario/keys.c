@@ -1064,6 +1064,12 @@ static const struct bn_scn_key keys[] = {
                   "crosses NVLink to its server's GPU on the destination's rail, whose NIC sends "
                   "it on, so no data crosses rails in the network.",
       FIELD(coll.pxn) },
+    { .info.path = "coll.aggregate", BOOL_KEY, .info.unit = "", .info.def = "false",
+      .info.doc = "With sim.fidelity flow: each connection's transfers run as one flow of "
+                  "all their bytes, and the pipeline's fill is added from the longest chain of "
+                  "hops, so a row costs O(ranks x channels) whatever its size (ring and hier; "
+                  "no #wrong check; docs/flow_level.md).",
+      FIELD(coll.aggregate) },
 
     { .info.path = "sharp.enabled", BOOL_KEY, .info.unit = "", .info.def = "false",
       .info.doc = "Aggregation units in the switches (SHARP), for coll.algo collnet.",

@@ -158,6 +158,27 @@ static int check_fidelity(const struct bn_scenario *sc, struct bn_error *err)
     return BN_OK;
 }
 
+/* coll.aggregate: flows of whole connections, so no protocol's slots, no
+ * relay and no packets (docs/flow_level.md). */
+static int check_aggregate(const struct bn_scenario *sc, struct bn_error *err)
+{
+    where_buf at;
+    if (!sc->coll.aggregate)
+        return BN_OK;
+    if (sc->sim.fidelity != BN_SC_FIDELITY_FLOW)
+        return bn_fail(err, BN_EINPUT, "%s: key 'coll.aggregate': needs sim.fidelity flow "
+                       "(--fidelity flow)", where(sc, "coll.aggregate", "sim.fidelity", at));
+    if (sc->coll.proto || sc->coll.tuner != BN_SC_TUNER_BNET)
+        return bn_fail(err, BN_EINPUT, "%s: key 'coll.aggregate': an NCCL protocol's 8 slots "
+                       "per connection are not modelled in aggregate; needs coll.proto auto and "
+                       "coll.tuner bnet", where(sc, "coll.aggregate", "coll.proto", at));
+    if (sc->coll.pxn)
+        return bn_fail(err, BN_EINPUT, "%s: key 'coll.aggregate': PXN's relays are not "
+                       "modelled in aggregate (coll.pxn)",
+                       where(sc, "coll.aggregate", "coll.pxn", at));
+    return BN_OK;
+}
+
 int bn_scenario_validate(const struct bn_scenario *sc, struct bn_error *err)
 {
     int rc = check_k(sc, err);
@@ -173,5 +194,7 @@ int bn_scenario_validate(const struct bn_scenario *sc, struct bn_error *err)
         rc = check_workload(sc, err);
     if (rc == BN_OK)
         rc = check_fidelity(sc, err);
+    if (rc == BN_OK)
+        rc = check_aggregate(sc, err);
     return rc;
 }

@@ -232,6 +232,18 @@ expect_error "--fidelity flow: a scenario with faults is refused, naming the key
     "scenarios/fault_link_local.yaml" "key 'sim.fidelity'" "failures" \
     -- run scenarios/fault_link_local.yaml --fidelity flow
 
+expect_error "coll.aggregate at packet level: refused, naming the key" \
+    "key 'coll.aggregate'" "sim.fidelity flow" \
+    -- coll --set coll.aggregate=true -b 1M -e 1M
+
+expect_error "coll.aggregate with a protocol: refused, naming the key" \
+    "key 'coll.aggregate'" "coll.proto auto" \
+    -- coll --fidelity flow --set coll.aggregate=true --proto ll -b 1M -e 1M
+
+expect_error "coll.aggregate with an algorithm that has none: refused, naming it" \
+    "key 'coll.algo'" "tree has no aggregate" \
+    -- coll --fidelity flow --set coll.aggregate=true --algo tree -b 1M -e 1M
+
 # ---------------------------------------------------------------- YAML file errors
 
 expect_error "yaml: unknown key names FILE:LINE and the key" \

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Collectives at 100k-GPU scale (docs/flow_level.md, "Aggregate collectives"):
+#   targets    wall time and peak memory, one core, of
+#              - bnet topo on scenarios/cluster_131k.yaml (topology, routes)
+#              - a 1 GiB hierarchical AllReduce at the flow level in
+#                aggregate (coll.aggregate) on 16,384 GPUs (--nranks) and on
+#                131,072 GPUs (scenarios/cluster_131k.yaml)
+#   agreement  the aggregate against the stepwise flow level, busbw per
+#              size, ring and hier, on the 128-GPU cluster and on 1024 GPUs
+# Timed with /usr/bin/time (process wall, peak RSS); busbw read from bnet's
+# JSON with jq.
+# Usage: bench/scale.sh [targets|agreement|all]   (default: all)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/need-packages.sh time jq
+scripts/setup.sh build >/dev/null
+bnet=build/bnet
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+what=${1:-all}
+
+# timed LABEL ARGS...: one bnet command, its wall seconds and peak MB
+timed() {
+    local label=$1
+    shift
+    /usr/bin/time -f '%e %M' -o "$out/time" "$bnet" "$@" >/dev/null
+    read -r wall kb <"$out/time"
+    printf '%-44s %8.2f s %9.1f MB\n' "$label" "$wall" "$(echo "$kb / 1024" | bc -l)"
+}
+
+if [[ $what == targets || $what == all ]]; then
+    echo "# target: topology at 131,072 GPUs < 10 s; AllReduce 1 GiB: 16,384 GPUs < 5 s, 131,072 < 60 s and 8 GB"
+    timed "bnet topo cluster_131k" topo scenarios/cluster_131k.yaml
+    agg=(--fidelity flow --set coll.aggregate=true --algo hier -b 1G -e 1G --json "$out/r.json")
+    timed "hier AllReduce 1 GiB, 16,384 GPUs" coll --nranks 16384 "${agg[@]}"
+    echo "  busbw $(jq '.rows[0].busbw_gbs' "$out/r.json") GB/s"
+    timed "hier AllReduce 1 GiB, 131,072 GPUs" coll scenarios/cluster_131k.yaml "${agg[@]}"
+    echo "  busbw $(jq '.rows[0].busbw_gbs' "$out/r.json") GB/s"
+fi
+
+if [[ $what == agreement || $what == all ]]; then
+    echo "# aggregate against stepwise, flow level: busbw (GB/s) and aggregate / stepwise - 1"
+    printf '%-22s %12s %10s %10s %8s\n' case size stepwise aggregate diff
+    for ranks in 128 1024; do
+        for a in ring hier; do
+            for agg in false true; do
+                "$bnet" coll --nranks "$ranks" --fidelity flow --algo "$a" -b 1M -e 1G -f 8 \
+                    --set coll.in_place=false --set coll.aggregate=$agg \
+                    --json "$out/$agg.json" >/dev/null
+            done
+            join <(jq -r '.rows[] | "\(.size) \(.busbw_gbs)"' "$out/false.json") \
+                <(jq -r '.rows[] | "\(.size) \(.busbw_gbs)"' "$out/true.json") |
+                awk -v c="$a-$ranks" '{ printf "%-22s %12s %10.2f %10.2f %+7.1f%%\n", c, $1, $2, $3, ($3 / $2 - 1) * 100 }'
+        done
+    done
+fi

@@ -53,6 +53,7 @@ struct bn_compare_col {
     double gbps_per_pflops;      /* 0: topology.gpu_tflops not stated */
     /* the planner's price and power table (cost.*, the preset's estimates) */
     bool cost_stated;            /* some cost.* key is not 0 */
+    char cost_unstated[160];     /* what the sums leave out (bn_topo_info's) */
     double cost_per_gpu_usd, power_per_gpu_w; /* USD, W */
     double wall_s;               /* wall-clock seconds measuring this column */
 };

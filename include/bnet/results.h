@@ -54,6 +54,7 @@ struct bn_topo_info {
      * switches, a NIC per host, transceivers, cables; stated: some cost.*
      * key is not 0. Estimates (docs/topologies.md). */
     bool cost_stated;
+    char cost_unstated[160];         /* classes left at 0 that it has: "NIC power, DAC price" */
     double cost_usd, power_w;        /* the whole backend network, USD and W */
     double cost_per_gpu_usd, power_per_gpu_w; /* the same per host (GPU) */
     double bisection_gbps_per_pflops; /* bisection_gbps / the hosts' PFLOPS; 0: not stated */

@@ -206,6 +206,7 @@ struct bn_scenario_host {
  * the fabric's class, list-price-class estimates; 0: not stated. */
 struct bn_scenario_cost {
     double switch_usd, switch_w;           /* a fabric switch */
+    uint32_t switch_ports;                 /* its ports (0: per switch, whatever its radix) */
     double nic_usd, nic_w;                 /* a host's backend NIC */
     double transceiver_usd, transceiver_w; /* an optical module (2 per fiber link) */
     double dac_usd, fiber_usd;             /* a copper (DAC) or fiber cable */

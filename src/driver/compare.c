@@ -321,6 +321,7 @@ static int measure(const struct bn_scenario *base, const char *const *sets, cons
         rc = bn_plan_topology(fsc, NULL, &ti, err);
     if (rc == BN_OK) {
         c->cost_stated = ti.cost_stated;
+        snprintf(c->cost_unstated, sizeof c->cost_unstated, "%s", ti.cost_unstated);
         c->cost_per_gpu_usd = ti.cost_per_gpu_usd;
         c->power_per_gpu_w = ti.power_per_gpu_w;
     }

@@ -86,6 +86,10 @@ void bn_compare_print(FILE *out, const struct bn_compare_results *r)
                 "traffic rows without NVLink but in scale-up columns; victim: host %d -> %d "
                 "beside the incast into host 0; wall %.1f s\n", r->cols[0].lat_dst,
                 (int)r->cols[0].victim_src, (int)r->cols[0].victim_dst, r->wall_s);
+    for (uint32_t j = 0; j < r->ncols; j++) /* what each column's cost and power leave out */
+        if (r->cols[j].cost_stated && r->cols[j].cost_unstated[0])
+            fprintf(out, "# %s: cost and power are estimates (cost.*) without %s\n",
+                    r->cols[j].fabric, r->cols[j].cost_unstated);
 }
 
 int bn_compare_write_csv(const struct bn_compare_results *r, const char *path,
@@ -158,6 +162,8 @@ static json_t *col_json(const struct bn_compare_col *c)
                         c->cost_stated ? json_real(c->cost_per_gpu_usd) : json_null());
     json_object_set_new(o, "power_w_per_gpu",
                         c->cost_stated ? json_real(c->power_per_gpu_w) : json_null());
+    json_object_set_new(o, "cost_not_stated", c->cost_stated ? json_string(c->cost_unstated)
+                                                             : json_null());
     return o;
 }
 

@@ -129,10 +129,11 @@ static void plan_json(json_t *o, const struct bn_topo_info *t)
                                   (json_int_t)t->fabric_fiber, "transceivers",
                                   (json_int_t)t->transceivers));
     if (t->cost_stated)
-        json_object_set_new(o, "cost", json_pack("{s:f, s:f, s:f, s:f}", "usd", t->cost_usd,
+        json_object_set_new(o, "cost", json_pack("{s:f, s:f, s:f, s:f, s:s}", "usd", t->cost_usd,
                                                  "watts", t->power_w, "usd_per_gpu",
                                                  t->cost_per_gpu_usd, "watts_per_gpu",
-                                                 t->power_per_gpu_w));
+                                                 t->power_per_gpu_w, "not_stated",
+                                                 t->cost_unstated));
     json_object_set_new(o, "gpus_per_server", json_integer(t->gpus_per_server));
     json_object_set_new(o, "gpu_tflops", json_real(t->gpu_tflops));
     json_object_set_new(o, "gbps_per_pflops", json_real(t->gbps_per_pflops));

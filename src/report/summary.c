@@ -31,9 +31,10 @@ static void print_plan(FILE *out, const struct bn_topo_info *t)
             "%u fiber\n", t->host_copper, t->host_fiber, t->fabric_copper, t->fabric_fiber);
     fprintf(out, "transceivers    %u (2 per fiber link)\n", t->transceivers);
     if (t->cost_stated)
-        fprintf(out, "cost, power     %.0f USD and %.1f W per GPU; the network %.3g M USD, "
-                "%.1f kW (estimates: cost.*)\n", t->cost_per_gpu_usd, t->power_per_gpu_w,
-                t->cost_usd / 1e6, t->power_w / 1e3);
+        fprintf(out, "cost, power     %.0f USD and %.1f W per GPU; the network %.2f M USD, "
+                "%.1f kW (estimates: cost.*%s%s)\n", t->cost_per_gpu_usd, t->power_per_gpu_w,
+                t->cost_usd / 1e6, t->power_w / 1e3, t->cost_unstated[0] ? "; not stated: " : "",
+                t->cost_unstated);
     if (t->gpu_tflops > 0)
         fprintf(out, "compute         %u GPUs x %g TFLOPS = %.1f PFLOPS: %.1f Gb/s per PFLOPS "
                 "injected, %.1f across the bisection\n", t->hosts, t->gpu_tflops,

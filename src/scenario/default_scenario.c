@@ -278,6 +278,7 @@ static const char default_yaml[] =
     "cost:                           # the planner's price and power table; 0 = not stated\n"
     "  switch_usd: 0                 # per fabric switch (presets: their class, estimates)\n"
     "  switch_w: 0\n"
+    "  switch_ports: 0               # its ports: a switch counts as its ports / these (0: whole)\n"
     "  nic_usd: 0                    # per backend NIC\n"
     "  nic_w: 0\n"
     "  transceiver_usd: 0            # per optical module, 2 per fiber link\n"

@@ -939,6 +939,11 @@ static const struct bn_scn_key keys[] = {
     { .info.path = "cost.switch_w", FLOAT_KEY, .info.unit = "W", .info.def = "0",
       .info.doc = "A fabric switch's typical power; 0: not stated (docs/topologies.md).",
       FIELD(cost.switch_w), RANGE(0, 1e9) },
+    { .info.path = "cost.switch_ports", INT_KEY, .info.unit = "ports", .info.def = "0",
+      .info.doc = "The ports of that switch class: a switch is counted as its ports over this "
+                  "many (a radix-32 leaf as half a 64-port switch), in price and power; 0: "
+                  "each switch whole, whatever its radix (docs/topologies.md).",
+      FIELD(cost.switch_ports), RANGE(0, 100000) },
     { .info.path = "cost.nic_usd", FLOAT_KEY, .info.unit = "USD", .info.def = "0",
       .info.doc = "A host's backend NIC, list-price class (an estimate); 0: not stated (docs/topologies.md).",
       FIELD(cost.nic_usd), RANGE(0, 1e9) },

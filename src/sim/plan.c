@@ -50,6 +50,29 @@ static void fill_links(const struct bn_topo *t, struct bn_topo_info *out)
     qsort(out->rates, out->nrates, sizeof out->rates[0], by_rate_desc);
 }
 
+/* The classes of the price and power table left at 0 (not stated) while
+ * the network has such devices, for the reader: "NIC power, DAC price". */
+static void cost_unstated(const struct bn_scenario_cost *c, const struct bn_topo *t,
+                          uint32_t copper, uint32_t fiber, uint32_t transceivers, char *buf,
+                          size_t len)
+{
+    const struct { bool missing; const char *what; } parts[] = {
+        {t->nswitches && !c->switch_usd, "switch price"},
+        {t->nswitches && !c->switch_w, "switch power"},
+        {t->nhosts && !c->nic_usd, "NIC price"},
+        {t->nhosts && !c->nic_w, "NIC power"},
+        {transceivers && !c->transceiver_usd, "transceiver price"},
+        {transceivers && !c->transceiver_w, "transceiver power"},
+        {copper && !c->dac_usd, "DAC price"},
+        {fiber && !c->fiber_usd, "fiber price"},
+    };
+    size_t at = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+        if (parts[i].missing && at < len)
+            at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? ", " : "", parts[i].what);
+}
+
 static void fill_plan(const struct bn_topo *t, const struct bn_scenario *sc,
                       struct bn_topo_info *out)
 {
@@ -71,12 +94,19 @@ static void fill_plan(const struct bn_topo *t, const struct bn_scenario *sc,
     const struct bn_scenario_cost *c = &sc->cost;
     uint32_t copper = out->host_copper + out->fabric_copper;
     uint32_t fiber = out->host_fiber + out->fabric_fiber;
-    out->cost_usd = t->nswitches * c->switch_usd + t->nhosts * c->nic_usd +
+    /* switches in units of the class: their ports over its ports, or whole */
+    double switches = c->switch_ports ? (double)(out->host_copper + out->host_fiber +
+                                                 2 * (out->fabric_copper + out->fabric_fiber)) /
+                                            c->switch_ports
+                                      : t->nswitches;
+    out->cost_usd = switches * c->switch_usd + t->nhosts * c->nic_usd +
                     out->transceivers * c->transceiver_usd + copper * c->dac_usd +
                     fiber * c->fiber_usd;
-    out->power_w = t->nswitches * c->switch_w + t->nhosts * c->nic_w +
+    out->power_w = switches * c->switch_w + t->nhosts * c->nic_w +
                    out->transceivers * c->transceiver_w;
     out->cost_stated = out->cost_usd > 0 || out->power_w > 0;
+    cost_unstated(c, t, copper, fiber, out->transceivers, out->cost_unstated,
+                  sizeof out->cost_unstated);
     out->cost_per_gpu_usd = t->nhosts ? out->cost_usd / t->nhosts : 0;
     out->power_per_gpu_w = t->nhosts ? out->power_w / t->nhosts : 0;
     out->planned = true;

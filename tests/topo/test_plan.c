@@ -205,7 +205,7 @@ static void test_planner_figures(void **state)
 
 /* The price and power table over the counted devices, summed by hand: a
  * k=4 fat-tree has 20 switches, 16 NICs, 16 copper host links and 32
- * fiber switch links with 64 transceivers. */
+ * fiber switch links with 64 transceivers. Then a preset's table. */
 static void test_planner_cost(void **state)
 {
     (void)state;
@@ -221,6 +221,22 @@ static void test_planner_cost(void **state)
     assert_true(fabs(t.cost_usd - usd) < 1e-6 && fabs(t.power_w - w) < 1e-6);
     assert_true(fabs(t.cost_per_gpu_usd - usd / 16) < 1e-6);
     assert_true(fabs(t.power_per_gpu_w - w / 16) < 1e-6);
+    assert_string_equal(t.cost_unstated, "");
+
+    /* ib-ndr's table, switches by their ports: 16 host ports and 2 x 32
+     * fabric ports are 80 ports, 80 / 64 QM9700s; cables not stated */
+    const char *ndr[] = {"topology.k=4", "fabric=ib-ndr", NULL};
+    t = plan(ndr, NULL);
+    usd = 80 / 64.0 * 32870 + 16 * 1599.0 + 64 * 700.0;
+    w = 80 / 64.0 * 747 + 16 * 24.9 + 64 * 8.0;
+    assert_true(fabs(t.cost_usd - usd) < 1e-6 && fabs(t.power_w - w) < 1e-6);
+    assert_string_equal(t.cost_unstated, "DAC price, fiber price");
+    /* a preset replaces another's table: ib-xdr states no switch */
+    const char *xdr[] = {"topology.k=4", "fabric=ib-ndr", "fabric=ib-xdr", NULL};
+    t = plan(xdr, NULL);
+    assert_true(fabs(t.cost_usd - (16 * 2519.0 + 64 * 1250.0)) < 1e-6);
+    assert_string_equal(t.cost_unstated,
+                        "switch price, switch power, NIC power, DAC price, fiber price");
 }
 
 static void run_small(const char *const *sets)

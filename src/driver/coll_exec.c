@@ -10,6 +10,10 @@
  * the slots' contribution sets (coll/sched.h), so the row's #wrong comes
  * from what the fabric actually delivered, in the order it delivered it.
  *
+ * An aggregate schedule (coll.aggregate, flow level) posts one transfer
+ * per connection; its row is then at least the schedule's longest chain of
+ * hops (chain_us), which flows of whole connections cannot show.
+ *
  * One fresh fabric per message size (rows are independent and each is
  * deterministic); coll.warmup + coll.iters iterations run back to back on
  * it, then coll.iters more in place (coll.in_place), and each group's time
@@ -341,6 +345,8 @@ static double chain_us(struct exec *x, double *head_us)
         ps += sc->crit[i].times * ((double)x->step_ps + (s->nics.qp[qp].nvlink ? 0 : ends) +
                                    lat + piece);
     }
+    if (sc->crit_head >= sc->ncrit)
+        *head_us = ps / 1e6;
     return ps / 1e6;
 }
 

@@ -34,6 +34,7 @@ struct bn_fc_link {
     bool switch_port;       /* on a backend switch, which pools its ports' buffers */
     bool never_pauses;      /* never pauses its sender: a NIC, an NVSwitch's (unbounded
                              * queues), or a switch's port from its SHARP unit */
+    bool scale_up;          /* an NVLink link, or an NVSwitch's NVLS engine's */
 };
 
 /* The scenario's keys, the largest frame on the wire, and each port's link. */

@@ -23,8 +23,9 @@ static struct credit_port *cp(const struct bn_fabric *f, uint32_t p)
     return &((struct credit_port *)f->fc_state)[p];
 }
 
-/* Every port starts with a whole buffer of credit (switch.buffer_bytes),
- * which must admit the largest frame. */
+/* Every port starts with a whole buffer of credit (switch.buffer_bytes,
+ * which must admit the largest frame; on NVLink at least its credit
+ * loop's worth). */
 static int credit_setup(struct bn_fabric *f, const struct bn_fc_setup *in, struct bn_error *err)
 {
     const struct bn_scenario *sc = in->sc;
@@ -38,10 +39,22 @@ static int credit_setup(struct bn_fabric *f, const struct bn_fc_setup *in, struc
     if (!c)
         return bn_fail(err, BN_ENOMEM, "out of memory for flow-control state");
     f->fc_state = c;
-    for (uint32_t p = 0; p < f->nports; p++)
-        c[p] = (struct credit_port){.credits = (int64_t)sc->sw.buffer_bytes,
-                                    .prop_ps = in->link[p].prop_ps,
-                                    .buffer = (int64_t)sc->sw.buffer_bytes};
+    for (uint32_t p = 0; p < f->nports; p++) {
+        int64_t buffer = (int64_t)sc->sw.buffer_bytes;
+        /* NVLink is built to run at its line rate: its receive buffers
+         * cover the credit loop (a frame's way there, through the switch
+         * and the credit's way back), where switch.buffer_bytes sizes the
+         * backend's. An NVLS engine at 8 x 900 GB/s needs a few MB. */
+        if (in->link[p].scale_up) {
+            double loop_ps = 2.0 * f->ports[p].lat_ps +
+                             2.0 * in->max_wire * 8e12 / (double)f->ports[p].rate_bps;
+            int64_t bdp = (int64_t)(loop_ps * (double)f->ports[p].rate_bps / 8e12) +
+                          2 * (int64_t)in->max_wire;
+            buffer = bdp > buffer ? bdp : buffer;
+        }
+        c[p] = (struct credit_port){.credits = buffer, .prop_ps = in->link[p].prop_ps,
+                                    .buffer = buffer};
+    }
     return BN_OK;
 }
 

@@ -97,6 +97,7 @@ static int build_fc(struct bn_sim *s, uint32_t max_wire, struct bn_error *err)
             .prop_ps = bn_topo_prop_ps(s->sc, tp), .switch_port = kind == BN_NODE_SWITCH,
             .never_pauses = (s->fab.ports[p].flags & BN_PORT_AT_HOST) ||
                             kind == BN_NODE_SCALEUP || peer == BN_NODE_AGG,
+            .scale_up = kind == BN_NODE_SCALEUP || peer == BN_NODE_SCALEUP,
         };
     }
     struct bn_fc_setup in = {.sc = s->sc, .max_wire = max_wire, .link = link};

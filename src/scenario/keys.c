@@ -1071,8 +1071,8 @@ static const struct bn_scn_key keys[] = {
       FIELD(coll.pxn) },
     { .info.path = "coll.aggregate", BOOL_KEY, .info.unit = "", .info.def = "false",
       .info.doc = "With sim.fidelity flow: each connection's transfers run as one flow of "
-                  "all their bytes, and the pipeline's fill is added from the longest chain of "
-                  "hops, so a row costs O(ranks x channels) whatever its size (ring and hier; "
+                  "all their bytes, and a row takes at least the longest chain of hops a piece "
+                  "makes, so it costs O(ranks x channels) whatever its size (ring and hier; "
                   "no #wrong check; docs/flow_level.md).",
       FIELD(coll.aggregate) },
 

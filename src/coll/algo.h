@@ -50,11 +50,16 @@ void bn_coll_cycle_load(const uint64_t *bytes, uint32_t m, uint32_t off, uint64_
                         uint64_t *edge);
 /* The largest piece bn_coll_slices cuts elems elements into, in bytes. */
 uint64_t bn_coll_slice_of(const struct bn_sched *s, uint64_t elems);
-/* Bytes of range i of `elems` elements cut into `parts` (bn_coll_split). */
+/* Elements of range i of `elems` elements cut into `parts` (bn_coll_split's
+ * sizes: the first ones the bigger), and the same in bytes. */
+static inline uint64_t bn_coll_split_len(uint64_t elems, uint64_t parts, uint64_t i)
+{
+    return elems / parts + (i < elems % parts);
+}
 static inline uint64_t bn_coll_split_bytes(const struct bn_sched *s, uint64_t elems,
                                            uint64_t parts, uint64_t i)
 {
-    return (elems / parts + (i < elems % parts)) * s->p.type_bytes;
+    return bn_coll_split_len(elems, parts, i) * s->p.type_bytes;
 }
 
 /* Children of `label` in NCCL's binary tree over n labels (algo_tree.c's

@@ -120,7 +120,7 @@ static int hier_bulk(struct bn_sched *s, struct bn_error *err)
     uint64_t parts = bn_coll_nparts(s->elems, s->p.channels), biggest = 0;
     for (uint64_t c = 0; rc == BN_OK && c < parts; c++) {
         uint32_t ch = (uint32_t)c, x;
-        uint64_t pc = s->elems / parts + (c < s->elems % parts);
+        uint64_t pc = bn_coll_split_len(s->elems, parts, c);
         for (uint32_t i = 0; i < g; i++)
             part[i] = bn_coll_split_bytes(s, pc, g, i);
         /* 1: part i from GPU i + 1, g - 1 hops (the longest chain: part 0's) */
@@ -138,8 +138,8 @@ static int hier_bulk(struct bn_sched *s, struct bn_error *err)
             uint64_t pi = part[i] / s->p.type_bytes, hops = 2 * ((uint64_t)m - 1);
             for (uint32_t j = 0; j < m; j++)
                 chunk[j] = bn_coll_split_bytes(s, pi, m, j);
-            if (pi / m + (pi % m != 0) > biggest)
-                biggest = pi / m + (pi % m != 0);
+            if (bn_coll_split_len(pi, m, 0) > biggest) /* the first chunk is the biggest */
+                biggest = bn_coll_split_len(pi, m, 0);
             bn_coll_cycle_load(chunk, m, 0, hops, rail);
             for (uint32_t sv = 0; rc == BN_OK && sv < m; sv++) {
                 uint32_t to = (sv + 1) % m * g + i;

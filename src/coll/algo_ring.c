@@ -125,10 +125,10 @@ static int ring_bulk(struct bn_sched *s, struct bn_error *err)
     int rc = chunk && edge ? BN_OK : bn_fail(err, BN_ENOMEM, "coll: out of memory (ring)");
     uint64_t biggest = 0;
     for (uint64_t c = 0; rc == BN_OK && n > 1 && c < parts; c++) {
-        uint64_t part = whole / parts + (c < whole % parts);
+        uint64_t part = bn_coll_split_len(whole, parts, c);
         for (uint32_t k = 0; k < n; k++) {
             uint64_t elems = one_chunk ? (k == 0 ? part : 0)
-                             : blocks ? part : part / n + (k < part % n);
+                             : blocks ? part : bn_coll_split_len(part, n, k);
             chunk[k] = elems * s->p.type_bytes;
             if (elems > biggest)
                 biggest = elems;

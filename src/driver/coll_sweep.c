@@ -87,7 +87,6 @@ static int pick_algo(const struct bn_scenario *sc, const struct bn_coll_params *
     return BN_OK;
 }
 
-
 /* CollNet's reduction tree over the switches' SHARP units: a root on the
  * top tier (the first such switch), every GPU's leaf joined to it along
  * its pinned route towards the root's unit (build_agg.c), so the union of

@@ -45,11 +45,10 @@ static int credit_setup(struct bn_fabric *f, const struct bn_fc_setup *in, struc
          * cover the credit loop (a frame's way there, through the switch
          * and the credit's way back), where switch.buffer_bytes sizes the
          * backend's. An NVLS engine at 8 x 900 GB/s needs a few MB. */
-        if (in->link[p].scale_up) {
-            double loop_ps = 2.0 * f->ports[p].lat_ps +
-                             2.0 * in->max_wire * 8e12 / (double)f->ports[p].rate_bps;
-            int64_t bdp = (int64_t)(loop_ps * (double)f->ports[p].rate_bps / 8e12) +
-                          2 * (int64_t)in->max_wire;
+        if (in->link[p].scale_up) { /* the latency both ways, and two frames each way */
+            double bytes_per_ps = (double)f->ports[p].rate_bps / 8e12;
+            int64_t bdp = (int64_t)(2.0 * f->ports[p].lat_ps * bytes_per_ps) +
+                          4 * (int64_t)in->max_wire;
             buffer = bdp > buffer ? bdp : buffer;
         }
         c[p] = (struct credit_port){.credits = buffer, .prop_ps = in->link[p].prop_ps,

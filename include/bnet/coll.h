@@ -57,6 +57,7 @@ struct bn_coll_row {
      * a row per type and per reduction) */
     char type[16], redop[16];
     uint32_t type_bytes;
+    struct bn_partition_stats partition; /* sim.partitions (parts 0: not partitioned) */
 };
 
 /* A sweep's results. rows and prov are its own: bn_coll_results_free. */

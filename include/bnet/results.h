@@ -197,6 +197,25 @@ int bn_provenance_command(struct bn_provenance *p, const char *command, struct b
 void bn_provenance_free(struct bn_provenance *p);
 
 /* A bn_run's results. The arrays are the results' own: bn_results_free. */
+/* A partitioned run (sim.partitions, docs/parallel.md): how the fabric
+ * was cut, and what the synchronous windows cost: what separate processes
+ * would have exchanged. Events are counted for the part owning their port
+ * or queue pair; the driver's own and delayed completions are not
+ * attributed to a part. */
+struct bn_partition_stats {
+    uint32_t parts, cut_links;
+    uint32_t hosts_max, hosts_min;   /* hosts in the largest and smallest part */
+    double lookahead_ns;             /* the least propagation over a cut link */
+    uint64_t windows;
+    double windows_per_us;           /* windows per simulated microsecond */
+    uint64_t cut_frames, cut_signals, cut_bytes; /* held at a cut, over the run */
+    double msgs_per_window;          /* frames and signals per window, mean */
+    uint64_t msgs_window_max;
+    uint64_t events_part_max;        /* attributed events of the busiest part */
+    double events_part_mean;
+    uint64_t events_unattributed;
+};
+
 struct bn_results {
     struct bn_provenance prov;       /* what was simulated */
     uint64_t seed;                   /* the seed the run used */
@@ -271,6 +290,7 @@ struct bn_results {
      * (slowdown -1: a flow failed; 0: no baseline ran) */
     double baseline_makespan_us, makespan_us, slowdown;
     double reroute_wall_s;    /* wall time spent computing new routes */
+    struct bn_partition_stats partition; /* parts 0: not partitioned */
 };
 
 /* Free what r owns (flows, ports, faults, series, prov) and leave it empty;

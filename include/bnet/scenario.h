@@ -73,6 +73,12 @@ enum bn_sc_prefetch { BN_SC_PREFETCH_AUTO = 0, BN_SC_PREFETCH_ON, BN_SC_PREFETCH
 /* sim.fidelity: every packet through queues, flow and congestion control;
  * or each queue pair's data as a max-min fair flow (docs/flow_level.md). */
 enum bn_sc_fidelity { BN_SC_FIDELITY_PACKET = 0, BN_SC_FIDELITY_FLOW };
+/* sim.event_order: simultaneous events in push order, or by kind and
+ * object first (keyed: what a partitioned run needs); auto: keyed when
+ * partitioned. */
+enum bn_sc_event_order { BN_SC_ORDER_AUTO = 0, BN_SC_ORDER_PUSH, BN_SC_ORDER_KEYED };
+/* sim.partition: how the fabric is cut into sim.partitions parts. */
+enum bn_sc_partition { BN_SC_PARTITION_AUTO = 0, BN_SC_PARTITION_PODS };
 /* faults[].kind */
 enum bn_sc_fault_kind {
     BN_SC_FAULT_LINK_DOWN = 0,   /* a link (target) goes down */
@@ -366,6 +372,9 @@ struct bn_scenario_sim {
     uint64_t memory_limit_bytes; /* refuse runs estimated above this (0: what is available) */
     uint8_t prefetch;            /* enum bn_sc_prefetch: the engine's prefetching */
     uint8_t fidelity;            /* enum bn_sc_fidelity: packets, or max-min fair flows */
+    uint8_t event_order;         /* enum bn_sc_event_order */
+    uint8_t partition;           /* enum bn_sc_partition */
+    uint32_t partitions;         /* parts run in synchronous windows (0: one loop) */
 };
 
 /* observe.*: what the results follow beyond the totals. */
@@ -460,7 +469,7 @@ struct bn_scenario_job {
 };
 
 /* Room for the registry's keys in bn_scenario.key_line (checked at build). */
-#define BN_SCENARIO_KEYS_MAX 256
+#define BN_SCENARIO_KEYS_MAX 320
 /* key_line of a key given on the command line (--set, --seed, coll flags). */
 #define BN_SCENARIO_LINE_CLI UINT32_MAX
 

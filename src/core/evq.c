@@ -8,12 +8,24 @@
 #define NIL UINT32_MAX
 #define MASK (BN_EVQ_SLOTS - 1)
 
+/* A near event's place in the keyed order (evq.h), ties left in push
+ * order: within a slot, at << 48 | kind << 32 | obj. */
+static inline uint64_t key_of(const struct bn_evq_entry *e)
+{
+    return (uint64_t)e->at << 48 | (uint64_t)e->kind << 32 | e->obj;
+}
+
 /* The heap's order. Sequence numbers wrap; compare them as a signed
  * distance. */
-static inline bool earlier(const struct bn_evq_far *a, const struct bn_evq_far *b)
+static inline bool earlier(const struct bn_evq *q, const struct bn_evq_far *a,
+                           const struct bn_evq_far *b)
 {
     if (a->time != b->time)
         return a->time < b->time;
+    if (q->keyed && a->kind != b->kind)
+        return a->kind < b->kind;
+    if (q->keyed && a->obj != b->obj)
+        return a->obj < b->obj;
     return (int32_t)(a->seq - b->seq) < 0;
 }
 
@@ -67,6 +79,14 @@ int bn_evq_set_slot_width(struct bn_evq *q, unsigned shift)
     return 0;
 }
 
+int bn_evq_set_keyed(struct bn_evq *q, bool keyed)
+{
+    if (q->len || q->cur)
+        return -1; /* events already in push order */
+    q->keyed = keyed;
+    return 0;
+}
+
 void bn_evq_free(struct bn_evq *q)
 {
     free(q->run);
@@ -93,7 +113,7 @@ static int heap_push(struct bn_evq *q, const struct bn_evq_far *ev)
     size_t i = q->heap_len++;
     while (i > 0) {
         size_t parent = (i - 1) / 4;
-        if (!earlier(ev, &q->heap[parent]))
+        if (!earlier(q, ev, &q->heap[parent]))
             break;
         q->heap[i] = q->heap[parent];
         i = parent;
@@ -113,9 +133,9 @@ static void heap_pop(struct bn_evq *q, struct bn_evq_far *out)
             break;
         size_t best = c, end = c + 4 < n ? c + 4 : n;
         for (size_t j = c + 1; j < end; j++)
-            if (earlier(&q->heap[j], &q->heap[best]))
+            if (earlier(q, &q->heap[j], &q->heap[best]))
                 best = j;
-        if (!earlier(&q->heap[best], &last))
+        if (!earlier(q, &q->heap[best], &last))
             break;
         q->heap[i] = q->heap[best];
         i = best;
@@ -146,7 +166,8 @@ static int run_reserve(struct bn_evq *q, size_t n)
 }
 
 /* An event for the slot being served goes in order after the cursor:
- * after every event of its time or earlier, since it is the newest. */
+ * after every event of its time (keyed: its key) or earlier, since it is
+ * the newest. */
 static int run_insert(struct bn_evq *q, const struct bn_evq_entry *ev)
 {
     if (q->run_pos == q->run_len)
@@ -154,9 +175,10 @@ static int run_insert(struct bn_evq *q, const struct bn_evq_entry *ev)
     if (run_reserve(q, q->run_len + 1) != 0)
         return -1;
     size_t lo = q->run_pos, hi = q->run_len;
+    uint64_t key = key_of(ev);
     while (lo < hi) { /* first entry later than ev */
         size_t mid = (lo + hi) / 2;
-        if (ev->at < q->run[mid].at)
+        if (q->keyed ? key < key_of(&q->run[mid]) : ev->at < q->run[mid].at)
             hi = mid;
         else
             lo = mid + 1;
@@ -165,6 +187,50 @@ static int run_insert(struct bn_evq *q, const struct bn_evq_entry *ev)
     q->run[lo] = *ev;
     q->run_len++;
     return 0;
+}
+
+/* Sort a[0 .. n) by key, stably, with tmp (n entries) to merge through:
+ * insertion into runs of 8, then merging. A large fabric's dense slots
+ * hold hundreds of simultaneous events (frames reaching many ports at the
+ * same picosecond), pushed in an order far from their keys'. */
+static void sort_by_key(struct bn_evq_entry *a, size_t n, struct bn_evq_entry *tmp)
+{
+    enum { RUN = 8 };
+    for (size_t s = 0; s < n; s += RUN) {
+        size_t end = s + RUN < n ? s + RUN : n;
+        for (size_t i = s + 1; i < end; i++) {
+            struct bn_evq_entry e = a[i];
+            uint64_t k = key_of(&e);
+            size_t j = i;
+            for (; j > s && key_of(&a[j - 1]) > k; j--)
+                a[j] = a[j - 1];
+            a[j] = e;
+        }
+    }
+    struct bn_evq_entry *src = a, *dst = tmp;
+    for (size_t width = RUN; width < n; width *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * width) {
+            size_t mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
+            size_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi) { /* the left one on a tie: stable; no branch
+                                         * on the comparison, which is a coin toss */
+                bool right = key_of(&src[j]) < key_of(&src[i]);
+                const struct bn_evq_entry *from = right ? &src[j] : &src[i];
+                dst[k++] = *from;
+                j += right;
+                i += !right;
+            }
+            while (i < mid)
+                dst[k++] = src[i++];
+            while (j < hi)
+                dst[k++] = src[j++];
+        }
+        struct bn_evq_entry *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != a)
+        memcpy(a, src, n * sizeof *a);
 }
 
 /* A dense slot (a large fabric's: at 8192 hosts about a hundred events)
@@ -198,12 +264,23 @@ static void sort_run_counting(struct bn_evq *q)
     struct bn_evq_entry *was = q->run;
     q->run = q->sorted;
     q->sorted = was;
+    if (!q->keyed)
+        return;
+    /* in time order now; equal times by kind and object, stably */
+    struct bn_evq_entry *w = q->run;
+    for (size_t lo = 0, hi; lo < n; lo = hi) {
+        bool ordered = true;
+        for (hi = lo + 1; hi < n && w[hi].at == w[lo].at; hi++)
+            ordered = ordered && key_of(&w[hi]) >= key_of(&w[hi - 1]);
+        if (!ordered)
+            sort_by_key(w + lo, hi - lo, q->sorted);
+    }
 }
 
-/* Sort the slot's events by time, stably, without allocating: binary
- * insertion (slots hold a handful of events; a burst of simultaneous
- * ones, such as every flow starting at t = 0, arrives already in sequence
- * order, which insertion sort takes in one pass). */
+/* Sort the slot's events by time (keyed: by key), stably, without
+ * allocating: binary insertion (slots hold a handful of events; a burst of
+ * simultaneous ones, such as every flow starting at t = 0, arrives already
+ * in push order, which insertion sort takes in one pass). */
 static void sort_run(struct bn_evq *q)
 {
     if (q->run_len >= SORT_COUNTING_MIN) {
@@ -212,6 +289,10 @@ static void sort_run(struct bn_evq *q)
     }
     struct bn_evq_entry *r = q->run;
     size_t n = q->run_len;
+    if (q->keyed) {
+        sort_by_key(r, n, q->sorted);
+        return;
+    }
     for (size_t i = 1; i < n; i++) {
         if (r[i].at >= r[i - 1].at)
             continue;
@@ -448,10 +529,10 @@ int bn_evq_push(struct bn_evq *q, bn_time_t time, uint16_t kind, uint32_t obj, u
     return rc;
 }
 
-bool bn_evq_pop_entering(struct bn_evq *q, struct bn_event *out)
+/* Enter the next busy slot: the slot being served is done. False if the
+ * queue is empty or memory ran out (`failed`). */
+static bool enter_next(struct bn_evq *q)
 {
-    if (q->failed) /* after running out of memory the order is not kept */
-        return false;
     while (q->run_pos == q->run_len) {
         if (q->len == 0)
             return false;
@@ -474,8 +555,54 @@ bool bn_evq_pop_entering(struct bn_evq *q, struct bn_event *out)
         if (!q->peek_known)
             look_past_run(q);
     }
+    return true;
+}
+
+bool bn_evq_pop_entering(struct bn_evq *q, struct bn_event *out)
+{
+    if (q->failed || !enter_next(q)) /* after running out of memory the order is not kept */
+        return false;
     bn_evq_take(q, out);
     return true;
+}
+
+bool bn_evq_next_time(struct bn_evq *q, bn_time_t *t)
+{
+    if (q->failed || q->len == 0)
+        return false;
+    if (q->run_pos < q->run_len) {
+        *t = (q->cur << q->shift) | q->run[q->run_pos].at;
+        return true;
+    }
+    int64_t d = q->peek_known ? q->peek_slot - q->cur : next_busy(q);
+    if (d == 0) {
+        *t = q->heap[0].time;
+        return true;
+    }
+    settle(q); /* the slot's blocks, every push written */
+    uint32_t at = UINT32_MAX;
+    for (uint32_t b = q->slot_head[(q->cur + d) & MASK]; b != NIL; b = q->block[b].next)
+        for (uint32_t i = 0; i < q->block[b].n; i++)
+            at = q->block[b].ev[i].at < at ? q->block[b].ev[i].at : at;
+    *t = ((q->cur + d) << q->shift) | at;
+    return true;
+}
+
+bool bn_evq_next_before(struct bn_evq *q, bn_time_t end)
+{
+    if (q->failed)
+        return false;
+    if (q->run_pos == q->run_len) {
+        if (q->len == 0)
+            return false;
+        /* the next busy slot starts at or past `end`: leave it unentered,
+         * so that events may still be pushed before it */
+        int64_t d = q->peek_known ? q->peek_slot - q->cur : next_busy(q);
+        int64_t next = d ? q->cur + d : slot_of(q, q->heap[0].time);
+        if ((next << q->shift) >= end || !enter_next(q))
+            return false;
+    }
+    return ((q->cur << q->shift) | q->run[q->run_pos].at) < end;
 }
 
 /* Find the next busy slot (not yet known) and start loading its first

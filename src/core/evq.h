@@ -1,7 +1,18 @@
 /*
- * The event queue, ordered by (time, insertion sequence) so that
- * simultaneous events run in the order they were scheduled,
- * deterministically.
+ * The event queue. Simultaneous events run in the order they were pushed
+ * (time, push order), deterministically; or, keyed (bn_evq_set_keyed), by
+ * (time, kind, object, push order): by kind, then by the object they are
+ * for (a port, a queue pair), and only those of one kind for one object in
+ * push order. The keyed order does not depend on how the fabric is split
+ * among processes (docs/parallel.md): the events of one kind for one
+ * object all come from one place (a port's arrivals from its peer, its
+ * wake-ups from itself), which pushes them in the same order however the
+ * rest of the fabric is run. In push order alone, two frames reaching a
+ * switch at the same picosecond from two processes would queue in the
+ * order their messages came in. It is not the default because it costs:
+ * a fabric in lockstep (every frame the same size, every link the same
+ * rate) has hundreds of events per picosecond, pushed in no order of
+ * object, which must then be sorted (docs/performance.md).
  *
  * Shape: a timing wheel for the near future in front of a 4-ary heap for
  * the far future (the idea of calendar queues, Brown 1988, and of the
@@ -11,8 +22,9 @@
  * holds 16384 slots of 2^8 to 2^10 ps (0.256 to 1.024 ns; a window of 4.2
  * to 16.8 µs): a push there is an O(1) append to its slot's block chain,
  * and the slot being served is sorted once, in cache, when time reaches
- * it (its events arrive in sequence order, so only different times move:
- * binary insertion for a few, counting by picosecond for a dense slot).
+ * it (its events arrive in push order, so only different times move, or
+ * keyed, different keys: binary insertion for a few, counting by
+ * picosecond for a dense slot).
  * The width, set per fabric, trades the cost of entering a slot, which a
  * sparse fabric pays for nearly every event, against sorting, which a
  * dense slot pays per event (measured: docs/performance.md). Only events
@@ -50,7 +62,7 @@ struct bn_event {
 
 /* An event of the near future (the wheel, the slot being served) as it is
  * stored: its slot tells its time but for the picoseconds past the slot's
- * start, and its place in the slot its order among equal times, so it
+ * start, and its place in the slot its order among equal keys, so it
  * takes 12 bytes where a whole time and sequence number take 24. On a
  * large fabric the wheel outgrows the caches, and each of its bytes
  * crosses from memory twice, written when pushed and read when served. */
@@ -64,7 +76,7 @@ _Static_assert(sizeof(struct bn_evq_entry) == 12, "a near event is 12 bytes");
 _Static_assert(BN_EVQ_SHIFT_MAX <= 16, "an entry's `at` holds a slot's picoseconds");
 
 /* An event of the far future (the heap): the whole time, and the sequence
- * number that orders equal times. */
+ * number that orders equal keys. */
 struct bn_evq_far {
     bn_time_t time;
     uint32_t seq;
@@ -127,6 +139,7 @@ struct bn_evq {
      * known (kept up to date by pushes into the wheel before it) */
     int64_t peek_slot;
     bool peek_known;
+    bool keyed;                   /* ties by kind and object first (bn_evq_set_keyed) */
     bool failed;                  /* a pop ran out of memory (it returned false) */
     bool past;                    /* a push was refused: its time lay before the slot served */
 };
@@ -135,6 +148,9 @@ int bn_evq_init(struct bn_evq *q, size_t initial_cap);
 /* Slots of 2^shift ps (BN_EVQ_SHIFT_MIN .. MAX; init: MIN), for a queue
  * still empty; -1 otherwise. */
 int bn_evq_set_slot_width(struct bn_evq *q, unsigned shift);
+/* Keyed order (see above) or push order (init's), for a queue still
+ * empty; -1 otherwise. */
+int bn_evq_set_keyed(struct bn_evq *q, bool keyed);
 void bn_evq_free(struct bn_evq *q);
 /* Returns 0, or -1 if growing storage failed or the time lies before the
  * slot being served (a caller's bug, which sets `past`: the entries of the
@@ -170,6 +186,13 @@ static inline bool bn_evq_pop(struct bn_evq *q, struct bn_event *out)
     return bn_evq_pop_entering(q, out);
 }
 static inline size_t bn_evq_len(const struct bn_evq *q) { return q->len; }
+/* Is the next event earlier than `end`? A slot that starts at or past it
+ * is not entered, so pushes at or past `end` stay possible after a false
+ * (a partitioned run's messages, held to the end of their window). */
+bool bn_evq_next_before(struct bn_evq *q, bn_time_t end);
+/* The next event's time, into *t, without entering its slot; false if
+ * the queue is empty. */
+bool bn_evq_next_time(struct bn_evq *q, bn_time_t *t);
 const struct bn_evq_entry *bn_evq_peek_beyond(struct bn_evq *q, size_t ahead);
 /* About the event `ahead` places after the next one, or NULL: a hint for
  * prefetching, valid until the next push or pop. Within the slot being

@@ -361,6 +361,7 @@ static void fill_row(const struct exec *x, struct bn_coll_row *row)
     }
     row->packet_hops = s->fab.packet_hops;
     row->events = s->events;
+    bn_partition_report(s, &row->partition);
     row->pkts_dropped = s->fab.pkts_dropped;
     row->pkts_lost = s->fab.pkts_lost;
     row->failed = x->failed;

@@ -221,6 +221,7 @@ static int run_flows(struct bn_sim *s, struct bn_flows *fl, const struct bn_run_
                      "is left", fl->flows_done, fl->flows.n, fl->flows_failed);
     if (rc == BN_OK) {
         out->events = s->events;
+        bn_partition_report(s, &out->partition);
         rc = bn_flows_collect(fl, out, err);
     }
     return rc;

@@ -87,6 +87,28 @@ struct bn_loss_log {
     uint32_t n, cap;        /* past cap, losses are not logged */
 };
 
+/* A partitioned run (sim/partition.c): frames and flow-control signals
+ * crossing a cut between parts are held here, as separate processes
+ * would hold them for their next exchange, and delivered at the end of
+ * the window (no earlier: a message that would land before it means the
+ * lookahead was wrong). */
+struct bn_cut_msg {
+    bn_time_t time;
+    uint32_t obj, arg;
+    uint32_t seq;               /* its place among those held in the window */
+    uint16_t kind;
+    struct bn_packet pkt;       /* a frame's copy (its pool slot is freed) */
+};
+
+struct bn_cut {
+    uint8_t *port;              /* per port: its link crosses the cut */
+    bn_time_t window_end;
+    struct bn_cut_msg *msg;
+    uint32_t n, cap;
+    uint64_t frames, signals, bytes; /* held, over the run */
+    bool early;                 /* a message would land before window_end */
+};
+
 struct bn_fabric {
     struct bn_port *ports;
     /* each port's node, compact (a switch's ports share a line or two):
@@ -132,7 +154,12 @@ struct bn_fabric {
     bool oom;               /* an event or packet could not be allocated */
     bool time_overflow;     /* an event fell beyond BN_TIME_LIMIT */
     uint32_t queue_overflow; /* 1 + a port whose queue would have passed 4 GiB; 0: none */
+    struct bn_cut *cut;     /* a partitioned run's cut (NULL: none) */
 };
+
+/* Hold a message for a port across the cut (pkt: a frame, or BN_PKT_NONE). */
+void bn_cut_hold(struct bn_fabric *f, bn_time_t t, uint16_t kind, uint32_t obj, uint32_t arg,
+                 uint32_t pkt);
 
 static inline void bn_fabric_schedule(struct bn_fabric *f, bn_time_t t, uint16_t kind,
                                       uint32_t obj, uint32_t arg)
@@ -221,7 +248,10 @@ static inline bool bn_port_send_control(struct bn_fabric *f, uint32_t p)
 static inline void bn_fabric_signal(struct bn_fabric *f, bn_time_t t, uint32_t to,
                                     enum bn_fc_signal sig, uint32_t amount)
 {
-    bn_fabric_schedule(f, t, BN_EV_FC_SIGNAL, to, (amount << 2) | (uint32_t)sig);
+    if (__builtin_expect(f->cut != NULL, 0) && f->cut->port[to])
+        bn_cut_hold(f, t, BN_EV_FC_SIGNAL, to, (amount << 2) | (uint32_t)sig, BN_PKT_NONE);
+    else
+        bn_fabric_schedule(f, t, BN_EV_FC_SIGNAL, to, (amount << 2) | (uint32_t)sig);
 }
 
 /* Start sending `pkt` on idle port `p` now. */

@@ -4,6 +4,8 @@
  * average, as RoCE switches mark): no mark at or below Kmin, always above
  * Kmax, probability Pmax*(q-Kmin)/(Kmax-Kmin) between.
  */
+#include <stdlib.h>
+
 #include "link/fabric.h"
 #include "link/telemetry.h"
 
@@ -32,7 +34,41 @@ void bn_port_transmit(struct bn_fabric *f, uint32_t p, uint32_t pkt)
     /* the kind tells a switch from a NIC, so that a switch need not read
      * its arrival port's line (bn_switch_receive) */
     uint16_t kind = (port->flags & BN_PORT_PEER_HOST) ? BN_EV_ARRIVE_HOST : BN_EV_ARRIVE;
-    bn_fabric_schedule(f, f->now + port->lat_ps + until_decision, kind, port->peer, pkt);
+    bn_time_t at = f->now + port->lat_ps + until_decision;
+    if (__builtin_expect(f->cut != NULL, 0) && f->cut->port[p]) {
+        bn_cut_hold(f, at, kind, port->peer, 0, pkt); /* a tail call: no cost above */
+        return;
+    }
+    bn_fabric_schedule(f, at, kind, port->peer, pkt);
+}
+
+__attribute__((cold, noinline)) void bn_cut_hold(struct bn_fabric *f, bn_time_t t, uint16_t kind,
+                                                 uint32_t obj, uint32_t arg, uint32_t pkt)
+{
+    struct bn_cut *c = f->cut;
+    if (t < c->window_end)
+        c->early = true;
+    if (c->n == c->cap) {
+        uint32_t cap = c->cap ? 2 * c->cap : 1024;
+        struct bn_cut_msg *m = realloc(c->msg, (size_t)cap * sizeof *m);
+        if (!m) {
+            f->oom = true;
+            return;
+        }
+        c->msg = m;
+        c->cap = cap;
+    }
+    struct bn_cut_msg *m = &c->msg[c->n++];
+    *m = (struct bn_cut_msg){.time = t, .obj = obj, .arg = arg, .seq = c->n - 1, .kind = kind};
+    if (pkt == BN_PKT_NONE) {
+        c->signals++;
+        return;
+    }
+    bn_port_queue_settle(f); /* a link owed to it lands before its slot is reused */
+    m->pkt = f->pool.pkts[pkt];
+    bn_pool_put(&f->pool, pkt);
+    c->frames++;
+    c->bytes += m->pkt.bytes;
 }
 
 static bool ecn_should_mark(const struct bn_port *port, struct bn_port_stats *st,

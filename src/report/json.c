@@ -360,6 +360,23 @@ static json_t *sim_json(const struct bn_results *r, int flags)
                      r->stopped_early, "interrupted", r->interrupted, "stalled", r->stalled);
 }
 
+/* sim.partitions: the cut and what its windows exchanged (docs/parallel.md). */
+static json_t *partition_json(const struct bn_partition_stats *p)
+{
+    json_t *o = json_pack("{s:i, s:i, s:i, s:i, s:f, s:I, s:f}", "parts", (int)p->parts,
+                          "cut_links", (int)p->cut_links, "hosts_max", (int)p->hosts_max,
+                          "hosts_min", (int)p->hosts_min, "lookahead_ns", p->lookahead_ns,
+                          "windows", (json_int_t)p->windows, "windows_per_us", p->windows_per_us);
+    json_object_update_new(
+        o, json_pack("{s:I, s:I, s:I, s:f, s:I, s:I, s:f, s:I}", "cut_frames",
+                     (json_int_t)p->cut_frames, "cut_signals", (json_int_t)p->cut_signals,
+                     "cut_bytes", (json_int_t)p->cut_bytes, "msgs_per_window", p->msgs_per_window,
+                     "msgs_window_max", (json_int_t)p->msgs_window_max, "events_part_max",
+                     (json_int_t)p->events_part_max, "events_part_mean", p->events_part_mean,
+                     "events_unattributed", (json_int_t)p->events_unattributed));
+    return o;
+}
+
 static json_t *flow_json(const struct bn_flow_result *f)
 {
     json_t *o = json_pack("{s:i, s:i, s:I, s:f, s:f, s:f, s:f, s:I, s:I, s:b}", "src",
@@ -508,6 +525,8 @@ int bn_results_write_json(const struct bn_results *r, const char *path, int flag
     if (r->nfaults)
         json_object_set_new(root, "faults", faults_json(r, flags));
     json_object_set_new(root, "sim", sim_json(r, flags));
+    if (r->partition.parts)
+        json_object_set_new(root, "partition", partition_json(&r->partition));
     /* the per-flow and per-port arrays go straight to the file, an
      * element at a time (at 8192 hosts the tree doubled the peak memory) */
     struct bn_json_stream js;
@@ -597,6 +616,8 @@ int bn_coll_write_json(const struct bn_coll_results *r, const char *path, struct
         json_object_set_new(o, "pkts_dropped", json_integer((json_int_t)w->pkts_dropped));
         json_object_set_new(o, "retransmits", json_integer((json_int_t)w->retransmits));
         json_object_set_new(o, "pkts_lost", json_integer((json_int_t)w->pkts_lost));
+        if (w->partition.parts)
+            json_object_set_new(o, "partition", partition_json(&w->partition));
         if (w->proto[0]) /* an NCCL protocol ran (coll.proto) */
             json_object_set_new(o, "proto", json_string(w->proto));
         if (w->nccl_algo[0]) { /* NCCL's tuning model's pick */

@@ -77,6 +77,8 @@ CHOICES(p2p_test_choice, "write_bw", "write_lat", "send_bw", "send_lat", "read_b
         "atomic_bw", "atomic_lat")
 CHOICES(ports_choice, "all", "active")
 CHOICES(prefetch_choice, "auto", "on", "off")
+CHOICES(event_order_choice, "auto", "push", "keyed")
+CHOICES(partition_choice, "auto", "pods")
 CHOICES(fidelity_choice, "packet", "flow")
 
 /* "auto", then the algorithms' registry (coll.algo = 1 + its index). */
@@ -909,6 +911,27 @@ static const struct bn_scn_key keys[] = {
                   "flow: each queue pair's data as a flow at its max-min fair share of the "
                   "links it crosses, same routes and endpoints (docs/flow_level.md).",
       FIELD(sim.fidelity) },
+    { .info.path = "sim.event_order", ENUM_KEY, .info.unit = "", .info.def = "auto",
+      .info.choice = event_order_choice,
+      .info.doc = "Simultaneous events (the same picosecond) in the order they were "
+                  "scheduled (push), or by kind and then the port or queue pair they are for "
+                  "(keyed: the same however the fabric is partitioned; slower on fabrics in "
+                  "lockstep). auto: keyed when sim.partitions is set (docs/parallel.md).",
+      FIELD(sim.event_order) },
+    { .info.path = "sim.partitions", INT_KEY, .info.unit = "", .info.def = "0",
+      .info.doc = "Cut the fabric into this many parts along links and run them in "
+                  "synchronous windows of the cut links' least propagation delay, frames and "
+                  "flow-control signals crossing a cut held to the window's end, as separate "
+                  "processes would exchange them; results are byte-identical for any count "
+                  "(docs/parallel.md). 0 = one loop, no windows.",
+      FIELD(sim.partitions), RANGE(0, 65536) },
+    { .info.path = "sim.partition", ENUM_KEY, .info.unit = "", .info.def = "auto",
+      .info.choice = partition_choice,
+      .info.doc = "How sim.partitions cuts the fabric: auto balances hosts, each leaf with its "
+                  "hosts (and their NVLink domain) kept whole, every other switch with the part "
+                  "most of its links reach; pods keeps whole pods (a fat-tree's pod, a "
+                  "Dragonfly+ group, a rail-optimized scalable unit), cutting only above them.",
+      FIELD(sim.partition) },
 
     { .info.path = "scale_up.domain_gpus", INT_KEY, .info.unit = "GPUs", .info.def = "0",
       .info.doc = "GPUs per NVLink/NVSwitch domain: hosts h with equal h / domain_gpus share "

@@ -158,6 +158,24 @@ static int check_fidelity(const struct bn_scenario *sc, struct bn_error *err)
     return BN_OK;
 }
 
+/* sim.partitions: the packet engine's windows, in the keyed order (the
+ * one that does not depend on the cut: docs/parallel.md). */
+static int check_partitions(const struct bn_scenario *sc, struct bn_error *err)
+{
+    where_buf at;
+    if (sc->sim.partitions == 0)
+        return BN_OK;
+    if (sc->sim.event_order == BN_SC_ORDER_PUSH)
+        return bn_fail(err, BN_EINPUT, "%s: key 'sim.event_order': push order depends on when "
+                       "frames cross a cut; a partitioned run needs keyed (or auto)",
+                       where(sc, "sim.event_order", "sim.partitions", at));
+    if (sc->sim.fidelity == BN_SC_FIDELITY_FLOW)
+        return bn_fail(err, BN_EINPUT, "%s: key 'sim.partitions': partitions cut the packet "
+                       "engine's links; the flow level has none to cut",
+                       where(sc, "sim.partitions", "sim.fidelity", at));
+    return BN_OK;
+}
+
 /* coll.aggregate: flows of whole connections, so no protocol's slots, no
  * relay and no packets (docs/flow_level.md). */
 static int check_aggregate(const struct bn_scenario *sc, struct bn_error *err)
@@ -196,5 +214,7 @@ int bn_scenario_validate(const struct bn_scenario *sc, struct bn_error *err)
         rc = check_fidelity(sc, err);
     if (rc == BN_OK)
         rc = check_aggregate(sc, err);
+    if (rc == BN_OK)
+        rc = check_partitions(sc, err);
     return rc;
 }

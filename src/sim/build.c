@@ -235,8 +235,13 @@ int bn_sim_build(struct bn_sim *s, const struct bn_scenario *sc, struct bn_error
         rc = bn_nics_init(&s->nics, f, s->host_port, s->topo.nhosts, sc, &np, err);
     if (rc != BN_OK)
         return rc;
-    if (bn_evq_set_slot_width(&f->evq, slot_shift(f, s->nics.max_frame)) != 0)
+    bool keyed = sc->sim.event_order == BN_SC_ORDER_KEYED ||
+                 (sc->sim.event_order == BN_SC_ORDER_AUTO && sc->sim.partitions > 0);
+    if (bn_evq_set_slot_width(&f->evq, slot_shift(f, s->nics.max_frame)) != 0 ||
+        bn_evq_set_keyed(&f->evq, keyed) != 0)
         return bn_fail(err, BN_EINTERNAL, "events were scheduled while the fabric was built");
+    if (sc->sim.partitions > 0 && (rc = bn_partition_init(s, err)) != BN_OK)
+        return rc;
     if (sc->sim.fidelity == BN_SC_FIDELITY_FLOW) {
         s->flow = malloc(sizeof *s->flow);
         rc = s->flow ? bn_flow_init(s->flow, f, &s->sw, &s->nics, err)
@@ -252,6 +257,7 @@ int bn_sim_build(struct bn_sim *s, const struct bn_scenario *sc, struct bn_error
 
 void bn_sim_free(struct bn_sim *s)
 {
+    bn_partition_free(s);
     bn_faults_free(s->faults);
     if (s->flow)
         bn_flow_free(s->flow);

@@ -213,18 +213,21 @@ static bool work_done(const struct bn_sim *s)
     return s->drv.ops->done(s->drv.self);
 }
 
-int bn_sim_loop(struct bn_sim *s, const struct bn_run_opts *opts, double t0, struct bn_error *err)
+/* Run the events before `end` (windows; else all of them), or until the
+ * run is over (*over: the work done and no frame left, none held at a cut
+ * either; sim.max_time_us passed; interrupted; stalled). */
+static int run_events(struct bn_sim *s, const struct bn_run_opts *opts, double t0, bool windows,
+                      bn_time_t end, bn_time_t stop, bool prefetch, bool *over,
+                      struct bn_error *err)
 {
-    bn_time_t stop = s->sc->sim.max_time_us > 0 ? bn_time_from_us(s->sc->sim.max_time_us)
-                                                : BN_TIME_NEVER;
     struct bn_event ev;
-    bool prefetch = latency_hiding_wanted(s, PREFETCH_MIN_PORTS);
-    bn_evq_hide_latency(&s->fab.evq, latency_hiding_wanted(s, WRITE_BEHIND_MIN_PORTS));
-    while (bn_evq_pop(&s->fab.evq, &ev)) {
-        if (ev.time > stop) {
-            s->stopped_early = true;
-            s->fab.now = stop;
+    while (!windows || bn_evq_next_before(&s->fab.evq, end)) {
+        if (!bn_evq_pop(&s->fab.evq, &ev))
             break;
+        if (ev.time > stop) {
+            s->stopped_early = *over = true;
+            s->fab.now = stop;
+            return BN_OK;
         }
         if (ev.time < s->fab.now)
             return bn_fail(err, BN_EINTERNAL, "event at %lld ps scheduled in the past (now %lld ps)",
@@ -232,6 +235,8 @@ int bn_sim_loop(struct bn_sim *s, const struct bn_run_opts *opts, double t0, str
         s->fab.now = ev.time;
         if (prefetch)
             prefetch_ahead(s);
+        if (windows)
+            bn_partition_count(s, &ev);
         int rc = dispatch(s, &ev, err);
         if (rc != BN_OK)
             return rc;
@@ -251,12 +256,12 @@ int bn_sim_loop(struct bn_sim *s, const struct bn_run_opts *opts, double t0, str
             if (opts && opts->progress)
                 report_progress(s, opts, t0);
             if (bn_interrupt_requested()) { /* what ran so far stands, marked so */
-                s->stopped_early = s->interrupted = true;
-                break;
+                s->stopped_early = s->interrupted = *over = true;
+                return BN_OK;
             }
             if (stalled(s)) {
-                s->stopped_early = s->stalled = true;
-                break;
+                s->stopped_early = s->stalled = *over = true;
+                return BN_OK;
             }
             /* A fabric holding frames that has delivered (or lost to a
              * failure) none of them for a simulated second is stuck (a
@@ -269,19 +274,56 @@ int bn_sim_loop(struct bn_sim *s, const struct bn_run_opts *opts, double t0, str
         }
         /* All work done and no frame left: what remains are timers
          * (retransmission, congestion control) that would only lapse. */
-        if (s->fab.pool.in_use == 0 && work_done(s))
-            break;
+        if (s->fab.pool.in_use == 0 && (!windows || s->fab.cut->n == 0) && work_done(s)) {
+            *over = true;
+            return BN_OK;
+        }
     }
-    if (s->fab.evq.failed)
+    return BN_OK;
+}
+
+/* Partitioned: synchronous windows as long as the lookahead, each from
+ * the earliest event; what crossed a cut is delivered between them. */
+static int run_windows(struct bn_sim *s, const struct bn_run_opts *opts, double t0, bn_time_t stop,
+                       bool prefetch, struct bn_error *err)
+{
+    bool over = false;
+    while (!over) {
+        if (bn_partition_deliver(s) != 0)
+            return bn_fail(err, BN_ENOMEM, "out of memory for events at t=%.3f us",
+                           bn_time_to_us(s->fab.now));
+        bn_time_t next;
+        if (!bn_evq_next_time(&s->fab.evq, &next))
+            break;
+        bn_time_t end = bn_partition_window(s, next);
+        int rc = run_events(s, opts, t0, true, end, stop, prefetch, &over, err);
+        if (rc != BN_OK)
+            return rc;
+        if (s->fab.cut->early)
+            return bn_fail(err, BN_EINTERNAL, "a frame crossed a cut within its window: the "
+                           "lookahead (%.3f ns) is wrong", (double)s->part->lookahead / 1000.0);
+    }
+    return BN_OK;
+}
+
+int bn_sim_loop(struct bn_sim *s, const struct bn_run_opts *opts, double t0, struct bn_error *err)
+{
+    bn_time_t stop = s->sc->sim.max_time_us > 0 ? bn_time_from_us(s->sc->sim.max_time_us)
+                                                : BN_TIME_NEVER;
+    bool prefetch = latency_hiding_wanted(s, PREFETCH_MIN_PORTS), over = false;
+    bn_evq_hide_latency(&s->fab.evq, latency_hiding_wanted(s, WRITE_BEHIND_MIN_PORTS));
+    int rc = s->part ? run_windows(s, opts, t0, stop, prefetch, err)
+                     : run_events(s, opts, t0, false, BN_TIME_NEVER, stop, prefetch, &over, err);
+    if (rc == BN_OK && s->fab.evq.failed)
         return bn_fail(err, BN_ENOMEM, "out of memory for events at t=%.3f us",
                        bn_time_to_us(s->fab.now));
-    return BN_OK;
+    return rc;
 }
 
 int bn_sim_check_ledger(const struct bn_sim *s, struct bn_error *err)
 {
     const struct bn_fabric *f = &s->fab;
-    uint64_t in_flight = f->pool.in_use;
+    uint64_t in_flight = f->pool.in_use + (f->cut ? f->cut->n : 0);
     if (f->pkts_injected != f->pkts_delivered + f->pkts_dropped + f->pkts_lost + in_flight)
         return bn_fail(err, BN_EINTERNAL,
                        "packet conservation violated: injected %llu != delivered %llu + "

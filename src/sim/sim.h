@@ -11,6 +11,7 @@
  *   build_agg.c  SHARP units' ports and fixed routes
  *   loop.c       the event loop, dispatch, prefetch hints, packet ledger
  *   plan.c       bnet topo's figures (no simulation)
+ *   partition.c  sim.partitions: the cut, its lookahead, the windows' messages
  */
 #ifndef BN_SIM_SIM_H
 #define BN_SIM_SIM_H
@@ -71,6 +72,7 @@ struct bn_sim {
     uint32_t *agg_next;         /* [unit * nswitches + switch] -> next hop port */
     struct bn_faults *faults;   /* the scenario's fault schedule (NULL: none) */
     struct bn_flow_engine *flow; /* sim.fidelity: flow (NULL: packets) */
+    struct bn_partition *part;  /* sim.partitions (NULL: one loop) */
     struct bn_driver drv;
     uint64_t events;
     bool stopped_early;
@@ -97,5 +99,27 @@ int bn_sim_loop(struct bn_sim *s, const struct bn_run_opts *opts, double t0, str
  * flight unless the run was cut short. */
 int bn_sim_check_ledger(const struct bn_sim *s, struct bn_error *err);
 double bn_wall_now(void);
+
+/* partition.c: the fabric cut into sim.partitions parts (docs/parallel.md). */
+struct bn_partition {
+    uint32_t parts;
+    uint32_t *owner;            /* per node: its part */
+    uint32_t cut_links;
+    bn_time_t lookahead;        /* the least propagation over a cut link */
+    uint64_t *events;           /* per part: events of its ports and queue pairs */
+    uint64_t unattributed;
+    uint64_t windows, msgs, msgs_max;
+    struct bn_cut cut;
+};
+/* Cut the built fabric (build.c calls it when sim.partitions is set). */
+int bn_partition_init(struct bn_sim *s, struct bn_error *err);
+void bn_partition_free(struct bn_sim *s);
+/* The window from `next` (the earliest event): its end. */
+bn_time_t bn_partition_window(struct bn_sim *s, bn_time_t next);
+/* Deliver what crossed a cut in the window just run; -1 if out of memory. */
+int bn_partition_deliver(struct bn_sim *s);
+/* Count an event for its part. */
+void bn_partition_count(struct bn_sim *s, const struct bn_event *ev);
+void bn_partition_report(const struct bn_sim *s, struct bn_partition_stats *out);
 
 #endif

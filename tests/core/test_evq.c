@@ -1,7 +1,9 @@
 /*
  * Event queue property: whatever the insertion order, events come out in
- * (time, insertion order) order, i.e. exactly the order of a stable sort.
- * Checked against qsort with an explicit sequence key, over random mixes of
+ * (time, insertion order) order, or keyed in (time, kind, object,
+ * insertion order) order, i.e. exactly the order of a stable sort by time
+ * (keyed: by the first three). Checked against qsort with an explicit
+ * sequence key, over random mixes of
  * pushes and pops (the hold model), including many equal times; with
  * pushes written at once and written behind (bn_evq_hide_latency), and
  * with the mode switched while events are pending.
@@ -11,18 +13,42 @@
 #include "core/evq.h"
 #include "core/rng.h"
 
-struct ref { int64_t t; uint32_t seq; };
+struct ref { int64_t t; uint32_t seq; uint16_t kind; uint32_t obj; };
+
+static bool keyed; /* the order the queue under test keeps */
+
+/* Half the seeds keyed (2, 3, 6, 7, ...), across each test's other variants. */
+static void set_order(struct bn_evq *q, uint64_t seed)
+{
+    keyed = (seed / 2) % 2;
+    assert_int_equal(bn_evq_set_keyed(q, keyed), 0);
+}
 
 static int cmp_ref(const void *a, const void *b)
 {
     const struct ref *x = a, *y = b;
     if (x->t != y->t)
         return x->t < y->t ? -1 : 1;
+    if (!keyed)
+        return x->seq < y->seq ? -1 : x->seq > y->seq;
+    if (x->kind != y->kind)
+        return x->kind < y->kind ? -1 : 1;
+    if (x->obj != y->obj)
+        return x->obj < y->obj ? -1 : 1;
     return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* The queue holds exactly the n events of refs (obj = their seq): it must
- * give them up in the order of a stable sort by time. */
+/* A random kind and object, few of each so that whole keys tie often;
+ * the event's arg is its push sequence number. */
+static void push_ref(struct bn_evq *q, struct bn_rng *rng, struct ref *r, int64_t t, uint32_t seq)
+{
+    *r = (struct ref){t, seq, (uint16_t)(1 + bn_rng_below(rng, 3)), (uint32_t)bn_rng_below(rng, 5)};
+    assert_int_equal(bn_evq_push(q, t, r->kind, r->obj, seq), 0);
+}
+
+/* The queue holds exactly the n events of refs (arg = their seq): it must
+ * give them up in the order of a stable sort by time (keyed: time, kind
+ * and object). */
 static void pops_in_stable_order(struct bn_evq *q, struct ref *refs, uint32_t n)
 {
     qsort(refs, n, sizeof *refs, cmp_ref);
@@ -30,7 +56,7 @@ static void pops_in_stable_order(struct bn_evq *q, struct ref *refs, uint32_t n)
     for (uint32_t i = 0; i < n; i++) {
         assert_true(bn_evq_pop(q, &ev));
         assert_int_equal(ev.time, refs[i].t);
-        assert_int_equal(ev.obj, refs[i].seq);
+        assert_int_equal(ev.arg, refs[i].seq);
     }
     assert_false(bn_evq_pop(q, &ev));
 }
@@ -43,14 +69,12 @@ static void test_sorted_stable(void **state)
         bn_rng_init(&rng, seed, 0);
         struct bn_evq q;
         assert_int_equal(bn_evq_init(&q, 4), 0);
+        set_order(&q, seed);
         bn_evq_hide_latency(&q, seed > 10);
         enum { N = 5000 };
         struct ref *refs = malloc(N * sizeof *refs);
-        for (uint32_t i = 0; i < N; i++) {
-            refs[i].t = (int64_t)bn_rng_below(&rng, seed % 2 ? 50 : 1000000);
-            refs[i].seq = i;
-            assert_int_equal(bn_evq_push(&q, refs[i].t, 1, i, 0), 0);
-        }
+        for (uint32_t i = 0; i < N; i++)
+            push_ref(&q, &rng, &refs[i], (int64_t)bn_rng_below(&rng, seed % 2 ? 50 : 1000000), i);
         pops_in_stable_order(&q, refs, N);
         free(refs);
         bn_evq_free(&q);
@@ -60,7 +84,7 @@ static void test_sorted_stable(void **state)
 /* Slots of thousands of events with many equal times, as a large fabric's
  * are (sorted by counting there): events that waited in the heap, then
  * events pushed into the slot's chain once the window reached it; each
- * time's events must come out in push order. */
+ * key's events must come out in push order. */
 static void test_dense_slot_ties(void **state)
 {
     (void)state;
@@ -70,22 +94,19 @@ static void test_dense_slot_ties(void **state)
         bn_rng_init(&rng, seed, 0);
         struct bn_evq q;
         assert_int_equal(bn_evq_init(&q, 4), 0);
+        set_order(&q, seed);
         bn_evq_hide_latency(&q, seed % 2 == 0);
         enum { N = 3000 };
         struct ref *refs = malloc(2 * N * sizeof *refs);
         int64_t spread = seed <= 4 ? 40 : 700; /* one slot, or three */
-        assert_int_equal(bn_evq_push(&q, driver, 1, 2 * N, 0), 0);
-        for (uint32_t i = 0; i < N; i++) { /* to the heap */
-            refs[i] = (struct ref){far + (int64_t)bn_rng_below(&rng, (uint64_t)spread), i};
-            assert_int_equal(bn_evq_push(&q, refs[i].t, 1, i, 0), 0);
-        }
+        assert_int_equal(bn_evq_push(&q, driver, 1, 0, 2 * N), 0);
+        for (uint32_t i = 0; i < N; i++) /* to the heap */
+            push_ref(&q, &rng, &refs[i], far + (int64_t)bn_rng_below(&rng, (uint64_t)spread), i);
         struct bn_event ev;
         assert_true(bn_evq_pop(&q, &ev)); /* the window now covers `far` */
-        assert_int_equal(ev.obj, 2 * N);
-        for (uint32_t i = N; i < 2 * N; i++) { /* to the wheel, after them */
-            refs[i] = (struct ref){far + (int64_t)bn_rng_below(&rng, (uint64_t)spread), i};
-            assert_int_equal(bn_evq_push(&q, refs[i].t, 1, i, 0), 0);
-        }
+        assert_int_equal(ev.arg, 2 * N);
+        for (uint32_t i = N; i < 2 * N; i++) /* to the wheel, after them */
+            push_ref(&q, &rng, &refs[i], far + (int64_t)bn_rng_below(&rng, (uint64_t)spread), i);
         pops_in_stable_order(&q, refs, 2 * N);
         free(refs);
         bn_evq_free(&q);
@@ -136,6 +157,7 @@ static void test_interleaved_against_reference(void **state)
         bn_rng_init(&rng, seed, 0);
         struct bn_evq q;
         assert_int_equal(bn_evq_init(&q, 2), 0);
+        set_order(&q, seed);
         /* every slot width, in turn */
         assert_int_equal(bn_evq_set_slot_width(&q, BN_EVQ_SHIFT_MIN + (unsigned)(seed % 3)), 0);
         bn_evq_hide_latency(&q, behind == 1);
@@ -151,9 +173,9 @@ static void test_interleaved_against_reference(void **state)
             size_t ahead = (size_t)bn_rng_below(&rng, 12);
             const struct bn_evq_entry *hint = bn_evq_peek_ahead(&q, ahead);
             if (hint) { /* a pending event, its picoseconds past its slot's start right */
-                assert_true(hint->obj < seq);
-                assert_true(when[hint->obj] >= now);
-                assert_int_equal(hint->at, when[hint->obj] & ((1 << q.shift) - 1));
+                assert_true(hint->arg < seq);
+                assert_true(when[hint->arg] >= now);
+                assert_int_equal(hint->at, when[hint->arg] & ((1 << q.shift) - 1));
             }
             bool push = npend == 0 || (npend < CAP - 1 && bn_rng_below(&rng, 100) < 52);
             if (push) {
@@ -162,9 +184,8 @@ static void test_interleaved_against_reference(void **state)
                             : kind < 6 ? (int64_t)bn_rng_below(&rng, dense ? 3 * coarse_ps : 3000)
                             : kind < 9 ? (int64_t)bn_rng_below(&rng, dense ? 8 * coarse_ps : 6000000)
                                        : (int64_t)bn_rng_below(&rng, 2000000000);
-                pend[npend++] = (struct ref){now + d, seq};
+                push_ref(&q, &rng, &pend[npend++], now + d, seq);
                 when[seq] = now + d;
-                assert_int_equal(bn_evq_push(&q, now + d, 1, seq, 0), 0);
                 seq++;
             } else {
                 uint32_t best = 0;
@@ -175,11 +196,11 @@ static void test_interleaved_against_reference(void **state)
                 bool exact = q.run_pos < q.run_len; /* in the slot being served */
                 assert_true(bn_evq_pop(&q, &ev));
                 assert_int_equal(ev.time, pend[best].t);
-                assert_int_equal(ev.obj, pend[best].seq);
+                assert_int_equal(ev.arg, pend[best].seq);
                 if (exact)
-                    assert_int_equal(next->obj, ev.obj);
+                    assert_int_equal(next->arg, ev.arg);
                 now = ev.time;
-                when[ev.obj] = -1;
+                when[ev.arg] = -1;
                 pend[best] = pend[--npend];
             }
             assert_int_equal(bn_evq_len(&q), npend);

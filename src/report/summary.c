@@ -265,6 +265,13 @@ static void print_run(FILE *out, const struct bn_results *r)
     fprintf(out, "events          %llu;  packet-hops %llu (%.2f M/s)\n",
             (unsigned long long)r->events, (unsigned long long)r->packet_hops, rate / 1e6);
     fprintf(out, "peak memory     %.1f MB\n", r->peak_rss_bytes / 1e6);
+    const struct bn_partition_stats *p = &r->partition;
+    if (p->parts) /* docs/parallel.md */
+        fprintf(out, "partitions      %u parts, %u cut links, %llu windows of %.0f ns (%.1f per "
+                "us), %.1f messages each; busiest part %.2fx the mean's events\n",
+                p->parts, p->cut_links, (unsigned long long)p->windows, p->lookahead_ns,
+                p->windows_per_us, p->msgs_per_window,
+                p->events_part_mean > 0 ? (double)p->events_part_max / p->events_part_mean : 0);
 }
 
 void bn_results_print(FILE *out, const struct bn_results *r)

@@ -70,13 +70,14 @@ static void units(const struct bn_topo *t, bool pods, uint32_t *up)
     }
 }
 
-/* Units with hosts, in node order, to parts of about equal hosts. */
+/* Units with hosts, in node order, to parts of about equal hosts; how
+ * many units there are (UINT32_MAX: out of memory). */
 static uint32_t place_host_units(const struct bn_topo *t, uint32_t parts, uint32_t *up,
                                  uint32_t *owner)
 {
     uint32_t *hosts = calloc(t->nnodes, sizeof *hosts), nunits = 0;
     if (!hosts)
-        return 0;
+        return UINT32_MAX;
     for (uint32_t h = 0; h < t->nhosts; h++)
         if (hosts[find(up, h)]++ == 0)
             nunits++;
@@ -117,9 +118,11 @@ static int place_rest(const struct bn_topo *t, uint32_t parts, uint32_t *up, uin
     for (uint32_t i = 0; rc == 0 && i < n; i++)
         if (owner[i] != UINT32_MAX)
             size[owner[i]]++;
-    for (uint8_t tier = 0; rc == 0 && tier <= BN_MAX_TIERS + 1; tier++) {
+    /* by tier, then whatever is left (a unit of a tier beyond the fabric's) */
+    for (unsigned pass = 0; rc == 0 && pass <= BN_MAX_TIERS + 1; pass++) {
         for (uint32_t root = 0; root < n; root++) {
-            if (owner[root] != UINT32_MAX || up[root] != root || t->nodes[root].tier != tier)
+            if (owner[root] != UINT32_MAX || up[root] != root ||
+                (pass <= BN_MAX_TIERS && t->nodes[root].tier != pass))
                 continue;
             memset(votes, 0, parts * sizeof *votes);
             for (uint32_t m = first[root]; m < first[root + 1]; m++) {
@@ -167,7 +170,7 @@ int bn_partition_init(struct bn_sim *s, struct bn_error *err)
     memset(pt->owner, 0xff, (size_t)t->nnodes * sizeof *pt->owner);
     units(t, sc->sim.partition == BN_SC_PARTITION_PODS, up);
     uint32_t nunits = place_host_units(t, parts, up, pt->owner);
-    int rc = nunits >= parts ? place_rest(t, parts, up, pt->owner) : -2;
+    int rc = nunits == UINT32_MAX ? -1 : nunits >= parts ? place_rest(t, parts, up, pt->owner) : -2;
     free(up);
     char at[BN_PATH_MAX + 16];
     bn_scenario_where(sc, "sim.partitions", at, sizeof at);

@@ -3,7 +3,8 @@
  * scenario with seed 2 locks two go-back-N flows in phase on one link; the
  * run stops sim.stall_us after their last in-order progress, marked, with
  * the packet ledger whole. The same seed with DCQCN completes, and a
- * watchdog of 0 leaves the run to sim.max_time_us.
+ * watchdog of 0 leaves the run to sim.max_time_us. In the keyed event
+ * order another seed locks.
  */
 #include "support.h"
 
@@ -60,12 +61,34 @@ static void test_watchdog_off(void **state)
     bn_results_free(&r);
 }
 
+/* The lock is a phase effect of the order of simultaneous events: in the
+ * keyed order (sim.event_order) seed 2 completes and seed 413 locks,
+ * stopped alike. */
+static void test_keyed_order_locks_elsewhere(void **state)
+{
+    (void)state;
+    struct bn_scenario sc;
+    struct bn_results r;
+    run_seed2("sim.event_order=keyed", NULL, &r, &sc);
+    assert_false(r.stalled);
+    assert_int_equal(r.flows_completed, r.nflows);
+    bn_results_free(&r);
+    const char *sets[] = {"seed=413", "sim.event_order=keyed", "sim.max_time_us=200000", NULL};
+    test_scenario(&sc, sets);
+    test_run(&sc, &r);
+    assert_true(r.stalled);
+    assert_int_equal(r.nflows - r.flows_completed, 2);
+    assert_ledger_balanced(&r);
+    bn_results_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_livelock_stops),
         cmocka_unit_test(test_dcqcn_completes),
         cmocka_unit_test(test_watchdog_off),
+        cmocka_unit_test(test_keyed_order_locks_elsewhere),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -21,6 +21,7 @@
 #include "core/time.h"
 #include "link/fc.h"
 #include "link/packet.h"
+#include "link/telemetry.h"
 
 /*
  * A port is busy until its last bit has left (busy_until). It gets a wake-up
@@ -98,6 +99,7 @@ struct bn_cut_msg {
     uint32_t seq;               /* its place among those held in the window */
     uint16_t kind;
     struct bn_packet pkt;       /* a frame's copy (its pool slot is freed) */
+    struct bn_int_rec rec;      /* and its in-band telemetry, when kept (telemetry.h) */
 };
 
 struct bn_cut {

@@ -36,7 +36,7 @@ void bn_port_transmit(struct bn_fabric *f, uint32_t p, uint32_t pkt)
     uint16_t kind = (port->flags & BN_PORT_PEER_HOST) ? BN_EV_ARRIVE_HOST : BN_EV_ARRIVE;
     bn_time_t at = f->now + port->lat_ps + until_decision;
     if (__builtin_expect(f->cut != NULL, 0) && f->cut->port[p]) {
-        bn_cut_hold(f, at, kind, port->peer, 0, pkt); /* a tail call: no cost above */
+        bn_cut_hold(f, at, kind, port->peer, 0, pkt);
         return;
     }
     bn_fabric_schedule(f, at, kind, port->peer, pkt);
@@ -66,6 +66,8 @@ __attribute__((cold, noinline)) void bn_cut_hold(struct bn_fabric *f, bn_time_t 
     }
     bn_port_queue_settle(f); /* a link owed to it lands before its slot is reused */
     m->pkt = f->pool.pkts[pkt];
+    if (f->telemetry) /* the records travel in the frame's headers */
+        m->rec = *bn_telemetry_at(f, pkt);
     bn_pool_put(&f->pool, pkt);
     c->frames++;
     c->bytes += m->pkt.bytes;

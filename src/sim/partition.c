@@ -250,6 +250,11 @@ int bn_partition_deliver(struct bn_sim *s)
                 return -1;
             f->pool.pkts[arg] = m->pkt;
             f->pool.pkts[arg].next = BN_PKT_NONE;
+            struct bn_int_rec *rec = f->telemetry ? bn_telemetry_at(f, arg) : NULL;
+            if (f->telemetry && !rec)
+                return -1;
+            if (rec)
+                *rec = m->rec;
             if (f->pool.in_use > f->pool.high_water)
                 f->pool.high_water = f->pool.in_use;
         }

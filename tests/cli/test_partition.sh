@@ -4,9 +4,10 @@
 # signals crossing the cut held to the window's end and delivered in
 # another order into fresh pool slots, gives the JSON of the one-loop run
 # in the keyed order, byte for byte: lossy go-back-N, PFC (with DCQCN, and
-# pausing across the cut), InfiniBand credits with IB CC, a SHARP
-# (CollNet) AllReduce and a hierarchical one over NVLink domains. The windows are as long as the
-# lookahead (the least propagation over a cut link: 10 m of fiber, 50 ns),
+# pausing across the cut), HPCC (its in-band telemetry records travel with
+# the frames), InfiniBand credits with IB CC, a SHARP (CollNet) AllReduce
+# and a hierarchical one over NVLink domains. The windows are as long as
+# the lookahead (the least propagation over a cut link: 10 m of fiber, 50 ns),
 # frames did cross, and the cut is the one the fabric forces (a k=8
 # fat-tree in 2 parts: half of every core's 8 links). Bad requests are one
 # message, exit 2.
@@ -34,6 +35,8 @@ same "lossy go-back-N" --set topology.k=8 --set workload.message_bytes=300KB
 same "PFC + DCQCN incast" scenarios/incast_pfc_dcqcn.yaml --set workload.message_bytes=200KB
 same "PFC head-of-line blocking" scenarios/hol_pfc.yaml
 check "PFC pauses crossed the cut" "$T/r2.json" '.partition.cut_signals > 0'
+same "HPCC, its in-band telemetry carried across" --set nic.congestion_control=hpcc \
+    --set workload.message_bytes=300KB
 same "credits + IB CC incast" scenarios/incast_credit_ib_cc.yaml --set workload.message_bytes=200KB
 check "credits crossed the cut" "$T/r2.json" '.partition.cut_signals > 0'
 check "k=8 fat-tree in 2 parts: 64 cut links, 64 hosts each" "$T/r2.json" \

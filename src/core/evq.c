@@ -175,7 +175,7 @@ static int run_insert(struct bn_evq *q, const struct bn_evq_entry *ev)
     if (run_reserve(q, q->run_len + 1) != 0)
         return -1;
     size_t lo = q->run_pos, hi = q->run_len;
-    uint64_t key = key_of(ev);
+    uint64_t key = q->keyed ? key_of(ev) : 0;
     while (lo < hi) { /* first entry later than ev */
         size_t mid = (lo + hi) / 2;
         if (q->keyed ? key < key_of(&q->run[mid]) : ev->at < q->run[mid].at)

@@ -255,8 +255,6 @@ int bn_partition_deliver(struct bn_sim *s)
                 return -1;
             if (rec)
                 *rec = m->rec;
-            if (f->pool.in_use > f->pool.high_water)
-                f->pool.high_water = f->pool.in_use;
         }
         bn_fabric_schedule(f, m->time, m->kind, m->obj, arg);
     }

@@ -8,10 +8,10 @@
  */
 #include "support.h"
 
-static void run_seed2(const char *extra, const char *extra2, struct bn_results *r,
-                      struct bn_scenario *sc)
+static void run_seed(const char *seed, const char *extra, const char *extra2,
+                     struct bn_results *r, struct bn_scenario *sc)
 {
-    const char *sets[] = {"seed=2", extra, extra2, NULL};
+    const char *sets[] = {seed, extra, extra2, NULL};
     test_scenario(sc, sets);
     test_run(sc, r);
 }
@@ -21,7 +21,7 @@ static void test_livelock_stops(void **state)
     (void)state;
     struct bn_scenario sc;
     struct bn_results r;
-    run_seed2("sim.max_time_us=200000", NULL, &r, &sc);
+    run_seed("seed=2", "sim.max_time_us=200000", NULL, &r, &sc);
     assert_true(r.stalled);
     assert_true(r.stopped_early);
     assert_int_equal(r.nflows - r.flows_completed, 2);
@@ -42,7 +42,7 @@ static void test_dcqcn_completes(void **state)
     (void)state;
     struct bn_scenario sc;
     struct bn_results r;
-    run_seed2("nic.congestion_control=dcqcn", NULL, &r, &sc);
+    run_seed("seed=2", "nic.congestion_control=dcqcn", NULL, &r, &sc);
     assert_false(r.stalled);
     assert_false(r.stopped_early);
     assert_int_equal(r.flows_completed, r.nflows);
@@ -54,7 +54,7 @@ static void test_watchdog_off(void **state)
     (void)state;
     struct bn_scenario sc;
     struct bn_results r;
-    run_seed2("sim.stall_us=0", "sim.max_time_us=30000", &r, &sc);
+    run_seed("seed=2", "sim.stall_us=0", "sim.max_time_us=30000", &r, &sc);
     assert_false(r.stalled);
     assert_true(r.stopped_early);
     assert_true(r.simulated_us >= 30000 - 1e-6);
@@ -69,13 +69,11 @@ static void test_keyed_order_locks_elsewhere(void **state)
     (void)state;
     struct bn_scenario sc;
     struct bn_results r;
-    run_seed2("sim.event_order=keyed", NULL, &r, &sc);
+    run_seed("seed=2", "sim.event_order=keyed", NULL, &r, &sc);
     assert_false(r.stalled);
     assert_int_equal(r.flows_completed, r.nflows);
     bn_results_free(&r);
-    const char *sets[] = {"seed=413", "sim.event_order=keyed", "sim.max_time_us=200000", NULL};
-    test_scenario(&sc, sets);
-    test_run(&sc, &r);
+    run_seed("seed=413", "sim.event_order=keyed", "sim.max_time_us=200000", &r, &sc);
     assert_true(r.stalled);
     assert_int_equal(r.nflows - r.flows_completed, 2);
     assert_ledger_balanced(&r);

@@ -25,11 +25,33 @@ struct bn_progress {
     uint32_t flows_done, flows_total; /* flows finished (completed or failed) of all flows */
 };
 
+/* The processes a partitioned run is spread over (docs/parallel.md), one
+ * part each: what they exchange, through the caller's transport (the
+ * bnet command's is MPI: src/cli/dist.c). Every process calls bn_run with
+ * the same scenario; part `rank` of `size` runs here. Both calls are
+ * collective and return 0, or nonzero after a failure of the transport.
+ * alltoall: `blk` bytes from send + r * blk go to rank r, recv + r * blk
+ * receives rank r's. alltoallv: send_len[r] bytes, consecutive from
+ * `send`, go to rank r; rank r's recv_len[r] bytes (known from an
+ * alltoall before) arrive consecutive in `recv`. abort ends every process
+ * after a failure on this one, saying why (status: the exit status). */
+struct bn_ranks {
+    int rank, size;
+    void *ud;
+    int (*alltoall)(void *ud, const void *send, void *recv, size_t blk);
+    int (*alltoallv)(void *ud, const void *send, const size_t *send_len, void *recv,
+                     const size_t *recv_len);
+    void (*abort)(void *ud, int status, const char *why);
+};
+
 /* Options of bn_run; the whole struct may be NULL. */
 struct bn_run_opts {
     /* Called about every few hundred thousand events (may be NULL). */
     void (*progress)(void *ud, const struct bn_progress *p);
     void *progress_ud;        /* passed back as `ud` */
+    /* The run's parts on separate processes (NULL: all in this one). Only
+     * rank 0's results are whole; the others return theirs empty. */
+    const struct bn_ranks *ranks;
 };
 
 /* Ask the running simulation (bn_run, bn_coll_sweep, bn_job_run, bn_p2p_run)

@@ -6,6 +6,7 @@
  * CMake finds one (BNET_MPI); a build without it refuses an mpirun launch
  * of more than one rank rather than run the study N times over.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -200,4 +201,64 @@ void bn_cli_dist_gather_compare(const struct bn_cli_dist *d, struct bn_compare_r
 #endif
     (void)d;
     (void)res;
+}
+
+/* One partitioned run's parts on the ranks (docs/parallel.md): the
+ * windows' exchange as MPI collectives on the world communicator. */
+#ifdef BNET_MPI
+static int counts_of(const size_t *len, int n, int *count, int *displ)
+{
+    size_t off = 0;
+    for (int r = 0; r < n; r++) {
+        if (len[r] > INT_MAX || off > INT_MAX)
+            return -1; /* MPI counts are ints: past 2 GiB an exchange fails */
+        count[r] = (int)len[r];
+        displ[r] = (int)off;
+        off += len[r];
+    }
+    return off > INT_MAX ? -1 : 0;
+}
+
+static int mpi_alltoall(void *ud, const void *send, void *recv, size_t blk)
+{
+    (void)ud;
+    if (blk > INT_MAX)
+        return -1;
+    return MPI_Alltoall(send, (int)blk, MPI_BYTE, recv, (int)blk, MPI_BYTE, MPI_COMM_WORLD) !=
+           MPI_SUCCESS;
+}
+
+static int mpi_alltoallv(void *ud, const void *send, const size_t *send_len, void *recv,
+                         const size_t *recv_len)
+{
+    (void)ud;
+    static int *c; /* send counts, displacements, receive counts, displacements */
+    int n = self.size;
+    if (!c && !(c = malloc(4 * (size_t)n * sizeof *c)))
+        return -1;
+    if (counts_of(send_len, n, c, c + n) != 0 || counts_of(recv_len, n, c + 2 * n, c + 3 * n) != 0)
+        return -1;
+    return MPI_Alltoallv(send, c, c + n, MPI_BYTE, recv, c + 2 * n, c + 3 * n, MPI_BYTE,
+                         MPI_COMM_WORLD) != MPI_SUCCESS;
+}
+
+static void mpi_abort(void *ud, int status, const char *why)
+{
+    (void)ud;
+    fprintf(stderr, "bnet: rank %d: %s\n", self.rank, why);
+    fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, status);
+}
+#endif
+
+const struct bn_ranks *bn_cli_dist_ranks(void)
+{
+#ifdef BNET_MPI
+    static struct bn_ranks r;
+    r = (struct bn_ranks){.rank = self.rank, .size = self.size, .alltoall = mpi_alltoall,
+                          .alltoallv = mpi_alltoallv, .abort = mpi_abort};
+    return self.size > 1 ? &r : NULL;
+#else
+    return NULL;
+#endif
 }

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "bnet/bnet.h"
 #include "bnet/coll.h"
 #include "bnet/compare.h"
 #include "bnet/sweep.h"
@@ -23,6 +24,9 @@ const struct bn_cli_dist *bn_cli_dist(void);
 /* Every rank's status: the lowest failing rank's, or 0 when all succeeded;
  * *print: this rank is that one (it prints the error). Collective. */
 int bn_cli_dist_status(int own, bool *print);
+/* Under mpirun: the ranks one partitioned run's parts go to (NULL: one
+ * process, or a build without MPI). */
+const struct bn_ranks *bn_cli_dist_ranks(void);
 /* Rank 0 takes the points the other ranks ran into res (their shares),
  * and every rank learns whether one was interrupted. Collective; a point
  * no rank should have sent aborts the job. */

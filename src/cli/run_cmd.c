@@ -193,22 +193,45 @@ static char *csv_path(const char *prefix, const char *suffix)
     return path;
 }
 
+/* Under mpirun: every rank's outcome of its share, the lowest failing
+ * rank's status (0: all succeeded), said once, by that rank. */
+static int ranks_status(int rc, const struct bn_error *err)
+{
+    bool print;
+    int st = bn_cli_dist_status(rc == BN_OK ? 0 : err->status == BN_EINPUT ? 2 : 1, &print);
+    int rank = bn_cli_dist()->rank;
+    if (print && rank)
+        fprintf(stderr, "bnet: rank %d: %s\n", rank, err->msg);
+    else if (print)
+        fprintf(stderr, "bnet: %s\n", err->msg);
+    return st;
+}
+
 static int do_run(const struct cli_opts *o, const struct bn_scenario *sc)
 {
     struct bn_error err = {0};
     struct progress_state ps = {0};
-    struct bn_run_opts ro = {0};
-    if (isatty(STDERR_FILENO)) {
+    struct bn_run_opts ro = {.ranks = bn_cli_dist_ranks()};
+    int rank = bn_cli_dist()->rank;
+    if (isatty(STDERR_FILENO) && rank == 0) {
         ro.progress = show_progress;
         ro.progress_ud = &ps;
     }
     struct bn_results res;
-    warn_slow_routes(sc);
+    if (rank == 0)
+        warn_slow_routes(sc);
     int rc = bn_run(sc, &ro, &res, &err);
     if (ps.shown)
         fputc('\n', stderr);
-    if (rc != BN_OK)
+    if (ro.ranks) { /* one part per rank: rank 0 reports (docs/parallel.md) */
+        int st = ranks_status(rc, &err);
+        if (rc == BN_OK && (st || rank))
+            bn_results_free(&res);
+        if (st || rank)
+            return st;
+    } else if (rc != BN_OK) {
         return exit_status(&err);
+    }
     rc = bn_provenance_command(&res.prov, o->command, &err);
     if (res.stalled)
         fprintf(stderr, "bnet: warning: stopped at %.1f us: no flow took data in order for "
@@ -253,18 +276,20 @@ static void print_row(void *ud, const struct bn_coll_results *r, uint32_t row)
     fflush(stdout);
 }
 
-/* Under mpirun: every rank's outcome of its share, the lowest failing
- * rank's status (0: all succeeded), said once, by that rank. */
-static int ranks_status(int rc, const struct bn_error *err)
+/* Under mpirun, bnet run cuts the fabric into one part per rank
+ * (sim.partitions, when given, must say so). */
+static int ranks_parts(struct bn_scenario *sc)
 {
-    bool print;
-    int st = bn_cli_dist_status(rc == BN_OK ? 0 : err->status == BN_EINPUT ? 2 : 1, &print);
-    int rank = bn_cli_dist()->rank;
-    if (print && rank)
-        fprintf(stderr, "bnet: rank %d: %s\n", rank, err->msg);
-    else if (print)
-        fprintf(stderr, "bnet: %s\n", err->msg);
-    return st;
+    uint32_t size = (uint32_t)bn_cli_dist()->size;
+    if (sc->sim.partitions == 0 || sc->sim.partitions == size) {
+        sc->sim.partitions = size;
+        return 0;
+    }
+    if (bn_cli_dist()->rank == 0)
+        fprintf(stderr, "bnet: %s: key 'sim.partitions': %u parts, but mpirun started %u "
+                "ranks; a run on ranks has one part each (docs/parallel.md)\n", sc->source,
+                sc->sim.partitions, size);
+    return 2;
 }
 
 /* Under mpirun: this rank's share of the rows, gathered on rank 0, which
@@ -631,12 +656,13 @@ int bn_cli_run(int argc, char **argv, int first, enum bn_cli_mode mode, const ch
         return rc < 0 ? 0 : rc;
     }
     if (bn_cli_dist()->size > 1 && mode != BN_CLI_SWEEP && mode != BN_CLI_COLL &&
-        mode != BN_CLI_COMPARE) {
+        mode != BN_CLI_COMPARE && mode != BN_CLI_RUN) {
         static const char *const names[] = {"run", "topo", "coll", "job", "p2p", "compare",
                                             "sweep"};
         if (bn_cli_dist()->rank == 0)
-            fprintf(stderr, "bnet: under mpirun only bnet sweep, coll and compare spread over "
-                    "the ranks; run bnet %s as one process (docs/sweep.md)\n", names[mode]);
+            fprintf(stderr, "bnet: under mpirun only bnet run (its parts), sweep, coll and "
+                    "compare spread over the ranks; run bnet %s as one process "
+                    "(docs/sweep.md)\n", names[mode]);
         free_opts(&o);
         return 2;
     }
@@ -646,6 +672,8 @@ int bn_cli_run(int argc, char **argv, int first, enum bn_cli_mode mode, const ch
         rc = 1;
     else if (load_scenario(&o, mode, sc, &err) != BN_OK)
         rc = exit_status(&err);
+    else if (mode == BN_CLI_RUN && bn_cli_dist()->size > 1 && (rc = ranks_parts(sc)) != 0)
+        ; /* refused, said by rank 0 */
     else if (o.plot && (rc = bn_plot_ready(o.plot)) != 0)
         ; /* refused before the run, not after it */
     else if (mode == BN_CLI_TOPO)

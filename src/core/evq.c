@@ -624,7 +624,7 @@ bool bn_evq_next_time(struct bn_evq *q, bn_time_t *t)
     return true;
 }
 
-bool bn_evq_next_before(struct bn_evq *q, bn_time_t end)
+bool bn_evq_next_before_entering(struct bn_evq *q, bn_time_t end)
 {
     if (q->failed)
         return false;
@@ -639,6 +639,17 @@ bool bn_evq_next_before(struct bn_evq *q, bn_time_t end)
             return false;
     }
     return ((q->cur << q->shift) | q->run[q->run_pos].at) < end;
+}
+
+bool bn_evq_next_upto(struct bn_evq *q, bn_time_t time, uint16_t kind, uint32_t obj)
+{
+    if (!q->keyed || !bn_evq_next_before(q, time + 1))
+        return false;
+    const struct bn_evq_entry *e = &q->run[q->run_pos];
+    bn_time_t t = (q->cur << q->shift) | e->at;
+    if (t != time)
+        return true;
+    return e->kind != kind ? e->kind < kind : e->obj <= obj;
 }
 
 /* Find the next busy slot (not yet known) and start loading its first

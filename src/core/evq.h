@@ -189,10 +189,19 @@ static inline size_t bn_evq_len(const struct bn_evq *q) { return q->len; }
 /* Is the next event earlier than `end`? A slot that starts at or past it
  * is not entered, so pushes at or past `end` stay possible after a false
  * (a partitioned run's messages, held to the end of their window). */
-bool bn_evq_next_before(struct bn_evq *q, bn_time_t end);
+bool bn_evq_next_before_entering(struct bn_evq *q, bn_time_t end);
+static inline bool bn_evq_next_before(struct bn_evq *q, bn_time_t end)
+{
+    if (q->run_pos < q->run_len && !q->failed) /* within the slot being served */
+        return ((q->cur << q->shift) | q->run[q->run_pos].at) < end;
+    return bn_evq_next_before_entering(q, end);
+}
 /* The next event's time, into *t, without entering its slot; false if
  * the queue is empty. */
 bool bn_evq_next_time(struct bn_evq *q, bn_time_t *t);
+/* In the keyed order: is the next event at or before (time, kind, obj)?
+ * Events of that very key count as before (a partitioned run's end). */
+bool bn_evq_next_upto(struct bn_evq *q, bn_time_t time, uint16_t kind, uint32_t obj);
 const struct bn_evq_entry *bn_evq_peek_beyond(struct bn_evq *q, size_t ahead);
 /* About the event `ahead` places after the next one, or NULL: a hint for
  * prefetching, valid until the next push or pop. Within the slot being

@@ -109,7 +109,9 @@ static int start_flow(struct bn_flows *fl, uint32_t flow, struct bn_error *err)
 static int flows_start(struct bn_sim *s, void *self, struct bn_error *err)
 {
     struct bn_flows *fl = self;
+    fl->flows_here = 0;
     for (uint32_t i = 0; i < fl->flows.n; i++) {
+        fl->flows_here += bn_sim_here(s, fl->flows.flows[i].src);
         fl->fstate[i] = (struct bn_flow_state){.qp = BN_NONE, .rx_done = BN_TIME_NEVER,
                                                .tx_done = BN_TIME_NEVER,
                                                .failed = BN_TIME_NEVER};
@@ -129,10 +131,11 @@ static int flows_event(struct bn_sim *s, void *self, const struct bn_event *ev,
                                      : bn_flows_series_sample(fl, err);
 }
 
+/* On ranks, this process's part: the flows its hosts send. */
 static bool flows_done(const void *self)
 {
     const struct bn_flows *fl = self;
-    return fl->flows_done + fl->flows_failed == fl->flows.n;
+    return fl->flows_done + fl->flows_failed == fl->flows_here;
 }
 
 static void flows_progress(const void *self, uint32_t *done, uint32_t *total)
@@ -206,6 +209,9 @@ static int run_flows(struct bn_sim *s, struct bn_flows *fl, const struct bn_run_
             rc = bn_fail(err, BN_ENOMEM, "out of memory for %u flows", fl->flows.n);
     }
     s->nics.record_lat = true; /* each message's latency, for its percentiles */
+    bool ranked = opts && opts->ranks;
+    if (rc == BN_OK && ranked)
+        rc = bn_flows_ranks_bind(fl, opts->ranks, err);
     if (rc == BN_OK)
         rc = bn_sim_attach(s, &flows_driver, fl, err);
     if (rc == BN_OK) {
@@ -214,8 +220,11 @@ static int run_flows(struct bn_sim *s, struct bn_flows *fl, const struct bn_run_
         rc = bn_sim_loop(s, opts, t0, err);
         out->wall_s = bn_wall_now() - t_setup;
     }
-    if (rc == BN_OK)
-        rc = bn_sim_check_ledger(s, err);
+    if (rc == BN_OK && ranked)
+        rc = bn_flows_ranks_gather(fl, err);
+    if (rc != BN_OK || !bn_sim_reports(s))
+        return rc; /* on ranks, rank 0 reports */
+    rc = bn_sim_check_ledger(s, err);
     if (rc == BN_OK && !s->stopped_early && !flows_done(fl))
         rc = bn_fail(err, BN_EINTERNAL, "only %u of %u flows completed (%u failed), yet no event "
                      "is left", fl->flows_done, fl->flows.n, fl->flows_failed);

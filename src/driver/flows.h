@@ -69,6 +69,7 @@ struct bn_flows {
     uint32_t *qp_flow;          /* queue pair -> flow */
     uint32_t flows_done;
     uint32_t flows_failed;      /* their queue pair went to the error state */
+    uint32_t flows_here;        /* sent from this process's part (on ranks; else all) */
     struct bn_series series;    /* flow_series.c; handed to the results */
     uint32_t series_cap;
     struct bn_link_rows links;
@@ -94,6 +95,10 @@ void bn_flow_gates_dead(struct bn_flows *fl, uint32_t f, bn_time_t at);
  * copy of sc with them appended in *with (NULL: the file has none). */
 int bn_flow_file_faults(const struct bn_scenario *sc, struct bn_scenario **with,
                         struct bn_error *err);
+/* flow_ranks.c: a run's parts on processes (sim/ranks.c): refuse what
+ * they cannot run apart; after the run, rank 0 takes every flow's ends. */
+int bn_flows_ranks_bind(struct bn_flows *fl, const struct bn_ranks *ranks, struct bn_error *err);
+int bn_flows_ranks_gather(struct bn_flows *fl, struct bn_error *err);
 /* flow_results.c: results after the run. */
 int bn_flows_collect(struct bn_flows *fl, struct bn_results *out, struct bn_error *err);
 

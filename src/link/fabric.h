@@ -157,6 +157,10 @@ struct bn_fabric {
     bool time_overflow;     /* an event fell beyond BN_TIME_LIMIT */
     uint32_t queue_overflow; /* 1 + a port whose queue would have passed 4 GiB; 0: none */
     struct bn_cut *cut;     /* a partitioned run's cut (NULL: none) */
+    /* Its parts on processes, after the run, on rank 0: every port's
+     * flow-control counters, as its part's module left them (NULL: ask
+     * the module). */
+    const struct bn_fc_port_stats *fc_final;
 };
 
 /* Hold a message for a port across the cut (pkt: a frame, or BN_PKT_NONE). */

@@ -295,6 +295,10 @@ struct bn_nics {
      * it the queue pair. NULL: packets. */
     void (*carry)(void *ud, uint32_t qpid);
     void *carry_ud;
+    /* A partitioned run's other processes (sim/ranks.c): per node, 1 if
+     * another runs it. Work posted here for their senders is only recorded
+     * (the receiver's end needs the messages), never sent. NULL: none. */
+    const uint8_t *elsewhere;
     /* In-band telemetry (cc->telemetry_bytes): the records of the data
      * packet being received (int_rx_valid while its ACK may be sent), and
      * of the ACK being handled, which on_ack reads at cc_int (else NULL). */

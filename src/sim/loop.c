@@ -213,18 +213,32 @@ static bool work_done(const struct bn_sim *s)
     return s->drv.ops->done(s->drv.self);
 }
 
-/* Run the events before `end` (windows; else all of them), or until the
- * run is over (*over: the work done and no frame left, none held at a cut
- * either; sim.max_time_us passed; interrupted; stalled). */
-static int run_events(struct bn_sim *s, const struct bn_run_opts *opts, double t0, bool windows,
+int bn_sim_run_events(struct bn_sim *s, const struct bn_run_opts *opts, double t0, bool windows,
                       bn_time_t end, bn_time_t stop, bool prefetch, bool *over,
                       struct bn_error *err)
 {
     struct bn_event ev;
-    while (!windows || bn_evq_next_before(&s->fab.evq, end)) {
+    struct bn_partition *ranked = s->part && s->part->ranks ? s->part : NULL;
+    for (;;) {
+        if (__builtin_expect(ranked != NULL, 0)) {
+            if (ranked->pausing && ranked->idle) {
+                ranked->paused = true;
+                return BN_OK;
+            }
+            if (ranked->limited ? !bn_evq_next_upto(&s->fab.evq, ranked->limit.time,
+                                                    ranked->limit.kind, ranked->limit.obj)
+                                : !bn_evq_next_before(&s->fab.evq, end))
+                break;
+        } else if (windows && !bn_evq_next_before(&s->fab.evq, end)) {
+            break;
+        }
         if (!bn_evq_pop(&s->fab.evq, &ev))
             break;
         if (ev.time > stop) {
+            if (ranked) { /* the processes stop together (ranks.c) */
+                ranked->past_stop = true;
+                return BN_OK;
+            }
             s->stopped_early = *over = true;
             s->fab.now = stop;
             return BN_OK;
@@ -255,11 +269,13 @@ static int run_events(struct bn_sim *s, const struct bn_run_opts *opts, double t
         if ((++s->events & 0x3ffff) == 0) {
             if (opts && opts->progress)
                 report_progress(s, opts, t0);
-            if (bn_interrupt_requested()) { /* what ran so far stands, marked so */
+            if (ranked) /* interrupts and stalls: at the windows' exchange (ranks.c) */
+                ;
+            else if (bn_interrupt_requested()) { /* what ran so far stands, marked so */
                 s->stopped_early = s->interrupted = *over = true;
                 return BN_OK;
             }
-            if (stalled(s)) {
+            else if (stalled(s)) {
                 s->stopped_early = s->stalled = *over = true;
                 return BN_OK;
             }
@@ -274,7 +290,9 @@ static int run_events(struct bn_sim *s, const struct bn_run_opts *opts, double t
         }
         /* All work done and no frame left: what remains are timers
          * (retransmission, congestion control) that would only lapse. */
-        if (s->fab.pool.in_use == 0 && (!windows || s->fab.cut->n == 0) && work_done(s)) {
+        if (ranked)
+            bn_ranks_after_event(s, &ev);
+        else if (s->fab.pool.in_use == 0 && (!windows || s->fab.cut->n == 0) && work_done(s)) {
             *over = true;
             return BN_OK;
         }
@@ -296,7 +314,7 @@ static int run_windows(struct bn_sim *s, const struct bn_run_opts *opts, double 
         if (!bn_evq_next_time(&s->fab.evq, &next))
             break;
         bn_time_t end = bn_partition_window(s, next);
-        int rc = run_events(s, opts, t0, true, end, stop, prefetch, &over, err);
+        int rc = bn_sim_run_events(s, opts, t0, true, end, stop, prefetch, &over, err);
         if (rc != BN_OK)
             return rc;
         if (s->fab.cut->early)
@@ -312,8 +330,9 @@ int bn_sim_loop(struct bn_sim *s, const struct bn_run_opts *opts, double t0, str
                                                 : BN_TIME_NEVER;
     bool prefetch = latency_hiding_wanted(s, PREFETCH_MIN_PORTS), over = false;
     bn_evq_hide_latency(&s->fab.evq, latency_hiding_wanted(s, WRITE_BEHIND_MIN_PORTS));
-    int rc = s->part ? run_windows(s, opts, t0, stop, prefetch, err)
-                     : run_events(s, opts, t0, false, BN_TIME_NEVER, stop, prefetch, &over, err);
+    int rc = s->part && s->part->ranks ? bn_ranks_loop(s, opts, t0, stop, prefetch, err)
+             : s->part ? run_windows(s, opts, t0, stop, prefetch, err)
+                       : bn_sim_run_events(s, opts, t0, false, BN_TIME_NEVER, stop, prefetch, &over, err);
     if (rc == BN_OK && s->fab.evq.failed)
         return bn_fail(err, BN_ENOMEM, "out of memory for events at t=%.3f us",
                        bn_time_to_us(s->fab.now));
@@ -323,7 +342,8 @@ int bn_sim_loop(struct bn_sim *s, const struct bn_run_opts *opts, double t0, str
 int bn_sim_check_ledger(const struct bn_sim *s, struct bn_error *err)
 {
     const struct bn_fabric *f = &s->fab;
-    uint64_t in_flight = f->pool.in_use + (f->cut ? f->cut->n : 0);
+    uint64_t in_flight = f->pool.in_use + (f->cut ? f->cut->n : 0) +
+                         (s->part ? s->part->in_flight_elsewhere : 0);
     if (f->pkts_injected != f->pkts_delivered + f->pkts_dropped + f->pkts_lost + in_flight)
         return bn_fail(err, BN_EINTERNAL,
                        "packet conservation violated: injected %llu != delivered %llu + "

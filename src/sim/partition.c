@@ -207,6 +207,7 @@ void bn_partition_free(struct bn_sim *s)
     free(pt->events);
     free(pt->cut.port);
     free(pt->cut.msg);
+    bn_ranks_free(pt);
     free(pt);
     s->part = NULL;
     s->fab.cut = NULL;
@@ -235,14 +236,21 @@ int bn_partition_deliver(struct bn_sim *s)
 {
     struct bn_partition *pt = s->part;
     struct bn_cut *c = &pt->cut;
-    struct bn_fabric *f = &s->fab;
     pt->msgs += c->n;
     pt->msgs_max = c->n > pt->msgs_max ? c->n : pt->msgs_max;
-    if (c->n == 0)
-        return 0;
-    qsort(c->msg, c->n, sizeof *c->msg, later_port_first);
-    for (uint32_t i = 0; i < c->n; i++) {
-        const struct bn_cut_msg *m = &c->msg[i];
+    /* in another order than held: the results must not depend on it */
+    if (c->n > 1)
+        qsort(c->msg, c->n, sizeof *c->msg, later_port_first);
+    int rc = bn_partition_deliver_msgs(s, c->msg, c->n);
+    c->n = 0;
+    return rc;
+}
+
+int bn_partition_deliver_msgs(struct bn_sim *s, struct bn_cut_msg *msg, uint32_t n)
+{
+    struct bn_fabric *f = &s->fab;
+    for (uint32_t i = 0; i < n; i++) {
+        const struct bn_cut_msg *m = &msg[i];
         uint32_t arg = m->arg;
         if (m->kind != BN_EV_FC_SIGNAL) { /* a frame: into a slot of its own */
             arg = bn_pool_get(&f->pool);
@@ -258,7 +266,6 @@ int bn_partition_deliver(struct bn_sim *s)
         }
         bn_fabric_schedule(f, m->time, m->kind, m->obj, arg);
     }
-    c->n = 0;
     return f->oom ? -1 : 0;
 }
 
@@ -266,6 +273,13 @@ void bn_partition_count(struct bn_sim *s, const struct bn_event *ev)
 {
     struct bn_partition *pt = s->part;
     uint32_t node;
+    if (pt->ranks) { /* every event here is this part's, or the driver's */
+        bool own = ev->kind != BN_EV_APP && ev->kind != BN_EV_COMPLETE;
+        pt->events[pt->ranks->rank] += own;
+        pt->unattributed += !own;
+        pt->replicated += ev->kind == BN_EV_APP;
+        return;
+    }
     switch (ev->kind) {
     case BN_EV_PORT_FREE:
     case BN_EV_ARRIVE:
@@ -282,6 +296,10 @@ void bn_partition_count(struct bn_sim *s, const struct bn_event *ev)
     case BN_EV_NIC_RX:
         node = s->fab.port_node[s->nics.nic[ev->obj].port];
         break;
+    case BN_EV_APP: /* on ranks, every process runs them */
+        pt->replicated++;
+        pt->unattributed++;
+        return;
     default:
         pt->unattributed++;
         return;

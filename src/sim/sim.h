@@ -12,6 +12,8 @@
  *   loop.c       the event loop, dispatch, prefetch hints, packet ledger
  *   plan.c       bnet topo's figures (no simulation)
  *   partition.c  sim.partitions: the cut, its lookahead, the windows' messages
+ *   ranks.c      the parts on separate processes: exchange, the end, the gather
+ *                (ranks_gather.c)
  */
 #ifndef BN_SIM_SIM_H
 #define BN_SIM_SIM_H
@@ -93,6 +95,13 @@ void bn_sim_topo_info(const struct bn_sim *s, struct bn_topo_info *out);
 /* loop.c: attach a driver (its completions and arrivals) and start it. */
 int bn_sim_attach(struct bn_sim *s, const struct bn_driver_ops *ops, void *self,
                   struct bn_error *err);
+/* Run the events before `end` (windows; else all of them), or until the
+ * run is over (*over: the work done and no frame left, none held at a cut
+ * either; sim.max_time_us passed; interrupted; stalled). On ranks
+ * (ranks.c) it may pause instead, or run only up to the part's limit. */
+int bn_sim_run_events(struct bn_sim *s, const struct bn_run_opts *opts, double t0, bool windows,
+                      bn_time_t end, bn_time_t stop, bool prefetch, bool *over,
+                      struct bn_error *err);
 /* Advance time until the driver is done (or sim.max_time_us). */
 int bn_sim_loop(struct bn_sim *s, const struct bn_run_opts *opts, double t0, struct bn_error *err);
 /* Packet conservation, no loss in a lossless fabric, nothing left in
@@ -110,6 +119,21 @@ struct bn_partition {
     uint64_t unattributed;
     uint64_t windows, msgs, msgs_max;
     struct bn_cut cut;
+    /* On separate processes (ranks.c; NULL: all parts here): this one
+     * runs part ranks->rank and only its events. */
+    const struct bn_ranks *ranks;
+    uint8_t *elsewhere;         /* per node: another process runs it */
+    uint64_t replicated;        /* the driver's own events, which every process runs */
+    bool pausing, paused;       /* stop at the first idle point in the window; stopped */
+    bool idle;                  /* after the last event: no frame here, its work done */
+    bool past_stop;             /* an event beyond sim.max_time_us was popped */
+    bool limited;               /* run only the events up to `limit` (the end) */
+    struct bn_event mark;       /* the event that last left this part idle */
+    bool marked;
+    struct bn_event limit;
+    uint64_t in_flight_elsewhere; /* rank 0, after the run: frames in the others' parts */
+    void *ranks_bufs;           /* the exchange's buffers (ranks.c) */
+    struct bn_fc_port_stats *fc_final; /* rank 0: every port's flow-control counters */
 };
 /* Cut the built fabric (build.c calls it when sim.partitions is set). */
 int bn_partition_init(struct bn_sim *s, struct bn_error *err);
@@ -118,8 +142,39 @@ void bn_partition_free(struct bn_sim *s);
 bn_time_t bn_partition_window(struct bn_sim *s, bn_time_t next);
 /* Deliver what crossed a cut in the window just run; -1 if out of memory. */
 int bn_partition_deliver(struct bn_sim *s);
+/* Deliver messages that crossed the cut (another process's too), each
+ * port's in the order its peer sent them. */
+int bn_partition_deliver_msgs(struct bn_sim *s, struct bn_cut_msg *msg, uint32_t n);
 /* Count an event for its part. */
 void bn_partition_count(struct bn_sim *s, const struct bn_event *ev);
 void bn_partition_report(const struct bn_sim *s, struct bn_partition_stats *out);
+
+/* ranks.c: the parts on separate processes (docs/parallel.md). */
+/* This process runs part ranks->rank of the cut: refuses what the parts
+ * could not run apart. Before the driver starts. */
+int bn_ranks_bind(struct bn_sim *s, const struct bn_ranks *ranks, struct bn_error *err);
+/* The windows across the processes, until the run is over. */
+void bn_ranks_free(struct bn_partition *pt);
+int bn_ranks_loop(struct bn_sim *s, const struct bn_run_opts *opts, double t0, bn_time_t stop,
+                  bool prefetch, struct bn_error *err);
+/* After an event in a partitioned run on ranks: idle now? (may pause). */
+void bn_ranks_after_event(struct bn_sim *s, const struct bn_event *ev);
+/* Rank 0 takes what the others' parts measured of the fabric (ports, NICs,
+ * queue pairs' ends, counters); collective. */
+int bn_ranks_gather_fabric(struct bn_sim *s, struct bn_error *err);
+/* Rank 0 gets every rank's `len` bytes at `mine`: *all (malloc'd, the
+ * ranks' in order; NULL elsewhere) and each one's length in lens[size]. */
+int bn_ranks_gather(struct bn_sim *s, const void *mine, size_t len, void **all, size_t *lens,
+                    struct bn_error *err);
+/* Is node `node` run by this process? */
+static inline bool bn_sim_here(const struct bn_sim *s, uint32_t node)
+{
+    return !s->part || !s->part->elsewhere || !s->part->elsewhere[node];
+}
+/* This process holds the whole run's results (one process, or rank 0). */
+static inline bool bn_sim_reports(const struct bn_sim *s)
+{
+    return !s->part || !s->part->ranks || s->part->ranks->rank == 0;
+}
 
 #endif

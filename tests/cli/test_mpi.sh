@@ -2,7 +2,8 @@
 # bnet sweep, coll and compare under mpirun (docs/sweep.md): the points
 # (rows, fabrics) spread over 2 ranks, gathered on rank 0, give the same JSON and CSV,
 # byte for byte, as one process; bad input is one message and exit 2 (no
-# hang); a command that does not spread is refused; a bnet built without MPI refuses an mpirun
+# hang); a command that does not spread is refused (bnet run's parts:
+# test_mpi_partition.sh); a bnet built without MPI refuses an mpirun
 # launch rather than run the study twice.
 # Usage: tests/cli/test_mpi.sh BNET
 set -uo pipefail
@@ -73,8 +74,8 @@ ok "compare: one process" $?
   cmp -s "$T/p1.json" "$T/p2.json"
 ok "compare: mpirun -np 2, JSON byte-identical to one process" $?
 
-timeout 60 "${mpi[@]}" "$BNET" run --set topology.k=4 --quiet 2>"$T/e2"
+timeout 60 "${mpi[@]}" "$BNET" job --quiet 2>"$T/e2"
 st=$?
-[[ $st -eq 2 && $(grep -c "only bnet sweep, coll and compare spread" "$T/e2") -eq 1 ]]
-ok "bnet run under mpirun -np 2: refused once (exit $st)" $?
+[[ $st -eq 2 && $(grep -c "only bnet run (its parts), sweep, coll and compare spread" "$T/e2") -eq 1 ]]
+ok "bnet job under mpirun -np 2: refused once (exit $st)" $?
 finish

@@ -1,0 +1,382 @@
+/*
+ * A partitioned run's parts on separate processes (docs/parallel.md): each
+ * runs its part's events in partition.c's synchronous windows, what crosses
+ * the cut travels through the caller's transport (struct bn_ranks: MPI in
+ * the bnet command), and the run ends exactly where one process would have
+ * ended it. Every process builds the whole model and runs the driver's own
+ * events (a flow's start: its receiver's end needs the messages posted);
+ * a node's ports, NIC and the sending end of its queue pairs run only in
+ * its part (nics.elsewhere keeps the others' senders quiet).
+ *
+ * The end. One process stops after the first event that leaves no frame
+ * in the fabric and the work done. Here each part is idle (no frame in its
+ * pool, its senders' work done) or not, and marks the event that last left
+ * it idle. An idle part pauses: a timer it ran past the end would be an
+ * event one process never ran. After each window's exchange every process
+ * knows every part's state: all idle and nothing crossing means the run
+ * ended at the latest mark, and each part runs its events up to it (in the
+ * keyed order marks compare across parts); else a paused part runs the rest
+ * of its window (a second exchange carries what that sent) and the windows
+ * go on.
+ */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/interrupt.h"
+#include "sim/sim.h"
+
+/* What each part tells every other at an exchange. */
+enum { ST_IDLE = 1, ST_PAUSED = 2, ST_MARKED = 4, ST_STOP = 8, ST_INTR = 16 };
+struct status {
+    int64_t next;               /* the earliest event here or sent from here */
+    int64_t mark_time;
+    uint32_t mark_kind, mark_obj;
+    uint64_t bytes;             /* the messages for the receiving part */
+    uint64_t msgs;              /* sent to all */
+    uint64_t work, delivered;   /* the livelock watchdog's, on its windows */
+    uint32_t flags, pad;
+};
+
+struct decision {
+    bn_time_t next;
+    struct bn_event end;        /* the latest mark */
+    uint64_t msgs, work, delivered;
+    bool all_idle, any_paused, stop, intr, marked;
+};
+
+/* The exchange's buffers, kept across windows. */
+struct ranks_bufs {
+    struct status *st_out, *st_in;
+    size_t *send_len, *recv_len;
+    uint32_t *count;
+    struct bn_cut_msg *out, *in;
+    size_t out_cap, in_cap;
+};
+
+static struct ranks_bufs *bufs_of(struct bn_partition *pt)
+{
+    return (struct ranks_bufs *)pt->ranks_bufs;
+}
+
+static int transport_failed(struct bn_error *err)
+{
+    return bn_fail(err, BN_EINTERNAL, "the exchange between processes failed");
+}
+
+int bn_ranks_bind(struct bn_sim *s, const struct bn_ranks *ranks, struct bn_error *err)
+{
+    struct bn_partition *pt = s->part;
+    const char *at = s->sc->source;
+    if (!pt || pt->parts != (uint32_t)ranks->size)
+        return bn_fail(err, BN_EINPUT, "%s: key 'sim.partitions': %u parts for %d processes; "
+                       "a run on mpirun's ranks needs one part each (--partitions %d)",
+                       at, pt ? pt->parts : 0, ranks->size, ranks->size);
+    if (s->faults || s->fab.impair)
+        return bn_fail(err, BN_EINPUT, "%s: faults and link impairments are not run across "
+                       "processes (their state is the whole fabric's): run them in one",
+                       at);
+    /* A sender completes a message no earlier than its receiver did
+     * (nic/wr.c, tx_done), which it reads from the shared record; its ACK
+     * crosses the cut, so the receiver's later write can only matter when
+     * it lags the receive by more than the lookahead. */
+    const struct bn_ep_params *ep = &s->nics.ep_params;
+    if (ep->data > ep->pcie && ep->data - ep->pcie > pt->lookahead)
+        return bn_fail(err, BN_EINPUT, "%s: key 'host.gpu_pcie_ns': data writes %.0f ns slower "
+                       "than PCIe outlast the lookahead (%.0f ns), which processes cannot "
+                       "share a message's completion within", at,
+                       (double)(ep->data - ep->pcie) / 1000.0, (double)pt->lookahead / 1000.0);
+    uint32_t n = (uint32_t)ranks->size;
+    struct ranks_bufs *b = calloc(1, sizeof *b);
+    pt->elsewhere = calloc(s->topo.nnodes + 1, 1);
+    if (!b || !pt->elsewhere) {
+        free(b);
+        return bn_fail(err, BN_ENOMEM, "out of memory for %u processes", n);
+    }
+    pt->ranks_bufs = b;
+    b->st_out = calloc(n, sizeof *b->st_out);
+    b->st_in = calloc(n, sizeof *b->st_in);
+    b->send_len = calloc(n, sizeof *b->send_len);
+    b->recv_len = calloc(n, sizeof *b->recv_len);
+    b->count = calloc(n + 1, sizeof *b->count);
+    if (!b->st_out || !b->st_in || !b->send_len || !b->recv_len || !b->count)
+        return bn_fail(err, BN_ENOMEM, "out of memory for %u processes", n);
+    for (uint32_t i = 0; i < s->topo.nnodes; i++)
+        pt->elsewhere[i] = pt->owner[i] != (uint32_t)ranks->rank;
+    pt->ranks = ranks;
+    s->nics.elsewhere = pt->elsewhere;
+    return BN_OK;
+}
+
+void bn_ranks_free(struct bn_partition *pt)
+{
+    struct ranks_bufs *b = bufs_of(pt);
+    if (b) {
+        free(b->st_out);
+        free(b->st_in);
+        free(b->send_len);
+        free(b->recv_len);
+        free(b->count);
+        free(b->out);
+        free(b->in);
+        free(b);
+    }
+    free(pt->elsewhere);
+    free(pt->fc_final);
+}
+
+void bn_ranks_after_event(struct bn_sim *s, const struct bn_event *ev)
+{
+    struct bn_partition *pt = s->part;
+    bool idle = s->fab.pool.in_use == 0 && s->drv.ops->done(s->drv.self);
+    if (idle && !pt->idle) {
+        pt->mark = *ev;
+        pt->marked = true;
+    }
+    pt->idle = idle;
+}
+
+static bool grow_msgs(struct bn_cut_msg **m, size_t *cap, size_t need)
+{
+    if (need <= *cap)
+        return true;
+    size_t c = *cap ? *cap : 1024;
+    while (c < need)
+        c *= 2;
+    struct bn_cut_msg *p = realloc(*m, c * sizeof *p);
+    if (!p)
+        return false;
+    *m = p;
+    *cap = c;
+    return true;
+}
+
+static bool later_mark(const struct status *a, const struct bn_event *b)
+{
+    if (a->mark_time != b->time)
+        return a->mark_time > b->time;
+    if (a->mark_kind != b->kind)
+        return a->mark_kind > b->kind;
+    return a->mark_obj > b->obj;
+}
+
+/* Each part's held messages to their parts, everyone's state to everyone. */
+static int exchange(struct bn_sim *s, bool watch, struct decision *d, struct bn_error *err)
+{
+    struct bn_partition *pt = s->part;
+    struct ranks_bufs *b = bufs_of(pt);
+    const struct bn_ranks *r = pt->ranks;
+    struct bn_cut *c = &pt->cut;
+    uint32_t n = (uint32_t)r->size;
+    if (!grow_msgs(&b->out, &b->out_cap, c->n))
+        return bn_fail(err, BN_ENOMEM, "out of memory for the exchange");
+    /* by receiving part, each part's in the order held */
+    memset(b->count, 0, (n + 1) * sizeof *b->count);
+    bn_time_t next = BN_TIME_NEVER;
+    for (uint32_t i = 0; i < c->n; i++) {
+        b->count[pt->owner[s->fab.port_node[c->msg[i].obj]] + 1]++;
+        next = c->msg[i].time < next ? c->msg[i].time : next;
+    }
+    /* on the wire without the telemetry records when there are none */
+    size_t stride = s->fab.telemetry ? sizeof *b->out : offsetof(struct bn_cut_msg, rec);
+    for (uint32_t k = 0; k < n; k++) {
+        b->send_len[k] = (size_t)b->count[k + 1] * stride;
+        b->count[k + 1] += b->count[k];
+    }
+    for (uint32_t i = 0; i < c->n; i++) {
+        uint32_t at = b->count[pt->owner[s->fab.port_node[c->msg[i].obj]]]++;
+        memcpy((char *)b->out + (size_t)at * stride, &c->msg[i], stride);
+    }
+    bn_time_t here;
+    if (bn_evq_next_time(&s->fab.evq, &here) && here < next)
+        next = here;
+    struct status me = {.next = next, .msgs = c->n};
+    me.flags = (pt->idle ? ST_IDLE : 0) | (pt->paused ? ST_PAUSED : 0) |
+               (pt->marked ? ST_MARKED : 0) | (pt->past_stop ? ST_STOP : 0) |
+               (bn_interrupt_requested() ? ST_INTR : 0);
+    if (pt->marked) {
+        me.mark_time = pt->mark.time;
+        me.mark_kind = pt->mark.kind;
+        me.mark_obj = pt->mark.obj;
+    }
+    if (watch) {
+        me.work = s->drv.ops->work_mark(s->drv.self);
+        me.delivered = s->fab.pkts_delivered;
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        b->st_out[k] = me;
+        b->st_out[k].bytes = b->send_len[k];
+    }
+    if (r->alltoall(r->ud, b->st_out, b->st_in, sizeof *b->st_out) != 0)
+        return transport_failed(err);
+    size_t in = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        b->recv_len[k] = b->st_in[k].bytes;
+        in += b->st_in[k].bytes / stride;
+    }
+    if (!grow_msgs(&b->in, &b->in_cap, in + 1))
+        return bn_fail(err, BN_ENOMEM, "out of memory for the exchange");
+    if (r->alltoallv(r->ud, b->out, b->send_len, b->in, b->recv_len) != 0)
+        return transport_failed(err);
+    for (size_t j = in; j-- > 0;) /* unpacked in place, the last first */
+        memmove(&b->in[j], (char *)b->in + j * stride, stride);
+    c->n = 0;
+    if (bn_partition_deliver_msgs(s, b->in, (uint32_t)in) != 0)
+        return bn_fail(err, BN_ENOMEM, "out of memory for events at t=%.3f us",
+                       bn_time_to_us(s->fab.now));
+    *d = (struct decision){.next = BN_TIME_NEVER, .all_idle = true};
+    for (uint32_t k = 0; k < n; k++) {
+        const struct status *o = &b->st_in[k];
+        d->next = o->next < d->next ? o->next : d->next;
+        d->msgs += o->msgs;
+        d->work += o->work;
+        d->delivered += o->delivered;
+        d->all_idle &= (o->flags & ST_IDLE) != 0;
+        d->any_paused |= (o->flags & ST_PAUSED) != 0;
+        d->stop |= (o->flags & ST_STOP) != 0;
+        d->intr |= (o->flags & ST_INTR) != 0;
+        if ((o->flags & ST_MARKED) && (!d->marked || later_mark(o, &d->end))) {
+            d->marked = true;
+            d->end = (struct bn_event){.time = o->mark_time, .kind = (uint16_t)o->mark_kind,
+                                       .obj = o->mark_obj};
+        }
+    }
+    return BN_OK;
+}
+
+/* The livelock watchdog (loop.c's) over every part's counts, checked
+ * every few thousand windows: one process checks by events, so a stalled
+ * run stops at another point here. */
+enum { WATCH_WINDOWS = 4096 };
+static bool stalled(struct bn_sim *s, const struct decision *d)
+{
+    if (d->work != s->stall_mark || d->delivered == s->stall_delivered) {
+        s->stall_mark = d->work;
+        s->stall_delivered = d->delivered;
+        s->stall_since = s->fab.now;
+        return false;
+    }
+    s->stall_delivered = d->delivered;
+    return s->fab.now - s->stall_since > bn_time_from_us(s->sc->sim.stall_us);
+}
+
+static void window_done(struct bn_partition *pt, uint64_t *msgs)
+{
+    pt->msgs += *msgs;
+    pt->msgs_max = *msgs > pt->msgs_max ? *msgs : pt->msgs_max;
+    *msgs = 0;
+}
+
+static int run_loop(struct bn_sim *s, const struct bn_run_opts *opts, double t0, bn_time_t stop,
+                    bool prefetch, struct bn_error *err)
+{
+    struct bn_partition *pt = s->part;
+    bool watching = s->sc->sim.stall_us > 0 && s->drv.ops->work_mark, again = false, over = false;
+    uint64_t msgs = 0;
+    bn_time_t end = 0;
+    pt->pausing = true;
+    for (;;) {
+        bool watch = watching && !again && pt->windows % WATCH_WINDOWS == WATCH_WINDOWS - 1;
+        struct decision d = {0};
+        int rc = exchange(s, watch, &d, err);
+        if (rc != BN_OK)
+            return rc;
+        msgs += d.msgs;
+        if (d.all_idle && d.msgs == 0 && d.marked) { /* over at the latest mark */
+            window_done(pt, &msgs);
+            pt->limited = true;
+            pt->limit = d.end;
+            pt->pausing = false;
+            rc = bn_sim_run_events(s, opts, t0, true, BN_TIME_NEVER, stop, prefetch, &over, err);
+            s->fab.now = d.end.time;
+            return rc;
+        }
+        if (d.any_paused && !again) { /* the paused parts finish the window */
+            again = true;
+            pt->pausing = pt->paused = false;
+            rc = bn_sim_run_events(s, opts, t0, true, end, stop, prefetch, &over, err);
+            pt->pausing = true;
+            if (rc != BN_OK)
+                return rc;
+            continue;
+        }
+        again = false;
+        if (d.stop)
+            msgs = 0; /* one process stops inside the window, holding its messages */
+        window_done(pt, &msgs);
+        if (d.intr) {
+            s->stopped_early = s->interrupted = true;
+            return BN_OK;
+        }
+        if (watch && stalled(s, &d)) {
+            s->stopped_early = s->stalled = true;
+            return BN_OK;
+        }
+        if (d.stop || d.next == BN_TIME_NEVER || d.next > stop) {
+            if (d.next != BN_TIME_NEVER && d.next > stop && !d.stop)
+                bn_partition_window(s, d.next); /* one process opens it, then stops */
+            if (d.stop || d.next != BN_TIME_NEVER) {
+                s->stopped_early = true;
+                s->fab.now = stop;
+            }
+            return BN_OK;
+        }
+        end = bn_partition_window(s, d.next);
+        pt->paused = false;
+        rc = bn_sim_run_events(s, opts, t0, true, end, stop, prefetch, &over, err);
+        if (rc != BN_OK)
+            return rc;
+        if (pt->cut.early)
+            return bn_fail(err, BN_EINTERNAL, "a frame crossed a cut within its window: the "
+                           "lookahead (%.3f ns) is wrong", (double)pt->lookahead / 1000.0);
+    }
+}
+
+int bn_ranks_loop(struct bn_sim *s, const struct bn_run_opts *opts, double t0, bn_time_t stop,
+                  bool prefetch, struct bn_error *err)
+{
+    int rc = run_loop(s, opts, t0, stop, prefetch, err);
+    if (rc != BN_OK) { /* the others wait at the next exchange: end them all */
+        const struct bn_ranks *r = s->part->ranks;
+        char why[sizeof err->msg + 32];
+        snprintf(why, sizeof why, "part %d: %s", r->rank, err->msg);
+        r->abort(r->ud, err->status == BN_EINPUT ? 2 : 1, why);
+    }
+    return rc;
+}
+
+int bn_ranks_gather(struct bn_sim *s, const void *mine, size_t len, void **all, size_t *lens,
+                    struct bn_error *err)
+{
+    const struct bn_ranks *r = s->part->ranks;
+    struct ranks_bufs *b = bufs_of(s->part);
+    uint32_t n = (uint32_t)r->size;
+    uint64_t *to = calloc(n, sizeof *to), *from = calloc(n, sizeof *from);
+    *all = NULL;
+    if (!to || !from) {
+        free(to);
+        free(from);
+        return bn_fail(err, BN_ENOMEM, "out of memory gathering the results");
+    }
+    to[0] = len;
+    int rc = r->alltoall(r->ud, to, from, sizeof *to);
+    size_t total = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        b->send_len[k] = k == 0 ? len : 0;
+        b->recv_len[k] = lens[k] = from[k];
+        total += from[k];
+    }
+    free(to);
+    free(from);
+    if (rc != 0)
+        return transport_failed(err);
+    *all = malloc(total + 1);
+    if (!*all)
+        return bn_fail(err, BN_ENOMEM, "out of memory gathering the results");
+    if (r->alltoallv(r->ud, mine, b->send_len, *all, b->recv_len) != 0) {
+        free(*all);
+        *all = NULL;
+        return transport_failed(err);
+    }
+    return BN_OK;
+}

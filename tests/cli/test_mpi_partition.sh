@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# One bnet run's parts on MPI ranks (docs/parallel.md): mpirun -np 2 (and
+# 3) cuts the fabric into a part per rank, each rank runs its part's
+# events, frames and flow-control signals crossing the cut travel as MPI
+# messages at each window's end, and rank 0's JSON is the one-process
+# partitioned run's, byte for byte: lossy go-back-N, PFC with DCQCN and
+# pauses across the cut, HPCC (telemetry in the frames), InfiniBand credits
+# with IB CC, a preset with its host model, a run cut short by
+# sim.max_time_us. Bad requests are one message and exit 2; a rank that
+# dies ends the job (no hang).
+# Usage: tests/cli/test_mpi_partition.sh BNET
+set -uo pipefail
+source tests/cli/lib.sh
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+
+if [[ $(ldd "$BNET") != *libmpi* ]] || ! command -v mpirun >/dev/null; then
+  echo "ok    built without MPI (or no mpirun): test_mpi.sh checks the refusal"
+  finish
+  exit
+fi
+
+# same NP NAME ARGS...: one process in NP parts against mpirun -np NP
+same() {
+    local np=$1 name=$2
+    shift 2
+    local a=(--set observe.sample_us=0 --partitions "$np" --reproducible --quiet)
+    "$BNET" run "$@" "${a[@]}" --json "$T/one.json" || { ok "$name: one process" 1; return; }
+    timeout 120 mpirun --oversubscribe -np "$np" "$BNET" run "$@" "${a[@]}" --json "$T/mpi.json" \
+        >"$T/out" 2>"$T/err" || { ok "$name: mpirun -np $np" 1; cat "$T/err"; return; }
+    cmp -s "$T/one.json" "$T/mpi.json"
+    ok "$name: $np ranks byte-identical to one process" $?
+    check "$name: frames crossed between the ranks" "$T/mpi.json" '.partition.cut_frames > 0'
+}
+
+same 2 "lossy go-back-N" --set topology.k=8 --set workload.message_bytes=300KB
+same 2 "PFC head-of-line blocking" scenarios/hol_pfc.yaml
+check "PFC pauses crossed between the ranks" "$T/mpi.json" '.partition.cut_signals > 0'
+same 2 "PFC + DCQCN incast" scenarios/incast_pfc_dcqcn.yaml --set workload.message_bytes=200KB
+same 2 "HPCC, its telemetry in the frames" --set nic.congestion_control=hpcc \
+    --set workload.message_bytes=200KB
+same 2 "credits + IB CC incast" scenarios/incast_credit_ib_cc.yaml --set workload.message_bytes=100KB
+check "credits crossed between the ranks" "$T/mpi.json" '.partition.cut_signals > 0'
+same 3 "roce-400g preset with its host model, 3 ranks" --set fabric=roce-400g \
+    --set topology.k=8 --set workload.message_bytes=100KB
+same 2 "stopped by sim.max_time_us" --set sim.max_time_us=7 --set switch.load_balancing=spray_rr
+check "stopped early, frames left in flight" "$T/mpi.json" \
+    '.sim.stopped_early == true and .summary.packets.in_flight > 0'
+
+# refused once, exit 2, no hang: NAME PATTERN ARGS...
+refused() {
+    local name=$1 pat=$2
+    shift 2
+    timeout 60 mpirun --oversubscribe -np 2 "$BNET" run "$@" --quiet 2>"$T/e"
+    local st=$?
+    [[ $st -eq 2 && $(grep -c "$pat" "$T/e") -eq 1 ]]
+    ok "$name: exit 2, one message, no hang (exit $st)" $?
+}
+refused "3 parts on 2 ranks" "key 'sim.partitions': 3 parts, but mpirun started 2" \
+    --set observe.sample_us=0 --partitions 3
+refused "a time series" "key 'observe.sample_us'"
+refused "faults" "faults and link impairments are not run across" \
+    scenarios/fault_link_local.yaml --set observe.sample_us=0
+
+# a rank that dies mid-run ends the job
+mpirun --oversubscribe -np 2 "$BNET" run --set topology.k=16 --set observe.sample_us=0 \
+    --set workload.message_bytes=50MB --quiet >/dev/null 2>&1 &
+job=$!
+for _ in $(seq 50); do
+    pid=$(pgrep -f "bnet run --set topology.k=16" | grep -v "^$job$" | tail -1)
+    [[ -n $pid ]] && break
+    sleep 0.1
+done
+sleep 1
+[[ -n ${pid:-} ]] && kill -9 "$pid"
+st=0
+timeout 60 tail --pid="$job" -f /dev/null || st=1
+kill -9 "$job" 2>/dev/null
+wait "$job"
+[[ $st -eq 0 && $? -ne 0 ]]
+ok "a rank killed mid-run: the job ends, failing (no hang)" $?
+finish

@@ -4,7 +4,8 @@
  * ends hold them; only the sender's process sends), the sender's process
  * sees it acknowledged, the receiver's sees it in. After the run rank 0
  * takes each flow's sending end from the one and its receiving end from
- * the other.
+ * the other, and adds up the parts' time series (each part reads what
+ * it runs, zeros elsewhere).
  */
 #include <stdlib.h>
 
@@ -15,15 +16,18 @@ int bn_flows_ranks_bind(struct bn_flows *fl, const struct bn_ranks *ranks, struc
 {
     struct bn_sim *s = fl->s;
     const char *at = s->sc->source;
-    if (s->sc->observe.sample_us > 0)
-        return bn_fail(err, BN_EINPUT, "%s: key 'observe.sample_us': time series are not "
-                       "sampled across processes (a sample reads every part); set it to 0",
-                       at);
     for (uint32_t i = 0; i < fl->flows.n; i++)
         if (fl->flows.flows[i].gate != BN_NO_TRIGGER)
             return bn_fail(err, BN_EINPUT, "%s: flow %u waits for other flows, which "
                            "processes cannot tell each other in time: run it in one", at, i);
-    return bn_ranks_bind(s, ranks, err);
+    int rc = bn_ranks_bind(s, ranks, err);
+    /* the next sample is decided at the exchange after the last one */
+    double sample = s->sc->observe.sample_us;
+    if (rc == BN_OK && sample > 0 && bn_time_from_us(sample) < s->part->lookahead)
+        return bn_fail(err, BN_EINPUT, "%s: key 'observe.sample_us': %g us is shorter than the "
+                       "lookahead (%.0f ns), within which processes cannot agree to sample",
+                       at, sample, (double)s->part->lookahead / 1000.0);
+    return rc;
 }
 
 /* A flow's sending end (its sender's process) and receiving end. */
@@ -42,6 +46,17 @@ struct rx_end {
 struct counts {
     uint32_t done, failed, ntx, nrx;
 };
+
+/* The series' readings: each part's are the others' zeros. */
+static double *series_col(struct bn_series *sr, int i, uint32_t *width)
+{
+    double *col[] = {sr->rate_gbps, sr->alpha, sr->delivered_bytes, sr->queue_bytes,
+                     sr->link_util, sr->link_paused};
+    uint32_t w[] = {sr->nflows, sr->nflows, sr->nflows, sr->nqueues, sr->nlinks, sr->nlinks};
+    *width = w[i];
+    return col[i];
+}
+enum { SERIES_COLS = 6 };
 
 static void pack(const struct bn_flows *fl, struct bn_rbuf *b)
 {
@@ -66,9 +81,37 @@ static void pack(const struct bn_flows *fl, struct bn_rbuf *b)
             bn_rbuf_put(b, &r, sizeof r);
         }
     }
+    struct bn_series *sr = (struct bn_series *)&fl->series;
+    bn_rbuf_put(b, &sr->nsamples, sizeof sr->nsamples);
+    for (int i = 0; i < SERIES_COLS; i++) {
+        uint32_t w;
+        const double *v = series_col(sr, i, &w);
+        bn_rbuf_put(b, v, (size_t)sr->nsamples * w * sizeof *v);
+    }
 }
 
-static bool unpack(struct bn_flows *fl, struct bn_rcur *c, uint32_t *done, uint32_t *failed)
+/* Add a part's readings to rank 0's own. */
+static bool add_series(struct bn_flows *fl, struct bn_rcur *c)
+{
+    struct bn_series *sr = &fl->series;
+    uint32_t nsamples;
+    if (!bn_rcur_get(c, &nsamples, sizeof nsamples) || nsamples != sr->nsamples)
+        return false;
+    for (int i = 0; i < SERIES_COLS; i++) {
+        uint32_t w;
+        double *v = series_col(sr, i, &w);
+        for (size_t k = 0; k < (size_t)nsamples * w; k++) {
+            double x;
+            if (!bn_rcur_get(c, &x, sizeof x))
+                return false;
+            v[k] += x;
+        }
+    }
+    return true;
+}
+
+static bool unpack(struct bn_flows *fl, uint32_t part, struct bn_rcur *c, uint32_t *done,
+                   uint32_t *failed)
 {
     struct counts n;
     if (!bn_rcur_get(c, &n, sizeof n))
@@ -94,6 +137,19 @@ static bool unpack(struct bn_flows *fl, struct bn_rcur *c, uint32_t *done, uint3
         fs->msgs_rx_left = r.msgs_rx_left;
         fs->paths = r.paths;
     }
+    if (part == 0) { /* its readings are rank 0's own */
+        uint32_t nsamples;
+        if (!bn_rcur_get(c, &nsamples, sizeof nsamples))
+            return false;
+        for (int i = 0; i < SERIES_COLS; i++) {
+            uint32_t w;
+            series_col(&fl->series, i, &w);
+            if (!bn_rcur_get(c, NULL, (size_t)nsamples * w * sizeof(double)))
+                return false;
+        }
+    } else if (!add_series(fl, c)) {
+        return false;
+    }
     return c->len == 0;
 }
 
@@ -115,7 +171,7 @@ int bn_flows_ranks_gather(struct bn_flows *fl, struct bn_error *err)
         size_t off = 0;
         for (uint32_t r = 0; r < s->part->parts && rc == BN_OK; off += lens[r], r++) {
             struct bn_rcur c = {(const char *)all + off, lens[r]};
-            if (!unpack(fl, &c, &done, &failed))
+            if (!unpack(fl, r, &c, &done, &failed))
                 rc = bn_fail(err, BN_EINTERNAL, "part %u's flows do not match the run's", r);
         }
         fl->flows_done = done;

@@ -214,6 +214,7 @@ static int port_results(const struct bn_sim *s, struct bn_results *out, struct b
 static int take_series(struct bn_flows *fl, struct bn_results *out, struct bn_error *err)
 {
     const struct bn_sim *s = fl->s;
+    bn_flows_links_finish(fl);
     out->series = fl->series;
     memset(&fl->series, 0, sizeof fl->series);
     struct bn_series *sr = &out->series;

@@ -75,8 +75,10 @@ static bool widen(double **column, uint32_t rows, uint32_t width)
     return c != NULL;
 }
 
-static int grow(struct bn_series *sr, uint32_t *cap, uint32_t most)
+static int grow(struct bn_flows *fl, uint32_t most)
 {
+    struct bn_series *sr = &fl->series;
+    uint32_t *cap = &fl->series_cap;
     if (sr->nsamples < *cap)
         return 0;
     uint32_t n = *cap ? *cap * 2 : 256;
@@ -84,7 +86,7 @@ static int grow(struct bn_series *sr, uint32_t *cap, uint32_t most)
     bool ok = widen(&sr->t_us, n, 1) && widen(&sr->rate_gbps, n, sr->nflows) &&
               widen(&sr->alpha, n, sr->nflows) && widen(&sr->delivered_bytes, n, sr->nflows) &&
               widen(&sr->queue_bytes, n, sr->nqueues) && widen(&sr->link_util, n, sr->nlinks) &&
-              widen(&sr->link_paused, n, sr->nlinks);
+              widen(&sr->link_paused, n, sr->nlinks) && widen(&fl->links.span, n, 1);
     if (!ok)
         return -1;
     *cap = n;
@@ -98,20 +100,22 @@ static void keep_even(double *m, uint32_t nkept, uint32_t width)
         memmove(m + (size_t)j * width, m + (size_t)2 * j * width, width * sizeof *m);
 }
 
-/* The same for fractions of the interval before each sample: the kept
- * sample's interval is the two it spans, so their mean. */
+/* The same for time over the interval before each sample (link rows'
+ * busy and paused time, the interval itself): the kept sample's interval
+ * is the two it spans, so their sum. */
 static void merge_pairs(double *m, uint32_t nkept, uint32_t width)
 {
     for (uint32_t j = 1; j < nkept; j++)
         for (uint32_t i = 0; i < width; i++)
             m[(size_t)j * width + i] =
-                (m[(size_t)(2 * j - 1) * width + i] + m[(size_t)2 * j * width + i]) / 2;
+                m[(size_t)(2 * j - 1) * width + i] + m[(size_t)2 * j * width + i];
 }
 
 /* Halve the series once its last sample has an even index past the
  * limit: it is kept, so the series still ends at the latest sample. */
-static void decimate(struct bn_series *sr, uint32_t most)
+static void decimate(struct bn_flows *fl, uint32_t most)
 {
+    struct bn_series *sr = &fl->series;
     if (sr->nsamples <= most || (sr->nsamples - 1) % 2 != 0)
         return;
     uint32_t kept = (sr->nsamples - 1) / 2 + 1;
@@ -122,6 +126,7 @@ static void decimate(struct bn_series *sr, uint32_t most)
     keep_even(sr->queue_bytes, kept, sr->nqueues);
     merge_pairs(sr->link_util, kept, sr->nlinks);
     merge_pairs(sr->link_paused, kept, sr->nlinks);
+    merge_pairs(fl->links.span, kept, 1);
     sr->nsamples = kept;
     sr->interval_us *= 2;
     sr->decimations++;
@@ -132,19 +137,21 @@ int bn_flows_series_sample(struct bn_flows *fl, struct bn_error *err)
     struct bn_sim *s = fl->s;
     struct bn_series *sr = &fl->series;
     /* one past the limit (the sample that triggers halving) and one more */
-    if (grow(sr, &fl->series_cap, s->sc->observe.max_samples + 2) != 0)
+    if (grow(fl, s->sc->observe.max_samples + 2) != 0)
         return bn_fail(err, BN_ENOMEM, "out of memory for time series");
     uint32_t k = sr->nsamples++;
     sr->t_us[k] = bn_time_to_us(s->fab.now);
+    /* on ranks each part fills what it runs, the rest 0 (flow_ranks.c adds them) */
     for (uint32_t i = 0; i < sr->nflows; i++) {
         const struct bn_flow_state *fs = &fl->fstate[i];
         double rate = 0, alpha = 0, got = 0;
-        if (fs->qp != BN_NONE) {
+        bool tx = bn_sim_here(s, fl->flows.flows[i].src);
+        if (fs->qp != BN_NONE && bn_sim_here(s, fl->flows.flows[i].dst)) {
             const struct bn_qp *qp = &s->nics.qp[fs->qp];
             double bytes = (double)qp->rcv_nxt * s->nics.mtu, size = (double)fl->flows.flows[i].bytes;
             got = bytes < size ? bytes : size;
         }
-        if (fs->qp != BN_NONE && fs->tx_done == BN_TIME_NEVER) {
+        if (fs->qp != BN_NONE && fs->tx_done == BN_TIME_NEVER && tx) {
             const struct bn_qp *qp = &s->nics.qp[fs->qp];
             rate = (double)qp->rate_bps / 1e9;
             alpha = s->nics.cc->alpha && !qp->nvlink ? s->nics.cc->alpha(&s->nics, qp) : 0;
@@ -153,14 +160,29 @@ int bn_flows_series_sample(struct bn_flows *fl, struct bn_error *err)
         sr->rate_gbps[(size_t)k * sr->nflows + i] = rate;
         sr->alpha[(size_t)k * sr->nflows + i] = alpha;
     }
-    for (uint32_t q = 0; q < sr->nqueues; q++)
-        sr->queue_bytes[(size_t)k * sr->nqueues + q] = (double)s->fab.ports[sr->queue_port[q]].q.bytes;
+    for (uint32_t q = 0; q < sr->nqueues; q++) {
+        uint32_t p = sr->queue_port[q];
+        sr->queue_bytes[(size_t)k * sr->nqueues + q] =
+            bn_sim_here(s, s->fab.port_node[p]) ? (double)s->fab.ports[p].q.bytes : 0;
+    }
     bn_flows_links_sample(fl, k);
-    decimate(sr, s->sc->observe.max_samples);
+    decimate(fl, s->sc->observe.max_samples);
+    fl->samples_taken++;
+    fl->sample_done = fl->flows_done;
+    fl->sample_at = s->fab.now;
+    if (s->part && s->part->ranks) /* whether to go on: every part's flows (bn_flows_ranks_sync) */
+        return BN_OK;
     if (fl->flows_done < fl->flows.n)
-        bn_fabric_schedule(&s->fab, s->fab.now + bn_time_from_us(sr->interval_us), BN_EV_APP, 0,
-                           BN_FLOWS_SAMPLE);
+        (void)bn_flows_series_next(fl);
     return BN_OK;
+}
+
+bn_time_t bn_flows_series_next(struct bn_flows *fl)
+{
+    struct bn_sim *s = fl->s;
+    bn_time_t at = fl->sample_at + bn_time_from_us(fl->series.interval_us);
+    bn_fabric_schedule(&s->fab, at, BN_EV_APP, 0, BN_FLOWS_SAMPLE);
+    return at;
 }
 
 void bn_series_free(struct bn_series *sr)

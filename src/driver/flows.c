@@ -156,6 +156,33 @@ static uint64_t flows_work_mark(const void *self)
     return mark;
 }
 
+/* On ranks: the samples each part took, and its flows done at the last;
+ * once every part took it, the next sample is scheduled if the flows of
+ * all parts are not done, as one process decides at the sample. */
+static void flows_ranks_state(const void *self, uint64_t out[2])
+{
+    const struct bn_flows *fl = self;
+    out[0] = fl->samples_taken;
+    out[1] = fl->sample_done;
+}
+
+static bn_time_t flows_ranks_sync(void *self, const uint64_t (*all)[2], uint32_t n)
+{
+    struct bn_flows *fl = self;
+    if (fl->series.interval_us <= 0 || fl->sample_decided == fl->samples_taken)
+        return BN_TIME_NEVER;
+    uint64_t done = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        if (all[k][0] != fl->samples_taken)
+            return BN_TIME_NEVER; /* a paused part has not taken it yet */
+        done += all[k][1];
+    }
+    fl->sample_decided = fl->samples_taken;
+    if (done >= fl->flows.n)
+        return BN_TIME_NEVER;
+    return bn_flows_series_next(fl);
+}
+
 static const struct bn_driver_ops flows_driver = {
     .name = "flows",
     .start = flows_start,
@@ -167,6 +194,8 @@ static const struct bn_driver_ops flows_driver = {
     .prefetch = flows_prefetch,
     .qp_error = flows_qp_error,
     .work_mark = flows_work_mark,
+    .ranks_state = flows_ranks_state,
+    .ranks_sync = flows_ranks_sync,
 };
 
 static void flows_free(struct bn_flows *fl)
@@ -214,6 +243,8 @@ static int run_flows(struct bn_sim *s, struct bn_flows *fl, const struct bn_run_
         rc = bn_flows_ranks_bind(fl, opts->ranks, err);
     if (rc == BN_OK)
         rc = bn_sim_attach(s, &flows_driver, fl, err);
+    if (ranked)
+        rc = bn_ranks_agree(opts->ranks, rc, err);
     if (rc == BN_OK) {
         double t_setup = bn_wall_now();
         out->setup_s = t_setup - t0;

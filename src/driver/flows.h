@@ -48,6 +48,7 @@ struct bn_link_rows {
     uint32_t *first;            /* [nlinks + 1]: row r is order[first[r] .. first[r + 1]) */
     uint64_t *busy, *paused;    /* [nlinks]: the row's totals (ps) at `at` */
     bn_time_t at;
+    double *span;               /* per sample: its interval (ps) */
 };
 
 /* flow_gates.c: flows that wait for others, at run time. */
@@ -72,6 +73,10 @@ struct bn_flows {
     uint32_t flows_here;        /* sent from this process's part (on ranks; else all) */
     struct bn_series series;    /* flow_series.c; handed to the results */
     uint32_t series_cap;
+    uint32_t samples_taken;     /* ever, halving aside */
+    uint32_t sample_done;       /* flows done at the last sample */
+    bn_time_t sample_at;        /* its time */
+    uint32_t sample_decided;    /* on ranks: samples whose successor is decided */
     struct bn_link_rows links;
     struct bn_flow_gates gates;
 };
@@ -79,10 +84,14 @@ struct bn_flows {
 /* flow_series.c: time series. */
 int bn_flows_series_init(struct bn_flows *fl, struct bn_error *err);
 int bn_flows_series_sample(struct bn_flows *fl, struct bn_error *err);
+/* Schedule the sample after the last one; its time. */
+bn_time_t bn_flows_series_next(struct bn_flows *fl);
 void bn_series_free(struct bn_series *sr);
 /* link_series.c: the link rows (at init) and their values at sample k. */
 int bn_flows_links_init(struct bn_flows *fl, struct bn_error *err);
 void bn_flows_links_sample(struct bn_flows *fl, uint32_t k);
+/* After the run: the samples' busy and paused time as fractions. */
+void bn_flows_links_finish(struct bn_flows *fl);
 void bn_flows_links_free(struct bn_flows *fl);
 /* flow_gates.c: set up (nothing without triggers), free; flow f's
  * receiver (or sender: sent) is done at `at`; flow f failed at `at`. */

@@ -121,16 +121,22 @@ static double fraction(uint64_t part, double whole)
     return f > 1 ? 1 : f; /* a frame's whole serialization counts when it starts */
 }
 
+/* During the run each sample keeps the rows' busy and paused picoseconds
+ * over its interval, and the interval (integers, exact in a double): what
+ * a partitioned run's parts add up, and what halving the series adds in
+ * pairs. bn_flows_links_finish makes them fractions. */
 void bn_flows_links_sample(struct bn_flows *fl, uint32_t k)
 {
-    const struct bn_fabric *f = &fl->s->fab;
+    const struct bn_sim *s = fl->s;
+    const struct bn_fabric *f = &s->fab;
     struct bn_link_rows *lr = &fl->links;
     struct bn_series *sr = &fl->series;
-    double span = (double)(f->now - lr->at);
     for (uint32_t r = 0; r < sr->nlinks; r++) {
         uint64_t busy = 0, paused = 0;
         for (uint32_t i = lr->first[r]; i < lr->first[r + 1]; i++) {
             uint32_t p = lr->order[i];
+            if (!bn_sim_here(s, f->port_node[p])) /* another process's part counts it */
+                continue;
             busy += f->ports[p].busy_ps;
             if (f->fc->port_stats) {
                 struct bn_fc_port_stats st = {0};
@@ -138,14 +144,27 @@ void bn_flows_links_sample(struct bn_flows *fl, uint32_t k)
                 paused += st.paused_ps;
             }
         }
-        double whole = span * (lr->first[r + 1] - lr->first[r]);
-        sr->link_util[(size_t)k * sr->nlinks + r] = k ? fraction(busy - lr->busy[r], whole) : 0;
-        sr->link_paused[(size_t)k * sr->nlinks + r] =
-            k ? fraction(paused - lr->paused[r], whole) : 0;
+        sr->link_util[(size_t)k * sr->nlinks + r] = k ? (double)(busy - lr->busy[r]) : 0;
+        sr->link_paused[(size_t)k * sr->nlinks + r] = k ? (double)(paused - lr->paused[r]) : 0;
         lr->busy[r] = busy;
         lr->paused[r] = paused;
     }
+    lr->span[k] = k ? (double)(f->now - lr->at) : 0;
     lr->at = f->now;
+}
+
+void bn_flows_links_finish(struct bn_flows *fl)
+{
+    const struct bn_link_rows *lr = &fl->links;
+    struct bn_series *sr = &fl->series;
+    for (uint32_t k = 1; k < sr->nsamples; k++)
+        for (uint32_t r = 0; r < sr->nlinks; r++) {
+            double whole = lr->span[k] * (lr->first[r + 1] - lr->first[r]);
+            double *u = &sr->link_util[(size_t)k * sr->nlinks + r];
+            double *p = &sr->link_paused[(size_t)k * sr->nlinks + r];
+            *u = fraction((uint64_t)*u, whole);
+            *p = fraction((uint64_t)*p, whole);
+        }
 }
 
 void bn_flows_links_free(struct bn_flows *fl)
@@ -154,5 +173,6 @@ void bn_flows_links_free(struct bn_flows *fl)
     free(fl->links.first);
     free(fl->links.busy);
     free(fl->links.paused);
+    free(fl->links.span);
     memset(&fl->links, 0, sizeof fl->links);
 }

@@ -330,9 +330,13 @@ int bn_sim_loop(struct bn_sim *s, const struct bn_run_opts *opts, double t0, str
                                                 : BN_TIME_NEVER;
     bool prefetch = latency_hiding_wanted(s, PREFETCH_MIN_PORTS), over = false;
     bn_evq_hide_latency(&s->fab.evq, latency_hiding_wanted(s, WRITE_BEHIND_MIN_PORTS));
-    int rc = s->part && s->part->ranks ? bn_ranks_loop(s, opts, t0, stop, prefetch, err)
-             : s->part ? run_windows(s, opts, t0, stop, prefetch, err)
-                       : bn_sim_run_events(s, opts, t0, false, BN_TIME_NEVER, stop, prefetch, &over, err);
+    int rc;
+    if (s->part && s->part->ranks)
+        rc = bn_ranks_loop(s, opts, t0, stop, prefetch, err);
+    else if (s->part)
+        rc = run_windows(s, opts, t0, stop, prefetch, err);
+    else
+        rc = bn_sim_run_events(s, opts, t0, false, BN_TIME_NEVER, stop, prefetch, &over, err);
     if (rc == BN_OK && s->fab.evq.failed)
         return bn_fail(err, BN_ENOMEM, "out of memory for events at t=%.3f us",
                        bn_time_to_us(s->fab.now));

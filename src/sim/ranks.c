@@ -35,6 +35,7 @@ struct status {
     uint64_t bytes;             /* the messages for the receiving part */
     uint64_t msgs;              /* sent to all */
     uint64_t work, delivered;   /* the livelock watchdog's, on its windows */
+    uint64_t drv[2];            /* the driver's (ranks_state) */
     uint32_t flags, pad;
 };
 
@@ -50,6 +51,7 @@ struct ranks_bufs {
     struct status *st_out, *st_in;
     size_t *send_len, *recv_len;
     uint32_t *count;
+    uint64_t (*drv)[2];         /* every part's driver counts */
     struct bn_cut_msg *out, *in;
     size_t out_cap, in_cap;
 };
@@ -99,7 +101,8 @@ int bn_ranks_bind(struct bn_sim *s, const struct bn_ranks *ranks, struct bn_erro
     b->send_len = calloc(n, sizeof *b->send_len);
     b->recv_len = calloc(n, sizeof *b->recv_len);
     b->count = calloc(n + 1, sizeof *b->count);
-    if (!b->st_out || !b->st_in || !b->send_len || !b->recv_len || !b->count)
+    b->drv = calloc(n, sizeof *b->drv);
+    if (!b->st_out || !b->st_in || !b->send_len || !b->recv_len || !b->count || !b->drv)
         return bn_fail(err, BN_ENOMEM, "out of memory for %u processes", n);
     for (uint32_t i = 0; i < s->topo.nnodes; i++)
         pt->elsewhere[i] = pt->owner[i] != (uint32_t)ranks->rank;
@@ -117,6 +120,7 @@ void bn_ranks_free(struct bn_partition *pt)
         free(b->send_len);
         free(b->recv_len);
         free(b->count);
+        free(b->drv);
         free(b->out);
         free(b->in);
         free(b);
@@ -203,6 +207,8 @@ static int exchange(struct bn_sim *s, bool watch, struct decision *d, struct bn_
         me.work = s->drv.ops->work_mark(s->drv.self);
         me.delivered = s->fab.pkts_delivered;
     }
+    if (s->drv.ops->ranks_state)
+        s->drv.ops->ranks_state(s->drv.self, me.drv);
     for (uint32_t k = 0; k < n; k++) {
         b->st_out[k] = me;
         b->st_out[k].bytes = b->send_len[k];
@@ -240,24 +246,33 @@ static int exchange(struct bn_sim *s, bool watch, struct decision *d, struct bn_
             d->end = (struct bn_event){.time = o->mark_time, .kind = (uint16_t)o->mark_kind,
                                        .obj = o->mark_obj};
         }
+        b->drv[k][0] = o->drv[0];
+        b->drv[k][1] = o->drv[1];
     }
-    return BN_OK;
+    if (s->drv.ops->ranks_sync) { /* alike on every part: its events open windows too */
+        bn_time_t at = s->drv.ops->ranks_sync(s->drv.self, (const uint64_t(*)[2])b->drv, n);
+        d->next = at < d->next ? at : d->next;
+    }
+    return s->fab.oom ? bn_fail(err, BN_ENOMEM, "out of memory for events") : BN_OK;
 }
 
 /* The livelock watchdog (loop.c's) over every part's counts, checked
- * every few thousand windows: one process checks by events, so a stalled
- * run stops at another point here. */
+ * every few thousand windows at the next window's start, which every
+ * process knows alike: one process checks by events, so a stalled run
+ * stops at another point here. */
 enum { WATCH_WINDOWS = 4096 };
 static bool stalled(struct bn_sim *s, const struct decision *d)
 {
+    if (d->next == BN_TIME_NEVER) /* nothing left: the run ends anyway */
+        return false;
     if (d->work != s->stall_mark || d->delivered == s->stall_delivered) {
         s->stall_mark = d->work;
         s->stall_delivered = d->delivered;
-        s->stall_since = s->fab.now;
+        s->stall_since = d->next;
         return false;
     }
     s->stall_delivered = d->delivered;
-    return s->fab.now - s->stall_since > bn_time_from_us(s->sc->sim.stall_us);
+    return d->next - s->stall_since > bn_time_from_us(s->sc->sim.stall_us);
 }
 
 static void window_done(struct bn_partition *pt, uint64_t *msgs)
@@ -343,6 +358,32 @@ int bn_ranks_loop(struct bn_sim *s, const struct bn_run_opts *opts, double t0, b
         r->abort(r->ud, err->status == BN_EINPUT ? 2 : 1, why);
     }
     return rc;
+}
+
+int bn_ranks_agree(const struct bn_ranks *r, int rc, struct bn_error *err)
+{
+    int *out = calloc((size_t)r->size, sizeof *out), *in = calloc((size_t)r->size, sizeof *in);
+    int failed = 0;
+    for (int k = 0; out && k < r->size; k++)
+        out[k] = rc != BN_OK;
+    if (!out || !in || r->alltoall(r->ud, out, in, sizeof *out) != 0) {
+        free(out);
+        free(in);
+        r->abort(r->ud, 1, "a process could not tell the others it started");
+        return bn_fail(err, BN_EINTERNAL, "a process could not tell the others it started");
+    }
+    for (int k = 0; k < r->size; k++)
+        failed += in[k];
+    free(out);
+    free(in);
+    if (failed == 0 || failed == r->size) /* all alike: each says it (bad input) */
+        return rc;
+    if (rc != BN_OK) { /* the others would wait for it: it ends them, saying why */
+        char why[sizeof err->msg + 32];
+        snprintf(why, sizeof why, "part %d: %s", r->rank, err->msg);
+        r->abort(r->ud, err->status == BN_EINPUT ? 2 : 1, why);
+    }
+    return bn_fail(err, BN_EINTERNAL, "another process could not start its part");
 }
 
 int bn_ranks_gather(struct bn_sim *s, const void *mine, size_t len, void **all, size_t *lens,

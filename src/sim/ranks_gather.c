@@ -46,8 +46,8 @@ static void totals_of(const struct bn_sim *s, struct totals *t)
         .part_events = pt->events[pt->ranks->rank], .cut_frames = pt->cut.frames,
         .cut_signals = pt->cut.signals, .cut_bytes = pt->cut.bytes,
         .rx_dma_pkts = s->nics.rx_dma_pkts, .ecn_ce_received = s->nics.ecn_ce_received,
-        .qps_failed = s->nics.qps_failed, .in_pool = f->pool.in_use, .rx_wait_sum = s->nics.rx_wait_sum,
-        .rx_wait_max = s->nics.rx_wait_max, .nlat = s->nics.nlat,
+        .qps_failed = s->nics.qps_failed, .in_pool = f->pool.in_use,
+        .rx_wait_sum = s->nics.rx_wait_sum, .rx_wait_max = s->nics.rx_wait_max, .nlat = s->nics.nlat,
         .nreorder = s->nics.reorder_hist_len, .nqps = s->nics.nqps};
 }
 

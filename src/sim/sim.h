@@ -52,6 +52,13 @@ struct bn_driver_ops {
     /* A count that grows whenever the work moves on (in-order data taken,
      * a flow done), for the livelock watchdog (may be NULL: no watchdog). */
     uint64_t (*work_mark)(const void *self);
+    /* A partitioned run on ranks (ranks.c; both may be NULL): two counts
+     * this part tells every other at each exchange, and what the driver
+     * makes of all n parts' there: every part alike may schedule its own
+     * events, from a lookahead on; it returns the earliest (BN_TIME_NEVER:
+     * none). */
+    void (*ranks_state)(const void *self, uint64_t out[2]);
+    bn_time_t (*ranks_sync)(void *self, const uint64_t (*all)[2], uint32_t n);
 };
 
 struct bn_driver {
@@ -153,6 +160,9 @@ void bn_partition_report(const struct bn_sim *s, struct bn_partition_stats *out)
 /* This process runs part ranks->rank of the cut: refuses what the parts
  * could not run apart. Before the driver starts. */
 int bn_ranks_bind(struct bn_sim *s, const struct bn_ranks *ranks, struct bn_error *err);
+/* Every process's rc before the windows: one that failed (out of memory,
+ * say) while the others start would leave them waiting, so all end. */
+int bn_ranks_agree(const struct bn_ranks *r, int rc, struct bn_error *err);
 /* The windows across the processes, until the run is over. */
 void bn_ranks_free(struct bn_partition *pt);
 int bn_ranks_loop(struct bn_sim *s, const struct bn_run_opts *opts, double t0, bn_time_t stop,

@@ -5,8 +5,8 @@
 # messages at each window's end, and rank 0's JSON is the one-process
 # partitioned run's, byte for byte: lossy go-back-N, PFC with DCQCN and
 # pauses across the cut, HPCC (telemetry in the frames), InfiniBand credits
-# with IB CC, a preset with its host model, a run cut short by
-# sim.max_time_us. Bad requests are one message and exit 2; a rank that
+# with IB CC, a preset with its host model, the default's time series, a
+# run cut short by sim.max_time_us. Bad requests are one message and exit 2; a rank that
 # dies ends the job (no hang).
 # Usage: tests/cli/test_mpi_partition.sh BNET
 set -uo pipefail
@@ -35,13 +35,31 @@ same() {
 same 2 "lossy go-back-N" --set topology.k=8 --set workload.message_bytes=300KB
 same 2 "PFC head-of-line blocking" scenarios/hol_pfc.yaml
 check "PFC pauses crossed between the ranks" "$T/mpi.json" '.partition.cut_signals > 0'
-same 2 "PFC + DCQCN incast" scenarios/incast_pfc_dcqcn.yaml --set workload.message_bytes=200KB
 same 2 "HPCC, its telemetry in the frames" --set nic.congestion_control=hpcc \
     --set workload.message_bytes=200KB
 same 2 "credits + IB CC incast" scenarios/incast_credit_ib_cc.yaml --set workload.message_bytes=100KB
 check "credits crossed between the ranks" "$T/mpi.json" '.partition.cut_signals > 0'
 same 3 "roce-400g preset with its host model, 3 ranks" --set fabric=roce-400g \
     --set topology.k=8 --set workload.message_bytes=100KB
+# the default's time series: every part reads its own, rank 0 adds them up
+same2() {
+    local name=$1
+    shift
+    local a=(--partitions 2 --reproducible --quiet)
+    "$BNET" run "$@" "${a[@]}" --json "$T/one.json" || { ok "$name: one process" 1; return; }
+    timeout 120 mpirun --oversubscribe -np 2 "$BNET" run "$@" "${a[@]}" --json "$T/mpi.json" \
+        >"$T/out" 2>"$T/err" || { ok "$name: mpirun -np 2" 1; cat "$T/err"; return; }
+    cmp -s "$T/one.json" "$T/mpi.json"
+    ok "$name: 2 ranks byte-identical to one process" $?
+}
+same2 "time series (the default's, with link rows)" --set observe.max_samples=8 \
+    --set observe.link_rows=16 --set workload.message_bytes=300KB
+check "the series was sampled and halved" "$T/mpi.json" \
+    '(.series.t_us | length) > 2 and .series.decimations > 0 and
+     (.series.links[0].utilization | max) > 0 and (.series.queues | length) > 0'
+# its tail is sparse: windows jump past the next sample unless it counts
+same2 "PFC + DCQCN incast, with its time series" scenarios/incast_pfc_dcqcn.yaml \
+    --set observe.link_rows=8
 same 2 "stopped by sim.max_time_us" --set sim.max_time_us=7 --set switch.load_balancing=spray_rr
 check "stopped early, frames left in flight" "$T/mpi.json" \
     '.sim.stopped_early == true and .summary.packets.in_flight > 0'
@@ -57,7 +75,8 @@ refused() {
 }
 refused "3 parts on 2 ranks" "key 'sim.partitions': 3 parts, but mpirun started 2" \
     --set observe.sample_us=0 --partitions 3
-refused "a time series" "key 'observe.sample_us'"
+refused "a time series sampled within the lookahead" "key 'observe.sample_us'" \
+    --set observe.sample_us=0.01
 refused "faults" "faults and link impairments are not run across" \
     scenarios/fault_link_local.yaml --set observe.sample_us=0
 

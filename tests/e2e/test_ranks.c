@@ -1,0 +1,186 @@
+/*
+ * A partitioned run's parts on two processes (sim/ranks.c) through a
+ * transport of the test's own (a socket pair between a parent and its
+ * forked child, standing in for MPI): rank 0's JSON is the one-process
+ * run's in two parts, byte for byte, lossy and lossless, and rank 1
+ * returns no results of its own. Runs in the sanitized builds too, which
+ * have no MPI.
+ */
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "support.h"
+
+struct pair {
+    int fd;     /* to the other rank */
+    int rank;
+};
+
+/* Send `out` and receive `in_len` bytes into `in` at once (neither side
+ * may wait for the other to read first). */
+static int swap(int fd, const char *out, size_t out_len, char *in, size_t in_len)
+{
+    while (out_len || in_len) {
+        struct pollfd p = {fd, (short)((out_len ? POLLOUT : 0) | (in_len ? POLLIN : 0)), 0};
+        if (poll(&p, 1, 10000) <= 0)
+            return -1;
+        if ((p.revents & POLLOUT) && out_len) {
+            ssize_t k = write(fd, out, out_len);
+            if (k <= 0)
+                return -1;
+            out += k;
+            out_len -= (size_t)k;
+        }
+        if ((p.revents & POLLIN) && in_len) {
+            ssize_t k = read(fd, in, in_len);
+            if (k <= 0)
+                return -1;
+            in += k;
+            in_len -= (size_t)k;
+        }
+        if (p.revents & (POLLERR | POLLHUP) && in_len)
+            return -1;
+    }
+    return 0;
+}
+
+static int pair_alltoall(void *ud, const void *send, void *recv, size_t blk)
+{
+    const struct pair *p = ud;
+    int o = 1 - p->rank;
+    memcpy((char *)recv + (size_t)p->rank * blk, (const char *)send + (size_t)p->rank * blk, blk);
+    return swap(p->fd, (const char *)send + (size_t)o * blk, blk,
+                (char *)recv + (size_t)o * blk, blk);
+}
+
+static int pair_alltoallv(void *ud, const void *send, const size_t *send_len, void *recv,
+                          const size_t *recv_len)
+{
+    const struct pair *p = ud;
+    const char *s = send;
+    char *r = recv;
+    size_t so = 0, ro = 0; /* where each rank's share starts */
+    for (int k = 0; k < p->rank; k++) {
+        so += send_len[k];
+        ro += recv_len[k];
+    }
+    size_t so_other = p->rank ? 0 : send_len[0], ro_other = p->rank ? 0 : recv_len[0];
+    if (send_len[p->rank]) /* (send may be NULL when nothing is sent) */
+        memcpy(r + ro, s + so, send_len[p->rank]);
+    int o = 1 - p->rank;
+    return swap(p->fd, s + so_other, send_len[o], r + ro_other, recv_len[o]);
+}
+
+static void pair_abort(void *ud, int status, const char *why)
+{
+    (void)ud;
+    fprintf(stderr, "test_ranks: %s\n", why);
+    _exit(status);
+}
+
+static char *json_of(struct bn_results *r)
+{
+    char *buf = test_results_json(r);
+    bn_results_free(r);
+    return buf;
+}
+
+/* Rank 0's JSON of the scenario `sets` on two processes (the child is
+ * rank 1; it must exit 0 with empty results). */
+static char *two_ranks(const char *const *sets)
+{
+    int sv[2];
+    assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+    fflush(NULL);
+    pid_t child = fork();
+    assert_true(child >= 0);
+    int rank = child == 0;
+    struct pair p = {sv[rank], rank};
+    close(sv[1 - rank]);
+    struct bn_ranks ranks = {rank, 2, &p, pair_alltoall, pair_alltoallv, pair_abort};
+    struct bn_run_opts opts = {.ranks = &ranks};
+    struct bn_scenario sc;
+    test_scenario(&sc, sets);
+    struct bn_results r;
+    struct bn_error err = {0};
+    int rc = bn_run(&sc, &opts, &r, &err);
+    if (rank == 1) {
+        bool empty = rc == BN_OK && r.nflows == 0;
+        if (rc == BN_OK)
+            bn_results_free(&r);
+        _exit(empty ? 0 : 1);
+    }
+    if (rc != BN_OK)
+        fail_msg("rank 0: %s", err.msg);
+    int st = 0;
+    assert_int_equal(waitpid(child, &st, 0), child);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    close(sv[0]);
+    return json_of(&r);
+}
+
+static void check_same(const char *const *sets)
+{
+    char *two = two_ranks(sets);
+    struct bn_scenario sc;
+    test_scenario(&sc, sets);
+    struct bn_results r;
+    test_run(&sc, &r);
+    assert_true(r.partition.cut_frames > 0);
+    char *one = json_of(&r);
+    assert_string_equal(one, two);
+    free(one);
+    free(two);
+}
+
+static void test_lossy(void **state)
+{
+    (void)state;
+    const char *sets[] = {"topology.k=4", "sim.partitions=2", "observe.sample_us=0",
+                          "workload.message_bytes=200000", "switch.buffer_bytes=50000", NULL};
+    check_same(sets);
+}
+
+/* scenarios/incast_pfc_dcqcn.yaml with its time series: the last flows'
+ * tail is sparse, so windows jump ahead, past the next sample unless the
+ * exchange that schedules it counts it. */
+static void test_pfc_dcqcn(void **state)
+{
+    (void)state;
+    const char *sets[] = {"topology.k=8", "sim.partitions=2", "observe.link_rows=8",
+                          "link.flow_control=pfc", "nic.encap=roce",
+                          "nic.congestion_control=dcqcn", "workload.kind=incast",
+                          "workload.incast_senders=32", "workload.message_bytes=1000000", NULL};
+    check_same(sets);
+}
+
+/* The default's time series, halved: each part reads its own, rank 0
+ * adds them up, and the next sample is agreed at the exchanges. */
+static void test_series(void **state)
+{
+    (void)state;
+    const char *sets[] = {"topology.k=4", "sim.partitions=2", "observe.max_samples=4", "observe.link_rows=8",
+                          "workload.message_bytes=300000", NULL};
+    check_same(sets);
+}
+
+static void test_stopped_early(void **state)
+{
+    (void)state;
+    const char *sets[] = {"topology.k=4", "sim.partitions=2", "observe.sample_us=0",
+                          "sim.max_time_us=5", "workload.message_bytes=200000", NULL};
+    check_same(sets);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_lossy),
+        cmocka_unit_test(test_pfc_dcqcn),
+        cmocka_unit_test(test_series),
+        cmocka_unit_test(test_stopped_early),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -71,8 +71,8 @@ static int make_flows(const struct bn_scenario *sc, struct bn_job_rt *jr, struct
 }
 
 /* A job's graph: from its model keys; background: its hosts only. */
-static int build_job(const struct bn_scenario *sc, uint32_t k, struct bn_job_rt *jr,
-                     struct bn_error *err)
+static int build_job(const struct bn_scenario *sc, uint32_t k, uint32_t hosts,
+                     struct bn_job_rt *jr, struct bn_error *err)
 {
     const struct bn_scenario_job *j = &sc->jobs[k];
     jr->j = j;
@@ -94,7 +94,7 @@ static int build_job(const struct bn_scenario *sc, uint32_t k, struct bn_job_rt 
                        "a training iteration (kind: training)",
                        BN_WHERE_ITEM(sc, "jobs[].workload_file", k), k);
     if (j->workload_file[0]) {
-        rc = bn_job_build_aicb(sc, k, &jr->g, &jr->m, err);
+        rc = bn_job_build_aicb(sc, k, hosts, &jr->g, &jr->m, err);
     } else {
         rc = bn_job_model(sc, k, &jr->m, err);
         if (rc == BN_OK)
@@ -236,7 +236,7 @@ static int run_once(const struct bn_scenario *sc, uint32_t only, bool trace,
     struct bn_jobs_exec x = {.s = s, .jobs = jobs, .out = out, .trace = trace};
     int rc = bn_sim_build(s, sc, err);
     for (uint32_t k = 0; k < sc->njobs && rc == BN_OK; k++)
-        rc = build_job(sc, k, &jobs[k], err);
+        rc = build_job(sc, k, s->topo.nhosts, &jobs[k], err);
     if (rc == BN_OK)
         rc = bn_jobs_place(s, jobs, sc->njobs, err);
     if (rc == BN_OK)

@@ -36,6 +36,7 @@
 struct reader {
     const struct bn_scenario *sc;
     uint32_t index;
+    uint32_t hosts;             /* the cluster's: a job on more is refused before its graph */
     const char *path;
     FILE *f;
     unsigned long line;
@@ -220,6 +221,10 @@ static int read_file(struct reader *r, struct bn_job_plan *plan, struct bn_job_l
                        "(or jobs[].gpus) must be a multiple of model_parallel_NPU_group x pp = "
                        "%llu, at most 16777216", r->path, r->index, (unsigned long long)h.gpus,
                        (unsigned long long)mp);
+    if (h.gpus > r->hosts)
+        return bn_fail(r->err, BN_EINPUT, "%s:1: key 'jobs[%u].workload_file': all_gpus %llu "
+                       "(or jobs[].gpus) is more than the cluster's %u GPUs", r->path, r->index,
+                       (unsigned long long)h.gpus, r->hosts);
     uint64_t dp = h.gpus / mp;
     /* each unit runs each layer's steps (at most 4 a pass) per micro-batch */
     if ((double)dp * h.pp * h.ga * nl * 8 > (double)TASKS_MAX)
@@ -256,13 +261,13 @@ static int read_file(struct reader *r, struct bn_job_plan *plan, struct bn_job_l
     return BN_OK;
 }
 
-int bn_job_build_aicb(const struct bn_scenario *sc, uint32_t index, struct bn_job_graph *g,
-                      struct bn_job_model *m, struct bn_error *err)
+int bn_job_build_aicb(const struct bn_scenario *sc, uint32_t index, uint32_t hosts,
+                      struct bn_job_graph *g, struct bn_job_model *m, struct bn_error *err)
 {
     const struct bn_scenario_job *j = &sc->jobs[index];
     char path[2 * BN_PATH_MAX];
     bn_path_beside(sc->source, j->workload_file, path, sizeof path);
-    struct reader r = {.sc = sc, .index = index, .path = path, .err = err};
+    struct reader r = {.sc = sc, .index = index, .hosts = hosts, .path = path, .err = err};
     r.f = fopen(path, "r");
     if (!r.f)
         return bn_fail(err, BN_EINPUT, "%s: key 'jobs[%u].workload_file': cannot open '%s': %s",

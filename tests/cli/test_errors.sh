@@ -869,6 +869,12 @@ printf 'HYBRID_TRANSFORMER model_parallel_NPU_group: 3 all_gpus: 16\n1\nl -1 1 N
     >"$S/w_gpus.txt"
 expect_error "a workload file's GPUs that do not split" "$S/w_gpus.txt:1:" "all_gpus" \
     -- job scenarios/default.yaml --set topology.k=4 --set "jobs.0.workload_file=$S/w_gpus.txt"
+# (a fuzz finding: the graph of 6.5 M GPUs was built before the cluster was asked)
+printf 'HYBRID_TRANSFORMER model_parallel_NPU_group: 2 all_gpus: 6553616\n1\nl -1 1 NONE 0 1 NONE 0 1 NONE 0 0\n' \
+    >"$S/w_big.txt"
+expect_error "a workload file on more GPUs than the cluster" "$S/w_big.txt:1:" \
+    "more than the cluster's 16 GPUs" \
+    -- job scenarios/default.yaml --set topology.k=4 --set "jobs.0.workload_file=$S/w_big.txt"
 
 # ---------------------------------------------------------------- resources (docs/limits.md)
 

@@ -113,6 +113,14 @@ int bn_coll_sweep_jobs(const struct bn_scenario *sc, unsigned jobs, bn_coll_row_
  * type and reduction, with nothing measured. */
 int bn_coll_sweep_part(const struct bn_scenario *sc, unsigned jobs, uint32_t part,
                        uint32_t nparts, struct bn_coll_results *out, struct bn_error *err);
+/* The sweep with each row's fabric cut into one part per process of
+ * `ranks` (sim.partitions must be their number; docs/parallel.md): every
+ * process calls it alike, and rank 0's results are whole (the others'
+ * rows hold nothing measured). In this process's turn, row by row. */
+struct bn_ranks;
+int bn_coll_sweep_ranks(const struct bn_scenario *sc, const struct bn_ranks *ranks,
+                        bn_coll_row_fn on_row, void *ud, struct bn_coll_results *out,
+                        struct bn_error *err);
 /* Free what r owns (rows, prov) and leave it empty. */
 void bn_coll_results_free(struct bn_coll_results *r);
 

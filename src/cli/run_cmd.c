@@ -278,18 +278,23 @@ static void print_row(void *ud, const struct bn_coll_results *r, uint32_t row)
 
 /* Under mpirun, bnet run cuts the fabric into one part per rank
  * (sim.partitions, when given, must say so). */
-static int ranks_parts(struct bn_scenario *sc)
+static int ranks_parts_ok(const struct bn_scenario *sc)
 {
     uint32_t size = (uint32_t)bn_cli_dist()->size;
-    if (sc->sim.partitions == 0 || sc->sim.partitions == size) {
-        sc->sim.partitions = size;
+    if (sc->sim.partitions == size)
         return 0;
-    }
     if (bn_cli_dist()->rank == 0)
         fprintf(stderr, "bnet: %s: key 'sim.partitions': %u parts, but mpirun started %u "
                 "ranks; a run on ranks has one part each (docs/parallel.md)\n", sc->source,
                 sc->sim.partitions, size);
     return 2;
+}
+
+static int ranks_parts(struct bn_scenario *sc)
+{
+    if (sc->sim.partitions == 0)
+        sc->sim.partitions = (uint32_t)bn_cli_dist()->size;
+    return ranks_parts_ok(sc);
 }
 
 /* Under mpirun: this rank's share of the rows, gathered on rank 0, which
@@ -322,7 +327,18 @@ static int do_coll(const struct cli_opts *o, const struct bn_scenario *sc)
     unsigned jobs;
     if (!jobs_of(o, 0, &jobs)) /* 0: as many as fit */
         return 2;
-    if (bn_cli_dist()->size > 1) {
+    if (bn_cli_dist()->size > 1 && sc->sim.partitions) { /* each row cut across the ranks */
+        int rank = bn_cli_dist()->rank, st = ranks_parts_ok(sc);
+        if (st)
+            return st;
+        int rc = bn_coll_sweep_ranks(sc, bn_cli_dist_ranks(), table && !rank ? print_row : NULL,
+                                     (void *)o, &res, &err);
+        st = ranks_status(rc, &err);
+        if (rc == BN_OK && (st || rank))
+            bn_coll_results_free(&res);
+        if (st || rank)
+            return st;
+    } else if (bn_cli_dist()->size > 1) {
         int st = coll_ranks(o, sc, jobs, &res);
         if (st)
             return st < 0 ? 0 : st;

@@ -18,7 +18,8 @@
  * fills the row's time, #wrong and fabric counters. */
 int bn_coll_execute(struct bn_sim *s, const struct bn_sched *sched, const uint32_t *ep_host,
                     const struct bn_scenario *sc, const struct bn_coll_proto *proto,
-                    struct bn_coll_row *row, struct bn_error *err);
+                    const struct bn_ranks *ranks, struct bn_coll_row *row,
+                    struct bn_error *err);
 
 /* The tuner's inputs, from the fabric as built (coll_sweep.c). */
 void bn_coll_cost_of(const struct bn_sim *s, struct bn_coll_cost *c);

@@ -14,6 +14,9 @@
  * per connection; its row is then at least the schedule's longest chain of
  * hops (chain_us), which flows of whole connections cannot show.
  *
+ * A partitioned run on ranks (sim/ranks.c, docs/parallel.md) keeps the
+ * schedule's state whole on every rank from the parts' delivery notes.
+ *
  * One fresh fabric per message size (rows are independent and each is
  * deterministic); coll.warmup + coll.iters iterations run back to back on
  * it, then coll.iters more in place (coll.in_place), and each group's time
@@ -52,7 +55,28 @@ struct exec {
     uint32_t failed_rank, failed_peer, failed_step;
     struct bn_error *err;        /* first failure inside a callback */
     int rc;
+    /* A partitioned run on ranks (docs/parallel.md): this part posts the
+     * transfers its nodes send, records those they receive, and keeps the
+     * schedule's state whole from every part's delivery notes. */
+    bool ranked;
+    uint32_t here_expected;      /* transfers this part's nodes receive, per iteration */
+    uint32_t here_delivered;     /* of them, in this iteration */
+    struct coll_note *notes;     /* this part's deliveries since the last exchange */
+    uint32_t nnotes, notes_cap;
+    bn_time_t scheduled;         /* the earliest post a note's delivery scheduled */
 };
+
+/* A delivery, told to every other part. */
+struct coll_note {
+    bn_time_t when;
+    uint32_t cookie;
+    uint32_t posted_version;     /* the source slot's, when posted */
+};
+
+static bool here(const struct exec *x, uint32_t node)
+{
+    return bn_sim_here(x->s, node);
+}
 
 static uint64_t qp_hash(uint64_t k)
 {
@@ -189,31 +213,40 @@ static void slot_freed(struct exec *x, const struct bn_xfer_view *delivered)
     send(x, next, &t, c);
 }
 
-/* Ready transfers wait out the software step latency, then post (none
- * after a failure: the collective is over). */
-static void release(struct exec *x, const uint32_t *xs, uint32_t n)
+/* Ready transfers (at `when`) wait out the software step latency, then
+ * post (none after a failure: the collective is over). On ranks, only
+ * where their sender or receiver is. */
+static void release(struct exec *x, const uint32_t *xs, uint32_t n, bn_time_t when)
 {
     for (uint32_t i = 0; i < n && !x->failed; i++) {
+        if (x->ranked) {
+            struct bn_xfer_view t;
+            bn_sched_view(x->sched, xs[i], &t);
+            if (!here(x, x->ep_host[t.src]) && !here(x, x->ep_host[t.dst]))
+                continue;
+            x->scheduled = when + x->step_ps < x->scheduled ? when + x->step_ps : x->scheduled;
+        }
         if (x->step_ps == 0)
             post(x, xs[i]);
         else
-            bn_fabric_schedule(&x->s->fab, x->s->fab.now + x->step_ps, BN_EV_APP, xs[i], 0);
+            bn_fabric_schedule(&x->s->fab, when + x->step_ps, BN_EV_APP, xs[i], 0);
     }
 }
 
-static int start_iteration(struct exec *x)
+static int start_iteration(struct exec *x, bn_time_t when)
 {
     bn_sched_run_free(&x->run);
     int rc = bn_sched_run_start(&x->run, x->sched, x->err);
     if (rc != BN_OK)
         return rc;
-    x->iter_start = x->s->fab.now;
+    x->iter_start = when;
+    x->here_delivered = 0;
     memset(x->sent, 0, x->sched->nendpoints * sizeof *x->sent);
-    release(x, x->ready, bn_sched_run_initial(&x->run, x->ready));
+    release(x, x->ready, bn_sched_run_initial(&x->run, x->ready), when);
     return BN_OK;
 }
 
-static void end_iteration(struct exec *x)
+static void end_iteration(struct exec *x, bn_time_t when)
 {
     uint64_t wrong = bn_sched_run_wrong(&x->run);
     if (wrong == UINT64_MAX) { /* it could not allocate its scratch */
@@ -225,26 +258,27 @@ static void end_iteration(struct exec *x)
     int group = x->iter >= x->warmup + x->iters;
     x->wrong[group] += wrong;
     if (x->iter >= x->warmup)
-        x->timed_ps[group] += (double)(x->s->fab.now - x->iter_start);
+        x->timed_ps[group] += (double)(when - x->iter_start);
     if (++x->iter == x->iters_total) {
         x->finished = true;
         return;
     }
-    int rc = start_iteration(x);
+    int rc = start_iteration(x, when);
     if (rc != BN_OK && x->rc == BN_OK)
         x->rc = rc;
 }
 
-static void on_complete(void *ud, uint32_t cookie, enum bn_completion_side side, bn_time_t when)
+/* Transfer `cookie` was delivered at `when`: here (on_complete), or in
+ * another part (its note). */
+static void delivered(struct exec *x, uint32_t cookie, bn_time_t when)
 {
-    struct exec *x = ud;
-    if (side != BN_COMPLETE_RX)
-        return;
     struct bn_xfer_view t;
     bn_sched_view(x->sched, cookie & ~PXN_LEG, &t);
     if (cookie & PXN_LEG) { /* at the proxy: its NIC sends it on, on its rail */
-        uint32_t dst = x->ep_host[t.dst];
-        uint32_t c = conn_for(x, pxn_proxy(x, x->ep_host[t.src], dst), dst, t.channel);
+        uint32_t dst = x->ep_host[t.dst], proxy = pxn_proxy(x, x->ep_host[t.src], dst);
+        if (x->ranked && !here(x, proxy) && !here(x, dst))
+            return;
+        uint32_t c = conn_for(x, proxy, dst, t.channel);
         if (c == UINT32_MAX || bn_qp_post(&x->s->nics, x->qp_val[c], wire(x, t.bytes),
                                           BN_VERB_WRITE, cookie & ~PXN_LEG) != 0)
             fail_in_callback(x, BN_ENOMEM, "out of memory posting a PXN transfer");
@@ -255,9 +289,76 @@ static void on_complete(void *ud, uint32_t cookie, enum bn_completion_side side,
         x->bulk_at[2 * (size_t)cookie + 1] = when;
     if (x->proto)
         slot_freed(x, &t);
-    release(x, x->ready, bn_sched_run_deliver(&x->run, cookie, x->ready));
+    release(x, x->ready, bn_sched_run_deliver(&x->run, cookie, x->ready), when);
     if (x->run.delivered == x->sched->nxfers)
-        end_iteration(x);
+        end_iteration(x, when);
+}
+
+static void on_complete(void *ud, uint32_t cookie, enum bn_completion_side side, bn_time_t when)
+{
+    struct exec *x = ud;
+    if (side != BN_COMPLETE_RX)
+        return;
+    if (x->ranked) { /* the other parts hear of it at the exchange */
+        if (x->nnotes == x->notes_cap) {
+            uint32_t cap = x->notes_cap ? 2 * x->notes_cap : 256;
+            struct coll_note *nn = realloc(x->notes, cap * sizeof *nn);
+            if (!nn) {
+                fail_in_callback(x, BN_ENOMEM, "out of memory for delivery notes");
+                return;
+            }
+            x->notes = nn;
+            x->notes_cap = cap;
+        }
+        uint32_t xi = cookie & ~PXN_LEG;
+        x->notes[x->nnotes++] = (struct coll_note){
+            when, cookie, xi < x->sched->nexplicit ? x->run.posted_version[xi] : 0};
+        x->here_delivered += !(cookie & PXN_LEG);
+    }
+    delivered(x, cookie, when);
+}
+
+static size_t exec_notes(void *self, const void **out)
+{
+    struct exec *x = self;
+    *out = x->notes;
+    return (size_t)x->nnotes * sizeof *x->notes;
+}
+
+static int note_order(const void *a, const void *b)
+{
+    const struct coll_note *p = a, *q = b;
+    if (p->when != q->when)
+        return p->when < q->when ? -1 : 1;
+    return p->cookie < q->cookie ? -1 : p->cookie > q->cookie;
+}
+
+/* The other parts' deliveries, in time order: the schedule's state as
+ * theirs (a correct schedule reads only what landed a lookahead ago). */
+static bn_time_t exec_apply(void *self, const void *notes, size_t len)
+{
+    struct exec *x = self;
+    x->nnotes = 0; /* sent */
+    x->scheduled = BN_TIME_NEVER;
+    size_t n = len / sizeof(struct coll_note);
+    struct coll_note *in = n ? malloc(n * sizeof *in) : NULL;
+    if (n && !in) {
+        fail_in_callback(x, BN_ENOMEM, "out of memory for delivery notes");
+        x->s->fab.oom = true;
+        return BN_TIME_NEVER;
+    }
+    if (n) {
+        memcpy(in, notes, n * sizeof *in);
+        qsort(in, n, sizeof *in, note_order);
+    }
+    for (size_t i = 0; i < n; i++) {
+        uint32_t xi = in[i].cookie & ~PXN_LEG;
+        if (xi < x->sched->nexplicit)
+            x->run.posted_version[xi] = in[i].posted_version;
+        delivered(x, in[i].cookie, in[i].when);
+    }
+    free(in);
+    return x->scheduled;
 }
 
 /* A queue pair's retries ran out: the transfer at its head cannot be
@@ -278,9 +379,13 @@ static void exec_qp_error(void *self, uint32_t qpid, bn_time_t when)
     x->failed_step = x->sent[t.src] + 1;
 }
 
+/* On ranks, a part is done when its nodes have received the last
+ * iteration's transfers: all parts done is the collective done. */
 static bool exec_done(const void *self)
 {
     const struct exec *x = self;
+    if (x->ranked && x->iter + 1 == x->iters_total && x->here_delivered == x->here_expected)
+        return true;
     return x->finished || x->failed || x->rc != BN_OK;
 }
 
@@ -288,8 +393,13 @@ static int exec_event(struct bn_sim *s, void *self, const struct bn_event *ev,
                       struct bn_error *err)
 {
     struct exec *x = self;
-    (void)s;
     (void)err;
+    if (x->ranked) { /* its receiver's part records it: one process posts it once */
+        struct bn_xfer_view t;
+        bn_sched_view(x->sched, ev->obj, &t);
+        if (!here(x, x->ep_host[t.src]))
+            bn_sim_mirrored(s);
+    }
     post(x, ev->obj);
     return x->rc;
 }
@@ -299,16 +409,27 @@ static int exec_event(struct bn_sim *s, void *self, const struct bn_event *ev,
 static int exec_start(struct bn_sim *s, void *self, struct bn_error *err)
 {
     struct exec *x = self;
-    (void)s;
-    (void)err;
     int rc = BN_OK;
+    /* partitioned: every queue pair up front, in the schedule's order, so
+     * every part numbers them alike */
+    for (uint32_t xi = 0; s->part && xi < x->sched->nxfers && rc == BN_OK; xi++) {
+        struct bn_xfer_view t;
+        bn_sched_view(x->sched, xi, &t);
+        uint32_t src = x->ep_host[t.src], dst = x->ep_host[t.dst];
+        uint32_t proxy = pxn_proxy(x, src, dst);
+        if (conn_of(x, &t) == UINT32_MAX ||
+            (proxy != UINT32_MAX && (conn_for(x, src, proxy, t.channel) == UINT32_MAX ||
+                                     conn_for(x, proxy, dst, t.channel) == UINT32_MAX)))
+            rc = bn_fail(err, BN_ENOMEM, "out of memory for queue pairs");
+        x->here_expected += x->ranked && here(x, dst);
+    }
     while (rc == BN_OK && x->sched->nxfers == 0 && !x->finished) {
-        rc = start_iteration(x);
+        rc = start_iteration(x, s->fab.now);
         if (rc == BN_OK)
-            end_iteration(x);
+            end_iteration(x, s->fab.now);
     }
     if (rc == BN_OK && !x->finished)
-        rc = start_iteration(x);
+        rc = start_iteration(x, s->fab.now);
     return rc;
 }
 
@@ -319,6 +440,8 @@ static const struct bn_driver_ops coll_driver = {
     .complete = on_complete,
     .done = exec_done,
     .qp_error = exec_qp_error,
+    .ranks_notes = exec_notes,
+    .ranks_apply = exec_apply,
 };
 
 /* An aggregate's longest chain (coll/sched.h) hop by hop: the step
@@ -375,9 +498,27 @@ static void fill_row(const struct exec *x, struct bn_coll_row *row)
         row->retransmits += s->nics.qp[q].retransmits;
 }
 
+/* The row's parts on processes: what they cannot run apart is refused. */
+static int bind_ranks(struct exec *x, const struct bn_ranks *ranks, struct bn_error *err)
+{
+    const struct bn_scenario *sc = x->s->sc;
+    if (x->proto)
+        return bn_fail(err, BN_EINPUT, "%s: key 'coll.proto': a protocol's slots free at their "
+                       "sender the instant they are delivered, which processes cannot run apart "
+                       "(auto runs)", sc->source);
+    int rc = bn_ranks_bind(x->s, ranks, err);
+    if (rc == BN_OK && x->step_ps < x->s->part->lookahead)
+        rc = bn_fail(err, BN_EINPUT, "%s: key 'coll.step_latency_us': %g us is under the "
+                     "lookahead (%.0f ns): a transfer another process made ready would post "
+                     "late", sc->source, sc->coll.step_latency_us,
+                     (double)x->s->part->lookahead / 1000.0);
+    x->ranked = rc == BN_OK;
+    return rc;
+}
+
 int bn_coll_execute(struct bn_sim *s, const struct bn_sched *sched, const uint32_t *ep_host,
                     const struct bn_scenario *sc, const struct bn_coll_proto *proto,
-                    struct bn_coll_row *row, struct bn_error *err)
+                    const struct bn_ranks *ranks, struct bn_coll_row *row, struct bn_error *err)
 {
     struct exec x = {
         .s = s, .sched = sched, .ep_host = ep_host, .err = err, .rc = BN_OK, .proto = proto,
@@ -423,12 +564,20 @@ int bn_coll_execute(struct bn_sim *s, const struct bn_sched *sched, const uint32
                  ? BN_OK
              : bn_fail(err, BN_ENOMEM, "out of memory for %u transfers", sched->nxfers);
     double t0 = bn_wall_now();
+    if (rc == BN_OK && ranks)
+        rc = bind_ranks(&x, ranks, err);
     if (rc == BN_OK)
         rc = bn_sim_attach(s, &coll_driver, &x, err);
+    if (ranks)
+        rc = bn_ranks_agree(ranks, rc, err);
     if (rc == BN_OK)
         rc = bn_sim_loop(s, NULL, t0, err);
     if (rc == BN_OK && x.rc != BN_OK)
         rc = x.rc;
+    if (rc == BN_OK && ranks)
+        rc = bn_ranks_gather_fabric(s, err);
+    if (rc == BN_OK && !bn_sim_reports(s)) /* on ranks, rank 0 reports */
+        goto out;
     if (rc == BN_OK)
         rc = bn_sim_check_ledger(s, err);
     if (rc == BN_OK && s->interrupted)
@@ -450,6 +599,8 @@ int bn_coll_execute(struct bn_sim *s, const struct bn_sched *sched, const uint32
             row->inplace_time_us = row->inplace_time_us + head > chain
                                        ? row->inplace_time_us + head : chain;
     }
+out:
+    free(x.notes);
     bn_sched_run_free(&x.run);
     free(x.qp_key);
     free(x.qp_val);

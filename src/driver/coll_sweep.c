@@ -185,8 +185,8 @@ static void free_tree(struct agg_tree *tr)
 }
 
 /* One row: build the fabric, lower the collective, run it. */
-static int run_size(const struct bn_scenario *sc, uint64_t size, struct bn_coll_row *row,
-                    struct bn_error *err)
+static int run_size(const struct bn_scenario *sc, uint64_t size, const struct bn_ranks *ranks,
+                    struct bn_coll_row *row, struct bn_error *err)
 {
     struct bn_sim *s = calloc(1, sizeof *s);
     if (!s)
@@ -259,7 +259,7 @@ static int run_size(const struct bn_scenario *sc, uint64_t size, struct bn_coll_
             for (uint32_t c = 0; c < sched.nchains; c++)
                 if (sched.chains[c].channel + 1 > row->channels)
                     row->channels = sched.chains[c].channel + 1;
-            rc = bn_coll_execute(s, &sched, ep_host, sc, proto, row, err);
+            rc = bn_coll_execute(s, &sched, ep_host, sc, proto, ranks, row, err);
         }
     }
     bn_sched_free(&sched);
@@ -272,7 +272,8 @@ static int run_size(const struct bn_scenario *sc, uint64_t size, struct bn_coll_
 
 /* coll.tuner both: NCCL's pick run as well (the row's own time when it
  * is the pair that ran). */
-static int run_nccl_pick(const struct bn_scenario *sc, uint64_t size, struct bn_coll_row *row,
+static int run_nccl_pick(const struct bn_scenario *sc, uint64_t size,
+                         const struct bn_ranks *ranks, struct bn_coll_row *row,
                          struct bn_error *err)
 {
     if (!row->nccl_algo[0])
@@ -283,7 +284,7 @@ static int run_nccl_pick(const struct bn_scenario *sc, uint64_t size, struct bn_
         return bn_fail(err, BN_ENOMEM, "out of memory for NCCL's pick");
     *nc = *sc;
     nc->coll.tuner = BN_SC_TUNER_NCCL;
-    int rc = run_size(nc, size, &other, err);
+    int rc = run_size(nc, size, ranks, &other, err);
     bool same = strcmp(other.algo, row->algo) == 0 && strcmp(other.proto, row->proto) == 0;
     row->nccl_time_us = same ? row->time_us : other.time_us;
     free(nc);
@@ -291,12 +292,12 @@ static int run_nccl_pick(const struct bn_scenario *sc, uint64_t size, struct bn_
 }
 
 /* A row of a scenario with faults, and the same row without them. */
-static int run_row(const struct bn_scenario *sc, uint64_t size, struct bn_coll_row *row,
-                   struct bn_error *err)
+static int run_row(const struct bn_scenario *sc, uint64_t size, const struct bn_ranks *ranks,
+                   struct bn_coll_row *row, struct bn_error *err)
 {
-    int rc = run_size(sc, size, row, err);
+    int rc = run_size(sc, size, ranks, row, err);
     if (rc == BN_OK && sc->coll.tuner == BN_SC_TUNER_BOTH)
-        rc = run_nccl_pick(sc, size, row, err);
+        rc = run_nccl_pick(sc, size, ranks, row, err);
     if (rc != BN_OK || sc->nfaults == 0 || !sc->routing.baseline)
         return rc;
     struct bn_scenario *clean = malloc(sizeof *clean);
@@ -305,7 +306,7 @@ static int run_row(const struct bn_scenario *sc, uint64_t size, struct bn_coll_r
         return bn_fail(err, BN_ENOMEM, "out of memory for the baseline row");
     *clean = *sc;
     clean->nfaults = 0;
-    rc = run_size(clean, size, &base, err);
+    rc = run_size(clean, size, ranks, &base, err);
     row->baseline_us = base.time_us;
     free(clean);
     return rc;
@@ -432,6 +433,7 @@ static int plan_rows(const struct bn_scenario *sc, struct bn_coll_results *out, 
 /* The rows a process measures: every nparts-th from part (all: 0 of 1). */
 struct share {
     uint32_t part, nparts;
+    const struct bn_ranks *ranks;   /* each row's parts on these processes (NULL: here) */
 };
 
 static uint32_t share_rows(struct share sh, uint32_t nsizes)
@@ -445,7 +447,7 @@ static int run_in_turn(const struct bn_scenario *sc, uint32_t nsizes, struct sha
                        struct bn_error *err)
 {
     for (uint32_t i = sh.part; i < nsizes; i += sh.nparts) {
-        int rc = run_row(sc, out->rows[i].size, &out->rows[i], err);
+        int rc = run_row(sc, out->rows[i].size, sh.ranks, &out->rows[i], err);
         if (rc == BN_EINTR) { /* the rows measured so far stand */
             out->interrupted = true;
             return BN_OK;
@@ -485,7 +487,7 @@ static void run_row_task(void *ctx, uint32_t i, void *msg)
     struct row_msg *m = msg;
     i = x->sh.part + i * x->sh.nparts;
     m->row = x->out->rows[i]; /* its size, type and reduction */
-    m->rc = run_row(x->sc, m->row.size, &m->row, &m->err);
+    m->rc = run_row(x->sc, m->row.size, NULL, &m->row, &m->err);
 }
 
 static int place_row(void *ctx, uint32_t i, const void *msg, struct bn_error *err)
@@ -590,13 +592,20 @@ static int sweep_share(const struct bn_scenario *sc, unsigned jobs, struct share
 int bn_coll_sweep_jobs(const struct bn_scenario *sc, unsigned jobs, bn_coll_row_fn on_row,
                        void *ud, struct bn_coll_results *out, struct bn_error *err)
 {
-    return sweep_share(sc, jobs, (struct share){0, 1}, on_row, ud, out, err);
+    return sweep_share(sc, jobs, (struct share){0, 1, NULL}, on_row, ud, out, err);
+}
+
+int bn_coll_sweep_ranks(const struct bn_scenario *sc, const struct bn_ranks *ranks,
+                        bn_coll_row_fn on_row, void *ud, struct bn_coll_results *out,
+                        struct bn_error *err)
+{
+    return sweep_share(sc, 1, (struct share){0, 1, ranks}, on_row, ud, out, err);
 }
 
 int bn_coll_sweep_part(const struct bn_scenario *sc, unsigned jobs, uint32_t part,
                        uint32_t nparts, struct bn_coll_results *out, struct bn_error *err)
 {
-    return sweep_share(sc, jobs, (struct share){part, nparts}, NULL, NULL, out, err);
+    return sweep_share(sc, jobs, (struct share){part, nparts, NULL}, NULL, NULL, out, err);
 }
 
 void bn_coll_results_free(struct bn_coll_results *r)

@@ -196,6 +196,7 @@ static const struct bn_driver_ops flows_driver = {
     .work_mark = flows_work_mark,
     .ranks_state = flows_ranks_state,
     .ranks_sync = flows_ranks_sync,
+    .app_everywhere = true,
 };
 
 static void flows_free(struct bn_flows *fl)

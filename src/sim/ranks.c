@@ -36,6 +36,7 @@ struct status {
     uint64_t msgs;              /* sent to all */
     uint64_t work, delivered;   /* the livelock watchdog's, on its windows */
     uint64_t drv[2];            /* the driver's (ranks_state) */
+    uint64_t notes;             /* of `bytes`, the driver's notes (the last) */
     uint32_t flags, pad;
 };
 
@@ -52,8 +53,11 @@ struct ranks_bufs {
     size_t *send_len, *recv_len;
     uint32_t *count;
     uint64_t (*drv)[2];         /* every part's driver counts */
-    struct bn_cut_msg *out, *in;
-    size_t out_cap, in_cap;
+    size_t *off;                /* per part: where its share goes in outb */
+    char *outb, *inb, *notes_in;
+    size_t outb_cap, inb_cap, notes_cap;
+    struct bn_cut_msg *in;
+    size_t in_cap;
 };
 
 static struct ranks_bufs *bufs_of(struct bn_partition *pt)
@@ -102,7 +106,9 @@ int bn_ranks_bind(struct bn_sim *s, const struct bn_ranks *ranks, struct bn_erro
     b->recv_len = calloc(n, sizeof *b->recv_len);
     b->count = calloc(n + 1, sizeof *b->count);
     b->drv = calloc(n, sizeof *b->drv);
-    if (!b->st_out || !b->st_in || !b->send_len || !b->recv_len || !b->count || !b->drv)
+    b->off = calloc(n, sizeof *b->off);
+    if (!b->st_out || !b->st_in || !b->send_len || !b->recv_len || !b->count || !b->drv ||
+        !b->off)
         return bn_fail(err, BN_ENOMEM, "out of memory for %u processes", n);
     for (uint32_t i = 0; i < s->topo.nnodes; i++)
         pt->elsewhere[i] = pt->owner[i] != (uint32_t)ranks->rank;
@@ -121,7 +127,10 @@ void bn_ranks_free(struct bn_partition *pt)
         free(b->recv_len);
         free(b->count);
         free(b->drv);
-        free(b->out);
+        free(b->off);
+        free(b->outb);
+        free(b->inb);
+        free(b->notes_in);
         free(b->in);
         free(b);
     }
@@ -164,32 +173,56 @@ static bool later_mark(const struct status *a, const struct bn_event *b)
     return a->mark_obj > b->obj;
 }
 
-/* Each part's held messages to their parts, everyone's state to everyone. */
+static bool grow_bytes(char **p, size_t *cap, size_t need)
+{
+    if (need <= *cap)
+        return true;
+    size_t c = *cap ? *cap : 65536;
+    while (c < need)
+        c *= 2;
+    char *q = realloc(*p, c);
+    if (!q)
+        return false;
+    *p = q;
+    *cap = c;
+    return true;
+}
+
+/* Each part's held messages to their parts, the driver's notes (ranks_notes)
+ * and everyone's state to everyone. A part's share for another: its
+ * messages, then its notes. */
 static int exchange(struct bn_sim *s, bool watch, struct decision *d, struct bn_error *err)
 {
     struct bn_partition *pt = s->part;
     struct ranks_bufs *b = bufs_of(pt);
     const struct bn_ranks *r = pt->ranks;
     struct bn_cut *c = &pt->cut;
-    uint32_t n = (uint32_t)r->size;
-    if (!grow_msgs(&b->out, &b->out_cap, c->n))
-        return bn_fail(err, BN_ENOMEM, "out of memory for the exchange");
-    /* by receiving part, each part's in the order held */
+    uint32_t n = (uint32_t)r->size, self = (uint32_t)r->rank;
+    const void *notes = NULL;
+    size_t nlen = s->drv.ops->ranks_notes ? s->drv.ops->ranks_notes(s->drv.self, &notes) : 0;
+    /* on the wire without the telemetry records when there are none */
+    size_t stride = s->fab.telemetry ? sizeof(struct bn_cut_msg) : offsetof(struct bn_cut_msg, rec);
     memset(b->count, 0, (n + 1) * sizeof *b->count);
     bn_time_t next = BN_TIME_NEVER;
     for (uint32_t i = 0; i < c->n; i++) {
-        b->count[pt->owner[s->fab.port_node[c->msg[i].obj]] + 1]++;
+        b->count[pt->owner[s->fab.port_node[c->msg[i].obj]]]++;
         next = c->msg[i].time < next ? c->msg[i].time : next;
     }
-    /* on the wire without the telemetry records when there are none */
-    size_t stride = s->fab.telemetry ? sizeof *b->out : offsetof(struct bn_cut_msg, rec);
+    size_t total = 0;
     for (uint32_t k = 0; k < n; k++) {
-        b->send_len[k] = (size_t)b->count[k + 1] * stride;
-        b->count[k + 1] += b->count[k];
+        b->send_len[k] = (size_t)b->count[k] * stride + (k != self ? nlen : 0);
+        b->off[k] = total;
+        total += b->send_len[k];
     }
-    for (uint32_t i = 0; i < c->n; i++) {
-        uint32_t at = b->count[pt->owner[s->fab.port_node[c->msg[i].obj]]]++;
-        memcpy((char *)b->out + (size_t)at * stride, &c->msg[i], stride);
+    if (!grow_bytes(&b->outb, &b->outb_cap, total + 1))
+        return bn_fail(err, BN_ENOMEM, "out of memory for the exchange");
+    for (uint32_t k = 0; k < n; k++) /* the notes after each part's messages */
+        if (k != self && nlen)
+            memcpy(b->outb + b->off[k] + (size_t)b->count[k] * stride, notes, nlen);
+    for (uint32_t i = 0; i < c->n; i++) { /* each part's in the order held */
+        uint32_t k = pt->owner[s->fab.port_node[c->msg[i].obj]];
+        memcpy(b->outb + b->off[k], &c->msg[i], stride);
+        b->off[k] += stride;
     }
     bn_time_t here;
     if (bn_evq_next_time(&s->fab.evq, &here) && here < next)
@@ -212,25 +245,39 @@ static int exchange(struct bn_sim *s, bool watch, struct decision *d, struct bn_
     for (uint32_t k = 0; k < n; k++) {
         b->st_out[k] = me;
         b->st_out[k].bytes = b->send_len[k];
+        b->st_out[k].notes = k != self ? nlen : 0;
     }
     if (r->alltoall(r->ud, b->st_out, b->st_in, sizeof *b->st_out) != 0)
         return transport_failed(err);
-    size_t in = 0;
+    size_t in = 0, in_bytes = 0, in_notes = 0;
     for (uint32_t k = 0; k < n; k++) {
         b->recv_len[k] = b->st_in[k].bytes;
-        in += b->st_in[k].bytes / stride;
+        in_bytes += b->st_in[k].bytes;
+        in_notes += b->st_in[k].notes;
+        in += (b->st_in[k].bytes - b->st_in[k].notes) / stride;
     }
-    if (!grow_msgs(&b->in, &b->in_cap, in + 1))
+    if (!grow_bytes(&b->inb, &b->inb_cap, in_bytes + 1) || !grow_msgs(&b->in, &b->in_cap, in + 1) ||
+        !grow_bytes(&b->notes_in, &b->notes_cap, in_notes + 1))
         return bn_fail(err, BN_ENOMEM, "out of memory for the exchange");
-    if (r->alltoallv(r->ud, b->out, b->send_len, b->in, b->recv_len) != 0)
+    if (r->alltoallv(r->ud, b->outb, b->send_len, b->inb, b->recv_len) != 0)
         return transport_failed(err);
-    for (size_t j = in; j-- > 0;) /* unpacked in place, the last first */
-        memmove(&b->in[j], (char *)b->in + j * stride, stride);
+    size_t at = 0, m = 0, nb = 0;
+    for (uint32_t k = 0; k < n; k++) { /* the messages apart, the notes in part order */
+        size_t msgs = (b->st_in[k].bytes - b->st_in[k].notes) / stride;
+        for (size_t j = 0; j < msgs; j++, at += stride)
+            memcpy(&b->in[m++], b->inb + at, stride);
+        memcpy(b->notes_in + nb, b->inb + at, b->st_in[k].notes);
+        nb += b->st_in[k].notes;
+        at += b->st_in[k].notes;
+    }
     c->n = 0;
     if (bn_partition_deliver_msgs(s, b->in, (uint32_t)in) != 0)
         return bn_fail(err, BN_ENOMEM, "out of memory for events at t=%.3f us",
                        bn_time_to_us(s->fab.now));
-    *d = (struct decision){.next = BN_TIME_NEVER, .all_idle = true};
+    bn_time_t noted = BN_TIME_NEVER;
+    if (s->drv.ops->ranks_notes)
+        noted = s->drv.ops->ranks_apply(s->drv.self, b->notes_in, nb);
+    *d = (struct decision){.next = noted, .all_idle = true};
     for (uint32_t k = 0; k < n; k++) {
         const struct status *o = &b->st_in[k];
         d->next = o->next < d->next ? o->next : d->next;
@@ -249,9 +296,13 @@ static int exchange(struct bn_sim *s, bool watch, struct decision *d, struct bn_
         b->drv[k][0] = o->drv[0];
         b->drv[k][1] = o->drv[1];
     }
+    /* the notes may have done this part's work (an iteration begun where
+     * it receives nothing): idle from here, with no event of its own */
+    if (!pt->idle && s->fab.pool.in_use == 0 && s->drv.ops->done(s->drv.self))
+        pt->idle = true;
     if (s->drv.ops->ranks_sync) { /* alike on every part: its events open windows too */
-        bn_time_t at = s->drv.ops->ranks_sync(s->drv.self, (const uint64_t(*)[2])b->drv, n);
-        d->next = at < d->next ? at : d->next;
+        bn_time_t t = s->drv.ops->ranks_sync(s->drv.self, (const uint64_t(*)[2])b->drv, n);
+        d->next = t < d->next ? t : d->next;
     }
     return s->fab.oom ? bn_fail(err, BN_ENOMEM, "out of memory for events") : BN_OK;
 }
@@ -302,7 +353,11 @@ static int run_loop(struct bn_sim *s, const struct bn_run_opts *opts, double t0,
             pt->limited = true;
             pt->limit = d.end;
             pt->pausing = false;
-            rc = bn_sim_run_events(s, opts, t0, true, BN_TIME_NEVER, stop, prefetch, &over, err);
+            bool at_end = pt->marked && pt->mark.time == d.end.time &&
+                          pt->mark.kind == d.end.kind && pt->mark.obj == d.end.obj;
+            if (!at_end) /* the part whose mark it is stopped right after it */
+                rc = bn_sim_run_events(s, opts, t0, true, BN_TIME_NEVER, stop, prefetch, &over,
+                                       err);
             s->fab.now = d.end.time;
             return rc;
         }

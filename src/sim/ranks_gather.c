@@ -17,7 +17,7 @@ struct totals {
     uint64_t pkts_injected, pkts_delivered, pkts_dropped, pkts_lost;
     uint64_t bytes_injected, bytes_delivered, bytes_dropped, bytes_lost, data_pkts_dropped;
     uint64_t pkts_corrupted, pkts_trimmed, packet_hops, lossless_overflows;
-    uint64_t events, unattributed, replicated, part_events;
+    uint64_t events, unattributed, replicated, mirrors, part_events;
     uint64_t cut_frames, cut_signals, cut_bytes;
     uint64_t rx_dma_pkts, ecn_ce_received, qps_failed, in_pool;
     int64_t rx_wait_sum, rx_wait_max;
@@ -42,7 +42,7 @@ static void totals_of(const struct bn_sim *s, struct totals *t)
         .data_pkts_dropped = f->data_pkts_dropped, .pkts_corrupted = f->pkts_corrupted,
         .pkts_trimmed = f->pkts_trimmed, .packet_hops = f->packet_hops,
         .lossless_overflows = f->lossless_overflows, .events = s->events,
-        .unattributed = pt->unattributed, .replicated = pt->replicated,
+        .unattributed = pt->unattributed, .replicated = pt->replicated, .mirrors = pt->mirrors,
         .part_events = pt->events[pt->ranks->rank], .cut_frames = pt->cut.frames,
         .cut_signals = pt->cut.signals, .cut_bytes = pt->cut.bytes,
         .rx_dma_pkts = s->nics.rx_dma_pkts, .ecn_ce_received = s->nics.ecn_ce_received,
@@ -117,8 +117,9 @@ static void add_totals(struct totals *sum, const struct totals *t)
     sum->pkts_trimmed += t->pkts_trimmed;
     sum->packet_hops += t->packet_hops;
     sum->lossless_overflows += t->lossless_overflows;
-    sum->events += t->events - t->replicated; /* every process ran the driver's own */
-    sum->unattributed += t->unattributed - t->replicated;
+    /* every process ran the driver's own (or two, mirroring) */
+    sum->events += t->events - t->replicated - t->mirrors;
+    sum->unattributed += t->unattributed - t->replicated - t->mirrors;
     sum->cut_frames += t->cut_frames;
     sum->cut_signals += t->cut_signals;
     sum->cut_bytes += t->cut_bytes;

@@ -59,6 +59,16 @@ struct bn_driver_ops {
      * none). */
     void (*ranks_state)(const void *self, uint64_t out[2]);
     bn_time_t (*ranks_sync)(void *self, const uint64_t (*all)[2], uint32_t n);
+    /* On ranks (both NULL or both set): the notes this part sends every
+     * other at the exchange (its length; *out: them), and the other parts'
+     * notes, in part order, to apply (which makes the part's own sent):
+     * returns the earliest event it scheduled (BN_TIME_NEVER: none). */
+    size_t (*ranks_notes)(void *self, const void **out);
+    bn_time_t (*ranks_apply)(void *self, const void *notes, size_t len);
+    /* On ranks: every part runs every one of the driver's own events
+     * (BN_EV_APP), which one process runs once; else each runs in one
+     * part, or in two as a mirror (bn_sim_mirrored). */
+    bool app_everywhere;
 };
 
 struct bn_driver {
@@ -131,6 +141,7 @@ struct bn_partition {
     const struct bn_ranks *ranks;
     uint8_t *elsewhere;         /* per node: another process runs it */
     uint64_t replicated;        /* the driver's own events, which every process runs */
+    uint64_t mirrors;           /* events run here only to mirror another part's */
     bool pausing, paused;       /* stop at the first idle point in the window; stopped */
     bool idle;                  /* after the last event: no frame here, its work done */
     bool past_stop;             /* an event beyond sim.max_time_us was popped */
@@ -180,6 +191,13 @@ int bn_ranks_gather(struct bn_sim *s, const void *mine, size_t len, void **all, 
 static inline bool bn_sim_here(const struct bn_sim *s, uint32_t node)
 {
     return !s->part || !s->part->elsewhere || !s->part->elsewhere[node];
+}
+/* The driver's event running now only mirrors another part's: one
+ * process runs it once (the count of events leaves it out). */
+static inline void bn_sim_mirrored(struct bn_sim *s)
+{
+    if (s->part)
+        s->part->mirrors++;
 }
 /* This process holds the whole run's results (one process, or rank 0). */
 static inline bool bn_sim_reports(const struct bn_sim *s)

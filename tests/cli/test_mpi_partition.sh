@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# One bnet run's parts on MPI ranks (docs/parallel.md): mpirun -np 2 (and
-# 3) cuts the fabric into a part per rank, each rank runs its part's
-# events, frames and flow-control signals crossing the cut travel as MPI
-# messages at each window's end, and rank 0's JSON is the one-process
-# partitioned run's, byte for byte: lossy go-back-N, PFC with DCQCN and
-# pauses across the cut, HPCC (telemetry in the frames), InfiniBand credits
-# with IB CC, a preset with its host model, the default's time series, a
-# run cut short by sim.max_time_us. Bad requests are one message and exit 2; a rank that
-# dies ends the job (no hang).
+# One bnet run's (and each bnet coll row's) parts on MPI ranks
+# (docs/parallel.md): mpirun -np 2 (and 3) cuts the fabric into a part per
+# rank, each rank runs its part's events, frames and flow-control signals
+# crossing the cut travel as MPI messages at each window's end, and rank
+# 0's JSON is the one-process partitioned run's, byte for byte: lossy
+# go-back-N, PFC with DCQCN and pauses across the cut, HPCC (telemetry in
+# the frames), InfiniBand credits with IB CC, a preset with its host model,
+# the default's time series, a run cut short by sim.max_time_us; ring,
+# SHARP CollNet, hierarchical (NVLink) and tree AllReduce rows. Bad
+# requests are one message and exit 2; a rank that dies ends the job.
 # Usage: tests/cli/test_mpi_partition.sh BNET
 set -uo pipefail
 source tests/cli/lib.sh
@@ -64,6 +65,30 @@ same 2 "stopped by sim.max_time_us" --set sim.max_time_us=7 --set switch.load_ba
 check "stopped early, frames left in flight" "$T/mpi.json" \
     '.sim.stopped_early == true and .summary.packets.in_flight > 0'
 
+# same_coll NAME ARGS...: bnet coll, each row's fabric in 2 parts, one
+# process against 2 ranks (the rows' JSON, wall times aside)
+same_coll() {
+    local name=$1
+    shift
+    "$BNET" coll -n 1 -w 0 "$@" --partitions 2 --json "$T/c1.json" >/dev/null ||
+        { ok "$name: one process" 1; return; }
+    timeout 120 mpirun --oversubscribe -np 2 "$BNET" coll -n 1 -w 0 "$@" --partitions 2 \
+        --json "$T/c2.json" \
+        >"$T/c2.txt" 2>"$T/err" || { ok "$name: mpirun -np 2" 1; cat "$T/err"; return; }
+    local strip='del(.wall_s, .peak_rss_bytes, .rows[].wall_s)'
+    cmp -s <(jq -S "$strip" "$T/c1.json") <(jq -S "$strip" "$T/c2.json")
+    ok "$name: 2 ranks byte-identical to one process" $?
+    check "$name: frames crossed, every element right" "$T/c2.json" \
+        'all(.rows[]; .partition.cut_frames > 0 and .wrong == 0)'
+}
+
+same_coll "ring AllReduce" -b 64K -e 1M -f 4
+[[ $(grep -cE '^ +[0-9]+ +[0-9]+ +float' "$T/c2.txt") -eq 3 ]]
+ok "ring AllReduce: one table, from rank 0" $?
+same_coll "SHARP CollNet AllReduce" -b 1M -e 1M --algo collnet --set sharp.enabled=true
+same_coll "hierarchical AllReduce over NVLink domains" -b 4M -e 4M --algo hier
+same_coll "tree AllReduce, warm-up and 2 iterations" -b 1M -e 1M --algo tree -n 2 -w 1
+
 # refused once, exit 2, no hang: NAME PATTERN ARGS...
 refused() {
     local name=$1 pat=$2
@@ -79,6 +104,12 @@ refused "a time series sampled within the lookahead" "key 'observe.sample_us'" \
     --set observe.sample_us=0.01
 refused "faults" "faults and link impairments are not run across" \
     scenarios/fault_link_local.yaml --set observe.sample_us=0
+
+timeout 60 mpirun --oversubscribe -np 2 "$BNET" coll -b 1M -e 1M --partitions 2 --proto simple \
+    2>"$T/e" >/dev/null
+st=$?
+[[ $st -eq 2 && $(grep -c "key 'coll.proto'" "$T/e") -eq 1 ]]
+ok "coll with a protocol's slots: exit 2, one message, no hang (exit $st)" $?
 
 # a rank that dies mid-run ends the job
 mpirun --oversubscribe -np 2 "$BNET" run --set topology.k=16 --set observe.sample_us=0 \

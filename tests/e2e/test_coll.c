@@ -199,7 +199,8 @@ static void test_broken_schedule_on_the_fabric(void **state)
         for (uint32_t r = 0; r < 16; r++)
             ep_host[r] = r;
         struct bn_coll_row row = {0};
-        assert_int_equal(bn_coll_execute(s, &sched, ep_host, &sc, NULL, &row, &err), BN_OK);
+        assert_int_equal(bn_coll_execute(s, &sched, ep_host, &sc, NULL, NULL, &row, &err),
+                         BN_OK);
         assert_true(row.time_us > 0);
         wrong[broken] = row.wrong;
         bn_sched_free(&sched);

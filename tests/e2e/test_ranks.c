@@ -3,8 +3,8 @@
  * transport of the test's own (a socket pair between a parent and its
  * forked child, standing in for MPI): rank 0's JSON is the one-process
  * run's in two parts, byte for byte, lossy and lossless, and rank 1
- * returns no results of its own. Runs in the sanitized builds too, which
- * have no MPI.
+ * returns no results of its own; bnet coll's rows likewise, ring and
+ * SHARP. Runs in the sanitized builds too, which have no MPI.
  */
 #include <poll.h>
 #include <sys/socket.h>
@@ -174,6 +174,81 @@ static void test_stopped_early(void **state)
     check_same(sets);
 }
 
+/* bnet coll's rows on two processes (bn_coll_sweep_ranks): rank 0's rows
+ * as one process's in two parts, the schedule's state kept whole by the
+ * parts' delivery notes. */
+static void coll_two_ranks(const char *const *sets, struct bn_coll_results *out)
+{
+    int sv[2];
+    assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+    fflush(NULL);
+    pid_t child = fork();
+    assert_true(child >= 0);
+    int rank = child == 0;
+    struct pair p = {sv[rank], rank};
+    close(sv[1 - rank]);
+    struct bn_ranks ranks = {rank, 2, &p, pair_alltoall, pair_alltoallv, pair_abort};
+    struct bn_scenario sc;
+    test_scenario(&sc, sets);
+    struct bn_error err = {0};
+    int rc = bn_coll_sweep_ranks(&sc, &ranks, NULL, NULL, out, &err);
+    if (rank == 1) {
+        if (rc == BN_OK)
+            bn_coll_results_free(out);
+        _exit(rc == BN_OK ? 0 : 1);
+    }
+    if (rc != BN_OK)
+        fail_msg("rank 0: %s", err.msg);
+    int st = 0;
+    assert_int_equal(waitpid(child, &st, 0), child);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    close(sv[0]);
+}
+
+static void check_coll(const char *const *sets)
+{
+    struct bn_coll_results two, one;
+    coll_two_ranks(sets, &two);
+    struct bn_scenario sc;
+    test_scenario(&sc, sets);
+    struct bn_error err = {0};
+    assert_int_equal(bn_coll_sweep(&sc, &one, &err), BN_OK);
+    assert_int_equal(one.nrows, two.nrows);
+    for (uint32_t i = 0; i < one.nrows; i++) {
+        const struct bn_coll_row *a = &one.rows[i], *b = &two.rows[i];
+        assert_true(a->time_us > 0 && a->time_us == b->time_us);
+        assert_true(a->busbw_gbs == b->busbw_gbs);
+        assert_int_equal(a->wrong, 0);
+        assert_int_equal(b->wrong, 0);
+        assert_int_equal(a->events, b->events);
+        assert_int_equal(a->packet_hops, b->packet_hops);
+        assert_true(a->partition.cut_frames > 0);
+        assert_int_equal(a->partition.cut_frames, b->partition.cut_frames);
+        assert_int_equal(a->partition.windows, b->partition.windows);
+    }
+    bn_coll_results_free(&one);
+    bn_coll_results_free(&two);
+}
+
+static void test_coll_ring(void **state)
+{
+    (void)state;
+    const char *sets[] = {"topology.kind=fat_tree", "topology.k=4", "sim.partitions=2",
+                          "coll.min_bytes=65536", "coll.max_bytes=1048576", "coll.algo=ring",
+                          "coll.in_place=false", NULL};
+    check_coll(sets);
+}
+
+static void test_coll_sharp(void **state)
+{
+    (void)state;
+    const char *sets[] = {"topology.kind=fat_tree", "topology.k=4", "sim.partitions=2",
+                          "coll.min_bytes=1048576", "coll.max_bytes=1048576",
+                          "coll.algo=collnet", "sharp.enabled=true", "coll.iters=2",
+                          "coll.warmup=1", NULL};
+    check_coll(sets);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -181,6 +256,8 @@ int main(void)
         cmocka_unit_test(test_pfc_dcqcn),
         cmocka_unit_test(test_series),
         cmocka_unit_test(test_stopped_early),
+        cmocka_unit_test(test_coll_ring),
+        cmocka_unit_test(test_coll_sharp),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

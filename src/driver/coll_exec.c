@@ -574,6 +574,8 @@ int bn_coll_execute(struct bn_sim *s, const struct bn_sched *sched, const uint32
         rc = bn_sim_loop(s, NULL, t0, err);
     if (rc == BN_OK && x.rc != BN_OK)
         rc = x.rc;
+    if (ranks) /* a callback's failure on one rank ends them all */
+        rc = bn_ranks_agree(ranks, rc, err);
     if (rc == BN_OK && ranks)
         rc = bn_ranks_gather_fabric(s, err);
     if (rc == BN_OK && !bn_sim_reports(s)) /* on ranks, rank 0 reports */

@@ -171,8 +171,9 @@ void bn_partition_report(const struct bn_sim *s, struct bn_partition_stats *out)
 /* This process runs part ranks->rank of the cut: refuses what the parts
  * could not run apart. Before the driver starts. */
 int bn_ranks_bind(struct bn_sim *s, const struct bn_ranks *ranks, struct bn_error *err);
-/* Every process's rc before the windows: one that failed (out of memory,
- * say) while the others start would leave them waiting, so all end. */
+/* Every process's rc where all of them pass (before the windows, before
+ * the gather): one that failed (out of memory, say) while the others go
+ * on would leave them waiting, so it ends them all, saying why. */
 int bn_ranks_agree(const struct bn_ranks *r, int rc, struct bn_error *err);
 /* The windows across the processes, until the run is over. */
 void bn_ranks_free(struct bn_partition *pt);

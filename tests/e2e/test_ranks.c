@@ -87,26 +87,43 @@ static char *json_of(struct bn_results *r)
     return buf;
 }
 
-/* Rank 0's JSON of the scenario `sets` on two processes (the child is
- * rank 1; it must exit 0 with empty results). */
-static char *two_ranks(const char *const *sets)
+/* Fork: the child is rank 1, the parent rank 0, joined by a socket pair;
+ * *child: the child's pid (in the parent). */
+static struct pair fork_pair(pid_t *child)
 {
     int sv[2];
     assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
     fflush(NULL);
-    pid_t child = fork();
-    assert_true(child >= 0);
-    int rank = child == 0;
-    struct pair p = {sv[rank], rank};
+    *child = fork();
+    assert_true(*child >= 0);
+    int rank = *child == 0;
     close(sv[1 - rank]);
-    struct bn_ranks ranks = {rank, 2, &p, pair_alltoall, pair_alltoallv, pair_abort};
+    return (struct pair){sv[rank], rank};
+}
+
+/* Rank 0: rank 1 must have succeeded. */
+static void join_pair(const struct pair *p, pid_t child)
+{
+    int st = 0;
+    assert_int_equal(waitpid(child, &st, 0), child);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    close(p->fd);
+}
+
+/* Rank 0's JSON of the scenario `sets` on two processes (rank 1 must
+ * exit 0 with empty results). */
+static char *two_ranks(const char *const *sets)
+{
+    pid_t child;
+    struct pair p = fork_pair(&child);
+    struct bn_ranks ranks = {p.rank, 2, &p, pair_alltoall, pair_alltoallv, pair_abort};
     struct bn_run_opts opts = {.ranks = &ranks};
     struct bn_scenario sc;
     test_scenario(&sc, sets);
     struct bn_results r;
     struct bn_error err = {0};
     int rc = bn_run(&sc, &opts, &r, &err);
-    if (rank == 1) {
+    if (p.rank == 1) {
         bool empty = rc == BN_OK && r.nflows == 0;
         if (rc == BN_OK)
             bn_results_free(&r);
@@ -114,10 +131,7 @@ static char *two_ranks(const char *const *sets)
     }
     if (rc != BN_OK)
         fail_msg("rank 0: %s", err.msg);
-    int st = 0;
-    assert_int_equal(waitpid(child, &st, 0), child);
-    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-    close(sv[0]);
+    join_pair(&p, child);
     return json_of(&r);
 }
 
@@ -179,30 +193,21 @@ static void test_stopped_early(void **state)
  * parts' delivery notes. */
 static void coll_two_ranks(const char *const *sets, struct bn_coll_results *out)
 {
-    int sv[2];
-    assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
-    fflush(NULL);
-    pid_t child = fork();
-    assert_true(child >= 0);
-    int rank = child == 0;
-    struct pair p = {sv[rank], rank};
-    close(sv[1 - rank]);
-    struct bn_ranks ranks = {rank, 2, &p, pair_alltoall, pair_alltoallv, pair_abort};
+    pid_t child;
+    struct pair p = fork_pair(&child);
+    struct bn_ranks ranks = {p.rank, 2, &p, pair_alltoall, pair_alltoallv, pair_abort};
     struct bn_scenario sc;
     test_scenario(&sc, sets);
     struct bn_error err = {0};
     int rc = bn_coll_sweep_ranks(&sc, &ranks, NULL, NULL, out, &err);
-    if (rank == 1) {
+    if (p.rank == 1) {
         if (rc == BN_OK)
             bn_coll_results_free(out);
         _exit(rc == BN_OK ? 0 : 1);
     }
     if (rc != BN_OK)
         fail_msg("rank 0: %s", err.msg);
-    int st = 0;
-    assert_int_equal(waitpid(child, &st, 0), child);
-    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-    close(sv[0]);
+    join_pair(&p, child);
 }
 
 static void check_coll(const char *const *sets)

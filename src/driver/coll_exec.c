@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grow.h"
 #include "driver/coll.h"
 
 struct exec {
@@ -300,15 +301,9 @@ static void on_complete(void *ud, uint32_t cookie, enum bn_completion_side side,
     if (side != BN_COMPLETE_RX)
         return;
     if (x->ranked) { /* the other parts hear of it at the exchange */
-        if (x->nnotes == x->notes_cap) {
-            uint32_t cap = x->notes_cap ? 2 * x->notes_cap : 256;
-            struct coll_note *nn = realloc(x->notes, cap * sizeof *nn);
-            if (!nn) {
-                fail_in_callback(x, BN_ENOMEM, "out of memory for delivery notes");
-                return;
-            }
-            x->notes = nn;
-            x->notes_cap = cap;
+        if (!bn_grow((void **)&x->notes, x->nnotes, &x->notes_cap, sizeof *x->notes)) {
+            fail_in_callback(x, BN_ENOMEM, "out of memory for delivery notes");
+            return;
         }
         uint32_t xi = cookie & ~PXN_LEG;
         x->notes[x->nnotes++] = (struct coll_note){

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grow.h"
 #include "core/interrupt.h"
 #include "sim/sim.h"
 
@@ -58,9 +59,9 @@ struct ranks_bufs {
     uint64_t (*drv)[2];         /* every part's driver counts */
     size_t *off;                /* per part: where its share goes in outb */
     char *outb, *inb, *notes_in;
-    size_t outb_cap, inb_cap, notes_cap;
+    uint32_t outb_cap, inb_cap, notes_cap;
     struct bn_cut_msg *in;
-    size_t in_cap;
+    uint32_t in_cap;
 };
 
 static struct ranks_bufs *bufs_of(struct bn_partition *pt)
@@ -152,19 +153,10 @@ void bn_ranks_after_event(struct bn_sim *s, const struct bn_event *ev)
     pt->idle = idle;
 }
 
-static bool grow_msgs(struct bn_cut_msg **m, size_t *cap, size_t need)
+/* Room for n items of `size` bytes (core/grow.h's doubling). */
+static bool room(void *arr, uint32_t *cap, size_t n, size_t size)
 {
-    if (need <= *cap)
-        return true;
-    size_t c = *cap ? *cap : 1024;
-    while (c < need)
-        c *= 2;
-    struct bn_cut_msg *p = realloc(*m, c * sizeof *p);
-    if (!p)
-        return false;
-    *m = p;
-    *cap = c;
-    return true;
+    return n < UINT32_MAX && bn_grow(arr, (uint32_t)n, cap, size);
 }
 
 static bool later_mark(const struct status *a, const struct bn_event *b)
@@ -174,21 +166,6 @@ static bool later_mark(const struct status *a, const struct bn_event *b)
     if (a->mark_kind != b->kind)
         return a->mark_kind > b->kind;
     return a->mark_obj > b->obj;
-}
-
-static bool grow_bytes(char **p, size_t *cap, size_t need)
-{
-    if (need <= *cap)
-        return true;
-    size_t c = *cap ? *cap : 65536;
-    while (c < need)
-        c *= 2;
-    char *q = realloc(*p, c);
-    if (!q)
-        return false;
-    *p = q;
-    *cap = c;
-    return true;
 }
 
 /* Each part's held messages to their parts, the driver's notes (ranks_notes)
@@ -217,7 +194,7 @@ static int exchange(struct bn_sim *s, bool watch, struct decision *d, struct bn_
         b->off[k] = total;
         total += b->send_len[k];
     }
-    if (!grow_bytes(&b->outb, &b->outb_cap, total + 1))
+    if (!room(&b->outb, &b->outb_cap, total, 1))
         return bn_fail(err, BN_ENOMEM, "out of memory for the exchange");
     for (uint32_t k = 0; k < n; k++) /* the notes after each part's messages */
         if (k != self && nlen)
@@ -259,8 +236,8 @@ static int exchange(struct bn_sim *s, bool watch, struct decision *d, struct bn_
         in_notes += b->st_in[k].notes;
         in += (b->st_in[k].bytes - b->st_in[k].notes) / stride;
     }
-    if (!grow_bytes(&b->inb, &b->inb_cap, in_bytes + 1) || !grow_msgs(&b->in, &b->in_cap, in + 1) ||
-        !grow_bytes(&b->notes_in, &b->notes_cap, in_notes + 1))
+    if (!room(&b->inb, &b->inb_cap, in_bytes, 1) || !room(&b->in, &b->in_cap, in, sizeof *b->in) ||
+        !room(&b->notes_in, &b->notes_cap, in_notes, 1))
         return bn_fail(err, BN_ENOMEM, "out of memory for the exchange");
     if (r->alltoallv(r->ud, b->outb, b->send_len, b->inb, b->recv_len) != 0)
         return transport_failed(err);

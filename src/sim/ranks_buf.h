@@ -7,9 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grow.h"
+
 struct bn_rbuf {
     char *p;
-    size_t n, cap;
+    uint32_t n, cap;
     bool oom;
 };
 
@@ -17,20 +19,14 @@ static inline void bn_rbuf_put(struct bn_rbuf *b, const void *v, size_t len)
 {
     if (b->oom || len == 0)
         return;
-    if (b->n + len > b->cap) {
-        size_t cap = b->cap ? b->cap : 4096;
-        while (cap < b->n + len)
-            cap *= 2;
-        char *p = realloc(b->p, cap);
-        if (!p) {
-            b->oom = true;
-            return;
-        }
-        b->p = p;
-        b->cap = cap;
+    /* (an exchange's MPI counts stop at 2 GiB anyway) */
+    if (len >= UINT32_MAX - b->n ||
+        !bn_grow((void **)&b->p, (uint32_t)(b->n + len - 1), &b->cap, 1)) {
+        b->oom = true;
+        return;
     }
     memcpy(b->p + b->n, v, len);
-    b->n += len;
+    b->n += (uint32_t)len;
 }
 
 struct bn_rcur {

@@ -66,6 +66,11 @@ static inline uint64_t bn_coll_split_bytes(const struct bn_sched *s, uint64_t el
  * file comment): 0, 1 or 2, into kid[]. */
 uint32_t bn_coll_btree_kids(uint32_t label, uint32_t n, uint32_t kid[2]);
 
+/* Transfers of a tree over every rank, reduced up and copied down (or one
+ * of the two) per slice of each of `parts` parts: at least what tree and
+ * htree build. */
+uint64_t bn_coll_tree_transfers(const struct bn_coll_params *p, uint64_t parts, bool both_ways);
+
 /* The error every build() returns for params its supports() refuses. */
 int bn_coll_unsupported(const struct bn_sched *s, const char *algo, struct bn_error *err);
 

@@ -133,6 +133,11 @@ static int htree_build(struct bn_sched *s, struct bn_error *err)
     return rc;
 }
 
+static uint64_t htree_transfers(const struct bn_coll_params *p)
+{
+    return bn_coll_tree_transfers(p, 2 * (uint64_t)p->channels, true);
+}
+
 /* bnet's own tuner leaves it to coll.algo and to NCCL's model (coll.tuner
  * nccl): its alpha-beta model counts NVLink steps cheaper than the packet
  * level runs them, and would take it over the flat tree where it is slower. */
@@ -141,4 +146,5 @@ const struct bn_coll_algo_ops bn_coll_algo_htree = {
     .forced_only = true,
     .supports = htree_supports,
     .build = htree_build,
+    .transfers = htree_transfers,
 };

@@ -158,8 +158,15 @@ static int tree_build(struct bn_sched *s, struct bn_error *err)
     return rc;
 }
 
+static uint64_t tree_transfers(const struct bn_coll_params *p)
+{
+    bool ar = p->kind == BN_COLL_ALLREDUCE;
+    return bn_coll_tree_transfers(p, ar ? 2 * (uint64_t)p->channels : p->channels, ar);
+}
+
 const struct bn_coll_algo_ops bn_coll_algo_tree = {
     .name = "tree",
     .supports = tree_supports,
     .build = tree_build,
+    .transfers = tree_transfers,
 };

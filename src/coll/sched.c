@@ -64,6 +64,35 @@ static int check_params(const struct bn_coll_params *p, struct bn_error *err)
     return BN_OK;
 }
 
+/* Contributors a set keeps past BN_SCHED_EXACT_RANKS ranks: the first and
+ * the last quarter of that many, and one from each of the rest's equal
+ * stretches of the middle, at an offset that moves from stretch to stretch
+ * so that every place in a server and in a tree's level is represented. A
+ * transfer that drops, doubles or misroutes a sampled rank's contribution
+ * is still counted wrong; one that touches no sampled rank's is not (a
+ * bitset of every rank would take n/8 bytes per slot: 16 KiB at 131,072). */
+static int sample_ranks(struct bn_sched *s, struct bn_error *err)
+{
+    uint32_t n = s->p.nranks, k = BN_SCHED_EXACT_RANKS, edge = k / 4, mid = k - 2 * edge;
+    s->rank_bit = malloc((size_t)n * sizeof *s->rank_bit);
+    if (!s->rank_bit)
+        return bn_fail(err, BN_ENOMEM, "coll: out of memory for %" PRIu32 " ranks", n);
+    for (uint32_t r = 0; r < n; r++)
+        s->rank_bit[r] = UINT32_MAX;
+    uint32_t bit = 0;
+    for (uint32_t r = 0; r < edge; r++)
+        s->rank_bit[r] = bit++;
+    uint64_t span = n - 2 * edge;
+    for (uint32_t i = 0; i < mid; i++) {
+        uint64_t lo = edge + span * i / mid, hi = edge + span * (i + 1) / mid;
+        s->rank_bit[lo + (uint64_t)i * 7919 % (hi - lo)] = bit++;
+    }
+    for (uint32_t r = n - edge; r < n; r++)
+        s->rank_bit[r] = bit++;
+    s->words = k / 64;
+    return BN_OK;
+}
+
 int bn_sched_init(struct bn_sched *s, const struct bn_coll_params *p, struct bn_error *err)
 {
     memset(s, 0, sizeof *s);
@@ -79,7 +108,7 @@ int bn_sched_init(struct bn_sched *s, const struct bn_coll_params *p, struct bn_
     s->lanes = 1;
     s->words = (p->nranks + 63) / 64;
     s->elems = bn_coll_elems(p);
-    return BN_OK;
+    return p->nranks > BN_SCHED_EXACT_RANKS ? sample_ranks(s, err) : BN_OK;
 }
 
 void bn_sched_free(struct bn_sched *s)
@@ -94,6 +123,7 @@ void bn_sched_free(struct bn_sched *s)
     free(s->chains);
     free(s->piece_chain);
     free(s->crit);
+    free(s->rank_bit);
     memset(s, 0, sizeof *s);
 }
 

@@ -55,6 +55,10 @@ enum bn_coll_kind {
 
 enum bn_xfer_op { BN_XFER_COPY = 0, BN_XFER_REDUCE = 1 };
 
+/* Ranks up to which slot sets hold every contributor; beyond, a sample of
+ * this many (sched.c). */
+#define BN_SCHED_EXACT_RANKS 1024u
+
 /* What to lower: the collective and how the cluster is arranged. */
 struct bn_coll_params {
     enum bn_coll_kind kind;
@@ -122,6 +126,10 @@ struct bn_sched {
      * channels x lanes (1; NVLS 2: its up and down connections) */
     uint32_t lanes;
     uint32_t words;            /* 64-bit words per slot bitset */
+    /* Past BN_SCHED_EXACT_RANKS ranks the sets hold a sample of the
+     * contributors (see sched.c): rank -> its bit, UINT32_MAX if not
+     * sampled. NULL: every rank, bit = rank. */
+    uint32_t *rank_bit;
     uint64_t elems;            /* elements of the logical array */
     struct bn_piece *pieces;
     uint32_t npieces, pieces_cap;
@@ -295,6 +303,10 @@ struct bn_coll_algo_ops {
      * pipeline's longest chain): O(ranks x channels) whatever the size.
      * NULL: the algorithm has none. */
     int (*bulk)(struct bn_sched *s, struct bn_error *err);
+    /* At least as many transfers as build() makes, for the memory
+     * estimate before building. NULL: a ring's count, 2n(n-1) per slice
+     * of each rank's chunk and channel. */
+    uint64_t (*transfers)(const struct bn_coll_params *p);
 };
 
 const struct bn_coll_algo_ops *bn_coll_algo_find(const char *name);

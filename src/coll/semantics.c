@@ -126,9 +126,11 @@ static void expand(const struct bn_sched *s, struct bn_coll_answer a, uint64_t *
 {
     memset(set, 0, (size_t)s->words * sizeof *set);
     if (a.kind == BN_ANS_ONE) {
-        set[a.rank / 64] = UINT64_C(1) << (a.rank % 64);
+        uint32_t b = s->rank_bit ? s->rank_bit[a.rank] : a.rank;
+        if (b != UINT32_MAX) /* not sampled: its contribution is not followed */
+            set[b / 64] = UINT64_C(1) << (b % 64);
     } else if (a.kind == BN_ANS_ALL) {
-        uint32_t n = s->p.nranks;
+        uint32_t n = s->rank_bit ? BN_SCHED_EXACT_RANKS : s->p.nranks;
         for (uint32_t w = 0; w < n / 64; w++)
             set[w] = UINT64_MAX;
         if (n % 64)

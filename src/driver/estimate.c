@@ -141,9 +141,17 @@ static void coll_parts(const struct bn_scenario *sc, const struct bn_topo_counts
                                    n * sizeof(struct bn_slot) * 4);
         return;
     }
-    double words = (n + 63) / 64;
+    /* slot sets: every rank up to BN_SCHED_EXACT_RANKS, a sample beyond */
+    double words = ((n < BN_SCHED_EXACT_RANKS ? n : BN_SCHED_EXACT_RANKS) + 63) / 64;
     const struct bn_coll_algo_ops *forced =
         sc->coll.algo ? bn_coll_algo_at(sc->coll.algo - 1u) : NULL;
+    if (forced && forced->transfers) {
+        struct bn_coll_params p = {.kind = (enum bn_coll_kind)sc->coll.op,
+                                   .nranks = (uint32_t)c->hosts, .bytes = sc->coll.max_bytes,
+                                   .channels = sc->coll.channels,
+                                   .slice_bytes = sc->coll.slice_bytes};
+        xfers = (double)forced->transfers(&p);
+    }
     if (forced && forced->compact && sc->coll.op != BN_COLL_ALLTOALL &&
         sc->coll.op != BN_COLL_SENDRECV) {
         /* chains: a piece, a chain and the interval it carries per slice,
@@ -156,8 +164,10 @@ static void coll_parts(const struct bn_scenario *sc, const struct bn_topo_counts
     }
     double per_slot = sizeof(struct bn_slot) + 2 * sizeof(uint64_t) + words * 8 + 4;
     double per_xfer = sizeof(struct bn_xfer) + 4 * sizeof(uint32_t) + 2 * sizeof(uint32_t);
-    /* a transfer's destination is a new slot; its source, an earlier one's */
-    e->coll_bytes = (uint64_t)(xfers * (per_xfer + per_slot));
+    /* a transfer's destination is a new slot; its source, an earlier one's,
+     * but for an all-to-all, whose every block is its own piece */
+    double slots = sc->coll.op == BN_COLL_ALLTOALL ? 2 : 1;
+    e->coll_bytes = (uint64_t)(xfers * (per_xfer + slots * per_slot));
 }
 
 int bn_estimate_memory(const struct bn_scenario *sc, enum bn_est_what what,

@@ -889,7 +889,7 @@ expect_error "a time series beyond it" "key 'observe.sample_us'" "time series" \
     --set sim.memory_limit_bytes=1000000000
 expect_error "an 8192-rank all-to-all schedule beyond the memory available" "key 'coll.op'" \
     "schedule" -- coll scenarios/default.yaml --set topology.k=32 --coll alltoall -b 64M -e 64M \
-    --set sim.memory_limit_bytes=100000000000
+    --set sim.memory_limit_bytes=20000000000
 expect_ok "bnet topo prints the estimate" "memory (est.)" "bnet run" -- topo --set topology.k=8
 
 # exit status 3 (faults made flows fail) is said on stderr, also when

@@ -10,7 +10,8 @@
  * AllReduce and log-depth of recursive halving/doubling; and a ring made
  * wrong on purpose must be caught. The ring's compact form (chains) checks
  * a 2048-rank 64 MiB AllReduce within 512 MB, where its transfer list took
- * about 2.7 GB.
+ * about 2.7 GB; sampled contribution sets check an 8192-rank tree within
+ * 512 MB, where sets of every rank would take about 2.5 GB.
  *
  * One FIFO run shows one delivery order; a network picks others. So every
  * schedule must also be free of races (bn_sched_races: conflicting accesses
@@ -772,6 +773,61 @@ static void test_chain_intervals_at_scale(void **state)
     bn_sched_free(&s);
 }
 
+/* Past BN_SCHED_EXACT_RANKS ranks a slot's set follows a sample of the
+ * contributors. An 8192-rank tree AllReduce of 64 MiB lists 2.16 M
+ * transfers: with a set of every rank (1 KiB a slot) they would take
+ * about 2.5 GB; sampled (128 bytes) the check fits in 512 MB, and a
+ * REDUCE made a COPY at a sampled rank, or a sampled rank's last copy
+ * read from the wrong slot, is still counted wrong. */
+static void test_sampled_sets_at_scale(void **state)
+{
+    (void)state;
+    uint32_t n = 8192;
+    struct bn_coll_params p = {.kind = BN_COLL_ALLREDUCE, .nranks = n, .bytes = 64u << 20,
+                               .type_bytes = 4, .channels = 2, .slice_bytes = 512u << 10};
+    struct bn_sched s;
+    build_ok("tree", &p, &s);
+    assert_int_equal(s.words, BN_SCHED_EXACT_RANKS / 64);
+    assert_true(s.nexplicit <= bn_coll_algo_find("tree")->transfers(&p));
+    assert_true(s.nexplicit > 2000000);
+    uint32_t sampled = 0;
+    for (uint32_t r = 0; r < n; r++)
+        sampled += s.rank_bit[r] != UINT32_MAX;
+    assert_int_equal(sampled, BN_SCHED_EXACT_RANKS);
+    assert_int_equal(wrong_of(&s, "tree"), 0);
+
+    /* rank 1 (sampled) sends its first REDUCE as a COPY: its children's
+     * sums are lost on the way up */
+    uint32_t x = 0;
+    while (s.slots[s.xfers[x].src_slot].endpoint != 1 || s.xfers[x].op != BN_XFER_REDUCE)
+        x++;
+    s.xfers[x].op = BN_XFER_COPY;
+    assert_true(wrong_of(&s, "tree") > 0);
+    s.xfers[x].op = BN_XFER_REDUCE;
+
+    /* the last rank (sampled) gets its last copy from the wrong rank's
+     * slot: a piece its parent had not yet completed */
+    x = s.nexplicit;
+    while (s.slots[s.xfers[--x].dst_slot].endpoint != n - 1)
+        ;
+    uint32_t src = s.xfers[x].src_slot;
+    s.xfers[x].src_slot = s.xfers[x].dst_slot;
+    assert_true(wrong_of(&s, "tree") > 0);
+    s.xfers[x].src_slot = src;
+    assert_int_equal(wrong_of(&s, "tree"), 0);
+
+    /* the sets: 128 bytes a slot, where every rank's would take 1 KiB */
+    assert_true((uint64_t)s.nslots * s.words * 8 < 160000000);
+    assert_true((uint64_t)s.nslots * (n / 8) > 1000000000);
+#ifndef __SANITIZE_ADDRESS__ /* its redzones and quarantine add their own */
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    if (ru.ru_maxrss > 512L * 1024)
+        fail_msg("peak memory %ld KB", ru.ru_maxrss);
+#endif
+    bn_sched_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -796,6 +852,7 @@ int main(void)
         cmocka_unit_test(test_broken_ring),
         cmocka_unit_test(test_compact_ring_at_scale),
         cmocka_unit_test(test_chain_intervals_at_scale),
+        cmocka_unit_test(test_sampled_sets_at_scale),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -54,8 +54,15 @@ int bn_scenario_set_ranks(struct bn_scenario *sc, uint64_t nranks, const char *f
     }
     uint64_t g = nranks < SERVER_GPUS ? nranks : SERVER_GPUS, servers = nranks / g;
     uint64_t s = servers < SU_SERVERS ? servers : SU_SERVERS, sus = servers / s;
-    /* a leaf: s servers down, s uplinks; g leaves must fill whole spines */
+    /* a leaf: s servers down, s uplinks; g leaves must fill whole spines.
+     * An odd g (one server of 3, 5 or 7) cannot fill spines of an even
+     * radix with one uplink a leaf: two uplinks, one spine of radix 2g. */
     uint64_t k = sus > 1 ? RADIX : 2 * s > g ? 2 * s : g;
+    const char *over = "1";
+    if (g % 2) {
+        k = 2 * g;
+        over = "0.5";
+    }
     char a[10][64];
     int n = 0;
     snprintf(a[n++], sizeof a[0], "topology.kind=rail_optimized");
@@ -63,7 +70,7 @@ int bn_scenario_set_ranks(struct bn_scenario *sc, uint64_t nranks, const char *f
     snprintf(a[n++], sizeof a[0], "topology.servers_per_su=%llu", (unsigned long long)s);
     snprintf(a[n++], sizeof a[0], "topology.scalable_units=%llu", (unsigned long long)sus);
     snprintf(a[n++], sizeof a[0], "topology.k=%llu", (unsigned long long)k);
-    snprintf(a[n++], sizeof a[0], "topology.oversubscription=1");
+    snprintf(a[n++], sizeof a[0], "topology.oversubscription=%s", over);
     snprintf(a[n++], sizeof a[0], "topology.agg_oversubscription=1");
     if (sc->scale_up.domain_gpus) /* NVLink inside each server, as the scenario had it */
         snprintf(a[n++], sizeof a[0], "scale_up.domain_gpus=%llu", (unsigned long long)g);

@@ -92,6 +92,11 @@ ok "-N 4 -g 8: 32 GPUs in servers of 8" $?
 $BNET coll --nranks 512 -b 8 -e 8 --json "$T/r.json" >/dev/null &&
     jq -e '.collective.nranks == 512 and .topology.hosts == 512' "$T/r.json" >/dev/null
 ok "--nranks 512: two scalable units" $?
+for n in 3 5 7; do # one server of an odd count: its rail leaves fill one spine
+    $BNET coll --nranks $n -b 1M -e 1M --json "$T/o.json" >/dev/null &&
+        jq -e ".collective.nranks == $n and .rows[0].wrong == 0" "$T/o.json" >/dev/null
+    ok "--nranks $n: one server of $n GPUs" $?
+done
 $BNET coll --nranks 12 >/dev/null 2>"$T/e1"
 [[ $? -eq 2 ]] && grep -q "nearest that do: 8 or 16" "$T/e1" && [[ $(wc -l <"$T/e1") -eq 1 ]]
 ok "--nranks 12: exit 2 naming 8 or 16" $?

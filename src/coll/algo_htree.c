@@ -119,6 +119,8 @@ static int htree_build(struct bn_sched *s, struct bn_error *err)
     uint32_t *scratch = malloc(2 * (size_t)n * sizeof *scratch);
     int rc = scratch ? BN_OK : bn_fail(err, BN_ENOMEM, "coll: out of memory for a tree");
     uint64_t parts = bn_coll_nparts(s->elems, 2 * (uint64_t)s->p.channels);
+    s->lanes = 2; /* the mirrored tree's connections: NCCL runs it on other channels */
+    s->in_order = true;
     for (uint64_t j = 0; rc == BN_OK && j < parts; j++) {
         struct htree t = {0};
         uint32_t first = 0, count = 0;
@@ -126,7 +128,8 @@ static int htree_build(struct bn_sched *s, struct bn_error *err)
         if (rc == BN_OK)
             rc = bn_coll_part_slices(s, 0, s->elems, parts, j, &first, &count, err);
         for (uint32_t q = first; rc == BN_OK && q < first + count; q++)
-            rc = htree_slice(s, &t, q, (uint32_t)(j / 2), scratch, scratch + n, err);
+            rc = htree_slice(s, &t, q, (uint32_t)(j / 2 + j % 2 * s->p.channels), scratch,
+                             scratch + n, err);
         htree_free(&t);
     }
     free(scratch);

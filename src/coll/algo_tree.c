@@ -11,7 +11,8 @@
  * spread over all ranks instead of falling on half of them.
  *
  * AllReduce: each tree carries half the data (2 trees per channel, so the
- * array is cut 2*channels ways). Per slice a node REDUCEs into its parent
+ * array is cut 2*channels ways; the second tree's connections are their own
+ * lane, as NCCL gives each tree its own channels). Per slice a node REDUCEs into its parent
  * once all its children's REDUCEs of that slice have arrived; the root then
  * COPYs the result down and each node forwards down once it has it.
  * Broadcast and Reduce use tree 1 relabelled so that `root` is label 0, one
@@ -142,12 +143,15 @@ static int tree_build(struct bn_sched *s, struct bn_error *err)
         rc = tree_make(&t[1], n, 1, 0, err);
     /* AllReduce: part j on channel j/2, tree j%2; otherwise one tree per channel. */
     uint64_t ways = ar ? 2 * (uint64_t)s->p.channels : s->p.channels;
+    s->lanes = ar ? 2 : 1;
+    s->in_order = true;
     uint64_t parts = bn_coll_nparts(s->elems, ways);
     for (uint64_t j = 0; rc == BN_OK && j < parts; j++) {
         uint32_t first, count;
         rc = bn_coll_part_slices(s, 0, s->elems, parts, j, &first, &count, err);
         const struct tree *tr = ar ? &t[j % 2] : &t[0];
-        uint32_t ch = (uint32_t)(ar ? j / 2 : j);
+        /* the second tree on its own lane, as NCCL runs it on other channels */
+        uint32_t ch = (uint32_t)(ar ? j / 2 + j % 2 * s->p.channels : j);
         bool up = s->p.kind != BN_COLL_BROADCAST, down = s->p.kind != BN_COLL_REDUCE;
         for (uint32_t q = first; rc == BN_OK && q < first + count; q++)
             rc = tree_slice(s, tr, q, ch, up, down, scratch, scratch + n, err);

@@ -125,6 +125,11 @@ struct bn_sched {
     /* connections per channel: a transfer's channel field is below
      * channels x lanes (1; NVLS 2: its up and down connections) */
     uint32_t lanes;
+    /* Each connection carries one pipeline's steps, in the order NCCL's
+     * kernel sends them (trees: a tree's lane, slice after slice), so a
+     * step's slot can be held until the receiver consumes it without a
+     * connection ever waiting on itself (coll/proto.h's slots). */
+    bool in_order;
     uint32_t words;            /* 64-bit words per slot bitset */
     /* Past BN_SCHED_EXACT_RANKS ranks the sets hold a sample of the
      * contributors (see sched.c): rank -> its bit, UINT32_MAX if not

@@ -5,8 +5,12 @@
  * depends on have been delivered (the receiver's completion), as NCCL's
  * proxy posts a step once its buffer slot is ready. Under an NCCL protocol
  * (coll.proto) a transfer carries the protocol's lines, its step latency
- * is the protocol's share, and a connection holds at most its 8 slots in
- * flight: a slot frees when its step is delivered. Every delivery updates
+ * is the protocol's share, and a connection holds at most its 8 slots: a
+ * slot frees when the receiver has consumed its step, that is once every
+ * transfer that depends on it has been sent (NCCL's receiver posts the
+ * slot back after its next primitive), or at delivery if none does. That
+ * needs each connection's steps in NCCL's order (bn_sched.in_order); other
+ * schedules free a slot at delivery. Every delivery updates
  * the slots' contribution sets (coll/sched.h), so the row's #wrong comes
  * from what the fabric actually delivered, in the order it delivered it.
  *
@@ -43,6 +47,12 @@ struct exec {
     uint32_t pxn_g;              /* coll.pxn: GPUs per server (0: off) */
     uint32_t *inflight, *wait_head, *wait_tail; /* per connection (qp_key slot) */
     uint32_t *node_xfer, *node_next, free_node;
+    /* slots held until consumed (in_order schedules): per explicit
+     * transfer its predecessors, and its successors not yet sent */
+    bool consume;
+    uint32_t *pred_off, *pred, *unsent;
+    uint32_t *to_free, nto_free; /* connections whose step was consumed */
+    bool freeing;
     bn_time_t step_ps;
     uint32_t iter, iters_total, warmup, iters;
     bn_time_t iter_start;
@@ -139,6 +149,8 @@ static uint64_t wire(const struct exec *x, uint64_t payload)
     return x->proto ? bn_coll_proto_wire(x->proto, payload) : payload;
 }
 
+static void consumed_by(struct exec *x, uint32_t xi);
+
 /* Post transfer xi on its connection's queue pair, or through its PXN
  * proxy. */
 static void send(struct exec *x, uint32_t xi, const struct bn_xfer_view *t, uint32_t c)
@@ -161,6 +173,8 @@ static void send(struct exec *x, uint32_t xi, const struct bn_xfer_view *t, uint
                          "up (fewer coll.iters + coll.warmup, or a larger nic.mtu_bytes)");
     else if (rc != 0)
         fail_in_callback(x, BN_ENOMEM, "out of memory posting a transfer");
+    if (x->consume)
+        consumed_by(x, xi);
 }
 
 /* A ready transfer: sent if its connection has a free slot (always
@@ -194,24 +208,74 @@ static void post(struct exec *x, uint32_t xi)
     x->wait_tail[c] = n;
 }
 
-/* A transfer was delivered: its slot frees (the receiver takes the step
- * as it lands), and the connection's next waiting transfer goes. */
-static void slot_freed(struct exec *x, const struct bn_xfer_view *delivered)
+/* A step on connection c was consumed: its slot goes to the connection's
+ * next waiting transfer, or frees. Sending that one may consume more
+ * steps, so connections are worked off a list, not by recursion. */
+static void slot_freed(struct exec *x, uint32_t c)
 {
-    uint32_t c = conn_of(x, delivered), n = x->wait_head[c];
-    if (n == UINT32_MAX) {
-        x->inflight[c]--;
+    x->to_free[x->nto_free++] = c;
+    if (x->freeing)
         return;
+    x->freeing = true;
+    while (x->nto_free > 0) {
+        c = x->to_free[--x->nto_free];
+        uint32_t n = x->wait_head[c];
+        if (n == UINT32_MAX) {
+            x->inflight[c]--;
+            continue;
+        }
+        x->wait_head[c] = x->node_next[n];
+        if (x->wait_head[c] == UINT32_MAX)
+            x->wait_tail[c] = UINT32_MAX;
+        uint32_t next = x->node_xfer[n];
+        x->node_next[n] = x->free_node;
+        x->free_node = n;
+        struct bn_xfer_view t;
+        bn_sched_view(x->sched, next, &t);
+        send(x, next, &t, c);
     }
-    x->wait_head[c] = x->node_next[n];
-    if (x->wait_head[c] == UINT32_MAX)
-        x->wait_tail[c] = UINT32_MAX;
-    uint32_t next = x->node_xfer[n];
-    x->node_next[n] = x->free_node;
-    x->free_node = n;
-    struct bn_xfer_view t;
-    bn_sched_view(x->sched, next, &t);
-    send(x, next, &t, c);
+    x->freeing = false;
+}
+
+/* Transfer xi was sent: the steps it depends on are consumed once all
+ * their dependents are. */
+static void consumed_by(struct exec *x, uint32_t xi)
+{
+    for (uint32_t i = x->pred_off[xi]; i < x->pred_off[xi + 1]; i++)
+        if (--x->unsent[x->pred[i]] == 0) {
+            struct bn_xfer_view t;
+            bn_sched_view(x->sched, x->pred[i], &t);
+            slot_freed(x, conn_of(x, &t));
+        }
+}
+
+/* Transfer xi was delivered: its slot frees now unless a transfer that
+ * depends on it will consume it. */
+static void delivered_slot(struct exec *x, uint32_t xi, const struct bn_xfer_view *t)
+{
+    const struct bn_sched *s = x->sched;
+    if (!x->consume || s->succ_off[xi + 1] == s->succ_off[xi])
+        slot_freed(x, conn_of(x, t));
+}
+
+/* Each explicit transfer's predecessors, from the successor lists. */
+static int consume_setup(struct exec *x)
+{
+    const struct bn_sched *s = x->sched;
+    uint32_t nx = s->nexplicit, ne = s->succ_off[nx];
+    x->pred_off = calloc((size_t)nx + 2, sizeof *x->pred_off);
+    x->pred = malloc(((size_t)ne + 1) * sizeof *x->pred);
+    x->unsent = malloc(((size_t)nx + 1) * sizeof *x->unsent);
+    if (!x->pred_off || !x->pred || !x->unsent)
+        return BN_ENOMEM;
+    for (uint32_t e = 0; e < ne; e++)
+        x->pred_off[s->succ[e] + 2]++;
+    for (uint32_t i = 0; i < nx; i++)
+        x->pred_off[i + 2] += x->pred_off[i + 1];
+    for (uint32_t i = 0; i < nx; i++)
+        for (uint32_t e = s->succ_off[i]; e < s->succ_off[i + 1]; e++)
+            x->pred[x->pred_off[s->succ[e] + 1]++] = i;
+    return BN_OK;
 }
 
 /* Ready transfers (at `when`) wait out the software step latency, then
@@ -242,6 +306,8 @@ static int start_iteration(struct exec *x, bn_time_t when)
         return rc;
     x->iter_start = when;
     x->here_delivered = 0;
+    for (uint32_t i = 0; x->consume && i < x->sched->nexplicit; i++)
+        x->unsent[i] = x->sched->succ_off[i + 1] - x->sched->succ_off[i];
     memset(x->sent, 0, x->sched->nendpoints * sizeof *x->sent);
     release(x, x->ready, bn_sched_run_initial(&x->run, x->ready), when);
     return BN_OK;
@@ -289,7 +355,7 @@ static void delivered(struct exec *x, uint32_t cookie, bn_time_t when)
     if (x->bulk_at)
         x->bulk_at[2 * (size_t)cookie + 1] = when;
     if (x->proto)
-        slot_freed(x, &t);
+        delivered_slot(x, cookie, &t);
     release(x, x->ready, bn_sched_run_deliver(&x->run, cookie, x->ready), when);
     if (x->run.delivered == x->sched->nxfers)
         end_iteration(x, when);
@@ -551,7 +617,11 @@ int bn_coll_execute(struct bn_sim *s, const struct bn_sched *sched, const uint32
         x.wait_tail = malloc(x.qp_cap * sizeof *x.wait_tail);
         x.node_xfer = malloc(nodes * sizeof *x.node_xfer);
         x.node_next = malloc(nodes * sizeof *x.node_next);
-        slots = x.inflight && x.wait_head && x.wait_tail && x.node_xfer && x.node_next;
+        /* slot_freed's list: a connection per step held at once, at most */
+        x.to_free = malloc(nodes * sizeof *x.to_free);
+        x.consume = sched->in_order && sched->nchains == 0;
+        slots = x.inflight && x.wait_head && x.wait_tail && x.node_xfer && x.node_next &&
+                x.to_free && (!x.consume || consume_setup(&x) == BN_OK);
         for (uint32_t n = 0; slots && n < nodes; n++)
             x.node_next[n] = n + 1 < nodes ? n + 1 : UINT32_MAX;
     }
@@ -609,5 +679,9 @@ out:
     free(x.wait_tail);
     free(x.node_xfer);
     free(x.node_next);
+    free(x.to_free);
+    free(x.pred_off);
+    free(x.pred);
+    free(x.unsent);
     return rc;
 }

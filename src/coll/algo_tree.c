@@ -11,10 +11,11 @@
  * spread over all ranks instead of falling on half of them.
  *
  * AllReduce: each tree carries half the data (2 trees per channel, so the
- * array is cut 2*channels ways; the second tree's connections are their own
- * lane, as NCCL gives each tree its own channels). Per slice a node REDUCEs into its parent
- * once all its children's REDUCEs of that slice have arrived; the root then
- * COPYs the result down and each node forwards down once it has it.
+ * array is cut 2*channels ways; the second tree's connections are their
+ * own lane, as NCCL gives each tree its own channels). Per slice a node
+ * REDUCEs into its parent once all its children's REDUCEs of that slice
+ * have arrived; the root then COPYs the result down and each node forwards
+ * down once it has it.
  * Broadcast and Reduce use tree 1 relabelled so that `root` is label 0, one
  * tree per channel, pipelined by slices the same way.
  */
@@ -141,7 +142,8 @@ static int tree_build(struct bn_sched *s, struct bn_error *err)
         rc = tree_make(&t[0], n, ar ? 0 : 2, s->p.root, err);
     if (rc == BN_OK && ar)
         rc = tree_make(&t[1], n, 1, 0, err);
-    /* AllReduce: part j on channel j/2, tree j%2; otherwise one tree per channel. */
+    /* AllReduce: part j on channel j/2, tree and lane j%2; otherwise one
+     * tree per channel. */
     uint64_t ways = ar ? 2 * (uint64_t)s->p.channels : s->p.channels;
     s->lanes = ar ? 2 : 1;
     s->in_order = true;

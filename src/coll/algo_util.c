@@ -136,8 +136,9 @@ uint32_t bn_coll_btree_kids(uint32_t label, uint32_t n, uint32_t kid[2])
 
 uint64_t bn_coll_tree_transfers(const struct bn_coll_params *p, uint64_t parts, bool both_ways)
 {
-    /* each part is cut into slices on its own: at most one more than its
-     * share of the bytes in whole slices */
-    uint64_t slices = p->bytes / (p->slice_bytes ? p->slice_bytes : 1) + parts;
+    /* each part is cut into slices of whole elements on its own: at most
+     * one more than its share of the elements in whole slices */
+    uint64_t type = p->type_bytes ? p->type_bytes : 1, per = p->slice_bytes / type;
+    uint64_t slices = p->bytes / type / (per ? per : 1) + parts;
     return slices * (p->nranks ? p->nranks - 1 : 0) * (both_ways ? 2 : 1);
 }

@@ -67,7 +67,8 @@ static int check_params(const struct bn_coll_params *p, struct bn_error *err)
 /* Contributors a set keeps past BN_SCHED_EXACT_RANKS ranks: the first and
  * the last quarter of that many, and one from each of the rest's equal
  * stretches of the middle, at an offset that moves from stretch to stretch
- * so that every place in a server and in a tree's level is represented. A
+ * so that every place in a server and in a tree's level is represented
+ * (the root's stretch gives the root). A
  * transfer that drops, doubles or misroutes a sampled rank's contribution
  * is still counted wrong; one that touches no sampled rank's is not (a
  * bitset of every rank would take n/8 bytes per slot: 16 KiB at 131,072). */
@@ -85,7 +86,10 @@ static int sample_ranks(struct bn_sched *s, struct bn_error *err)
     uint64_t span = n - 2 * edge;
     for (uint32_t i = 0; i < mid; i++) {
         uint64_t lo = edge + span * i / mid, hi = edge + span * (i + 1) / mid;
-        s->rank_bit[lo + (uint64_t)i * 7919 % (hi - lo)] = bit++;
+        uint64_t r = lo + (uint64_t)i * 7919 % (hi - lo);
+        if (s->p.root >= lo && s->p.root < hi)
+            r = s->p.root; /* a Broadcast's source, a Reduce's sink: always followed */
+        s->rank_bit[r] = bit++;
     }
     for (uint32_t r = n - edge; r < n; r++)
         s->rank_bit[r] = bit++;

@@ -25,6 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "coll/proto.h"
 #include "coll/sched.h"
 #include "job/graph.h"
 #include "driver/coll.h"
@@ -146,11 +147,28 @@ static void coll_parts(const struct bn_scenario *sc, const struct bn_topo_counts
     const struct bn_coll_algo_ops *forced =
         sc->coll.algo ? bn_coll_algo_at(sc->coll.algo - 1u) : NULL;
     if (forced && forced->transfers) {
-        struct bn_coll_params p = {.kind = (enum bn_coll_kind)sc->coll.op,
-                                   .nranks = (uint32_t)c->hosts, .bytes = sc->coll.max_bytes,
-                                   .channels = sc->coll.channels,
-                                   .slice_bytes = sc->coll.slice_bytes};
-        xfers = (double)forced->transfers(&p);
+        /* the most its rows could make: a protocol's steps are the slices
+         * (NCCL's tuner may pick any), cut in whole elements of any type */
+        uint64_t slice = sc->coll.slice_bytes;
+        for (size_t i = 0; bn_coll_proto_at(i); i++) {
+            uint64_t step = bn_coll_proto_at(i)->step_payload;
+            if (sc->coll.proto == i + 1)
+                slice = step;
+            else if (!sc->coll.proto && sc->coll.tuner != BN_SC_TUNER_BNET && step < slice)
+                slice = step;
+        }
+        bool one_type = bn_coll_type_name(sc->coll.datatype) != NULL, first = true;
+        for (size_t t = 0; bn_coll_type_bytes(t); t++) {
+            if (one_type && t != sc->coll.datatype)
+                continue;
+            struct bn_coll_params p = {.kind = (enum bn_coll_kind)sc->coll.op,
+                                       .nranks = (uint32_t)c->hosts, .bytes = sc->coll.max_bytes,
+                                       .type_bytes = bn_coll_type_bytes(t),
+                                       .channels = sc->coll.channels, .slice_bytes = slice};
+            double x = (double)forced->transfers(&p);
+            xfers = first || x > xfers ? x : xfers;
+            first = false;
+        }
     }
     if (forced && forced->compact && sc->coll.op != BN_COLL_ALLTOALL &&
         sc->coll.op != BN_COLL_SENDRECV) {

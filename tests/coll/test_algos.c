@@ -816,6 +816,23 @@ static void test_sampled_sets_at_scale(void **state)
     s.xfers[x].src_slot = src;
     assert_int_equal(wrong_of(&s, "tree"), 0);
 
+    /* a Broadcast's root is always sampled (else every rank's wanted set,
+     * the root's contribution, would be empty and nothing could be wrong):
+     * root 1000 of 2048, whose stretch would have given rank 1001 */
+    struct bn_coll_params b = {.kind = BN_COLL_BROADCAST, .nranks = 2048, .bytes = 4 << 10,
+                               .type_bytes = 4, .channels = 1, .slice_bytes = 1024,
+                               .root = 1000};
+    struct bn_sched bs;
+    build_ok("tree", &b, &bs);
+    assert_true(bs.rank_bit[1000] != UINT32_MAX);
+    assert_int_equal(wrong_of(&bs, "tree"), 0);
+    uint32_t last = bs.nexplicit;
+    while (bs.slots[bs.xfers[--last].dst_slot].endpoint != 2047)
+        ;
+    bs.xfers[last].src_slot = bs.xfers[last].dst_slot; /* rank 2047's copy lost */
+    assert_true(wrong_of(&bs, "tree") > 0);
+    bn_sched_free(&bs);
+
     /* the sets: 128 bytes a slot, where every rank's would take 1 KiB */
     assert_true((uint64_t)s.nslots * s.words * 8 < 160000000);
     assert_true((uint64_t)s.nslots * (n / 8) > 1000000000);

@@ -128,8 +128,8 @@ static void test_trees_complete_holding_slots(void **state)
                                   "topology.scalable_units=1", "scale_up.domain_gpus=0",
                                   "fabric=ib-ndr", "nic.congestion_control=none", rows[r][0],
                                   rows[r][1], "coll.channels=1", "coll.min_bytes=2MiB",
-                                  "coll.max_bytes=2MiB", "coll.iters=2", "coll.warmup=0", "coll.in_place=false",
-                                  NULL};
+                                  "coll.max_bytes=2MiB", "coll.iters=2", "coll.warmup=0",
+                                  "coll.in_place=false", NULL};
             for (size_t q = 0; q < sizeof protos / sizeof protos[0]; q++)
                 row_of(sets, protos[q], NULL);
         }

@@ -219,9 +219,9 @@ static void test_allreduce_matches_packets(void **state)
  * packet level within 5 % of the flow level (30.47 against 31.63 GB/s).
  * Before a slot was held until its step was consumed, a child's REDUCE ran
  * ahead of its parent's, took its share of the parent's port from the COPY
- * coming down, and the packet level gave 24.51 (23 % under). A figure, not
- * memory safety: the sanitized build, 10x slower, leaves it to this one
- * (test_proto.c runs the same slots there). */
+ * coming down, and the packet level gave 24.51 (23 % under). It checks a
+ * figure, so the sanitized build (10x slower) skips it; test_proto.c runs
+ * the same slots there. */
 static void test_tree_in_ll_matches_packets(void **state)
 {
     (void)state;

@@ -149,7 +149,7 @@ static int ring_bulk(struct bn_sched *s, struct bn_error *err)
 
 const struct bn_coll_algo_ops bn_coll_algo_ring = {
     .name = "ring",
-    .compact = true,
+    .compact = BN_COMPACT_CHAINS,
     .supports = ring_supports,
     .build = ring_build,
     .bulk = ring_bulk,

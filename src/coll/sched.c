@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coll/sched.h"
+#include "coll/hchain.h"
 #include "core/grow.h"
 
 /* Make room for one more element in *arr (count used, *cap allocated). */
@@ -125,6 +125,7 @@ void bn_sched_free(struct bn_sched *s)
     free(s->succ_off);
     free(s->succ);
     free(s->chains);
+    free(s->hchains);
     free(s->piece_chain);
     free(s->crit);
     free(s->rank_bit);
@@ -261,7 +262,7 @@ int bn_sched_bulk(struct bn_sched *s, uint32_t src, uint32_t dst, uint32_t chann
         return BN_OK;
     int rc = BN_OK;
     if (!s->bulk) { /* every aggregate transfer moves piece 0, the whole array */
-        if (s->npieces || s->nchains)
+        if (s->npieces || s->nchains || s->nhchains)
             return bn_fail(err, BN_EINPUT, "coll: an aggregate transfer in a stepwise schedule");
         s->bulk = true;
         rc = bn_sched_piece(s, 0, s->elems, NULL, err);
@@ -330,6 +331,10 @@ void bn_sched_view(const struct bn_sched *s, uint32_t x, struct bn_xfer_view *v)
                                    .bytes = t->bytes, .op = t->op};
         return;
     }
+    if (x >= s->hchain_first) {
+        bn_sched_hchain_view(s, x, v);
+        return;
+    }
     const struct bn_chain *c = &s->chains[bn_sched_chain_of(s, x)];
     uint32_t h = x - c->first, n = s->p.nranks, at = (uint32_t)((c->start + (uint64_t)h) % n);
     const struct bn_piece *pc = &s->pieces[c->piece];
@@ -357,8 +362,9 @@ int bn_sched_dep(struct bn_sched *s, uint32_t before, uint32_t after, struct bn_
     return BN_OK;
 }
 
-/* Number the chains' hops after the explicit transfers; note each piece's
- * chain, refusing a piece carried twice or also moved explicitly. */
+/* Number the chains' hops after the explicit transfers, then the two-level
+ * chains'; note each piece's chain, refusing a piece carried twice or also
+ * moved explicitly. */
 static int finish_chains(struct bn_sched *s, struct bn_error *err)
 {
     s->piece_chain = malloc(((size_t)s->npieces + 1) * sizeof *s->piece_chain);
@@ -378,6 +384,9 @@ static int finish_chains(struct bn_sched *s, struct bn_error *err)
             return bn_fail(err, BN_EINPUT, "coll: schedule has more than %" PRIu32 " transfers;"
                            " raise the slice size or use fewer channels", UINT32_MAX - 1);
     }
+    int rc = bn_hchain_finish(s, &next, err);
+    if (rc != BN_OK)
+        return rc;
     for (uint32_t i = 0; i < s->nexplicit; i++)
         if (s->piece_chain[s->slots[s->xfers[i].src_slot].piece] != UINT32_MAX)
             return bn_fail(err, BN_EINPUT, "coll: transfer %" PRIu32 " moves a chain's piece", i);

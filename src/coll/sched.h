@@ -32,6 +32,17 @@
  * each chain's contribution set along and checks a rank's output when the
  * chain leaves it for the last time. Chains and explicit transfers may not
  * depend on each other, nor share pieces.
+ *
+ * A *two-level chain* (hchain) is the compact form of a piece of a
+ * hierarchical AllReduce over m groups of g consecutive ranks (servers): a
+ * ring reduce inside every group, from member pos + 1 round to member pos;
+ * the group sums carried round the ring of the groups' members pos from
+ * group `start`, m - 1 REDUCE hops then m - 1 COPY hops, a hop leaving a
+ * group only once that group's reduce is done; then a ring copy inside every
+ * group from member pos, once the piece's final value is there. Its
+ * 2m(g - 1) + 2(m - 1) hops are numbered after the chains' (sched_hchain.c
+ * gives their order); a run keeps two hop counts per group and the set the
+ * groups' ring carries, O(m) per piece where its slots would be O(n).
  */
 #ifndef BN_COLL_SCHED_H
 #define BN_COLL_SCHED_H
@@ -111,6 +122,15 @@ struct bn_chain {
     uint32_t first;            /* its first hop's transfer id (set by finish) */
 };
 
+/* A piece carried by a two-level chain (see above). */
+struct bn_hchain {
+    uint32_t piece;
+    uint32_t pos;              /* the group member that carries the groups' ring */
+    uint32_t start;            /* the group the groups' ring starts from */
+    uint32_t channel;
+    uint32_t first;            /* its first hop's transfer id (set by finish) */
+};
+
 /* A transfer as the executors see it, explicit or a chain's hop. */
 struct bn_xfer_view {
     uint32_t src, dst;         /* endpoints */
@@ -147,7 +167,12 @@ struct bn_sched {
     uint32_t nxfers;           /* all transfers: explicit, then the chains' hops (after finish) */
     struct bn_chain *chains;
     uint32_t nchains, chains_cap;
-    uint32_t *piece_chain;     /* after finish: per piece, its chain or UINT32_MAX */
+    struct bn_hchain *hchains; /* two-level chains, hops after the chains' */
+    uint32_t nhchains, hchains_cap;
+    uint32_t hchain_hops;      /* hops of each: 2m(g - 1) + 2(m - 1) */
+    uint32_t hchain_first;     /* transfer id of the first one's first hop */
+    /* after finish: per piece, its chain, nchains + its hchain, or UINT32_MAX */
+    uint32_t *piece_chain;
     uint32_t (*edges)[2];      /* (before, after) pairs until finish() */
     uint32_t nedges, edges_cap;
     uint32_t *succ_off, *succ; /* after finish(): successors of xfer i are succ[succ_off[i] .. succ_off[i+1]) */
@@ -217,18 +242,26 @@ int bn_sched_bulk(struct bn_sched *s, uint32_t src, uint32_t dst, uint32_t chann
 int bn_sched_crit(struct bn_sched *s, uint32_t x, uint32_t mult, struct bn_error *err);
 /* Transfer x as the executors see it. */
 void bn_sched_view(const struct bn_sched *s, uint32_t x, struct bn_xfer_view *v);
-/* The chain whose hop transfer x is (x >= nexplicit). */
+/* A two-level chain: piece `piece` over the groups of gpus_per_server
+ * ranks, their members `pos` carrying it from group `start` (see above). */
+int bn_sched_hchain(struct bn_sched *s, uint32_t piece, uint32_t pos, uint32_t start,
+                    uint32_t channel, struct bn_error *err);
+/* The chain whose hop transfer x is (nexplicit <= x < hchain_first). */
 uint32_t bn_sched_chain_of(const struct bn_sched *s, uint32_t x);
+/* Two-level chains' hops as the executors see them (x >= hchain_first). */
+void bn_sched_hchain_view(const struct bn_sched *s, uint32_t x, struct bn_xfer_view *v);
 /* NVLS units of a schedule's params: one per NVLink domain (0: none). */
 static inline uint32_t bn_coll_nvls_units(const struct bn_coll_params *p)
 {
     return p->nvls_domain ? (p->nranks + p->nvls_domain - 1) / p->nvls_domain : 0;
 }
-/* Transfers that may be ready at once at most: every explicit one, and a
- * hop of each chain. */
+/* Transfers that may be ready at once at most: every explicit one, a hop
+ * of each chain and, per two-level chain, one per group and one of the
+ * groups' ring (bn_sched_finish checks this fits 32 bits). */
 static inline uint32_t bn_sched_ready_max(const struct bn_sched *s)
 {
-    return s->nexplicit + s->nchains;
+    uint32_t g = s->p.gpus_per_server, groups = g ? s->p.nranks / g : 0;
+    return s->nexplicit + s->nchains + s->nhchains * (groups + 1);
 }
 /* `after` starts only once `before` has been delivered. */
 int bn_sched_dep(struct bn_sched *s, uint32_t before, uint32_t after, struct bn_error *err);
@@ -265,6 +298,12 @@ struct bn_sched_run {
     struct bn_chain_set *carried; /* per chain: the contributions its piece carries */
     uint32_t *hops_done;       /* per chain: hops delivered */
     uint64_t chain_wrong;      /* output elements the chains left wrong */
+    /* per two-level chain: hops delivered in each group's reduce, then in
+     * each group's copy (2m each), in the groups' ring, and what that ring
+     * carries (ranks first.., an interval as for a chain) */
+    uint16_t *group_done;
+    uint32_t *ring_done;
+    struct bn_chain_set *ring_set;
 };
 
 int bn_sched_run_start(struct bn_sched_run *r, const struct bn_sched *s, struct bn_error *err);
@@ -292,13 +331,18 @@ int bn_sched_verify(const struct bn_sched *s, uint64_t *wrong, struct bn_error *
  * on a dependency cycle. */
 int bn_sched_races(const struct bn_sched *s, uint64_t *races, struct bn_error *err);
 
+/* How an algorithm's stepwise schedule is stored: a transfer per step
+ * (memory O(pieces x n)), chains (O(pieces)) or two-level chains (O(pieces
+ * x groups) while it runs). */
+enum bn_coll_compact { BN_COMPACT_NO = 0, BN_COMPACT_CHAINS, BN_COMPACT_TWO_LEVEL };
+
 /* Algorithms: one file each behind this table (coll/algo_*.c). */
 struct bn_coll_algo_ops {
     const char *name;          /* as in coll.algo: "ring", "tree" ... */
     bool needs_aggregation;    /* runs only on switches' aggregation units (sharp.enabled) */
     bool needs_nvls;           /* runs only inside one NVLink domain's NVLS (scale_up.nvls) */
     bool forced_only;          /* the tuner never picks it (coll.algo must name it) */
-    bool compact;              /* its schedule is chains: memory O(pieces), not O(pieces x n) */
+    enum bn_coll_compact compact;
     /* Whether it can lower this collective for these params (e.g. tree only
      * for reductions/broadcast, collnet only with aggregation units). */
     bool (*supports)(const struct bn_coll_params *p);

@@ -17,13 +17,14 @@
  * piece is what the chain carried there. A ring's hops gather ranks in ring
  * order, so what a chain carries is an interval of the ring (first rank,
  * count): 9 bytes per chain whatever n is, where an n-bit set per chain
- * would take 4.3 GB for a 131,072-rank ring.
+ * would take 4.3 GB for a 131,072-rank ring. A two-level chain's groups'
+ * ring carries such an interval too (sched_hchain.c).
  */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "coll/sched.h"
+#include "coll/hchain.h"
 
 /* malloc that never returns NULL for an empty request, so NULL means failure. */
 static void *alloc(size_t n, size_t size, bool zero)
@@ -66,7 +67,7 @@ static int sort_pieces(struct bn_sched_run *r, struct bn_error *err)
 
 /* Add contributions `a` to a chain's interval; false if one was in it
  * already (it would count twice). */
-static bool chain_add(struct bn_chain_set *set, struct bn_coll_answer a, uint32_t n)
+bool bn_chain_set_add(struct bn_chain_set *set, struct bn_coll_answer a, uint32_t n)
 {
     if (a.kind == BN_ANS_EMPTY || a.kind == BN_ANS_NONE)
         return true;
@@ -91,7 +92,7 @@ static bool chain_add(struct bn_chain_set *set, struct bn_coll_answer a, uint32_
 }
 
 /* Whether the chain's interval is exactly the contributions `want`. */
-static bool chain_is(const struct bn_chain_set *set, struct bn_coll_answer want, uint32_t n)
+bool bn_chain_set_is(const struct bn_chain_set *set, struct bn_coll_answer want, uint32_t n)
 {
     if (set->broken)
         return false;
@@ -119,7 +120,7 @@ int bn_sched_run_start(struct bn_sched_run *r, const struct bn_sched *s, struct 
     r->carried = alloc(s->nchains, sizeof *r->carried, true);
     r->hops_done = alloc(s->nchains, sizeof *r->hops_done, true);
     if (!r->content || !r->version || !r->posted_version || !r->waiting || !r->by_lo ||
-        !r->carried || !r->hops_done) {
+        !r->carried || !r->hops_done || bn_hchain_run_start(r, err) != BN_OK) {
         bn_sched_run_free(r);
         return bn_fail(err, BN_ENOMEM, "coll: out of memory for a run of %" PRIu32 " slots",
                        s->nslots);
@@ -147,7 +148,7 @@ int bn_sched_run_start(struct bn_sched_run *r, const struct bn_sched *s, struct 
                            " of the %s layout", ch->piece, bn_coll_kind_name(s->p.kind));
         }
         r->carried[c] = (struct bn_chain_set){0, 0, false};
-        chain_add(&r->carried[c], a, s->p.nranks);
+        bn_chain_set_add(&r->carried[c], a, s->p.nranks);
     }
     int rc = sort_pieces(r, err);
     if (rc != BN_OK)
@@ -164,6 +165,7 @@ void bn_sched_run_free(struct bn_sched_run *r)
     free(r->by_lo);
     free(r->carried);
     free(r->hops_done);
+    bn_hchain_run_free(r);
     memset(r, 0, sizeof *r);
 }
 
@@ -175,7 +177,7 @@ uint32_t bn_sched_run_initial(const struct bn_sched_run *r, uint32_t *out)
             out[n++] = i;
     for (uint32_t c = 0; c < r->s->nchains; c++)
         out[n++] = r->s->chains[c].first;
-    return n;
+    return n + bn_hchain_run_initial(r, out + n);
 }
 
 void bn_sched_run_posted(struct bn_sched_run *r, uint32_t xfer)
@@ -202,10 +204,10 @@ static uint32_t chain_deliver(struct bn_sched_run *r, uint32_t xfer, uint32_t *o
         r->conflicts += elems; /* delivered out of its order */
     r->hops_done[c]++;
     if (h < ch->nred && bn_coll_answer_of(s, dst, pc->lo, pc->hi, true, &a) &&
-        !chain_add(set, a, n))
+        !bn_chain_set_add(set, a, n))
         r->conflicts += elems;
     if ((uint64_t)h + n >= total && bn_coll_answer_of(s, dst, pc->lo, pc->hi, false, &a) &&
-        a.kind != BN_ANS_NONE && !chain_is(set, a, n))
+        a.kind != BN_ANS_NONE && !bn_chain_set_is(set, a, n))
         r->chain_wrong += elems; /* its last visit: what the rank keeps */
     r->delivered++;
     if (h + 1 == total)
@@ -217,6 +219,8 @@ static uint32_t chain_deliver(struct bn_sched_run *r, uint32_t xfer, uint32_t *o
 uint32_t bn_sched_run_deliver(struct bn_sched_run *r, uint32_t xfer, uint32_t *out)
 {
     const struct bn_sched *s = r->s;
+    if (xfer >= s->hchain_first)
+        return bn_hchain_deliver(r, xfer, out);
     if (xfer >= s->nexplicit)
         return chain_deliver(r, xfer, out);
     const struct bn_xfer *x = &s->xfers[xfer];
@@ -251,9 +255,12 @@ uint32_t bn_sched_run_deliver(struct bn_sched_run *r, uint32_t xfer, uint32_t *o
     return n;
 }
 
-/* Does chain c's piece reach rank rr (as some hop's receiver)? */
+/* Does chain c's piece reach rank rr (as some hop's receiver)? A
+ * two-level chain's reaches every rank. */
 static bool chain_reaches(const struct bn_sched *s, uint32_t c, uint32_t rr)
 {
+    if (c >= s->nchains)
+        return true;
     const struct bn_chain *ch = &s->chains[c];
     uint32_t n = s->p.nranks;
     uint64_t total = (uint64_t)ch->nred + ch->ncopy, after = (rr + n - ch->start - 1) % n;

@@ -593,13 +593,15 @@ int bn_coll_execute(struct bn_sim *s, const struct bn_sched *sched, const uint32
         .iters_total = sc->coll.warmup + sc->coll.iters * (sc->coll.in_place ? 2 : 1),
     };
     /* queue pairs: one per (source, destination, channel), at most one per
-     * explicit transfer or per chain hop's ring edge (ranks x channels) */
+     * explicit transfer or per chain hop's ring edge (ranks x channels;
+     * two-level chains: the servers' rings and the rails, twice that) */
     if (x.pxn_g && sched->nxfers >= PXN_LEG)
         return bn_fail(err, BN_EINPUT, "%s: key 'coll.pxn': %u transfers leave no bit for PXN's "
                        "relay (at most 2^31)", sc->source, sched->nxfers);
     /* PXN adds a relay queue pair per (server, rail, peer) at most */
     uint64_t pairs = (uint64_t)sched->nexplicit * (x.pxn_g ? 2 : 1) +
-                     (uint64_t)sched->p.nranks * sched->p.channels * (x.pxn_g ? 2 : 1);
+                     (uint64_t)sched->p.nranks * sched->p.channels * (x.pxn_g ? 2 : 1) *
+                         (sched->nhchains ? 2 : 1);
     x.qp_cap = 64;
     while (x.qp_cap < 4 * pairs && x.qp_cap < (1u << 30))
         x.qp_cap *= 2;

@@ -259,6 +259,9 @@ static int run_size(const struct bn_scenario *sc, uint64_t size, const struct bn
             for (uint32_t c = 0; c < sched.nchains; c++)
                 if (sched.chains[c].channel + 1 > row->channels)
                     row->channels = sched.chains[c].channel + 1;
+            for (uint32_t c = 0; c < sched.nhchains; c++)
+                if (sched.hchains[c].channel + 1 > row->channels)
+                    row->channels = sched.hchains[c].channel + 1;
             rc = bn_coll_execute(s, &sched, ep_host, sc, proto, ranks, row, err);
         }
     }

@@ -16,7 +16,8 @@
  *   collective       the largest row's schedule: transfers and slots, and
  *                    each slot's contribution set, one bit per rank; for a
  *                    compact algorithm (ring), a chain and its carried interval
- *                    per piece
+ *                    per piece; for hier's two-level chains, its state per
+ *                    server and piece
  * and refused (BN_EINPUT naming the key that drives the largest part)
  * when the total passes the memory available (MemAvailable in
  * /proc/meminfo, or sim.memory_limit_bytes).
@@ -174,10 +175,18 @@ static void coll_parts(const struct bn_scenario *sc, const struct bn_topo_counts
         sc->coll.op != BN_COLL_SENDRECV) {
         /* chains: a piece, a chain and the interval it carries per slice,
          * and per rank and channel a queue pair of the NIC layer */
-        double pieces = n * ch * slices;
-        e->coll_bytes = (uint64_t)(pieces * (sizeof(struct bn_piece) + sizeof(struct bn_chain) +
-                                             sizeof(struct bn_chain_set) + 16) +
-                                   n * ch * sizeof(struct bn_qp));
+        double pieces = n * ch * slices, conns = n * ch, per_piece = sizeof(struct bn_piece) +
+                                                      sizeof(struct bn_chain) +
+                                                      sizeof(struct bn_chain_set) + 16;
+        if (forced->compact == BN_COMPACT_TWO_LEVEL) {
+            /* two-level: per group, two hop counts and a hop that may be
+             * ready (its id, a protocol's node for it) */
+            double groups = n / (sc->topology.gpus_per_server ? sc->topology.gpus_per_server : 1);
+            per_piece = sizeof(struct bn_piece) + sizeof(struct bn_hchain) +
+                        sizeof(struct bn_chain_set) + 4 + (groups + 1) * (2 * 2 + 4 + 12);
+            conns = 2 * n * ch; /* servers' rings and rails */
+        }
+        e->coll_bytes = (uint64_t)(pieces * per_piece + conns * sizeof(struct bn_qp));
         return;
     }
     double per_slot = sizeof(struct bn_slot) + 2 * sizeof(uint64_t) + words * 8 + 4;

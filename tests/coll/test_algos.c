@@ -334,6 +334,10 @@ static uint32_t depth(const struct bn_sched *s)
     for (uint32_t c = 0; c < s->nchains; c++)
         if (s->chains[c].nred + s->chains[c].ncopy > longest)
             longest = s->chains[c].nred + s->chains[c].ncopy;
+    if (s->nhchains) { /* a server's reduce, the rail, a server's copy */
+        uint32_t g = s->p.gpus_per_server, m = s->p.nranks / g;
+        longest = 2 * (g - 1) + 2 * (m - 1) > longest ? 2 * (g - 1) + 2 * (m - 1) : longest;
+    }
     if (s->nexplicit == 0)
         return longest;
     uint32_t *level = calloc(s->nexplicit + 1, sizeof *level);
@@ -629,7 +633,7 @@ static void all_deps_needed(const char *algo, const struct bn_coll_params *p)
     uint32_t nedges = s.nedges;
     if (s.nchains)
         chain_order_needed(algo, &s);
-    assert_true(nedges > 0 || s.nchains > 0);
+    assert_true(nedges > 0 || s.nchains > 0 || s.nhchains > 0); /* hchains: test_hchain.c */
     bn_sched_free(&s);
     for (uint32_t e = 0; e < nedges; e++) {
         const struct bn_coll_algo_ops *ops = bn_coll_algo_find(algo);

@@ -46,13 +46,18 @@ static void build(const char *algo, const struct bn_coll_params *p, bool bulk, s
 }
 
 /* The longest path of dependent transfers, in transfers: chains are a
- * path each; explicit transfers by their dependency graph. */
+ * path each, two-level chains three after another; explicit transfers by
+ * their dependency graph. */
 static uint64_t longest_path(const struct bn_sched *s)
 {
     uint64_t best = 0;
     for (uint32_t c = 0; c < s->nchains; c++) {
         uint64_t len = (uint64_t)s->chains[c].nred + s->chains[c].ncopy;
         best = len > best ? len : best;
+    }
+    if (s->nhchains) { /* a server's reduce, the rail, a server's copy */
+        uint64_t g = s->p.gpus_per_server, m = s->p.nranks / g;
+        best = 2 * (g - 1) + 2 * (m - 1) > best ? 2 * (g - 1) + 2 * (m - 1) : best;
     }
     uint64_t *depth = test_calloc(s->nexplicit + 1, sizeof *depth);
     for (uint32_t x = 0; x < s->nexplicit; x++) /* dependencies point forward */

@@ -15,7 +15,10 @@
 
 #define TID_ITER 0u
 #define TID_UNIT(u, comm) (1u + 2u * (u) + (comm))
-#define TID_STEP(rank, ch) (1000000u + (rank) * 64u + (ch))
+/* a row per rank and connection: coll.channels <= 64, times two lanes
+ * (a tree's two trees, NVLS's up and down) */
+#define STEP_ROWS 128u
+#define TID_STEP(rank, ch) (1000000u + (rank) * STEP_ROWS + (ch) % STEP_ROWS)
 
 static void meta(json_t *ev, const char *what, uint32_t pid, uint32_t tid, const char *name)
 {
@@ -118,7 +121,7 @@ static void steps(json_t *ev, const struct bn_job_results *r)
     char name[48];
     for (uint64_t i = 0; i < r->nsteps; i++) {
         const struct bn_job_step *s = &r->steps[i];
-        uint32_t tid = TID_STEP(s->rank, s->channel % 64);
+        uint32_t tid = TID_STEP(s->rank, s->channel);
         snprintf(name, sizeof name, "to %u", s->peer);
         span(ev, name, "step", s->job, tid, s->start_us, s->end_us,
              json_pack("{s:I, s:i}", "bytes", (json_int_t)s->bytes, "channel", (int)s->channel));
@@ -127,7 +130,7 @@ static void steps(json_t *ev, const struct bn_job_results *r)
     uint64_t *key = malloc((r->nsteps + 1) * sizeof *key);
     for (uint64_t i = 0; key && i < r->nsteps; i++)
         key[i] = (uint64_t)r->steps[i].job << 40 | (uint64_t)r->steps[i].rank << 8 |
-                 (r->steps[i].channel % 64);
+                 (r->steps[i].channel % STEP_ROWS);
     if (key)
         qsort(key, r->nsteps, sizeof *key, cmp_u64);
     for (uint64_t i = 0; key && i < r->nsteps; i++) {

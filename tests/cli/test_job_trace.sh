@@ -4,7 +4,8 @@
 # its rows are named, and its spans add up to the reported figures: per
 # iteration, the iteration row's span is the iteration time; the busiest
 # unit's compute spans sum to compute_us; the collective rows and steps are
-# there. Two runs give the same JSON and the same trace.
+# there, each step on the row of its rank and channel. Two runs give the
+# same JSON and the same trace.
 #
 #   bash tests/cli/test_job_trace.sh PATH_TO_BNET
 set -u
@@ -61,6 +62,17 @@ check "collectives and sends are on the timeline" "$T/a.trace" \
      and ([.traceEvents[] | select(.cat == "dp")] | length > 0)'
 check "collectives' transfers are on rank/channel rows" "$T/a.trace" \
     '[.traceEvents[] | select(.cat == "step")] | length > 0'
+# a tree's second tree runs on channels past coll.channels: with 40, up to
+# 79, each on a row of its own that names it
+"$BNET" "${ARGS[@]}" --set jobs.0.iterations=1 --set coll.channels=40 --set coll.algo=tree \
+    --trace "$T/c.trace" >/dev/null || { echo "FAIL  bnet job (40 channels)"; exit 1; }
+check "a step's row names its channel, past 64 connections too" "$T/c.trace" \
+    '([.traceEvents[] | select(.ph == "M" and .name == "thread_name")
+       | {key: "\(.pid)/\(.tid)", value: .args.name}] | from_entries) as $row
+     | [.traceEvents[] | select(.cat == "step") | .args.channel] as $chs
+     | ($chs | max) >= 64
+       and ([.traceEvents[] | select(.cat == "step") | .args.channel as $c
+             | $row["\(.pid)/\(.tid)"] | endswith(" channel \($c)")] | all)'
 if cmp -s "$T/a.json" "$T/b.json" && cmp -s "$T/a.trace" "$T/b.trace"; then
     echo "ok    same scenario, same JSON and trace"
     pass=$((pass + 1))

@@ -180,10 +180,13 @@ static void coll_parts(const struct bn_scenario *sc, const struct bn_topo_counts
                                                       sizeof(struct bn_chain_set) + 16;
         if (forced->compact == BN_COMPACT_TWO_LEVEL) {
             /* two-level: per group, two hop counts and a hop that may be
-             * ready (its id, a protocol's node for it) */
+             * ready (its id, a protocol's node for it) and posted at once:
+             * every server's first reduce hop of every piece is (its
+             * message, in a pool that grows by doubling) */
             double groups = n / (sc->topology.gpus_per_server ? sc->topology.gpus_per_server : 1);
             per_piece = sizeof(struct bn_piece) + sizeof(struct bn_hchain) +
-                        sizeof(struct bn_chain_set) + 4 + (groups + 1) * (2 * 2 + 4 + 12);
+                        sizeof(struct bn_chain_set) + 4 +
+                        (groups + 1) * (2 * 2 + 4 + 12 + 2 * sizeof(struct bn_msg));
             conns = 2 * n * ch; /* servers' rings and rails */
         }
         e->coll_bytes = (uint64_t)(pieces * per_piece + conns * sizeof(struct bn_qp));

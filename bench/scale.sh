@@ -7,9 +7,12 @@
 #                131,072 GPUs (scenarios/cluster_131k.yaml)
 #   agreement  the aggregate against the stepwise flow level, busbw per
 #              size, ring and hier, on the 128-GPU cluster and on 1024 GPUs
+#   stepwise   wall time and peak memory of stepwise (compact) ring and
+#              hier AllReduce rows of 64 MiB at the flow level, 1024 and
+#              2048 GPUs
 # Timed with /usr/bin/time (process wall, peak RSS); busbw read from bnet's
 # JSON with jq.
-# Usage: bench/scale.sh [targets|agreement|all]   (default: all)
+# Usage: bench/scale.sh [targets|agreement|stepwise|all]   (default: all)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/need-packages.sh time jq
@@ -51,6 +54,18 @@ if [[ $what == agreement || $what == all ]]; then
             join <(jq -r '.rows[] | "\(.size) \(.busbw_gbs)"' "$out/false.json") \
                 <(jq -r '.rows[] | "\(.size) \(.busbw_gbs)"' "$out/true.json") |
                 awk -v c="$a-$ranks" '{ printf "%-22s %12s %10.2f %10.2f %+7.1f%%\n", c, $1, $2, $3, ($3 / $2 - 1) * 100 }'
+        done
+    done
+fi
+
+if [[ $what == stepwise || $what == all ]]; then
+    echo "# stepwise schedules, compact (ring: chains; hier: two-level chains), flow level"
+    for ranks in 1024 2048; do
+        for a in ring hier; do
+            timed "$a AllReduce 64 MiB, $ranks GPUs, stepwise" coll --nranks "$ranks" \
+                --fidelity flow --algo "$a" -b 64M -e 64M --set coll.in_place=false \
+                --json "$out/r.json"
+            echo "  busbw $(jq '.rows[0].busbw_gbs' "$out/r.json") GB/s, #wrong $(jq '.rows[0].wrong' "$out/r.json")"
         done
     done
 fi

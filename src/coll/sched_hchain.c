@@ -226,8 +226,11 @@ uint32_t bn_hchain_deliver(struct bn_sched_run *r, uint32_t xfer, uint32_t *out)
         return n;
     }
     uint32_t grp = (k - ml - sh.R) / sh.L, hop = (k - ml - sh.R) % sh.L;
-    if (hop != copy[grp])
-        r->conflicts += pc->hi - pc->lo;
+    uint32_t d = (grp + sh.m - h->start) % sh.m; /* the rail's last hop into grp: m - 1 + d */
+    bool early = hop == 0 && (d + 1 == sh.m ? r->ring_done[c] + 1 < sh.m || reduce[grp] != sh.L
+                                            : r->ring_done[c] < sh.m + d);
+    if (hop != copy[grp] || early)
+        r->conflicts += pc->hi - pc->lo; /* out of order, or before the final value */
     copy[grp]++;
     check_output(r, c, grp * sh.g + (h->pos + hop + 1) % sh.g);
     if (hop + 1 == sh.L)

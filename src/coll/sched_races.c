@@ -9,11 +9,12 @@
  * This is Lamport's happened-before relation; as the whole graph is known
  * in advance it is computed outright, as the transitive closure of the
  * dependencies: per piece, a bitset of ancestors for each of the piece's
- * transfers, filled in topological order. Chains and two-level chains
- * (sched.h) are left out: each of their hops reads what only the hop
- * before wrote, after it, and no other transfer touches their pieces
- * (bn_sched_finish checks), so they cannot race (two-level chains: their
- * explicit form's races are checked in tests/coll/test_hchain.c). Only chains through the
+ * transfers, filled in topological order. Chains (sched.h) are left out:
+ * each of their hops reads what only the hop before wrote, after it, and
+ * no other transfer touches their pieces (bn_sched_finish checks), so they
+ * cannot race. Two-level chains are left out too: a rail hop also reads
+ * its server's sum, after that server's reduce; their explicit form is
+ * checked race-free in tests/coll/test_hchain.c. Only chains through the
  * piece's own transfers are followed: every algorithm here keeps its
  * dependencies per piece, and a chain through other pieces would only make
  * this check report a race that is not there, never miss one.

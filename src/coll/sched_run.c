@@ -120,10 +120,14 @@ int bn_sched_run_start(struct bn_sched_run *r, const struct bn_sched *s, struct 
     r->carried = alloc(s->nchains, sizeof *r->carried, true);
     r->hops_done = alloc(s->nchains, sizeof *r->hops_done, true);
     if (!r->content || !r->version || !r->posted_version || !r->waiting || !r->by_lo ||
-        !r->carried || !r->hops_done || bn_hchain_run_start(r, err) != BN_OK) {
+        !r->carried || !r->hops_done) {
         bn_sched_run_free(r);
         return bn_fail(err, BN_ENOMEM, "coll: out of memory for a run of %" PRIu32 " slots",
                        s->nslots);
+    }
+    if (bn_hchain_run_start(r, err) != BN_OK) {
+        bn_sched_run_free(r);
+        return BN_ENOMEM;
     }
     for (uint32_t i = 0; !s->bulk && i < s->nslots; i++) {
         const struct bn_slot *sl = &s->slots[i];
@@ -329,7 +333,8 @@ int bn_sched_verify(const struct bn_sched *s, uint64_t *wrong, struct bn_error *
     if (rc != BN_OK)
         return rc;
     /* A FIFO of the ready transfers, a ring: at most every explicit
-     * transfer and a hop per chain wait at once. */
+     * transfer, a hop per chain and groups + 1 per two-level chain wait
+     * at once (bn_sched_ready_max). */
     uint32_t cap = bn_sched_ready_max(s) + 1;
     uint32_t *queue = alloc(cap, sizeof *queue, false), *got = alloc(cap, sizeof *got, false);
     if (!queue || !got) {

@@ -621,7 +621,7 @@ int bn_coll_execute(struct bn_sim *s, const struct bn_sched *sched, const uint32
         x.node_next = malloc(nodes * sizeof *x.node_next);
         /* slot_freed's list: a connection per step held at once, at most */
         x.to_free = malloc(nodes * sizeof *x.to_free);
-        x.consume = sched->in_order && sched->nchains == 0;
+        x.consume = sched->in_order && sched->nxfers == sched->nexplicit; /* no chains */
         slots = x.inflight && x.wait_head && x.wait_tail && x.node_xfer && x.node_next &&
                 x.to_free && (!x.consume || consume_setup(&x) == BN_OK);
         for (uint32_t n = 0; slots && n < nodes; n++)

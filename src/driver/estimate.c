@@ -175,7 +175,11 @@ static void coll_parts(const struct bn_scenario *sc, const struct bn_topo_counts
         sc->coll.op != BN_COLL_SENDRECV) {
         /* chains: a piece, a chain and the interval it carries per slice,
          * and per rank and channel a queue pair of the NIC layer */
-        double pieces = n * ch * slices, conns = n * ch, per_piece = sizeof(struct bn_piece) +
+        /* a forced protocol cuts pieces at its step */
+        double step = sc->coll.proto ? (double)bn_coll_proto_at(sc->coll.proto - 1u)->step_payload
+                                     : (double)sc->coll.slice_bytes;
+        double cut = (double)sc->coll.max_bytes / (n * ch * step);
+        double pieces = n * ch * (cut > 1 ? cut : 1), conns = n * ch, per_piece = sizeof(struct bn_piece) +
                                                       sizeof(struct bn_chain) +
                                                       sizeof(struct bn_chain_set) + 16;
         if (forced->compact == BN_COMPACT_TWO_LEVEL) {

@@ -9,7 +9,8 @@
  *   transfers ready in the same order: in FIFO order and in random orders
  *   (a rail waiting on a server, or a server done before its rail comes).
  *   The explicit form has no races, so no order changes the result.
- * - Hops delivered before what they wait for are counted wrong.
+ * - Hops delivered before what they wait for are counted wrong, and every
+ *   rank's output is checked once per piece.
  * - A 2048-rank 64 MiB hier AllReduce (16.8 M hops) is checked in 512 MB;
  *   its explicit form took about 2.7 GB.
  */
@@ -130,6 +131,7 @@ static void run_both(const struct bn_sched *a, const struct bn_sched *b, uint64_
             ready[k] = ready[head];
             ready[head] = t;
         }
+        assert_true(n - head <= bn_sched_ready_max(b)); /* what the executors size for */
         uint32_t x = ready[head++];
         uint32_t na = bn_sched_run_deliver(&ra, x, oa), nb = bn_sched_run_deliver(&rb, x, ob);
         if (na != nb || memcmp(oa, ob, na * sizeof *oa) != 0)
@@ -205,6 +207,20 @@ static uint64_t wrong_if_first(const struct bn_sched *s, uint32_t x)
     return wrong;
 }
 
+/* Deliver the given hops of chain 0 in order; the run's wrong count. */
+static uint64_t wrong_after(const struct bn_sched *s, const uint32_t *hops, uint32_t n)
+{
+    struct bn_error err = {0};
+    struct bn_sched_run r;
+    uint32_t out[8];
+    assert_int_equal(bn_sched_run_start(&r, s, &err), BN_OK);
+    for (uint32_t i = 0; i < n; i++)
+        bn_sched_run_deliver(&r, s->hchains[0].first + hops[i], out);
+    uint64_t wrong = bn_sched_run_wrong(&r);
+    bn_sched_run_free(&r);
+    return wrong;
+}
+
 static void test_order_is_checked(void **state)
 {
     (void)state;
@@ -220,11 +236,51 @@ static void test_order_is_checked(void **state)
     assert_true(wrong_if_first(&s, first + ml) > 0);               /* the rail before its server */
     assert_true(wrong_if_first(&s, first + ml + rail) > 0);        /* a copy before the rail */
     assert_true(wrong_if_first(&s, first + 2 * ml + rail - 1) > 0); /* the last copy hop */
+    /* every server reduced, the rail up to the last server's sum (its hop
+     * m - 1 is ready): the start server's copy before hop m - 1 reaches it */
+    uint32_t hops[64], nh = 0;
+    for (uint32_t k = 0; k < ml + m - 1; k++)
+        hops[nh++] = k;
+    assert_int_equal(wrong_after(&s, hops, nh), 0);
+    hops[nh] = ml + rail + s.hchains[0].start * (g - 1); /* its first copy hop */
+    assert_true(wrong_after(&s, hops, nh + 1) > 0);
+    hops[nh] = ml + m - 1; /* with hop m - 1 delivered first it may go */
+    hops[nh + 1] = ml + rail + s.hchains[0].start * (g - 1);
+    assert_int_equal(wrong_after(&s, hops, nh + 2), 0);
     /* and the order kept: nothing wrong */
     uint64_t wrong = UINT64_MAX;
     struct bn_error err = {0};
     assert_int_equal(bn_sched_verify(&s, &wrong, &err), BN_OK);
     assert_int_equal(wrong, 0);
+    bn_sched_free(&s);
+}
+
+/* Every rank's output is checked once per piece: with what the rails
+ * carry marked broken from the start, a FIFO run counts each rank's
+ * elements of every piece wrong exactly once. */
+static void test_every_output_checked_once(void **state)
+{
+    (void)state;
+    uint32_t g = 3, m = 4, n = g * m;
+    struct bn_coll_params p = {.kind = BN_COLL_ALLREDUCE, .nranks = n, .bytes = 4 * 100,
+                               .type_bytes = 4, .channels = 2, .slice_bytes = 8,
+                               .gpus_per_server = g};
+    struct bn_sched s;
+    struct bn_error err = {0};
+    struct bn_sched_run r;
+    build_compact(&p, &s);
+    assert_int_equal(bn_sched_run_start(&r, &s, &err), BN_OK);
+    for (uint32_t c = 0; c < s.nhchains; c++)
+        r.ring_set[c].broken = true;
+    uint32_t *q = test_malloc(((size_t)s.nxfers + 1) * sizeof *q);
+    uint32_t tail = bn_sched_run_initial(&r, q);
+    for (uint32_t head = 0; head < tail; head++)
+        tail += bn_sched_run_deliver(&r, q[head], q + tail);
+    assert_int_equal(tail, s.nxfers);
+    assert_int_equal(r.conflicts, 0);
+    assert_int_equal(r.chain_wrong, (uint64_t)n * 100);
+    test_free(q);
+    bn_sched_run_free(&r);
     bn_sched_free(&s);
 }
 
@@ -280,6 +336,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_same_as_explicit),
         cmocka_unit_test(test_order_is_checked),
+        cmocka_unit_test(test_every_output_checked_once),
         cmocka_unit_test(test_compact_hier_at_scale),
         cmocka_unit_test(test_refused),
     };

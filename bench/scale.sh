@@ -65,7 +65,7 @@ if [[ $what == stepwise || $what == all ]]; then
             timed "$a AllReduce 64 MiB, $ranks GPUs, stepwise" coll --nranks "$ranks" \
                 --fidelity flow --algo "$a" -b 64M -e 64M --set coll.in_place=false \
                 --json "$out/r.json"
-            echo "  busbw $(jq '.rows[0].busbw_gbs' "$out/r.json") GB/s, #wrong $(jq '.rows[0].wrong' "$out/r.json")"
+            jq -r '.rows[0] | "  busbw \(.busbw_gbs) GB/s, #wrong \(.wrong)"' "$out/r.json"
         done
     done
 fi

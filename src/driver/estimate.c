@@ -173,15 +173,16 @@ static void coll_parts(const struct bn_scenario *sc, const struct bn_topo_counts
     }
     if (forced && forced->compact && sc->coll.op != BN_COLL_ALLTOALL &&
         sc->coll.op != BN_COLL_SENDRECV) {
-        /* chains: a piece, a chain and the interval it carries per slice,
-         * and per rank and channel a queue pair of the NIC layer */
-        /* a forced protocol cuts pieces at its step */
-        double step = sc->coll.proto ? (double)bn_coll_proto_at(sc->coll.proto - 1u)->step_payload
-                                     : (double)sc->coll.slice_bytes;
+        /* chains: a piece, a chain and the interval it carries per slice
+         * (a forced protocol's step), and per rank and channel a queue
+         * pair of the NIC layer */
+        const struct bn_coll_proto *proto =
+            sc->coll.proto ? bn_coll_proto_at(sc->coll.proto - 1u) : NULL;
+        double step = proto ? (double)proto->step_payload : (double)sc->coll.slice_bytes;
         double cut = (double)sc->coll.max_bytes / (n * ch * step);
-        double pieces = n * ch * (cut > 1 ? cut : 1), conns = n * ch, per_piece = sizeof(struct bn_piece) +
-                                                      sizeof(struct bn_chain) +
-                                                      sizeof(struct bn_chain_set) + 16;
+        double pieces = n * ch * (cut > 1 ? cut : 1), conns = n * ch;
+        double per_piece = sizeof(struct bn_piece) + sizeof(struct bn_chain) +
+                           sizeof(struct bn_chain_set) + 16;
         if (forced->compact == BN_COMPACT_TWO_LEVEL) {
             /* two-level: per group, two hop counts and a hop that may be
              * ready (its id, a protocol's node for it) and posted at once:

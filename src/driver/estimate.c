@@ -147,17 +147,17 @@ static void coll_parts(const struct bn_scenario *sc, const struct bn_topo_counts
     double words = ((n < BN_SCHED_EXACT_RANKS ? n : BN_SCHED_EXACT_RANKS) + 63) / 64;
     const struct bn_coll_algo_ops *forced =
         sc->coll.algo ? bn_coll_algo_at(sc->coll.algo - 1u) : NULL;
+    /* a forced protocol's steps are the slices */
+    uint64_t forced_step = sc->coll.proto ? bn_coll_proto_at(sc->coll.proto - 1u)->step_payload
+                                          : sc->coll.slice_bytes;
     if (forced && forced->transfers) {
-        /* the most its rows could make: a protocol's steps are the slices
-         * (NCCL's tuner may pick any), cut in whole elements of any type */
-        uint64_t slice = sc->coll.slice_bytes;
-        for (size_t i = 0; bn_coll_proto_at(i); i++) {
-            uint64_t step = bn_coll_proto_at(i)->step_payload;
-            if (sc->coll.proto == i + 1)
-                slice = step;
-            else if (!sc->coll.proto && sc->coll.tuner != BN_SC_TUNER_BNET && step < slice)
-                slice = step;
-        }
+        /* the most its rows could make: NCCL's tuner may pick any
+         * protocol's steps, cut in whole elements of any type */
+        uint64_t slice = forced_step;
+        for (size_t i = 0; !sc->coll.proto && sc->coll.tuner != BN_SC_TUNER_BNET &&
+                           bn_coll_proto_at(i); i++)
+            if (bn_coll_proto_at(i)->step_payload < slice)
+                slice = bn_coll_proto_at(i)->step_payload;
         bool one_type = bn_coll_type_name(sc->coll.datatype) != NULL, first = true;
         for (size_t t = 0; bn_coll_type_bytes(t); t++) {
             if (one_type && t != sc->coll.datatype)
@@ -173,13 +173,9 @@ static void coll_parts(const struct bn_scenario *sc, const struct bn_topo_counts
     }
     if (forced && forced->compact && sc->coll.op != BN_COLL_ALLTOALL &&
         sc->coll.op != BN_COLL_SENDRECV) {
-        /* chains: a piece, a chain and the interval it carries per slice
-         * (a forced protocol's step), and per rank and channel a queue
-         * pair of the NIC layer */
-        const struct bn_coll_proto *proto =
-            sc->coll.proto ? bn_coll_proto_at(sc->coll.proto - 1u) : NULL;
-        double step = proto ? (double)proto->step_payload : (double)sc->coll.slice_bytes;
-        double cut = (double)sc->coll.max_bytes / (n * ch * step);
+        /* chains: a piece, a chain and the interval it carries per slice,
+         * and per rank and channel a queue pair of the NIC layer */
+        double cut = (double)sc->coll.max_bytes / (n * ch * (double)forced_step);
         double pieces = n * ch * (cut > 1 ? cut : 1), conns = n * ch;
         double per_piece = sizeof(struct bn_piece) + sizeof(struct bn_chain) +
                            sizeof(struct bn_chain_set) + 16;

@@ -13,7 +13,8 @@
  * - more active queue pairs than the NIC caches cost a PCIe round trip
  *   per packet (the QP-scalability cliff);
  * - the ib-ndr preset is within 15 % of published NDR figures: ib_send_lat
- *   32 B about 0.82 us through one switch, write latency about 1 us, and
+ *   32 B 0.81-0.83 us through one switch (write latency, unpublished, the
+ *   same path), and
  *   ib_write_bw about 393 Gb/s at 64 KiB (docs/endpoints.md, sources);
  * - bnet run's per-message latencies: with an ideal NIC and one message
  *   per flow they are the flows' completion times; each message counts.
@@ -61,7 +62,7 @@ static void assert_near(double got, double want, double rel, const char *what)
 /* ps of a frame of `bytes` at 400 Gb/s, then 2 m of copper (4.3 ns/m). */
 static int64_t hop(int64_t bytes) { return bytes * 8 * 1000 / 400 + 8600; }
 
-enum { PCIE = 250000, TX = 125000, RX = 125000, SWITCH = 130000, IB_HDR = 26 };
+enum { PCIE = 210000, TX = 125000, RX = 125000, SWITCH = 130000, IB_HDR = 26 };
 
 static void test_write_lat_hand_sum(void **state)
 {
@@ -162,15 +163,17 @@ static void test_qp_cache_cliff(void **state)
 static void test_ndr_published_figures(void **state)
 {
     (void)state;
-    /* ib_send_lat RC 32 B, typical 0.81-0.83 us; write latency about 1 us */
+    /* ib_send_lat RC 32 B, typical 0.81-0.83 us (the 250 ns PCIe terms
+     * gave 0.90); no published NDR write latency: the same path */
     const char *const send[] = {"fabric=ib-ndr", "topology.kind=leaf_spine", "topology.k=8",
                                 "nic.inline_bytes=236", "p2p.test=send_lat", "p2p.bytes=32",
                                 "p2p.iterations=100", NULL};
-    assert_near(run_p2p(send).t_typical_us, 0.82, 0.15, "ib_send_lat 32 B");
+    double send_us = run_p2p(send).t_typical_us;
+    assert_true(send_us >= 0.81 - 0.005 && send_us <= 0.83 + 0.005);
     const char *const write[] = {"fabric=ib-ndr", "topology.kind=leaf_spine", "topology.k=8",
                                  "nic.inline_bytes=220", "p2p.test=write_lat",
                                  "p2p.iterations=100", NULL};
-    assert_near(run_p2p(write).t_typical_us, 1.0, 0.15, "ib_write_lat 2 B");
+    assert_near(run_p2p(write).t_typical_us, send_us, 0.02, "ib_write_lat 2 B");
     /* ib_write_bw 64 KiB on NDR: 392.8-393.0 Gb/s */
     const char *const bw[] = {"fabric=ib-ndr", "topology.kind=leaf_spine", "topology.k=8",
                               "p2p.test=write_bw", "p2p.bytes=65536", "p2p.iterations=1000",

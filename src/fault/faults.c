@@ -284,14 +284,17 @@ static bool needs_probe(const struct bn_faults *ft)
 
 /* Nothing left to change the fabric (no fault or route install to come
  * for routing.stuck_us): a queue pair that has made no progress for that
- * long has no path that works, and will not get one. It fails now rather
- * than retrying for ever (nic.ack_timeout 0) or for its whole budget. */
+ * long has no path that works, and will not get one. Only a queue pair
+ * that would retry for ever (nic.ack_timeout 0) fails here: one with a
+ * retry budget keeps it, as an RC queue pair does, and survives a reroute
+ * slower than stuck_us (its backed-off retransmission finds the new
+ * route); if none comes, its budget ends it with the hardware's error. */
 static void fail_stuck(struct bn_faults *ft)
 {
     bn_time_t now = ft->env.f->now;
-    if (ft->pending || now - ft->last_change < ft->stuck_after)
-        return;
     struct bn_nics *n = ft->env.nics;
+    if (n->qp_fail_after || ft->pending || now - ft->last_change < ft->stuck_after)
+        return;
     for (uint32_t q = 0; q < n->nqps; q++)
         if (stalled(&n->qp[q]) && now - n->qp[q].stall_since >= ft->stuck_after)
             bn_nic_qp_fail(n, q, BN_QP_NO_PATH);

@@ -110,6 +110,11 @@ int bn_nics_init(struct bn_nics *n, struct bn_fabric *f, const uint32_t *host_po
     n->rto_max = sc->nic.ack_timeout
                      ? bn_time_from_us(4.096 * (double)(1ull << sc->nic.ack_timeout))
                      : 1024 * n->rto;
+    /* IB's transport timer is the local ACK timeout (IBTA 1.4 vol. 1,
+     * 9.7.6.1.3, C9-140/141): no retransmit timer outlasts it, so the
+     * error comes after retry_cnt + 1 of them, lossless links too */
+    if (sc->nic.ack_timeout && n->rto > n->rto_max)
+        n->rto = n->rto_max;
     if (n->rto_max < n->rto)
         n->rto_max = n->rto;
     n->msg_free = BN_NONE;

@@ -14,6 +14,15 @@
  *  - a partition (every spine down) ends: flows across it fail when their
  *    queue pairs' retries run out, (retry_cnt + 1) local ACK timeouts
  *    after their last progress, the rest complete, the ledger balances;
+ *  - on lossless links too (credits), a queue pair whose destination NIC
+ *    died fails after (retry_cnt + 1) local ACK timeouts, not after bnet's
+ *    longer last-resort timer (IBTA 1.4 vol. 1, 9.7.6.1.3, C9-140/141);
+ *  - a reroute slower than routing.stuck_us but within the queue pairs'
+ *    retry budget kills no flow, on every transport: the watchdog is for
+ *    queue pairs that would retry for ever;
+ *  - local repair (SHIELD) takes milliseconds, not microseconds: NVIDIA
+ *    states 5,000x faster than the subnet manager's 10-20 s, i.e. 2-4 ms;
+ *    and local < BFD (ethernet) on the same fault;
  *  - a collective that cannot finish names the rank and step it failed at;
  *  - faults are deterministic (same seed, same JSON), and random links
  *    follow the seed;
@@ -158,6 +167,90 @@ static void test_partition_ends_with_failed_flows(void **state)
     bn_results_free(&r);
 }
 
+/* IB credits, ack_timeout 5 (131 us), retry_cnt 7: host3's NIC dies at
+ * 5 us; the flows to and from it fail 8 x 131 us after their last
+ * progress, not at the 10 ms last-resort timer of lossless links. */
+static void test_lossless_error_after_local_ack_timeouts(void **state)
+{
+    (void)state;
+    const char *sets[] = {"fabric=ib-ndr", "topology.kind=leaf_spine", "topology.k=4",
+                          "workload.message_bytes=1MB", "nic.ack_timeout=5",
+                          "faults.0.kind=nic_down", "faults.0.target=host3", "faults.0.at_us=5",
+                          NULL};
+    struct bn_results r;
+    run_sets(sets, &r);
+    const double timeout_us = 4.096 * 32, budget_us = 8 * timeout_us;
+    assert_int_equal(r.flows_failed, 2); /* host3's flow out and the flow into it */
+    for (uint32_t i = 0; i < r.nflows; i++) {
+        const struct bn_flow_result *f = &r.flows[i];
+        if (f->src != 3 && f->dst != 3)
+            continue;
+        printf("flow %u -> %u failed at %.1f us (budget %.1f us)\n", f->src, f->dst,
+               f->failed_us, budget_us);
+        assert_true(f->failed_us >= budget_us && f->failed_us <= 5 + budget_us + timeout_us);
+    }
+    bn_results_free(&r);
+}
+
+/* leaf0-spine0 dies; the control plane reroutes well after
+ * routing.stuck_us (50 us) but long before the retry budget runs out:
+ * every flow completes, whatever the transport. */
+static void reroute_outlasts_watchdog(const char *const *extra)
+{
+    const char *sets[16] = {"topology.kind=leaf_spine", "topology.k=8",
+                            "workload.message_bytes=1MB", "routing.stuck_us=50",
+                            "faults.0.kind=link_down", "faults.0.target=leaf0 spine0",
+                            "faults.0.at_us=20"};
+    size_t n = 7;
+    for (size_t i = 0; extra[i]; i++)
+        sets[n++] = extra[i];
+    sets[n] = NULL;
+    struct bn_results r;
+    run_sets(sets, &r);
+    printf("%s: converged at %.1f us, %u of %u flows completed, %u failed\n", extra[0],
+           r.faults[0].converged_us, r.flows_completed, r.nflows, r.flows_failed);
+    assert_true(r.faults[0].converged_us > 50);
+    assert_int_equal(r.flows_failed, 0);
+    assert_int_equal(r.flows_completed, r.nflows);
+    bn_results_free(&r);
+}
+
+static void test_watchdog_spares_queue_pairs_with_retries(void **state)
+{
+    (void)state;
+    const char *gbn[] = {"fabric=roce-400g", NULL};
+    const char *sr[] = {"fabric=roce-400g", "nic.transport=selective_repeat", NULL};
+    const char *eqds[] = {"nic.congestion_control=eqds", "nic.transport=selective_repeat",
+                          "routing.control_plane=ethernet", NULL};
+    const char *ib[] = {"fabric=ib-ndr", NULL};
+    reroute_outlasts_watchdog(gbn);
+    reroute_outlasts_watchdog(sr);
+    reroute_outlasts_watchdog(eqds);
+    reroute_outlasts_watchdog(ib);
+}
+
+/* k=8 fat-tree, tor0-agg0 down under local repair and under BFD. */
+static void test_local_repair_takes_milliseconds(void **state)
+{
+    (void)state;
+    const char *loc[] = {"topology.k=8", "workload.message_bytes=4MB", "routing.control_plane=local",
+                         "faults.0.kind=link_down", "faults.0.target=tor0 agg0",
+                         "faults.0.at_us=1", NULL};
+    struct bn_results r;
+    run_sets(loc, &r);
+    double local_us = r.faults[0].converged_us;
+    bn_results_free(&r);
+    const char *eth[] = {"topology.k=8", "workload.message_bytes=4MB",
+                         "routing.control_plane=ethernet", "faults.0.kind=link_down",
+                         "faults.0.target=tor0 agg0", "faults.0.at_us=1", NULL};
+    run_sets(eth, &r);
+    double eth_us = r.faults[0].converged_us;
+    bn_results_free(&r);
+    printf("local repair %.1f us, BFD %.1f us\n", local_us, eth_us);
+    assert_true(local_us >= 1000 && local_us <= 10000);
+    assert_true(local_us < eth_us);
+}
+
 static void test_collective_failure_names_rank_and_step(void **state)
 {
     (void)state;
@@ -256,6 +349,9 @@ int main(void)
         cmocka_unit_test(test_lost_equals_what_was_on_the_link),
         cmocka_unit_test(test_convergence_follows_each_plane),
         cmocka_unit_test(test_partition_ends_with_failed_flows),
+        cmocka_unit_test(test_lossless_error_after_local_ack_timeouts),
+        cmocka_unit_test(test_watchdog_spares_queue_pairs_with_retries),
+        cmocka_unit_test(test_local_repair_takes_milliseconds),
         cmocka_unit_test(test_collective_failure_names_rank_and_step),
         cmocka_unit_test(test_faults_are_deterministic),
         cmocka_unit_test(test_degraded_uplink_hurts_ecmp),

@@ -264,7 +264,8 @@ struct bn_scenario_timely {
     double min_rtt_us;           /* normalizes the gradient */
     double alpha;                /* the gradient's EWMA weight of a new difference */
     double beta;                 /* multiplicative-decrease gain */
-    double delta_mbps;           /* additive increase step */
+    double delta_mbps;           /* additive increase step; 0 = line rate / 1000 */
+    double min_rate_mbps;        /* no decrease goes below it; 0 = line rate / 100 */
     uint32_t segment_bytes;      /* a completion's worth: TIMELY updates once per segment */
 };
 

@@ -9,8 +9,12 @@
  *                          in a row (hyperactive increase), else 1
  *   gradient > 0:          rate *= 1 - beta gradient
  * Parameters as the paper gives them and HPCC's ns-3 code uses them (T_low
- * 50 us, T_high 500 us, minimum RTT 20 us, alpha 0.875, beta 0.8, delta
- * 10 Mb/s): the timely.* keys.
+ * 50 us, T_high 500 us, minimum RTT 20 us, alpha 0.875, beta 0.8): the
+ * timely.* keys. The rate steps scale with the line rate as HPCC's
+ * evaluation scales them for 25-100G (simulation/run.py: additive
+ * increase 10 Mb/s per 10 Gb/s, the paper's 10 Mb/s at 10 Gb/s; minimum
+ * rate 1 Gb/s at 100 Gb/s): with the 10 Gb/s step a 100G flow cut to its
+ * floor took ~25 ms to come back.
  *
  * TIMELY updates once per completion of a segment (16-64 KB); bnet times
  * one packet per round trip. Between two samples, k = the time between
@@ -28,7 +32,7 @@
 
 struct timely_params {
     bn_time_t t_low, t_high, min_rtt;
-    double alpha, beta, delta_bps, segment_bits;
+    double alpha, beta, delta_bps, min_bps, segment_bits;
 };
 
 struct timely {
@@ -45,14 +49,18 @@ static struct timely *st(struct bn_qp *qp) { return (struct timely *)(void *)qp-
 static int timely_setup(const struct bn_scenario *sc, double line_gbps, void *out,
                         bn_time_t *cnp_interval, struct bn_error *err)
 {
-    (void)line_gbps;
     const struct bn_scenario_timely *t = &sc->timely;
     if (t->t_low_us >= t->t_high_us)
         return bn_fail(err, BN_EINPUT, "%s: key 'timely.t_low_us': %g us must be below "
                        "timely.t_high_us (%g us)", sc->source, t->t_low_us, t->t_high_us);
+    double delta = t->delta_mbps > 0 ? t->delta_mbps * 1e6 : line_gbps * 1e9 / 1000;
+    double floor_bps = t->min_rate_mbps > 0 ? t->min_rate_mbps * 1e6 : line_gbps * 1e9 / 100;
+    if (floor_bps > line_gbps * 1e9)
+        return bn_fail(err, BN_EINPUT, "%s: key 'timely.min_rate_mbps': %g Mb/s is above the "
+                       "line rate (%g Gb/s)", sc->source, floor_bps / 1e6, line_gbps);
     *(struct timely_params *)out = (struct timely_params){
         bn_time_from_us(t->t_low_us), bn_time_from_us(t->t_high_us),
-        bn_time_from_us(t->min_rtt_us), t->alpha, t->beta, t->delta_mbps * 1e6,
+        bn_time_from_us(t->min_rtt_us), t->alpha, t->beta, delta, floor_bps,
         (double)t->segment_bytes * 8};
     *cnp_interval = 0;
     return BN_OK;
@@ -69,7 +77,7 @@ static void timely_on_ack(struct bn_nics *n, struct bn_qp *qp, bool ece, bn_time
 {
     (void)ece;
     struct timely *s = st(qp);
-    const struct timely_params *p = n->cc_params;
+    const struct timely_params *p = bn_nic_cc_params(n, qp);
     bn_time_t now = n->fab->now;
     if (rtt <= 0)
         return;
@@ -104,7 +112,7 @@ static void timely_on_ack(struct bn_nics *n, struct bn_qp *qp, bool ece, bn_time
         double f = 1 - p->beta * gradient;
         s->rate *= f > 0 ? pow(f, k) : 0;
     }
-    s->rate = s->rate > line ? line : s->rate < p->delta_bps ? p->delta_bps : s->rate;
+    s->rate = s->rate > line ? line : s->rate < p->min_bps ? p->min_bps : s->rate;
     qp->rate_bps = (uint64_t)s->rate; /* the NIC applies it (window_ack) */
 }
 

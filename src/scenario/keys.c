@@ -402,10 +402,17 @@ static const struct bn_scn_key keys[] = {
     { .info.path = "timely.beta", FLOAT_KEY, .info.unit = "", .info.def = "0.8",
       .info.doc = "timely: multiplicative-decrease gain.",
       FIELD(timely.beta), RANGE(0, 1) },
-    { .info.path = "timely.delta_mbps", FLOAT_KEY, .info.unit = "Mb/s", .info.def = "10",
-      .info.doc = "timely: the additive increase per round-trip sample (five-fold after five "
-                  "non-positive gradients in a row).",
-      FIELD(timely.delta_mbps), RANGE(0.001, 1e6) },
+    { .info.path = "timely.delta_mbps", FLOAT_KEY, .info.unit = "Mb/s", .info.def = "= line/1000",
+      .info.doc = "timely: the additive increase per segment completed (five-fold after five "
+                  "non-positive gradients in a row); unset = the line rate / 1000: the paper's "
+                  "10 Mb/s at 10 Gb/s, 100 Mb/s at 100 Gb/s as HPCC's evaluation scales it.",
+      FIELD(timely.delta_mbps), .lo = 0.001, .hi = 1e6,
+      .flags = BN_SCN_LO | BN_SCN_HI | BN_SCN_DERIVED },
+    { .info.path = "timely.min_rate_mbps", FLOAT_KEY, .info.unit = "Mb/s", .info.def = "= line/100",
+      .info.doc = "timely: no decrease goes below this rate; unset = the line rate / 100 (1 Gb/s "
+                  "at 100 Gb/s, HPCC's evaluation setting).",
+      FIELD(timely.min_rate_mbps), .lo = 0.001, .hi = 1e7,
+      .flags = BN_SCN_LO | BN_SCN_HI | BN_SCN_DERIVED },
     { .info.path = "timely.segment_bytes", INT_KEY, .info.unit = "bytes", .info.def = "16384",
       .info.doc = "timely: the segment whose completion is one update (the paper's 16-64 KB); "
                   "between two round-trip samples, as many updates as segments went.",

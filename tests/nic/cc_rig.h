@@ -42,6 +42,7 @@ static inline void rig_setup(struct rig *r, const char *const *sets, const char 
     assert_non_null(r->params);
     assert_int_equal(r->cc->setup(&sc, 100, r->params, &cnp, &err), BN_OK);
     r->n.cc_params = r->params;
+    r->n.cc = r->cc;
     r->cc->init(&r->n, &r->qp);
 }
 

@@ -327,6 +327,7 @@ struct bn_scenario_workload {
 /* NVLink/NVSwitch scale-up domains beside the backend fabric. */
 struct bn_scenario_scale_up {
     double rate_gbps;            /* per GPU, each direction */
+    double efficiency;           /* the share of rate_gbps data gets (NVLink's protocol) */
     double latency_ns;           /* NVSwitch forwarding latency */
     uint32_t domain_gpus;        /* GPUs per domain (hosts h / domain_gpus share one); 0 = none */
     bool nvls;                   /* NVLink SHARP: the NVSwitch reduces and multicasts */

@@ -46,7 +46,7 @@ void bn_coll_cost_of(const struct bn_sim *s, struct bn_coll_cost *c)
         .domain_gpus = s->topo.domain_gpus, .nic_line_gbps = nic,
     };
     if (s->topo.nscaleup) {
-        double nv = sc->scale_up.rate_gbps;
+        double nv = sc->scale_up.rate_gbps * sc->scale_up.efficiency;
         c->nv_gbps = bn_encap_goodput_gbps(s->nics.encap, s->nics.mtu, nv);
         c->nv_line_gbps = nv;
         c->nv_alpha_us = sc->coll.step_latency_us + sc->scale_up.latency_ns / 1e3 +

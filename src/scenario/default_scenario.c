@@ -275,6 +275,7 @@ static const char default_yaml[] =
     "scale_up:                       # NVLink/NVSwitch domains beside the backend\n"
     "  domain_gpus: 0                # GPUs per domain; 0 = none, 8 = per server, 72 = NVL72\n"
     "  rate_gbps: 3600               # per GPU each way (H100 NVLink 4)\n"
+    "  efficiency: 0.824             # the share data gets (NCCL: 20.6 of 25 GB/s a link)\n"
     "  latency_ns: 250               # NVSwitch forwarding\n"
     "  nvls: false                   # NVLink SHARP: the NVSwitch reduces and multicasts\n"
     "  nvls_efficiency: 0.85         # its engine's share of the ports' rate (NCCL: H100)\n"

@@ -49,7 +49,9 @@ int bn_topo_add_aggregation(struct bn_topo *t, const struct bn_scenario *sc, str
         if ((i + 1) * t->domain_gpus > t->nhosts)
             gpus = t->nhosts - i * t->domain_gpus;
         bn_topo_connect(t, t->nvls_first + i, t->scaleup_first + i,
-                        sc->scale_up.nvls_efficiency * gpus * sc->scale_up.rate_gbps, 0,
+                        sc->scale_up.nvls_efficiency * gpus * sc->scale_up.rate_gbps *
+                            sc->scale_up.efficiency,
+                        0,
                         BN_CABLE_COPPER);
     }
     return BN_OK;

@@ -7,7 +7,10 @@
  * into the backend fabric. So each domain is one scale-up switch node (the
  * NVSwitch fabric, non-blocking, as NVIDIA builds it) with one link per GPU
  * at scale_up.rate_gbps: intra-domain traffic contends on the GPUs' NVLink
- * ports and the switch's egress, inter-domain traffic on the NICs.
+ * ports and the switch's egress, inter-domain traffic on the NICs. The
+ * ports carry data at scale_up.efficiency of the line rate: NVLink's own
+ * protocol (request and response headers, flow-control credits) takes the
+ * rest, as NCCL's topology counts it (20.6 of 25 GB/s per NVLink 4 link).
  *
  * Hosts are GPUs numbered server by server, so domain d holds hosts
  * d*G .. d*G+G-1 (the last domain may be smaller).
@@ -26,7 +29,8 @@ int bn_topo_add_scale_up(struct bn_topo *t, const struct bn_scenario *sc, struct
     t->nscaleup = d;
     t->domain_gpus = g;
     for (uint32_t h = 0; h < t->nhosts; h++)
-        bn_topo_connect(t, h, t->scaleup_first + h / g, sc->scale_up.rate_gbps,
-                        sc->link.host_cable_m, BN_CABLE_COPPER);
+        bn_topo_connect(t, h, t->scaleup_first + h / g,
+                        sc->scale_up.rate_gbps * sc->scale_up.efficiency, sc->link.host_cable_m,
+                        BN_CABLE_COPPER);
     return BN_OK;
 }

@@ -3,11 +3,12 @@
 # collectives.md, "Against published nccl-tests results"): busbw at 1 GiB
 # within 10 % of each, with the pair NCCL's model picks.
 # - 8 x H100 in one server, NVLS off: 368.76 GB/s (NVIDIA/nccl-tests issue
-#   #309); NVLink at NCCL's own figure for an NVLink4 link, 20.6 GB/s x 18
-#   links = 2966.4 Gb/s (NCCL src/graph/topo.h, SM90_NVLINK_BW);
+#   #309); NVLink's data at NCCL's own figure for an NVLink4 link, 20.6 of
+#   25 GB/s (NCCL src/graph/topo.h, SM90_NVLINK_BW): the default
+#   scale_up.efficiency, 0.824;
 # - 4 x GB200 in one NVLink5 domain, Ring: 679.61 GB/s at 8 GiB (Azure
-#   ND GB200 v6, Azure/AI-benchmarking-guide); NVLink5 at NCCL's 40.1 GB/s
-#   x 18 = 5774.4 Gb/s (SM100_NVLINK_BW);
+#   ND GB200 v6, Azure/AI-benchmarking-guide); NVLink5 at 7200 Gb/s with
+#   NCCL's 40.1 of 50 GB/s a link (SM100_NVLINK_BW), efficiency 0.802;
 # - 4 servers of 8 x H100 on NDR InfiniBand (the ib-ndr preset): 365.84
 #   GB/s (NVIDIA/nccl-tests issue #309);
 # - 8 x H100 with NVLS: about 480 GB/s (an NCCL maintainer in
@@ -29,13 +30,16 @@ within() {
         --json "$T/$name.json" >/dev/null || { ok "$name runs" 1; return; }
     jq -e --argjson w "$want" '.rows[0] | (.busbw_gbs / $w - 1 | fabs) <= 0.10
         and (.nccl.algo + "/" + .nccl.proto) == $p' --arg p "$pick" "$T/$name.json" >/dev/null
-    ok "$name: busbw $(jq '.rows[0].busbw_gbs*100|round/100' "$T/$name.json") GB/s, published $want, NCCL's pick $(jq -r '.rows[0].nccl | .algo + "/" + .proto' "$T/$name.json")" $?
+    local rc=$? # before the substitutions below reset $?
+    ok "$name: busbw $(jq '.rows[0].busbw_gbs*100|round/100' "$T/$name.json") GB/s, published $want, NCCL's pick $(jq -r '.rows[0].nccl | .algo + "/" + .proto' "$T/$name.json")" $rc
 }
 
-within h100-8 368.76 Ring/Simple -g 8 --set scale_up.rate_gbps=2966.4
-within gb200-4 679.61 Ring/Simple -g 4 --set fabric=ib-xdr --set scale_up.rate_gbps=5774.4
+within h100-8 368.76 Ring/Simple -g 8
+within gb200-4 679.61 Ring/Simple -g 4 --set fabric=ib-xdr --set scale_up.rate_gbps=7200 \
+    --set scale_up.efficiency=0.802
 within h100-4x8 365.84 Ring/Simple -N 4 -g 8
-within h100-8-nvls 480 NVLS/Simple -g 8 --set scale_up.rate_gbps=2966.4 --set scale_up.nvls=true
-within b300-8-nvls 845 NVLS/Simple -g 8 --set fabric=ib-xdr --set scale_up.rate_gbps=5774.4 \
+within h100-8-nvls 480 NVLS/Simple -g 8 --set scale_up.nvls=true
+within b300-8-nvls 845 NVLS/Simple -g 8 --set fabric=ib-xdr --set scale_up.rate_gbps=7200 \
+    --set scale_up.efficiency=0.802 \
     --set scale_up.nvls=true --set scale_up.nvls_efficiency=0.74
 finish

@@ -52,7 +52,8 @@ expect2() { # NAME PATTERN ARGS...
   "$BNET" sweep "${base[@]}" "$@" >/dev/null 2>"$T/e"
   local st=$?
   [[ $st -eq 2 ]] && grep -q -- "$pat" "$T/e" && [[ $(wc -l <"$T/e") -eq 1 ]]
-  ok "$name (exit $st: $(head -c 120 "$T/e"))" $?
+  local rc=$? # before the substitution below resets $?
+  ok "$name (exit $st: $(head -c 120 "$T/e"))" $rc
 }
 expect2 "an unknown key" "nosuch.key" --vary nosuch.key=1,2
 expect2 "a value of the wrong type" "topology.k" --vary topology.k=4,eight

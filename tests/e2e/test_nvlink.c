@@ -21,7 +21,7 @@ static void run_flows(const char *flows, struct bn_results *r)
     snprintf(ff, sizeof ff, "workload.flow_file=%s", path);
     const char *sets[] = {"topology.k=4", "workload.kind=flow_list", ff, "workload.verb=send",
                           "link.fec_ns=0", "scale_up.domain_gpus=4", "scale_up.rate_gbps=3200",
-                          NULL};
+                          "scale_up.efficiency=1", NULL};
     struct bn_scenario sc;
     test_scenario(&sc, sets);
     test_run(&sc, r);

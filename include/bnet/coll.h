@@ -31,6 +31,11 @@ struct bn_coll_row {
      * and no latency, by the tuner's model (GB/s; 0: no model): what the
      * seed's "AllReduce busbw / line rate" divides by */
     double line_busbw_gbs;
+    /* the busbw bound of each side alone, at its goodput, by the same
+     * model with no latency (GB/s; 0: no model, or the side carries none
+     * of it): the NICs (what NCCL users compare a collective across
+     * servers with) and NVLink */
+    double nic_busbw_gbs, nvlink_busbw_gbs;
     uint64_t packet_hops, events; /* simulator work for the row, every iteration (counts) */
     uint64_t pkts_dropped, retransmits; /* packets dropped in the fabric; data packets resent */
     double wall_s;              /* simulation wall time of the row */
@@ -88,6 +93,10 @@ struct bn_coll_results {
 /* Called after each row (may be NULL): `r` holds the rows so far, the
  * header fields and the topology. */
 typedef void (*bn_coll_row_fn)(void *ud, const struct bn_coll_results *r, uint32_t row);
+
+/* The channels a collective of the scenario runs on: coll.channels, or
+ * for 0 NCCL's choice (2 per NIC on servers of GPUs with a NIC each). */
+uint32_t bn_coll_channels(const struct bn_scenario *sc);
 
 /* Run the sweep the scenario's coll.* keys describe. `out` need not be
  * initialized; on BN_OK the caller frees it with bn_coll_results_free; on

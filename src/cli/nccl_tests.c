@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "bnet/coll.h"
 #include "bnet/scenario.h"
 #include "cli/cli.h"
 
@@ -107,7 +108,7 @@ int bn_cli_nccl_env(struct bn_scenario *sc, struct bn_error *err)
     if (lo > hi)
         return bn_fail(err, BN_EINPUT, "NCCL_MIN_NCHANNELS %u is above NCCL_MAX_NCHANNELS %u",
                        lo, hi);
-    uint32_t ch = sc->coll.channels < lo ? lo : sc->coll.channels > hi ? hi : sc->coll.channels;
+    uint32_t now = bn_coll_channels(sc), ch = now < lo ? lo : now > hi ? hi : now;
     char v[16];
     snprintf(v, sizeof v, "%u", ch);
     return env_set(sc, has_lo ? "NCCL_MIN_NCHANNELS" : "NCCL_MAX_NCHANNELS", "coll.channels", v,

@@ -117,6 +117,8 @@ static int hier_bulk(struct bn_sched *s, struct bn_error *err)
 
 const struct bn_coll_algo_ops bn_coll_algo_hier = {
     .name = "hier",
+    .family = BN_FAMILY_RING,
+    .forced_only = true, /* an alternative to NCCL's rings, not NCCL's: coll.algo names it */
     .compact = BN_COMPACT_TWO_LEVEL,
     .supports = hier_supports,
     .build = hier_build,

@@ -141,11 +141,11 @@ static uint64_t htree_transfers(const struct bn_coll_params *p)
     return bn_coll_tree_transfers(p, 2 * (uint64_t)p->channels, true);
 }
 
-/* bnet's own tuner leaves it to coll.algo and to NCCL's model (coll.tuner
- * nccl): its alpha-beta model counts NVLink steps cheaper than the packet
- * level runs them, and would take it over the flat tree where it is slower. */
+/* `tree` builds it across servers (algo_tree.c); by this name only when
+ * coll.algo asks for it. */
 const struct bn_coll_algo_ops bn_coll_algo_htree = {
     .name = "htree",
+    .family = BN_FAMILY_TREE,
     .forced_only = true,
     .supports = htree_supports,
     .build = htree_build,

@@ -18,6 +18,10 @@
  * down once it has it.
  * Broadcast and Reduce use tree 1 relabelled so that `root` is label 0, one
  * tree per channel, pipelined by slices the same way.
+ *
+ * An AllReduce over whole servers of GPUs is NCCL's tree as NCCL builds it
+ * there: a chain inside each server, the double binary tree between the
+ * servers, on each channel's NIC (algo_htree.c, which this builds).
  */
 #include <stdlib.h>
 
@@ -133,6 +137,8 @@ static int tree_build(struct bn_sched *s, struct bn_error *err)
 {
     if (!tree_supports(&s->p))
         return bn_coll_unsupported(s, "tree", err);
+    if (bn_coll_algo_htree.supports(&s->p))
+        return bn_coll_algo_htree.build(s, err);
     uint32_t n = s->p.nranks;
     bool ar = s->p.kind == BN_COLL_ALLREDUCE;
     struct tree t[2] = {{0}, {0}};
@@ -172,6 +178,7 @@ static uint64_t tree_transfers(const struct bn_coll_params *p)
 
 const struct bn_coll_algo_ops bn_coll_algo_tree = {
     .name = "tree",
+    .family = BN_FAMILY_TREE,
     .supports = tree_supports,
     .build = tree_build,
     .transfers = tree_transfers,

@@ -192,16 +192,40 @@ const char *bn_nccl_proto_name(enum bn_nccl_proto p)
 
 const char *bn_nccl_bnet_algo(const struct bn_nccl_system *sys, enum bn_nccl_algo a)
 {
-    bool servers = sys->nnodes > 1 && sys->nranks / sys->nnodes > 1;
-    if (a == BN_NCCL_TREE) /* across servers: chains inside, a tree between */
-        return servers ? "htree" : "tree";
+    (void)sys; /* across servers bnet's ring and tree build NCCL's graphs */
+    if (a == BN_NCCL_TREE)
+        return "tree";
     if (a == BN_NCCL_COLLNET_DIRECT)
         return "collnet";
     if (a == BN_NCCL_NVLS)
         return "nvls";
-    /* NCCL's ring across servers gives each channel its own NIC: bnet's
-     * hierarchical ring (a ring per rail); inside one server, the ring */
-    return servers ? "hier" : "ring";
+    return "ring";
+}
+
+double bn_nccl_base_lat_us(enum bn_nccl_algo a, enum bn_nccl_proto p)
+{
+    return base_lat[a][p];
+}
+
+double bn_nccl_step_lat_us(enum bn_nccl_algo a, enum bn_nccl_proto p, bool net)
+{
+    return hw_lat[net ? HW_NET : HW_NVLINK][a][p];
+}
+
+int bn_nccl_algo_of_family(enum bn_coll_family f)
+{
+    switch (f) {
+    case BN_FAMILY_RING:
+        return BN_NCCL_RING;
+    case BN_FAMILY_TREE:
+        return BN_NCCL_TREE;
+    case BN_FAMILY_COLLNET:
+        return BN_NCCL_COLLNET_DIRECT;
+    case BN_FAMILY_NVLS:
+        return BN_NCCL_NVLS;
+    default:
+        return -1;
+    }
 }
 
 const struct bn_coll_proto *bn_nccl_bnet_proto(enum bn_nccl_proto p)

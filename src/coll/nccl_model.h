@@ -47,11 +47,19 @@ struct bn_nccl_pick {
 bool bn_nccl_pick(const struct bn_nccl_system *sys, enum bn_coll_kind kind, uint64_t bytes,
                   int only_algo, int only_proto, struct bn_nccl_pick *out);
 
+/* NCCL's latencies (us): a collective's fixed part (baseLat: its launch
+ * and set-up, which nccl-tests' time includes) and one step's on NVLink
+ * or the network (hwLat), for algorithm a and protocol p. */
+double bn_nccl_base_lat_us(enum bn_nccl_algo a, enum bn_nccl_proto p);
+double bn_nccl_step_lat_us(enum bn_nccl_algo a, enum bn_nccl_proto p, bool net);
+/* NCCL's algorithm of a bnet family (-1: none of NCCL's). */
+int bn_nccl_algo_of_family(enum bn_coll_family f);
+
 /* "Tree", "Ring", "CollNetDirect", "NVLS"; "LL", "LL128", "Simple". */
 const char *bn_nccl_algo_name(enum bn_nccl_algo a);
 const char *bn_nccl_proto_name(enum bn_nccl_proto p);
-/* bnet's algorithm for NCCL's a on this system (its Ring across servers
- * is bnet's hierarchical ring: one rail per channel) and protocol. */
+/* bnet's algorithm for NCCL's a on this system (bnet's ring and tree are
+ * NCCL's across servers too) and protocol. */
 const char *bn_nccl_bnet_algo(const struct bn_nccl_system *sys, enum bn_nccl_algo a);
 const struct bn_coll_proto *bn_nccl_bnet_proto(enum bn_nccl_proto p);
 

@@ -290,12 +290,14 @@ int bn_sched_crit(struct bn_sched *s, uint32_t x, uint32_t mult, struct bn_error
 }
 
 int bn_sched_chain(struct bn_sched *s, uint32_t piece, uint32_t start, uint32_t nred,
-                   uint32_t ncopy, uint32_t channel, struct bn_error *err)
+                   uint32_t ncopy, uint32_t channel, uint32_t rot, struct bn_error *err)
 {
     if (s->succ_off)
         return bn_fail(err, BN_EINPUT, "coll: chain added after the schedule was finished");
+    uint32_t g = s->p.gpus_per_server;
     if (start >= s->p.nranks || piece >= s->npieces || channel >= s->p.channels ||
-        nred + (uint64_t)ncopy == 0 || s->p.nranks < 2)
+        nred + (uint64_t)ncopy == 0 || s->p.nranks < 2 ||
+        (rot && (g < 2 || rot >= g || s->p.nranks % g)))
         return bn_fail(err, BN_EINPUT, "coll: chain of piece %" PRIu32 " from rank %" PRIu32
                        " (%" PRIu32 " + %" PRIu32 " hops, channel %" PRIu32 ") is not one",
                        piece, start, nred, ncopy, channel);
@@ -303,7 +305,8 @@ int bn_sched_chain(struct bn_sched *s, uint32_t piece, uint32_t start, uint32_t 
                   err);
     if (rc != BN_OK)
         return rc;
-    s->chains[s->nchains++] = (struct bn_chain){.piece = piece, .start = start, .nred = nred,
+    s->chains[s->nchains++] = (struct bn_chain){.piece = piece, .start = start, .rot = rot,
+                                                .nred = nred,
                                                 .ncopy = ncopy, .channel = channel};
     return BN_OK;
 }
@@ -337,8 +340,11 @@ void bn_sched_view(const struct bn_sched *s, uint32_t x, struct bn_xfer_view *v)
     }
     const struct bn_chain *c = &s->chains[bn_sched_chain_of(s, x)];
     uint32_t h = x - c->first, n = s->p.nranks, at = (uint32_t)((c->start + (uint64_t)h) % n);
+    uint32_t g = s->p.gpus_per_server;
     const struct bn_piece *pc = &s->pieces[c->piece];
-    *v = (struct bn_xfer_view){.src = at, .dst = at + 1 == n ? 0 : at + 1, .piece = c->piece,
+    *v = (struct bn_xfer_view){.src = bn_ring_rank(g, c->rot, at),
+                               .dst = bn_ring_rank(g, c->rot, at + 1 == n ? 0 : at + 1),
+                               .piece = c->piece,
                                .channel = c->channel,
                                .bytes = (pc->hi - pc->lo) * s->p.type_bytes,
                                .op = h < c->nred ? BN_XFER_REDUCE : BN_XFER_COPY};

@@ -31,7 +31,10 @@
  * described on demand (bn_sched_view); they hold no slots: a run carries
  * each chain's contribution set along and checks a rank's output when the
  * chain leaves it for the last time. Chains and explicit transfers may not
- * depend on each other, nor share pieces.
+ * depend on each other, nor share pieces. A chain's ring may turn inside
+ * every server (rot, NCCL's rings across servers: bn_chain_rank): hop h
+ * then goes between the ranks at ring positions start + h and the next,
+ * and what it carries is an interval of positions.
  *
  * A *two-level chain* (hchain) is the compact form of a piece of a
  * hierarchical AllReduce over m groups of g consecutive ranks (servers): a
@@ -119,6 +122,7 @@ struct bn_chain {
     uint32_t start;            /* the rank the first hop leaves */
     uint32_t nred, ncopy;      /* REDUCE hops, then COPY hops */
     uint32_t channel;
+    uint32_t rot;              /* its ring's turn inside each server (0: ranks in order) */
     uint32_t first;            /* its first hop's transfer id (set by finish) */
 };
 
@@ -229,10 +233,22 @@ int bn_sched_piece(struct bn_sched *s, uint64_t lo, uint64_t hi, uint32_t *id,
  * Slots are created on first use. */
 int bn_sched_xfer(struct bn_sched *s, uint32_t src, uint32_t dst, uint32_t piece,
                   enum bn_xfer_op op, uint32_t channel, uint32_t *id, struct bn_error *err);
-/* A chain: piece `piece` carried from rank `start`, nred REDUCE hops then
- * ncopy COPY hops around the ring (see above). */
+/* A chain: piece `piece` carried from ring position `start`, nred REDUCE
+ * hops then ncopy COPY hops around the ring turned by `rot` inside every
+ * server (see above; rot < gpus_per_server, 0 without servers). */
 int bn_sched_chain(struct bn_sched *s, uint32_t piece, uint32_t start, uint32_t nred,
-                   uint32_t ncopy, uint32_t channel, struct bn_error *err);
+                   uint32_t ncopy, uint32_t channel, uint32_t rot, struct bn_error *err);
+/* The rank at ring position `pos` of a ring turned by `rot`: server
+ * pos / g's GPU (pos + rot) mod g, so the ring enters every server at its
+ * GPU rot and leaves it from GPU rot - 1; and the inverse. */
+static inline uint32_t bn_ring_rank(uint32_t g, uint32_t rot, uint32_t pos)
+{
+    return rot ? pos - pos % g + (pos % g + rot) % g : pos;
+}
+static inline uint32_t bn_ring_pos(uint32_t g, uint32_t rot, uint32_t rank)
+{
+    return rot ? rank - rank % g + (rank % g + g - rot) % g : rank;
+}
 /* An aggregate transfer: `bytes` from src to dst on `channel`, with no
  * dependencies (marks s bulk; see above). Zero bytes add nothing. */
 int bn_sched_bulk(struct bn_sched *s, uint32_t src, uint32_t dst, uint32_t channel,
@@ -336,9 +352,17 @@ int bn_sched_races(const struct bn_sched *s, uint64_t *races, struct bn_error *e
  * x groups) while it runs). */
 enum bn_coll_compact { BN_COMPACT_NO = 0, BN_COMPACT_CHAINS, BN_COMPACT_TWO_LEVEL };
 
+/* Which of NCCL's algorithms an algorithm is (its tuning model and its
+ * per-step latencies), if any. */
+enum bn_coll_family {
+    BN_FAMILY_OTHER = 0, BN_FAMILY_RING, BN_FAMILY_TREE, BN_FAMILY_COLLNET, BN_FAMILY_NVLS,
+    BN_FAMILIES
+};
+
 /* Algorithms: one file each behind this table (coll/algo_*.c). */
 struct bn_coll_algo_ops {
     const char *name;          /* as in coll.algo: "ring", "tree" ... */
+    enum bn_coll_family family;
     bool needs_aggregation;    /* runs only on switches' aggregation units (sharp.enabled) */
     bool needs_nvls;           /* runs only inside one NVLink domain's NVLS (scale_up.nvls) */
     bool forced_only;          /* the tuner never picks it (coll.algo must name it) */

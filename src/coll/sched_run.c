@@ -106,6 +106,20 @@ bool bn_chain_set_is(const struct bn_chain_set *set, struct bn_coll_answer want,
     }
 }
 
+/* What the rank at ring position `pos` of chain ch holds before (initial)
+ * or must hold after, with a single contributor given as its position on
+ * the chain's ring: the interval a chain carries is one of positions. */
+static bool chain_answer(const struct bn_sched *s, const struct bn_chain *ch, uint32_t pos,
+                         const struct bn_piece *pc, bool initial, struct bn_coll_answer *a)
+{
+    uint32_t g = s->p.gpus_per_server;
+    if (!bn_coll_answer_of(s, bn_ring_rank(g, ch->rot, pos), pc->lo, pc->hi, initial, a))
+        return false;
+    if (a->kind == BN_ANS_ONE)
+        a->rank = bn_ring_pos(g, ch->rot, a->rank);
+    return true;
+}
+
 int bn_sched_run_start(struct bn_sched_run *r, const struct bn_sched *s, struct bn_error *err)
 {
     memset(r, 0, sizeof *r);
@@ -146,7 +160,7 @@ int bn_sched_run_start(struct bn_sched_run *r, const struct bn_sched *s, struct 
         const struct bn_chain *ch = &s->chains[c];
         const struct bn_piece *pc = &s->pieces[ch->piece];
         struct bn_coll_answer a;
-        if (!bn_coll_answer_of(s, ch->start, pc->lo, pc->hi, true, &a)) {
+        if (!chain_answer(s, ch, ch->start, pc, true, &a)) {
             bn_sched_run_free(r);
             return bn_fail(err, BN_EINPUT, "coll: chain of piece %" PRIu32 " straddles blocks"
                            " of the %s layout", ch->piece, bn_coll_kind_name(s->p.kind));
@@ -207,10 +221,9 @@ static uint32_t chain_deliver(struct bn_sched_run *r, uint32_t xfer, uint32_t *o
     if (h != r->hops_done[c])
         r->conflicts += elems; /* delivered out of its order */
     r->hops_done[c]++;
-    if (h < ch->nred && bn_coll_answer_of(s, dst, pc->lo, pc->hi, true, &a) &&
-        !bn_chain_set_add(set, a, n))
+    if (h < ch->nred && chain_answer(s, ch, dst, pc, true, &a) && !bn_chain_set_add(set, a, n))
         r->conflicts += elems;
-    if ((uint64_t)h + n >= total && bn_coll_answer_of(s, dst, pc->lo, pc->hi, false, &a) &&
+    if ((uint64_t)h + n >= total && chain_answer(s, ch, dst, pc, false, &a) &&
         a.kind != BN_ANS_NONE && !bn_chain_set_is(set, a, n))
         r->chain_wrong += elems; /* its last visit: what the rank keeps */
     r->delivered++;
@@ -266,8 +279,8 @@ static bool chain_reaches(const struct bn_sched *s, uint32_t c, uint32_t rr)
     if (c >= s->nchains)
         return true;
     const struct bn_chain *ch = &s->chains[c];
-    uint32_t n = s->p.nranks;
-    uint64_t total = (uint64_t)ch->nred + ch->ncopy, after = (rr + n - ch->start - 1) % n;
+    uint32_t n = s->p.nranks, pos = bn_ring_pos(s->p.gpus_per_server, ch->rot, rr);
+    uint64_t total = (uint64_t)ch->nred + ch->ncopy, after = (pos + n - ch->start - 1) % n;
     return total >= n || after < total;
 }
 

@@ -38,9 +38,42 @@ static double slice_of(const struct bn_coll_params *p, double bytes)
     return bytes < (double)p->slice_bytes ? bytes : (double)p->slice_bytes;
 }
 
+/* NCCL's rings across servers of g GPUs (algo_ring.c): every GPU sends
+ * once per channel over NVLink (the exit GPU to its PXN proxy) and each
+ * NIC carries ceil(C/g) of the C channels, so busbw is NVLink's rate or
+ * the NICs' share, the slower; a chunk's hops cross servers 2(S - 1) times
+ * in an AllReduce, S - 1 otherwise (NCCL's tuning model: nInter). */
+static bool rings_cross_servers(const struct bn_coll_params *p, const struct bn_coll_cost *c)
+{
+    uint32_t g = p->gpus_per_server;
+    return g > 1 && p->nranks > g && p->nranks % g == 0 && c->domain_gpus >= g &&
+           c->nv_gbps > 0;
+}
+
+static double server_rings(const struct bn_coll_params *p, const struct bn_coll_cost *c)
+{
+    double n = p->nranks, s = (double)p->bytes, g = p->gpus_per_server, ns = n / g;
+    double ch = p->channels, per_nic = ceil(ch / g);
+    double bw = fmin(c->nv_gbps, c->nic_gbps * ch / per_nic);
+    bool two = p->kind == BN_COLL_ALLREDUCE;
+    double steps = two ? 2 * (n - 1) : n - 1, inter = two ? 2 * (ns - 1) : ns - 1;
+    double lat = (steps - inter) * c->nv_alpha_us + inter * c->net_alpha_us;
+    switch (p->kind) {
+    case BN_COLL_ALLREDUCE:
+        return lat + us_for(2 * (n - 1) / n * s, bw);
+    case BN_COLL_REDUCESCATTER:
+    case BN_COLL_ALLGATHER:
+        return lat + us_for((n - 1) / n * s, bw);
+    default: /* broadcast, reduce: a pipelined chain */
+        return lat + us_for(s + (n - 2) * slice_of(p, s / ch), bw);
+    }
+}
+
 static double ring(const struct bn_coll_params *p, const struct bn_coll_cost *c)
 {
     double n = p->nranks, s = (double)p->bytes;
+    if (rings_cross_servers(p, c))
+        return server_rings(p, c);
     struct hop h = span(p, c);
     switch (p->kind) {
     case BN_COLL_ALLREDUCE:
@@ -55,8 +88,13 @@ static double ring(const struct bn_coll_params *p, const struct bn_coll_cost *c)
 
 static double tree_depth(uint32_t n) { return ceil(log2((double)n + 1.0)) - 1.0; }
 
+static double htree(const struct bn_coll_params *p, const struct bn_coll_cost *c);
+
+/* Across whole servers the tree is NCCL's (algo_tree.c): htree's model. */
 static double tree(const struct bn_coll_params *p, const struct bn_coll_cost *c)
 {
+    if (bn_coll_algo_htree.supports(p))
+        return htree(p, c);
     double s = (double)p->bytes, d = tree_depth(p->nranks);
     struct hop h = span(p, c);
     if (p->kind == BN_COLL_ALLREDUCE) /* up and down, each tree half the data */
@@ -166,9 +204,16 @@ bool bn_coll_predict(const struct bn_coll_algo_ops *algo, const struct bn_coll_p
                   {&bn_coll_algo_htree, htree},   {&bn_coll_algo_nvls, nvls}};
     if (!algo->supports(p))
         return false;
+    const struct bn_coll_family_cost *f = &c->family[algo->family];
+    struct bn_coll_cost fc = *c;
+    if (f->set) {
+        fc.net_alpha_us = f->net_alpha_us;
+        fc.rail_alpha_us = f->rail_alpha_us;
+        fc.nv_alpha_us = f->nv_alpha_us;
+    }
     for (size_t i = 0; i < sizeof models / sizeof models[0]; i++) {
         if (models[i].algo == algo) {
-            *us = models[i].model(p, c);
+            *us = models[i].model(p, &fc) + (f->set ? f->launch_us : 0);
             return true;
         }
     }
@@ -184,6 +229,7 @@ double bn_coll_line_busbw(const struct bn_coll_algo_ops *algo, const struct bn_c
     const double free_gbps = 1e30;
     struct bn_coll_cost line = *c;
     line.net_alpha_us = line.nv_alpha_us = line.agg_alpha_us = 0;
+    memset(line.family, 0, sizeof line.family);
     double us[2];
     for (int i = 0; i < 2; i++) {
         line.nic_gbps = i ? free_gbps : c->nic_line_gbps;
@@ -195,6 +241,24 @@ double bn_coll_line_busbw(const struct bn_coll_algo_ops *algo, const struct bn_c
     if (p->bytes == 0 || !(t > 0))
         return 0;
     return (double)p->bytes / (t * 1e3) * bn_coll_busbw_factor(p->kind, p->nranks);
+}
+
+double bn_coll_side_busbw(const struct bn_coll_algo_ops *algo, const struct bn_coll_params *p,
+                          const struct bn_coll_cost *c, bool nics)
+{
+    const double free_gbps = 1e30;
+    struct bn_coll_cost side = *c;
+    side.net_alpha_us = side.nv_alpha_us = side.agg_alpha_us = 0;
+    memset(side.family, 0, sizeof side.family);
+    if (nics)
+        side.nv_gbps = c->nv_gbps > 0 ? free_gbps : 0;
+    else
+        side.nic_gbps = free_gbps;
+    double us;
+    if (p->bytes == 0 || !bn_coll_predict(algo, p, &side, &us) || !(us > 0) ||
+        us < 1e-12 * (double)p->bytes) /* the side carries nothing: no bound */
+        return 0;
+    return (double)p->bytes / (us * 1e3) * bn_coll_busbw_factor(p->kind, p->nranks);
 }
 
 static const struct bn_coll_algo_ops *tune(const struct bn_coll_params *p,

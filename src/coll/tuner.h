@@ -11,6 +11,7 @@
 
 struct bn_coll_cost {
     double net_alpha_us;     /* one transfer across the backend fabric, end to end */
+    double rail_alpha_us;    /* the same through one switch (a rail's leaf) */
     double nv_alpha_us;      /* one transfer inside an NVLink domain */
     double nic_gbps;         /* backend goodput per GPU (payload bits) */
     double nv_gbps;          /* NVLink goodput per GPU; 0 without NVLink domains */
@@ -19,6 +20,13 @@ struct bn_coll_cost {
     double agg_alpha_us;     /* CollNet: one level up or down, aggregation included */
     double nvls_eff;         /* NVLS: the NVSwitch engine's share of its ports' rate (0: none) */
     double nic_line_gbps, nv_line_gbps; /* the line rates under those goodputs */
+    /* per algorithm family, when set: the alphas with that family's
+     * software step latencies in place of the plain ones, and its launch
+     * latency, once per collective (driver/coll.h, bn_coll_steps) */
+    struct bn_coll_family_cost {
+        bool set;
+        double net_alpha_us, rail_alpha_us, nv_alpha_us, launch_us;
+    } family[BN_FAMILIES];
 };
 
 /* The costs as NCCL protocol `proto` sees them: its wire bytes (the
@@ -34,6 +42,11 @@ bool bn_coll_predict(const struct bn_coll_algo_ops *algo, const struct bn_coll_p
  * collective is measured against (0: no model). */
 double bn_coll_line_busbw(const struct bn_coll_algo_ops *algo, const struct bn_coll_params *p,
                           const struct bn_coll_cost *c);
+/* The busbw (GB/s) `algo` reaches on p with no latency when one side
+ * alone bounds it, at its goodput: the NICs (`nics`, NVLink free) or
+ * NVLink (NICs free). 0: no model, or that side carries none of it. */
+double bn_coll_side_busbw(const struct bn_coll_algo_ops *algo, const struct bn_coll_params *p,
+                          const struct bn_coll_cost *c, bool nics);
 /* The fastest algorithm the registry has for p, and its prediction. */
 const struct bn_coll_algo_ops *bn_coll_tune(const struct bn_coll_params *p,
                                             const struct bn_coll_cost *c, double *us);

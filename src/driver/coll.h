@@ -13,13 +13,22 @@
 #include "coll/tuner.h"
 #include "sim/sim.h"
 
+/* The software latencies a collective's run adds to what the fabric
+ * simulates (coll_nccl.c): once per iteration (NCCL's launch and set-up)
+ * and before each step, on the network or inside an NVLink domain. */
+struct bn_coll_steps {
+    double launch_us, net_us, nv_us;
+    int nccl_proto;              /* the protocol whose latencies they are (enum bn_nccl_proto) */
+};
+
 /* Run a finished schedule on the built fabric, endpoints on hosts
- * ep_host[], under NCCL protocol `proto` (NULL: none, coll.proto auto);
- * fills the row's time, #wrong and fabric counters. */
+ * ep_host[], under NCCL protocol `proto` (NULL: none, coll.proto auto)
+ * with the software latencies `steps`; fills the row's time, #wrong and
+ * fabric counters. */
 int bn_coll_execute(struct bn_sim *s, const struct bn_sched *sched, const uint32_t *ep_host,
                     const struct bn_scenario *sc, const struct bn_coll_proto *proto,
-                    const struct bn_ranks *ranks, struct bn_coll_row *row,
-                    struct bn_error *err);
+                    const struct bn_coll_steps *steps, const struct bn_ranks *ranks,
+                    struct bn_coll_row *row, struct bn_error *err);
 
 /* The tuner's inputs, from the fabric as built (coll_sweep.c). */
 void bn_coll_cost_of(const struct bn_sim *s, struct bn_coll_cost *c);
@@ -27,6 +36,14 @@ void bn_coll_cost_of(const struct bn_sim *s, struct bn_coll_cost *c);
 /* What NCCL's tuning model sees of this system (coll_nccl.c). */
 void bn_coll_nccl_system(const struct bn_scenario *sc, const struct bn_coll_params *p,
                          const struct bn_coll_cost *c, struct bn_nccl_system *sys);
+/* The software latencies of algorithm family f under `proto`, or under
+ * coll.proto auto the protocol NCCL's model would pick for f at `bytes`
+ * (its latencies only: the data moves as without a protocol). hw: the
+ * fabric's costs before any protocol, whose alphas hold coll.step_latency_us. */
+void bn_coll_steps_of(const struct bn_scenario *sc, const struct bn_nccl_system *sys,
+                      const struct bn_coll_cost *hw, enum bn_coll_family f,
+                      const struct bn_coll_proto *proto, enum bn_coll_kind kind, uint64_t bytes,
+                      struct bn_coll_steps *out);
 /* The pair NCCL's model picks for the row, within coll.algo and
  * coll.proto when they force one; false if it models none. */
 bool bn_coll_nccl_choice(const struct bn_scenario *sc, const struct bn_nccl_system *sys,

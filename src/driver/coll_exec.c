@@ -1,9 +1,10 @@
 /*
  * The network executor of collective schedules: each transfer of a
  * bn_sched becomes an RDMA WRITE on the queue pair of its (source,
- * destination, channel), posted coll.step_latency_us after the transfers it
- * depends on have been delivered (the receiver's completion), as NCCL's
- * proxy posts a step once its buffer slot is ready. Under an NCCL protocol
+ * destination, channel), posted a step's software latency after the
+ * transfers it depends on have been delivered (the receiver's completion),
+ * as NCCL's proxy posts a step once its buffer slot is ready; an iteration
+ * starts after NCCL's launch latency (coll_nccl.c, bn_coll_steps_of). Under an NCCL protocol
  * (coll.proto) a transfer carries the protocol's lines, its step latency
  * is the protocol's share, and a connection holds at most its 8 slots: a
  * slot frees when the receiver has consumed its step, that is once every
@@ -53,7 +54,8 @@ struct exec {
     uint32_t *pred_off, *pred, *unsent;
     uint32_t *to_free, nto_free; /* connections whose step was consumed */
     bool freeing;
-    bn_time_t step_ps;
+    bn_time_t step_net_ps, step_nv_ps, launch_ps; /* software latencies (bn_coll_steps) */
+    uint32_t domain_gpus;        /* ranks r with equal r / domain_gpus share NVLink (0: none) */
     uint32_t iter, iters_total, warmup, iters;
     bn_time_t iter_start;
     double timed_ps[2];          /* out of place, in place */
@@ -61,6 +63,7 @@ struct exec {
     bool finished;
     uint32_t *sent;              /* per endpoint: its sends delivered this iteration */
     bn_time_t *bulk_at;          /* an aggregate: per transfer, when posted and delivered */
+    uint8_t *legs_left;          /* an aggregate with PXN: per transfer, legs not yet delivered */
     bool failed;                 /* a queue pair gave up: the collective cannot finish */
     double failed_us;
     uint32_t failed_rank, failed_peer, failed_step;
@@ -131,7 +134,10 @@ static void fail_in_callback(struct exec *x, int rc, const char *what)
 /* PXN (coll.pxn; NCCL's NCCL_PXN_DISABLE=0): a transfer between GPUs on
  * different servers and rails first crosses NVLink to the GPU of its own
  * server on the destination's rail, whose NIC sends it on: the first leg's
- * cookie carries this bit. The proxy's host, or UINT32_MAX: no relay. */
+ * cookie carries this bit. An aggregate's transfer is a connection's whole
+ * stream, which the relay forwards as it comes: both legs run at once, and
+ * the transfer is delivered when both are. The proxy's host, or
+ * UINT32_MAX: no relay. */
 #define PXN_LEG 0x80000000u
 
 static uint32_t pxn_proxy(const struct exec *x, uint32_t src_h, uint32_t dst_h)
@@ -162,9 +168,15 @@ static void send(struct exec *x, uint32_t xi, const struct bn_xfer_view *t, uint
     if (proxy != UINT32_MAX) {
         c = conn_for(x, x->ep_host[t->src], proxy, t->channel);
         cookie |= PXN_LEG;
-        if (c == UINT32_MAX) {
+        uint32_t on = x->legs_left ? conn_for(x, proxy, x->ep_host[t->dst], t->channel) : 0;
+        if (c == UINT32_MAX || on == UINT32_MAX) {
             fail_in_callback(x, BN_ENOMEM, "out of memory for a queue pair");
             return;
+        }
+        if (x->legs_left) { /* the stream's second leg, at once */
+            x->legs_left[xi] = 2;
+            if (bn_qp_post(&x->s->nics, x->qp_val[on], wire(x, t->bytes), BN_VERB_WRITE, xi) != 0)
+                fail_in_callback(x, BN_ENOMEM, "out of memory posting a PXN transfer");
         }
     }
     int rc = bn_qp_post(&x->s->nics, x->qp_val[c], wire(x, t->bytes), BN_VERB_WRITE, cookie);
@@ -278,23 +290,38 @@ static int consume_setup(struct exec *x)
     return BN_OK;
 }
 
-/* Ready transfers (at `when`) wait out the software step latency, then
- * post (none after a failure: the collective is over). On ranks, only
- * where their sender or receiver is. */
+/* A step's software latency: NVLink's between ranks of one NVLink domain
+ * (or into its NVSwitch's NVLS unit), the network's otherwise. */
+static bn_time_t step_of(const struct exec *x, const struct bn_xfer_view *t)
+{
+    uint32_t g = x->domain_gpus, n = x->sched->p.nranks;
+    if (!g || x->step_nv_ps == x->step_net_ps)
+        return x->step_net_ps;
+    uint32_t a = t->src < n ? t->src / g : UINT32_MAX, b = t->dst < n ? t->dst / g : UINT32_MAX;
+    bool nvls = t->src >= n + x->sched->p.nagg || t->dst >= n + x->sched->p.nagg;
+    return nvls || (a == b && a != UINT32_MAX) ? x->step_nv_ps : x->step_net_ps;
+}
+
+/* Ready transfers (at `when`) wait out their step's software latency,
+ * then post (none after a failure: the collective is over). On ranks,
+ * only where their sender or receiver is. */
 static void release(struct exec *x, const uint32_t *xs, uint32_t n, bn_time_t when)
 {
+    bool one_step = x->step_nv_ps == x->step_net_ps;
     for (uint32_t i = 0; i < n && !x->failed; i++) {
-        if (x->ranked) {
-            struct bn_xfer_view t;
+        struct bn_xfer_view t;
+        if (!one_step || x->ranked)
             bn_sched_view(x->sched, xs[i], &t);
+        bn_time_t at = when + (one_step ? x->step_net_ps : step_of(x, &t));
+        if (x->ranked) {
             if (!here(x, x->ep_host[t.src]) && !here(x, x->ep_host[t.dst]))
                 continue;
-            x->scheduled = when + x->step_ps < x->scheduled ? when + x->step_ps : x->scheduled;
+            x->scheduled = at < x->scheduled ? at : x->scheduled;
         }
-        if (x->step_ps == 0)
+        if (at == x->s->fab.now)
             post(x, xs[i]);
         else
-            bn_fabric_schedule(&x->s->fab, when + x->step_ps, BN_EV_APP, xs[i], 0);
+            bn_fabric_schedule(&x->s->fab, at, BN_EV_APP, xs[i], 0);
     }
 }
 
@@ -309,7 +336,7 @@ static int start_iteration(struct exec *x, bn_time_t when)
     for (uint32_t i = 0; x->consume && i < x->sched->nexplicit; i++)
         x->unsent[i] = x->sched->succ_off[i + 1] - x->sched->succ_off[i];
     memset(x->sent, 0, x->sched->nendpoints * sizeof *x->sent);
-    release(x, x->ready, bn_sched_run_initial(&x->run, x->ready), when);
+    release(x, x->ready, bn_sched_run_initial(&x->run, x->ready), when + x->launch_ps);
     return BN_OK;
 }
 
@@ -341,6 +368,11 @@ static void delivered(struct exec *x, uint32_t cookie, bn_time_t when)
 {
     struct bn_xfer_view t;
     bn_sched_view(x->sched, cookie & ~PXN_LEG, &t);
+    if (x->legs_left && x->legs_left[cookie & ~PXN_LEG]) {
+        if (--x->legs_left[cookie & ~PXN_LEG])
+            return; /* an aggregate's relayed stream: its other leg still runs */
+        cookie &= ~PXN_LEG;
+    }
     if (cookie & PXN_LEG) { /* at the proxy: its NIC sends it on, on its rail */
         uint32_t dst = x->ep_host[t.dst], proxy = pxn_proxy(x, x->ep_host[t.src], dst);
         if (x->ranked && !here(x, proxy) && !here(x, dst))
@@ -522,11 +554,16 @@ static double chain_us(struct exec *x, double *head_us)
         uint32_t xi = sc->crit[i].xfer;
         struct bn_xfer_view t;
         bn_sched_view(sc, xi, &t);
-        uint32_t qp = x->qp_val[conn_of(x, &t)];
+        uint32_t src = x->ep_host[t.src], dst = x->ep_host[t.dst], proxy = pxn_proxy(x, src, dst);
+        uint32_t qp = x->qp_val[proxy == UINT32_MAX ? conn_of(x, &t) : conn_for(x, proxy, dst, t.channel)];
         double lat = (double)fe->q[qp].lat_a + fe->q[qp].lat_b * fe->full_wire;
+        if (proxy != UINT32_MAX) { /* the relay's NVLink leg first */
+            uint32_t leg = x->qp_val[conn_for(x, src, proxy, t.channel)];
+            lat += (double)fe->q[leg].lat_a + fe->q[leg].lat_b * fe->full_wire;
+        }
         double busy = (double)(x->bulk_at[2 * (size_t)xi + 1] - x->bulk_at[2 * (size_t)xi]) - lat;
         double piece = busy > 0 ? busy * (double)sc->crit_piece_bytes / (double)t.bytes : 0;
-        ps += sc->crit[i].times * ((double)x->step_ps + (s->nics.qp[qp].nvlink ? 0 : ends) +
+        ps += sc->crit[i].times * ((double)step_of(x, &t) + (s->nics.qp[qp].nvlink ? 0 : ends) +
                                    lat + piece);
     }
     if (sc->crit_head >= sc->ncrit)
@@ -568,7 +605,8 @@ static int bind_ranks(struct exec *x, const struct bn_ranks *ranks, struct bn_er
                        "sender the instant they are delivered, which processes cannot run apart "
                        "(auto runs)", sc->source);
     int rc = bn_ranks_bind(x->s, ranks, err);
-    if (rc == BN_OK && x->step_ps < x->s->part->lookahead)
+    bn_time_t least = x->step_nv_ps < x->step_net_ps ? x->step_nv_ps : x->step_net_ps;
+    if (rc == BN_OK && least < x->s->part->lookahead)
         rc = bn_fail(err, BN_EINPUT, "%s: key 'coll.step_latency_us': %g us is under the "
                      "lookahead (%.0f ns): a transfer another process made ready would post "
                      "late", sc->source, sc->coll.step_latency_us,
@@ -579,7 +617,8 @@ static int bind_ranks(struct exec *x, const struct bn_ranks *ranks, struct bn_er
 
 int bn_coll_execute(struct bn_sim *s, const struct bn_sched *sched, const uint32_t *ep_host,
                     const struct bn_scenario *sc, const struct bn_coll_proto *proto,
-                    const struct bn_ranks *ranks, struct bn_coll_row *row, struct bn_error *err)
+                    const struct bn_coll_steps *steps, const struct bn_ranks *ranks,
+                    struct bn_coll_row *row, struct bn_error *err)
 {
     struct exec x = {
         .s = s, .sched = sched, .ep_host = ep_host, .err = err, .rc = BN_OK, .proto = proto,
@@ -587,8 +626,9 @@ int bn_coll_execute(struct bn_sim *s, const struct bn_sched *sched, const uint32
         .pxn_g = sc->coll.pxn && sc->topology.gpus_per_server > 1 &&
                          sc->scale_up.domain_gpus >= sc->topology.gpus_per_server
                      ? sc->topology.gpus_per_server : 0,
-        .step_ps = bn_time_from_us(sc->coll.step_latency_us *
-                                   (proto ? proto->step_latency_share : 1.0)),
+        .step_net_ps = bn_time_from_us(steps->net_us), .step_nv_ps = bn_time_from_us(steps->nv_us),
+        .launch_ps = bn_time_from_us(steps->launch_us),
+        .domain_gpus = s->topo.domain_gpus,
         .warmup = sc->coll.warmup, .iters = sc->coll.iters,
         .iters_total = sc->coll.warmup + sc->coll.iters * (sc->coll.in_place ? 2 : 1),
     };
@@ -611,6 +651,8 @@ int bn_coll_execute(struct bn_sim *s, const struct bn_sched *sched, const uint32
     x.sent = calloc((size_t)sched->nendpoints + 1, sizeof *x.sent);
     if (sched->bulk)
         x.bulk_at = calloc(2 * (size_t)sched->nxfers + 2, sizeof *x.bulk_at);
+    if (sched->bulk && x.pxn_g)
+        x.legs_left = calloc((size_t)sched->nxfers + 1, 1);
     bool slots = true;
     if (proto) {
         uint32_t nodes = bn_sched_ready_max(sched) + 1;
@@ -627,7 +669,8 @@ int bn_coll_execute(struct bn_sim *s, const struct bn_sched *sched, const uint32
         for (uint32_t n = 0; slots && n < nodes; n++)
             x.node_next[n] = n + 1 < nodes ? n + 1 : UINT32_MAX;
     }
-    int rc = x.qp_key && x.qp_val && x.ready && x.sent && slots && (x.bulk_at || !sched->bulk)
+    int rc = x.qp_key && x.qp_val && x.ready && x.sent && slots && (x.bulk_at || !sched->bulk) &&
+                     (x.legs_left || !(sched->bulk && x.pxn_g))
                  ? BN_OK
              : bn_fail(err, BN_ENOMEM, "out of memory for %u transfers", sched->nxfers);
     double t0 = bn_wall_now();
@@ -676,6 +719,7 @@ out:
     free(x.ready);
     free(x.sent);
     free(x.bulk_at);
+    free(x.legs_left);
     free(x.inflight);
     free(x.wait_head);
     free(x.wait_tail);

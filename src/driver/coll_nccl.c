@@ -4,7 +4,7 @@
  * (coll.algo, coll.proto: as NCCL_ALGO and NCCL_PROTO restrict NCCL's own
  * choice).
  */
-#include <string.h>
+#include <math.h>
 
 #include "driver/coll.h"
 
@@ -23,26 +23,57 @@ void bn_coll_nccl_system(const struct bn_scenario *sc, const struct bn_coll_para
     };
 }
 
-/* NCCL's algorithm for bnet's forced one (coll.algo), or -1: none. */
-static int nccl_algo_of(const char *bnet)
-{
-    if (strcmp(bnet, "ring") == 0 || strcmp(bnet, "hier") == 0)
-        return BN_NCCL_RING;
-    if (strcmp(bnet, "tree") == 0 || strcmp(bnet, "htree") == 0)
-        return BN_NCCL_TREE;
-    if (strcmp(bnet, "collnet") == 0)
-        return BN_NCCL_COLLNET_DIRECT;
-    if (strcmp(bnet, "nvls") == 0)
-        return BN_NCCL_NVLS;
-    return -1;
-}
-
 bool bn_coll_nccl_choice(const struct bn_scenario *sc, const struct bn_nccl_system *sys,
                          enum bn_coll_kind kind, uint64_t bytes, struct bn_nccl_pick *out)
 {
-    int a_only = sc->coll.algo ? nccl_algo_of(bn_coll_algo_name(sc->coll.algo - 1u)) : -2;
+    int a_only = sc->coll.algo ? bn_nccl_algo_of_family(bn_coll_algo_at(sc->coll.algo - 1u)->family)
+                               : -2;
     if (a_only == -1) /* a forced algorithm NCCL does not have */
         return false;
     return bn_nccl_pick(sys, kind, bytes, a_only, sc->coll.proto ? (int)sc->coll.proto - 1 : -1,
                         out);
+}
+
+/*
+ * NCCL's latencies on top of the simulated fabric. NCCL's tuning model
+ * (src/graph/tuning.cc, 2.20.3) gives a collective a fixed latency
+ * (baseLat: the kernel's launch and set-up, which nccl-tests' time holds)
+ * and each step one on NVLink or the network (hwLat: the hardware and the
+ * software between two steps). bnet simulates the hardware, so a step's
+ * software share is hwLat less the fabric's own latency for the shortest
+ * such hop (NVLink; a network hop through one switch, as NCCL's rails
+ * run), at least coll.step_latency_us's protocol share: a hop through
+ * more switches costs NCCL's figure and theirs. For LL and LL128, the
+ * protocols of small and medium sizes, those are NCCL's figures; Simple's
+ * hwLat (3.4 us per NVLink step, 14 per network step) is its model's
+ * ceiling, and measured rings reach their bandwidth only with about
+ * NCCL_NET_OVERHEAD's 1 us per step: Simple steps keep
+ * coll.step_latency_us.
+ */
+void bn_coll_steps_of(const struct bn_scenario *sc, const struct bn_nccl_system *sys,
+                      const struct bn_coll_cost *hw, enum bn_coll_family f,
+                      const struct bn_coll_proto *proto, enum bn_coll_kind kind, uint64_t bytes,
+                      struct bn_coll_steps *out)
+{
+    int a = bn_nccl_algo_of_family(f);
+    enum bn_nccl_algo na = a < 0 ? BN_NCCL_RING : (enum bn_nccl_algo)a;
+    enum bn_nccl_proto np = BN_NCCL_SIMPLE;
+    struct bn_nccl_pick pick;
+    for (size_t i = 0; proto && bn_coll_proto_at(i); i++)
+        if (bn_coll_proto_at(i) == proto)
+            np = (enum bn_nccl_proto)i;
+    if (!proto && bn_nccl_pick(sys, kind, bytes, (int)na, -1, &pick))
+        np = pick.proto;
+    double step = sc->coll.step_latency_us;
+    double share = step * (proto ? proto->step_latency_share : np == BN_NCCL_SIMPLE ? 1.0
+                                                                  : bn_coll_proto_at((size_t)np)
+                                                                        ->step_latency_share);
+    *out = (struct bn_coll_steps){.launch_us = bn_nccl_base_lat_us(na, np),
+                                  .net_us = share, .nv_us = share, .nccl_proto = (int)np};
+    if (np == BN_NCCL_SIMPLE || na == BN_NCCL_COLLNET_DIRECT || na == BN_NCCL_NVLS)
+        return;
+    double net_hw = hw->rail_alpha_us - step, nv_hw = hw->nv_alpha_us - step;
+    out->net_us = fmax(share, bn_nccl_step_lat_us(na, np, true) - net_hw);
+    if (hw->nv_gbps > 0)
+        out->nv_us = fmax(share, bn_nccl_step_lat_us(na, np, false) - nv_hw);
 }

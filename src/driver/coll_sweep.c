@@ -38,10 +38,11 @@ void bn_coll_cost_of(const struct bn_sim *s, struct bn_coll_cost *c)
     /* the cables as the topology builders lay them (topo/) */
     double host_prop = bn_topo_link_ns(sc, sc->link.host_cable_m, sc->link.host_cable) / 1e3;
     double fab_prop = bn_topo_link_ns(sc, sc->link.fabric_cable_m, sc->link.fabric_cable) / 1e3;
+    double ends = sc->coll.step_latency_us + 2 * host_prop + mtu_us(s, nic) +
+                  bn_time_to_us(bn_ep_fixed_ps(&s->nics.ep_params));
     *c = (struct bn_coll_cost){
-        .net_alpha_us = sc->coll.step_latency_us + ti.diameter_switches * sw_us + 2 * host_prop +
-                        (ti.diameter_hops - 2) * fab_prop + mtu_us(s, nic) +
-                        bn_time_to_us(bn_ep_fixed_ps(&s->nics.ep_params)),
+        .net_alpha_us = ends + ti.diameter_switches * sw_us + (ti.diameter_hops - 2) * fab_prop,
+        .rail_alpha_us = ends + sw_us,
         .nic_gbps = bn_encap_goodput_gbps(s->nics.encap, s->nics.mtu, nic),
         .domain_gpus = s->topo.domain_gpus, .nic_line_gbps = nic,
     };
@@ -148,6 +149,18 @@ static int nvls_endpoints(const struct bn_topo *t, struct bn_coll_params *p, uin
     return BN_OK;
 }
 
+/* NCCL gives each NIC two channels on servers of GPUs with a NIC each
+ * (NVIDIA/nccl src/graph/search.cc: the ring search duplicates a graph's
+ * channels, and H100 servers with 8 NICs run 16 to 32 of them), at most
+ * its 32 (MAXCHANNELS). */
+uint32_t bn_coll_channels(const struct bn_scenario *sc)
+{
+    uint32_t g = sc->topology.gpus_per_server;
+    if (sc->coll.channels)
+        return sc->coll.channels;
+    return g > 1 ? (2 * g < 32 ? 2 * g : 32) : 2;
+}
+
 /* Where each endpoint of the schedule lives: rank r on GPU host r, the
  * SHARP units (with sharp.enabled) on their switches, the NVLS units on
  * their NVSwitches. */
@@ -199,13 +212,14 @@ static int run_size(const struct bn_scenario *sc, uint64_t size, const struct bn
         struct bn_coll_params p = {
             .nranks = s->topo.nhosts, .bytes = size,
             .type_bytes = row->type_bytes,
-            .root = sc->coll.root, .channels = sc->coll.channels,
+            .root = sc->coll.root, .channels = bn_coll_channels(sc),
             .slice_bytes = sc->coll.slice_bytes, .gpus_per_server = sc->topology.gpus_per_server,
             .agg_max_trees = sc->sharp.max_trees,
         };
         p.kind = (enum bn_coll_kind)sc->coll.op;
-        struct bn_coll_cost cost;
+        struct bn_coll_cost cost, hw;
         bn_coll_cost_of(s, &cost);
+        hw = cost;
         const struct bn_coll_proto *proto = sc->coll.proto ? bn_coll_proto_at(sc->coll.proto - 1u)
                                                            : NULL;
         /* what NCCL's tuning model would pick here; with coll.tuner nccl it
@@ -231,6 +245,17 @@ static int run_size(const struct bn_scenario *sc, uint64_t size, const struct bn
             bn_coll_cost_proto(&cost, proto, sc->coll.step_latency_us);
             snprintf(row->proto, sizeof row->proto, "%s", proto->name);
         }
+        /* each family's NCCL latencies, for the tuner as the run will pay them */
+        for (int f = 0; f < BN_FAMILIES; f++) {
+            struct bn_coll_steps st;
+            bn_coll_steps_of(sc, &sys, &hw, (enum bn_coll_family)f, proto, p.kind, size, &st);
+            double step = sc->coll.step_latency_us;
+            cost.family[f] = (struct bn_coll_family_cost){
+                .set = true, .net_alpha_us = hw.net_alpha_us - step + st.net_us,
+                .rail_alpha_us = hw.rail_alpha_us - step + st.net_us,
+                .nv_alpha_us = hw.nv_gbps > 0 ? hw.nv_alpha_us - step + st.nv_us : 0,
+                .launch_us = st.launch_us};
+        }
         rc = endpoints(s, &p, &tree, &ep_host, err);
         if (tree.n) { /* one level of the tree: into a unit, through its switch */
             cost.agg_levels = tree.levels;
@@ -252,17 +277,21 @@ static int run_size(const struct bn_scenario *sc, uint64_t size, const struct bn
         if (rc == BN_OK) {
             snprintf(row->algo, sizeof row->algo, "%s", algo->name);
             row->line_busbw_gbs = bn_coll_line_busbw(algo, &p, &cost);
+            row->nic_busbw_gbs = bn_coll_side_busbw(algo, &p, &cost, true);
+            row->nvlink_busbw_gbs = bn_coll_side_busbw(algo, &p, &cost, false);
             /* what ran: CollNet caps its trees at sharp.max_trees */
             for (uint32_t x = 0; x < sched.nexplicit; x++) /* a lane's channel: mod channels */
-                if (sched.xfers[x].channel % sc->coll.channels + 1 > row->channels)
-                    row->channels = sched.xfers[x].channel % sc->coll.channels + 1;
+                if (sched.xfers[x].channel % p.channels + 1 > row->channels)
+                    row->channels = sched.xfers[x].channel % p.channels + 1;
             for (uint32_t c = 0; c < sched.nchains; c++)
                 if (sched.chains[c].channel + 1 > row->channels)
                     row->channels = sched.chains[c].channel + 1;
             for (uint32_t c = 0; c < sched.nhchains; c++)
                 if (sched.hchains[c].channel + 1 > row->channels)
                     row->channels = sched.hchains[c].channel + 1;
-            rc = bn_coll_execute(s, &sched, ep_host, sc, proto, ranks, row, err);
+            struct bn_coll_steps steps;
+            bn_coll_steps_of(sc, &sys, &hw, algo->family, proto, p.kind, size, &steps);
+            rc = bn_coll_execute(s, &sched, ep_host, sc, proto, &steps, ranks, row, err);
         }
     }
     bn_sched_free(&sched);

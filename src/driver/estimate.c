@@ -109,7 +109,7 @@ static void jobs_parts(const struct bn_scenario *sc, struct bn_mem_estimate *e)
 static void coll_parts(const struct bn_scenario *sc, const struct bn_topo_counts *c,
                        struct bn_mem_estimate *e)
 {
-    double n = (double)c->hosts, ch = sc->coll.channels;
+    double n = (double)c->hosts, ch = bn_coll_channels(sc);
     double slices = (double)sc->coll.max_bytes / (n * ch * (double)sc->coll.slice_bytes);
     if (slices < 1)
         slices = 1;
@@ -165,7 +165,7 @@ static void coll_parts(const struct bn_scenario *sc, const struct bn_topo_counts
             struct bn_coll_params p = {.kind = (enum bn_coll_kind)sc->coll.op,
                                        .nranks = (uint32_t)c->hosts, .bytes = sc->coll.max_bytes,
                                        .type_bytes = bn_coll_type_bytes(t),
-                                       .channels = sc->coll.channels, .slice_bytes = slice};
+                                       .channels = bn_coll_channels(sc), .slice_bytes = slice};
             double x = (double)forced->transfers(&p);
             xfers = first || x > xfers ? x : xfers;
             first = false;

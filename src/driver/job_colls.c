@@ -12,6 +12,11 @@
 #include "driver/coll.h"
 #include "driver/job.h"
 
+/* A job's communicators run on 2 channels unless coll.channels sets them:
+ * NCCL sizes each communicator's channels to its own GPUs and NICs, which
+ * jobs do not model yet (docs/jobs.md). */
+#define JOB_CHANNELS 2
+
 static int cmp_u32(const void *a, const void *b)
 {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -96,7 +101,8 @@ static struct bn_coll_params params_of(const struct bn_jobs_exec *x, const struc
     uint64_t bytes = (t->bytes + unit - 1) / unit * unit;
     return (struct bn_coll_params){
         .kind = (enum bn_coll_kind)t->op, .nranks = n, .bytes = bytes ? bytes : unit,
-        .type_bytes = tb, .channels = sc->coll.channels, .slice_bytes = sc->coll.slice_bytes,
+        .type_bytes = tb, .channels = sc->coll.channels ? sc->coll.channels : JOB_CHANNELS,
+        .slice_bytes = sc->coll.slice_bytes,
         .gpus_per_server = jr->comm_gps[t->comm],
     };
 }

@@ -124,6 +124,23 @@ void bn_coll_print_footer(FILE *out, const struct bn_coll_results *r)
     fprintf(out, "#\n");
     fprintf(out, "# NIC goodput bound    : %.2f GB/s per GPU (%g Gb/s line rate)\n",
             r->nic_goodput_gbps / 8.0, r->nic_gbps);
+    const struct bn_coll_row *big = NULL;
+    for (uint32_t i = 0; i < r->nrows; i++)
+        if (!r->rows[i].failed && (!big || r->rows[i].size > big->size))
+            big = &r->rows[i];
+    if (big && (big->nic_busbw_gbs > 0 || big->nvlink_busbw_gbs > 0)) {
+        /* what each side alone allows the largest row's algorithm */
+        fprintf(out, "# busbw bounds (%s)  :", big->algo);
+        if (big->nic_busbw_gbs > 0)
+            fprintf(out, " NICs %.2f GB/s", big->nic_busbw_gbs);
+        if (big->nvlink_busbw_gbs > 0)
+            fprintf(out, "%s NVLink %.2f GB/s", big->nic_busbw_gbs > 0 ? "," : "",
+                    big->nvlink_busbw_gbs);
+        if (big->nic_busbw_gbs > 0 && big->nvlink_busbw_gbs > 0)
+            fprintf(out, " (%s bounds it)",
+                    big->nvlink_busbw_gbs < big->nic_busbw_gbs ? "NVLink" : "the NICs");
+        fprintf(out, "\n");
+    }
     fprintf(out, "# simulated in %.2f s wall, peak memory %.1f MB\n", r->wall_s,
             r->peak_rss_bytes / 1e6);
     if (r->interrupted)

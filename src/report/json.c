@@ -611,6 +611,8 @@ int bn_coll_write_json(const struct bn_coll_results *r, const char *path, struct
                               w->busbw_gbs, "wrong", (json_int_t)w->wrong, "algo", w->algo,
                               "channels", (int)w->channels, "predicted_us", w->predicted_us);
         json_object_set_new(o, "line_busbw_gbs", json_real(w->line_busbw_gbs));
+        json_object_set_new(o, "nic_busbw_gbs", json_real(w->nic_busbw_gbs));
+        json_object_set_new(o, "nvlink_busbw_gbs", json_real(w->nvlink_busbw_gbs));
         json_object_set_new(o, "packet_hops", json_integer((json_int_t)w->packet_hops));
         json_object_set_new(o, "events", json_integer((json_int_t)w->events));
         json_object_set_new(o, "pkts_dropped", json_integer((json_int_t)w->pkts_dropped));

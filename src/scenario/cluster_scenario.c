@@ -34,7 +34,7 @@ static const char cluster_yaml[] =
     "coll:\n"
     "  op: allreduce\n"
     "  algo: auto                    # the tuner picks per size\n"
-    "  channels: 2\n"
+    "  channels: 0                   # NCCL's count: 2 rings per NIC, 16 here\n"
     "  min_bytes: 8\n"
     "  max_bytes: 1GiB\n"
     "  step_factor: 2\n";

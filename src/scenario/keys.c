@@ -1038,10 +1038,12 @@ static const struct bn_scn_key keys[] = {
       .info.doc = "Algorithm, like NCCL_ALGO: auto lets the tuner pick per size from its "
                   "latency + bandwidth model; the others force one (docs/collectives.md).",
       FIELD(coll.algo) },
-    { .info.path = "coll.channels", INT_KEY, .info.unit = "", .info.def = "2",
+    { .info.path = "coll.channels", INT_KEY, .info.unit = "", .info.def = "0",
       .info.doc = "Channels, like NCCL_MIN/MAX_NCHANNELS: parallel rings/trees, each on its "
-                  "own queue pairs (own ECMP entropy).",
-      FIELD(coll.channels), RANGE(1, 64) },
+                  "own queue pairs (own ECMP entropy). 0 = NCCL's choice on servers of GPUs "
+                  "with a NIC each: 2 per NIC (2 x topology.gpus_per_server, at most 32), "
+                  "else 2.",
+      FIELD(coll.channels), RANGE(0, 64) },
     { .info.path = "coll.min_bytes", INT_KEY, .info.unit = "B", .info.def = "8",
       .info.doc = "Smallest size of the sweep (nccl-tests -b).",
       FIELD(coll.min_bytes), RANGE(1, 1e12) },
@@ -1103,7 +1105,7 @@ static const struct bn_scn_key keys[] = {
                   "(NCCL 2.20.3's tuning model: algorithm and protocol), or both (bnet's pick, "
                   "and NCCL's also run, for the gap).",
       FIELD(coll.tuner) },
-    { .info.path = "coll.pxn", BOOL_KEY, .info.unit = "", .info.def = "false",
+    { .info.path = "coll.pxn", BOOL_KEY, .info.unit = "", .info.def = "true",
       .info.doc = "PXN, as NCCL's: a send between GPUs of different servers and rails first "
                   "crosses NVLink to its server's GPU on the destination's rail, whose NIC sends "
                   "it on, so no data crosses rails in the network.",

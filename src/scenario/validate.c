@@ -176,8 +176,9 @@ static int check_partitions(const struct bn_scenario *sc, struct bn_error *err)
     return BN_OK;
 }
 
-/* coll.aggregate: flows of whole connections, so no protocol's slots, no
- * relay and no packets (docs/flow_level.md). */
+/* coll.aggregate: flows of whole connections, so no protocol's slots and
+ * no packets (docs/flow_level.md); a PXN relay forwards its stream as it
+ * comes (coll_exec.c). */
 static int check_aggregate(const struct bn_scenario *sc, struct bn_error *err)
 {
     where_buf at;
@@ -190,10 +191,6 @@ static int check_aggregate(const struct bn_scenario *sc, struct bn_error *err)
         return bn_fail(err, BN_EINPUT, "%s: key 'coll.aggregate': an NCCL protocol's 8 slots "
                        "per connection are not modelled in aggregate; needs coll.proto auto and "
                        "coll.tuner bnet", where(sc, "coll.aggregate", "coll.proto", at));
-    if (sc->coll.pxn)
-        return bn_fail(err, BN_EINPUT, "%s: key 'coll.aggregate': PXN's relays are not "
-                       "modelled in aggregate (coll.pxn)",
-                       where(sc, "coll.aggregate", "coll.pxn", at));
     return BN_OK;
 }
 

@@ -16,6 +16,10 @@
 #   Hopper NVLS efficiency 0.85;
 # - 8 x B300 with NVLS: 845 GB/s (NVIDIA/nccl issue #2140), NVLink5 as
 #   above and NCCL's Blackwell NVLS efficiency 0.74.
+# - 8-byte AllReduce time within 15 %: 38.37 us on 4 servers of 8 x H100
+#   (ZiyanIshani/vpbenchmarking, NCCL 2.24.3) and 61.98 us on 16 (NVIDIA/nccl
+#   issue #1469, NCCL 2.20.5, in place), with NCCL's launch and LL step
+#   latencies (docs/collectives.md, "Across servers").
 # Usage: tests/cli/test_nccl_published.sh BNET
 set -uo pipefail
 source tests/cli/lib.sh
@@ -34,6 +38,20 @@ within() {
     ok "$name: busbw $(jq '.rows[0].busbw_gbs*100|round/100' "$T/$name.json") GB/s, published $want, NCCL's pick $(jq -r '.rows[0].nccl | .algo + "/" + .proto' "$T/$name.json")" $rc
 }
 
+# small NAME PUBLISHED_US ARGS...: the 8-byte row's time within 15 % of it
+small() {
+    local name=$1 want=$2
+    shift 2
+    $BNET all_reduce_perf -b 8 -e 8 --set coll.in_place=false "$@" --json "$T/$name.json" \
+        >/dev/null || { ok "$name runs" 1; return; }
+    jq -e --argjson w "$want" '.rows[0] | (.time_us / $w - 1 | fabs) <= 0.15' "$T/$name.json" \
+        >/dev/null
+    local rc=$?
+    ok "$name: 8 B in $(jq '.rows[0].time_us*100|round/100' "$T/$name.json") us, published $want" $rc
+}
+
+small h100-4x8-8B 38.37 -N 4 -g 8
+small h100-16x8-8B 61.98 -N 16 -g 8
 within h100-8 368.76 Ring/Simple -g 8
 within gb200-4 679.61 Ring/Simple -g 4 --set fabric=ib-xdr --set scale_up.rate_gbps=7200 \
     --set scale_up.efficiency=0.802

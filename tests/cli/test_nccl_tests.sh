@@ -124,8 +124,8 @@ NCCL_ALGO=NVLS $BNET coll -g 8 -b 1K -e 1K >/dev/null 2>"$T/e6"
 [[ $? -eq 2 ]] && grep -q "without scale_up.nvls" "$T/e6"
 ok "NCCL_ALGO=NVLS without scale_up.nvls: exit 2 saying so" $?
 NCCL_ALGO=Tree $BNET coll -N 2 -g 8 -b 1M -e 1M --json "$T/t2.json" >/dev/null &&
-    [[ $(jq -r '.rows[0] | .algo + " " + .nccl.algo' "$T/t2.json") == "htree Tree" ]]
-ok "NCCL_ALGO=Tree across servers runs NCCL's tree (htree), NCCL's model picking the protocol" $?
+    [[ $(jq -r '.rows[0] | .algo + " " + .nccl.algo' "$T/t2.json") == "tree Tree" ]]
+ok "NCCL_ALGO=Tree across servers runs NCCL's tree (chains and a tree), NCCL's model picking the protocol" $?
 NCCL_ALGO=PAT $BNET coll -g 8 >/dev/null 2>"$T/e5"
 [[ $? -eq 2 ]] && grep -q "NCCL_ALGO 'PAT'" "$T/e5"
 ok "NCCL_ALGO=PAT: exit 2 naming it" $?
@@ -142,9 +142,12 @@ ok "NCCL_PROTO with a list: exit 2 naming it" $?
 NCCL_MAX_NCHANNELS=1 $BNET coll -g 8 -b 1M -e 1M --algo ring --json "$T/c1.json" >/dev/null &&
     [[ $(jq '.rows[0].channels' "$T/c1.json") -eq 1 ]]
 ok "NCCL_MAX_NCHANNELS=1: one channel" $?
-NCCL_MIN_NCHANNELS=4 $BNET coll -g 8 -b 1M -e 1M --algo ring --json "$T/c4.json" >/dev/null &&
-    [[ $(jq '.rows[0].channels' "$T/c4.json") -eq 4 ]]
-ok "NCCL_MIN_NCHANNELS=4: four channels" $?
+NCCL_MIN_NCHANNELS=24 $BNET coll -g 8 -b 1M -e 1M --algo ring --json "$T/c4.json" >/dev/null &&
+    [[ $(jq '.rows[0].channels' "$T/c4.json") -eq 24 ]]
+ok "NCCL_MIN_NCHANNELS=24: 24 channels, above NCCL's 16 for 8 NICs" $?
+NCCL_MIN_NCHANNELS=4 $BNET coll -g 8 -b 1M -e 1M --algo ring --json "$T/c16.json" >/dev/null &&
+    [[ $(jq '.rows[0].channels' "$T/c16.json") -eq 16 ]]
+ok "NCCL_MIN_NCHANNELS=4: NCCL's own 16 stand" $?
 NCCL_MIN_NCHANNELS=8 NCCL_MAX_NCHANNELS=4 $BNET coll -g 8 >/dev/null 2>"$T/e6"
 [[ $? -eq 2 ]] && grep -q "NCCL_MIN_NCHANNELS 8 is above NCCL_MAX_NCHANNELS 4" "$T/e6"
 ok "min above max: exit 2" $?
@@ -152,9 +155,9 @@ ok "min above max: exit 2" $?
 # coll.tuner: NCCL's model picks and runs; or bnet's pick with NCCL's beside it
 $BNET coll -N 2 -g 8 -b 1K -e 64M -f 256 --set coll.tuner=nccl --json "$T/tn.json" >/dev/null &&
     jq -e '[.rows[] | (.nccl.algo | test("^(Tree|Ring)$")) and (.proto == (.nccl.proto | ascii_downcase))
-            and ((.nccl.algo == "Ring" and .algo == "hier") or (.nccl.algo == "Tree" and .algo == "htree"))]
+            and ((.nccl.algo == "Ring" and .algo == "ring") or (.nccl.algo == "Tree" and .algo == "tree"))]
            | all' "$T/tn.json" >/dev/null
-ok "coll.tuner nccl: each row runs NCCL's pick (Ring as hier, Tree as htree, its protocol)" $?
+ok "coll.tuner nccl: each row runs NCCL's pick (its Ring and Tree across servers, its protocol)" $?
 $BNET coll -N 2 -g 8 -b 64K -e 64K --set coll.tuner=both --json "$T/tb.json" >/dev/null &&
     jq -e '.rows[0] | (.nccl.time_us > 0) and (has("proto") | not)' "$T/tb.json" >/dev/null
 ok "coll.tuner both: bnet's pick ran, NCCL's measured beside it" $?

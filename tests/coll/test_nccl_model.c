@@ -81,9 +81,9 @@ static void test_allreduce_across_servers(void **state)
     assert_int_equal(pick.algo, BN_NCCL_RING);
     assert_int_equal(pick.proto, BN_NCCL_SIMPLE);
     close_to(pick.us, ring);
-    /* NCCL's Ring and Tree across servers run as bnet's hier and htree */
-    assert_string_equal(bn_nccl_bnet_algo(&cluster, BN_NCCL_RING), "hier");
-    assert_string_equal(bn_nccl_bnet_algo(&cluster, BN_NCCL_TREE), "htree");
+    /* NCCL's Ring and Tree across servers: bnet's ring and tree build them */
+    assert_string_equal(bn_nccl_bnet_algo(&cluster, BN_NCCL_RING), "ring");
+    assert_string_equal(bn_nccl_bnet_algo(&cluster, BN_NCCL_TREE), "tree");
     assert_string_equal(bn_nccl_bnet_algo(&one_server, BN_NCCL_RING), "ring");
 }
 

@@ -64,10 +64,9 @@ static void test_ll_wins_small_and_loses_large(void **state)
                   simple8, ll64, simple64);
     assert_true(ll8 < simple8);
     assert_true(ll64 > simple64);
-    /* 2(n-1) = 30 steps, each Simple's 1 us step latency against LL's 2.7/9.6
-     * of it: the difference is 30 x (1 - 0.28) us, the wire being alike */
-    double want = 30 * (1.0 - 2.7 / 9.6);
-    assert_true(fabs((simple8 - ll8) - want) < 0.1 * want);
+    /* NCCL's launch latencies differ by 8.4 - 6.6 us (Ring Simple, LL;
+     * tuning.cc's baseLat), and an LL step is no slower than a Simple one */
+    assert_true(simple8 - ll8 >= 8.4 - 6.6);
 }
 
 static void test_eight_slots_in_flight(void **state)

@@ -34,7 +34,8 @@ static void test_pxn_keeps_to_the_rails(void **state)
     double bound_us = 8 * 3 * 524288.0 * 8 / (gbps * 1e3); /* one NIC's 12 MiB */
     print_message("alltoall 16 MiB, 4 x 8 GPUs, 4:1 spines: pxn %.1f us (NIC bound %.1f), "
                   "without %.1f us\n", with, bound_us, without);
-    assert_true(with >= bound_us && with < 1.03 * bound_us);
+    /* and NCCL's launch latency once (Ring/Simple's baseLat, 8.4 us) */
+    assert_true(with >= bound_us && with < 1.03 * bound_us + 8.4);
     assert_true(without > 3 * with);
 }
 

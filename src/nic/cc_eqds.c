@@ -9,20 +9,29 @@
  *     send (its backlog) beyond the credit it holds, has coming and its
  *     unsolicited allowance; the receiver owes it that many credits;
  *   - the receiver's NIC sends the credits it owes round-robin over its
- *     senders, paced at its line rate (one full frame's time each), and
- *     an unsolicited packet that arrives takes a credit's time slot, so
- *     that a first-window burst drains before new credit adds to it.
+ *     senders, paced at its line rate (one full frame's time each from
+ *     when the last one left);
+ *   - an unsolicited packet that arrives takes a credit's time slot when
+ *     it may meet credited data: from one credit-to-data round trip into
+ *     the receiver's run of credits. A first-window burst then drains
+ *     before new credit adds to it, and a lone sender's first window
+ *     (one round trip of data) hands over to its credits without a gap.
+ *     The round trip is the shortest its senders have measured (the
+ *     fabric's longest until one has).
  * What arrives is then what the receiver's link carries: the queue stays
  * in the senders. Credits travel as notices (`summary.cnps`, "credits")
- * ahead of data at the receiver's NIC; a trimmed packet's header asks for
- * its resend through its sender's backlog. Recovery: after a
+ * ahead of data at the receiver's NIC; a trimmed packet's header makes the
+ * receiver owe its resend a credit at once, as csg-htsim's EqdsSink adds
+ * an MTU to its retransmit backlog (sim/eqds.cpp), not only once its NAK
+ * has reached the sender and a later packet reports it. Recovery: after a
  * retransmission timeout the sender sends without credit until it makes
  * progress; one blocked with nothing in flight and no credit for
  * nic.rto_us sends one packet unsolicited, whose arrival restates its
  * backlog (a lost credit cannot stall it).
- * Simplification: bnet's packets carry no backlog field, so the receiver
+ * Simplifications: bnet's packets carry no backlog field, so the receiver
  * reads the sender's backlog when the packet arrives rather than as it
- * was when the packet left (a one-way delay fresher).
+ * was when the packet left (a one-way delay fresher); likewise it learns
+ * its senders' round-trip samples as they take them.
  */
 #include <math.h>
 
@@ -49,6 +58,9 @@ BN_CC_PRIV_CHECK(struct eqds);
 struct eqds_nic {           /* a receiver's pull queue and pacer */
     uint32_t head, tail;
     bn_time_t next_at;      /* the start of its next credit's time slot */
+    bn_time_t run_start;    /* when its current run of credits began */
+    bn_time_t quiet_at;     /* a fabric round trip past its last credit */
+    bn_time_t loop;         /* its senders' shortest round trip (0: none measured) */
 };
 
 static struct eqds *st(struct bn_qp *qp)
@@ -135,8 +147,10 @@ static bool blocked(const struct bn_nics *n, const struct bn_qp *qp)
 static void eqds_on_ack(struct bn_nics *n, struct bn_qp *qp, bool ece, bn_time_t rtt)
 {
     (void)ece;
-    (void)rtt;
     struct eqds *s = st(qp);
+    struct eqds_nic *q = pacer(n, qp->rnic);
+    if (rtt > 0 && (q->loop == 0 || rtt < q->loop))
+        q->loop = rtt;
     if (qp->snd_una == qp->snd_end)
         s->unsol = s->first > s->credit ? s->first - s->credit : 0;
     else if (blocked(n, qp) && qp->cc_timer == BN_TIME_NEVER) {
@@ -182,18 +196,51 @@ static bn_time_t slot(const struct bn_nics *n, uint32_t nic)
     return (bn_time_t)(wire * 8 * BN_PS_PER_S / ((double)n->nic[nic].line_bps * p->pace));
 }
 
+/* The credit-to-data round trip: the shortest its senders have measured
+ * (a data-to-ACK one, the same path both ways), the fabric's longest idle
+ * one until then. */
+static bn_time_t loop(const struct bn_nics *n, const struct eqds_nic *q)
+{
+    bool measured = q->loop > 0 && (q->loop < n->fabric_rtt || n->fabric_rtt == 0);
+    return measured ? q->loop : n->fabric_rtt;
+}
+
+/* May an unsolicited packet arriving now meet credited data? Only while a
+ * run of credits is on (credits owed, or sent within a fabric round trip)
+ * and a round trip into it: the data of its first credit, sent at
+ * run_start, finishes arriving a round trip later, so a packet that
+ * finishes a slot or more before that does not overlap it. Until then the
+ * receiver's link has nothing else to carry, as while a lone sender's
+ * first window arrives (one round trip of data, ending as the data of the
+ * first credits begins). A slot for every first-window packet, as before,
+ * left that link idle for a round trip after it (htsim's k=8 permutation
+ * of 2 MB: 76.9 Gb/s a flow; htsim 82.2; this rule 81.1). No slot at all,
+ * as csg-htsim's EqdsPullPacer, left an 8-to-1 incast's first windows
+ * queued for good (300 kB, tests/e2e/test_eqds.c). */
+static bool meets_credited(const struct bn_nics *n, const struct eqds_nic *q, uint32_t nic)
+{
+    bn_time_t now = n->fab->now;
+    bool live = q->head != BN_NONE || now < q->quiet_at;
+    return live && now + slot(n, nic) >= q->run_start + loop(n, q);
+}
+
 static void eqds_on_arrival(struct bn_nics *n, uint32_t qpid, const struct bn_packet *pk)
 {
     struct bn_qp *qp = &n->qp[qpid];
     struct eqds *s = st(qp);
     struct eqds_nic *q = pacer(n, qp->rnic);
-    if ((pk->flags & (BN_PKT_UNSOLICITED | BN_PKT_TRIMMED)) == BN_PKT_UNSOLICITED)
+    if ((pk->flags & (BN_PKT_UNSOLICITED | BN_PKT_TRIMMED)) == BN_PKT_UNSOLICITED &&
+        meets_credited(n, q, qp->rnic))
         q->next_at = (q->next_at > n->fab->now ? q->next_at : n->fab->now) + slot(n, qp->rnic);
     /* what its header reports: the backlog beyond what will cover it */
     uint64_t cover = (uint64_t)s->credit + s->unsol + (s->granted - s->received);
-    uint32_t backlog = n->tp->backlog(n, qp);
+    uint64_t backlog = n->tp->backlog(n, qp);
+    if (pk->flags & BN_PKT_TRIMMED)
+        backlog++; /* the resend its NAK asks for, not yet known to the sender */
     s->owed = backlog > cover ? (uint32_t)(backlog - cover) : 0;
     if (s->owed > 0 && !s->queued) {
+        if (q->head == BN_NONE && n->fab->now >= q->quiet_at)
+            q->run_start = n->fab->now; /* the data of earlier runs is in */
         enqueue(n, q, qpid);
         bn_nic_kick(n, qp->rnic);
     }
@@ -221,7 +268,13 @@ static uint32_t eqds_notice_take(struct bn_nics *n, uint32_t nic)
         s->granted++;
         if (s->owed > 0) /* round-robin: back to the tail */
             enqueue(n, q, qpid);
+        /* The next slot starts when this credit leaves, not when it was
+         * due: one that waited for the port (a frame going out) pushes
+         * the next back, so that credits never bunch, and under load they
+         * run a few per cent below line rate (docs/model.md: the slack
+         * that drains what first windows queue). */
         q->next_at = (q->next_at > n->fab->now ? q->next_at : n->fab->now) + slot(n, nic);
+        q->quiet_at = n->fab->now + n->fabric_rtt;
         return qpid;
     }
     return BN_NONE;

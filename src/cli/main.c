@@ -65,6 +65,7 @@ static const char *const usage_topo =
     "with radix, capacity down and up and oversubscription; links by rate; cables\n"
     "and transceivers; diameter; bisection; Gb/s per PFLOPS (topology.gpu_tflops).\n"
     "  --set KEY=VALUE  override one scenario key\n"
+    "  --seed N         random seed (same as --set seed=N), as for bnet run\n"
     "  --json PATH      write the figures as JSON to PATH ('-' for stdout)\n"
     "  --paths SRC,DST  count the minimal paths between hosts SRC and DST\n"
     "  --dot PATH       write the graph for Graphviz ('-' for stdout)\n"

@@ -77,7 +77,7 @@ static const struct bn_cli_opt options[] = {
     {0, "vary", "KEY=V1,V2", SWEEP, NULL, false, true, "vary"},
     {0, "seeds", "LIST", SWEEP, NULL, false, false, "seeds"},
     {0, "set", "KEY=VALUE", ALL, NULL, false, true, "set"},
-    {0, "seed", "N", RUN | COLL | JOB | P2P | COMPARE | SWEEP, NULL, false, false, "seed"},
+    {0, "seed", "N", ALL, NULL, false, false, "seed"},
     {0, "json", "PATH|-", ALL, NULL, false, false, "json"},
     {'j', "jobs", "N", COLL | COMPARE | SWEEP, NULL, false, false, "jobs"},
     {0, "trace", "PATH|-", JOB, NULL, false, false, "trace"},

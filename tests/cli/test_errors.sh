@@ -364,9 +364,9 @@ expect_error "unknown option" \
     "'--bogus'" "unknown option" \
     -- run --bogus
 
-expect_error "unknown option for topo (--seed is run-only)" \
-    "'--seed'" "unknown option" \
-    -- topo --seed 3
+expect_error "unknown option for topo (--quiet is not topo's)" \
+    "'--quiet'" "unknown option" \
+    -- topo --quiet
 
 expect_error "unknown option without a command" \
     "'--bogus'" "unknown option" \
@@ -578,8 +578,8 @@ expect_error "topo --paths beyond the hosts" \
 expect_ok "bnet --help" "usage: bnet" "run" "topo" "keys" -- --help
 expect_ok "bnet help presets" "usage: bnet presets" -- help presets
 expect_ok "bnet help help" "usage: bnet help" "presets" -- help help
-expect_ok "bnet help: --seed is an option of run and coll, not topo" \
-    "--seed N             run, coll" -- help
+expect_ok "bnet help: --seed is an option of every command, topo too" \
+    "--seed N             run, topo, coll, job, p2p, compare, sweep" -- help
 
 # Help and parser agree: an option is in 'bnet help CMD' exactly when CMD
 # takes it ('--help' after it stops before anything runs).
@@ -891,6 +891,9 @@ expect_error "an 8192-rank all-to-all schedule beyond the memory available" "key
     "schedule" -- coll scenarios/default.yaml --set topology.k=32 --coll alltoall -b 64M -e 64M \
     --set sim.memory_limit_bytes=20000000000
 expect_ok "bnet topo prints the estimate" "memory (est.)" "bnet run" -- topo --set topology.k=8
+# --seed is the scenario's seed for topo as for the other commands
+expect_ok "bnet topo takes --seed" "hosts           16" -- topo --seed 7 --set topology.k=4
+expect_error "bnet topo --seed sets key 'seed'" "--seed 'x'" "key 'seed'" -- topo --seed x
 
 # exit status 3 (faults made work fail) is said on stderr, also when
 # stdout holds only the JSON; exit3 NAME NEEDLE JQ_TEST -- ARGS...

@@ -681,7 +681,7 @@ csv_check() { # csv_check PREFIX: appends to the caller's `why`
         case $name in
         flows) header="src,dst,bytes,start_us,fct_us,ack_us,throughput_gbps,retransmits,timeouts,done,ideal_us,slowdown" ;;
         ports) header="name,peer,utilization,tx_bytes,drops,ecn_marks,pause_sent,pause_received,paused_fraction" ;;
-        rates) header="t_us,flow,rate_gbps,alpha,delivered_bytes" ;;
+        rates) header="t_us,flow,rate_gbps,alpha,delivered_bytes,cwnd_bytes" ;;
         queues) header="t_us,port,bytes" ;;
         esac
         if [ ! -s "$1-$name.csv" ]; then

@@ -14,7 +14,7 @@ set -euo pipefail
   def scalar:
     (if .type == "int" then
        {anyOf: [{type: "integer", minimum: 0},
-                {type: "string", pattern: "^[0-9]+([kKMG]i?B?|B)$"}]}
+                {type: "string", pattern: "^[0-9]+([kKMGT]i?B?|B)$"}]}
      elif .type == "float" then
        {anyOf: [{type: "number"},
                 {type: "string", pattern: "^[-+]?[0-9.]+[eE][-+]?[0-9]+$"}]}

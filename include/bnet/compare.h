@@ -56,6 +56,9 @@ struct bn_compare_col {
     char cost_unstated[160];     /* what the sums leave out (bn_topo_info's) */
     double cost_per_gpu_usd, power_per_gpu_w; /* USD, W */
     double wall_s;               /* wall-clock seconds measuring this column */
+    /* bn_interrupt cut this column short, or came before it started: the
+     * figures measured before it stand, the rest are 0 */
+    bool interrupted;
 };
 
 /* The comparison; only prov is allocated: bn_compare_results_free. */
@@ -67,13 +70,16 @@ struct bn_compare_results {
     uint32_t ncols;              /* columns: cols[0 .. ncols), in compare.fabrics' order */
     struct bn_compare_col cols[BN_COMPARE_FABRICS_MAX];
     double wall_s;               /* wall-clock seconds of the whole comparison */
+    bool interrupted;            /* bn_interrupt stopped it: some column is cut short */
 };
 
 /* Measure the scenario over each of compare.fabrics: each column is the
  * scenario with `fabric` set to the preset, then `sets` (the caller's
  * overrides, NULL-terminated; may be NULL) applied again on top. Up to
  * `jobs` fabrics run at once, each in a worker process; the results do not
- * depend on it. */
+ * depend on it. After bn_interrupt no column starts, a column that sees
+ * it measures nothing more, and the comparison returns BN_OK marked
+ * interrupted (the columns cut short marked too). */
 /* `out` need not be initialized; on BN_OK free it with
  * bn_compare_results_free; on an error (the first failure's) nothing
  * is left to free. Workers are forked processes. */

@@ -174,6 +174,9 @@ struct bn_series {
                                * at t_us[k] (0 at k = 0), mean of the row's ports */
     double *link_paused;      /* [nsamples][nlinks]: fraction of that interval PFC held
                                * the row's ports (0 under other flow control) */
+    double *cwnd_bytes;       /* [nsamples][nflows]: a window module's congestion window
+                               * (DCTCP, HPCC, Swift, NSCC, EQDS), bytes; 0 for rate
+                               * modules and at flow level */
 };
 
 /* What was simulated (docs/results.md, "What was simulated"): the

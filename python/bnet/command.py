@@ -12,7 +12,7 @@ from .error import BnetError
 
 # The commands that take --quiet (bnet help COMMAND), which keeps their text
 # off stdout: --json - already does, --quiet makes sure. --seed is passed as
-# given: bnet topo refuses it (exit 2), having no randomness.
+# given: every command takes it.
 QUIET_COMMANDS = {"run", "job"}
 DICT_LABEL = "<dict>"  # `scenario` of a result whose scenario was a dict
 # what an exit status means, for when bnet says nothing on stderr

@@ -131,9 +131,12 @@ class TestCommand(unittest.TestCase):
 
     def test_bad_flag_for_command(self):
         with self.assertRaises(bnet.BnetError) as e:
-            bnet.topo(seed=1)  # bnet topo takes no --seed
+            bnet.topo(args=["--quiet"])  # bnet topo takes no --quiet
         self.assertEqual(e.exception.status, 2)
-        self.assertIn("--seed", e.exception.message)
+        self.assertIn("--quiet", e.exception.message)
+
+    def test_topo_takes_seed(self):
+        self.assertEqual(bnet.topo(seed=7)["topology"]["kind"], "fat_tree")
 
     def test_finding_bnet(self):
         real = bnet.find()  # from $BNET or PATH

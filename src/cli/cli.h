@@ -21,7 +21,7 @@ struct bn_cli_opt {
     const char *arg;       /* "KEY=VALUE"; NULL: a switch */
     unsigned modes;        /* 1u << enum bn_cli_mode, for each command that takes it */
     const char *key;       /* a flag that sets this scenario key, or NULL */
-    bool size;             /* its value takes nccl-tests' K/M/G (powers of 1024) */
+    bool size;             /* a bare K/M/G/T is a power of 1024, as in nccl-tests */
     bool repeat;           /* may be given more than once */
     const char *field;     /* a key-less option with a value: the cli_opts field it fills */
 };

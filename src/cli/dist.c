@@ -196,8 +196,11 @@ void bn_cli_dist_gather_coll(const struct bn_cli_dist *d, struct bn_coll_results
 void bn_cli_dist_gather_compare(const struct bn_cli_dist *d, struct bn_compare_results *res)
 {
 #ifdef BNET_MPI
-    if (d->size > 1)
+    if (d->size > 1) {
         gather_items(d, res->cols, sizeof *res->cols, res->ncols, 4);
+        for (uint32_t i = 0; i < res->ncols; i++) /* each column says whether it was cut */
+            res->interrupted = res->interrupted || res->cols[i].interrupted;
+    }
 #endif
     (void)d;
     (void)res;

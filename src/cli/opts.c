@@ -77,7 +77,7 @@ static const struct bn_cli_opt options[] = {
     {0, "vary", "KEY=V1,V2", SWEEP, NULL, false, true, "vary"},
     {0, "seeds", "LIST", SWEEP, NULL, false, false, "seeds"},
     {0, "set", "KEY=VALUE", ALL, NULL, false, true, "set"},
-    {0, "seed", "N", RUN | COLL | JOB | P2P | COMPARE | SWEEP, NULL, false, false, "seed"},
+    {0, "seed", "N", ALL, NULL, false, false, "seed"},
     {0, "json", "PATH|-", ALL, NULL, false, false, "json"},
     {'j', "jobs", "N", COLL | COMPARE | SWEEP, NULL, false, false, "jobs"},
     {0, "trace", "PATH|-", JOB, NULL, false, false, "trace"},
@@ -198,16 +198,28 @@ int bn_cli_digits(const char *s, const char **end, uint64_t max, uint64_t *out)
     return 0;
 }
 
-/* "N" with nccl-tests' K, M or G (powers of 1024) as decimal text in buf;
- * -1 if it is not one or does not fit 64 bits. */
+/* nccl-tests' size letters: a bare K, M or G in either case (its
+ * parsesize() reads the first letter only, as a power of 1024) and T,
+ * alike; NULL if `c` is not one. KiB, MB and the other scenario suffixes
+ * go to the key's own parser (docs/scenario.md, "Sizes"). */
+static const char size_letters[] = "KMGT";
+
+static const char *size_letter(char c)
+{
+    char up = c >= 'a' && c <= 'z' ? (char)(c - 'a' + 'A') : c;
+    return up ? strchr(size_letters, up) : NULL;
+}
+
+/* "N" and a size letter as decimal text in buf; -1 if it is not one or
+ * does not fit 64 bits. */
 static int size_value(const char *v, char *buf, size_t len)
 {
     size_t n = strlen(v);
-    const char *suffix = n > 1 ? strchr("KMG", v[n - 1]) : NULL;
+    const char *letter = n > 1 ? size_letter(v[n - 1]) : NULL;
     const char *end;
     uint64_t x;
-    int shift = (int)(suffix - "KMG" + 1) * 10;
-    if (!suffix || bn_cli_digits(v, &end, UINT64_MAX >> shift, &x) != 0 || end != v + n - 1)
+    int shift = letter ? (int)(letter - size_letters + 1) * 10 : 0;
+    if (!letter || bn_cli_digits(v, &end, UINT64_MAX >> shift, &x) != 0 || end != v + n - 1)
         return -1;
     snprintf(buf, len, "%llu", (unsigned long long)(x << shift));
     return 0;
@@ -231,10 +243,10 @@ static int key_flag(const struct bn_cli_opt *opt, const char *label, const char 
     const char *key = opt->key, *value = v ? v : "0";
     char bytes[24]; /* UINT64_MAX in decimal */
     size_t n = v ? strlen(v) : 0;
-    if (opt->size && n > 1 && strchr("KMG", v[n - 1])) {
+    if (opt->size && n > 1 && size_letter(v[n - 1])) {
         if (size_value(v, bytes, sizeof bytes) != 0) {
-            fprintf(stderr, "bnet: option '%s': '%s' is not a size (N, NK, NM or NG "
-                    "within 64 bits)\n", label, v);
+            fprintf(stderr, "bnet: option '%s': '%s' is not a size (N, NK, NM, NG or NT: "
+                    "powers of 1024; or N with KiB, MB ... within 64 bits)\n", label, v);
             return 2;
         }
         value = bytes;

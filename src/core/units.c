@@ -5,19 +5,17 @@
 
 #include "core/units.h"
 
-/* Multiplier for a suffix: "", "B", K/k/M/G with optional "i" (binary) and
- * optional "B". 0 if the suffix is not one of these. */
+/* Multiplier for a suffix: "", "B", or K/k, M, G, T (powers of 1000) with
+ * an optional "i" (powers of 1024), then an optional "B": "kB", "MB",
+ * "KiB", "Gi", "TiB". 0 if the suffix is not one of these. */
 static uint64_t suffix_mult(const char *s)
 {
+    static const char prefixes[] = "KMGT";
     uint64_t base = 1000, power = 0, m = 1;
     const char *p = s;
-    if (*p == 'K' || *p == 'k')
-        power = 1;
-    else if (*p == 'M')
-        power = 2;
-    else if (*p == 'G')
-        power = 3;
-    if (power) {
+    const char *at = *p ? strchr(prefixes, *p == 'k' ? 'K' : *p) : NULL;
+    if (at) {
+        power = (uint64_t)(at - prefixes) + 1;
         p++;
         if (*p == 'i') {
             base = 1024;

@@ -1,7 +1,10 @@
 /*
- * Sizes as scenarios write them: a whole number with an optional suffix,
- * K/k, M or G (powers of 1000), Ki, Mi or Gi (powers of 1024), each with
- * an optional B ("64KiB", "2M", "1500").
+ * Sizes as scenarios, --set and --vary write them: a whole number with an
+ * optional suffix, K/k, M, G or T (powers of 1000), Ki, Mi, Gi or Ti
+ * (powers of 1024), each with an optional B ("64KiB", "2MB", "1kB",
+ * "1500"). The nccl-tests flags (-b, -e, -i) read a bare K/M/G/T as a
+ * power of 1024 before they get here (src/cli/opts.c); docs/scenario.md
+ * states both.
  */
 #ifndef BN_CORE_UNITS_H
 #define BN_CORE_UNITS_H

@@ -8,7 +8,10 @@
  * of its domains holds the whole cluster: its rows run over NVLink.
  * Columns run in worker processes (workers.c), `jobs` at a time; a column
  * is plain data, sent back through a pipe and placed by its index, so the
- * results do not depend on how many ran at once.
+ * results do not depend on how many ran at once. A stop request
+ * (bn_interrupt: SIGINT or SIGTERM) starts no more columns, and a column
+ * whose worker sees one (a terminal's signal reaches the whole process
+ * group) measures nothing more: both are marked interrupted.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +20,7 @@
 #include "bnet/coll.h"
 #include "bnet/compare.h"
 #include "bnet/p2p.h"
+#include "core/interrupt.h"
 #include "core/where.h"
 #include "driver/workers.h"
 #include "sim/sim.h"
@@ -68,6 +72,23 @@ static int column_scenario(const struct bn_scenario *base, const char *const *se
     const char *const first[] = {pick, NULL};
     int rc = derive(base, first, fsc, err);
     return rc == BN_OK ? derive(fsc, sets, fsc, err) : rc;
+}
+
+/* A column before it is measured: the sizes it will run, no peers yet
+ * (what an interrupted column keeps of what it did not measure). */
+static void unmeasured(struct bn_compare_col *c)
+{
+    for (int i = 0; i < BN_COMPARE_SIZES; i++)
+        c->ar_bytes[i] = ar_sizes[i];
+    c->lat_dst = c->victim_src = c->victim_dst = UINT32_MAX;
+}
+
+/* Whether a stop was requested: the column then measures nothing more
+ * (what it measured stands) and says so. */
+static bool cut_short(struct bn_compare_col *c)
+{
+    c->interrupted = c->interrupted || bn_interrupt_requested();
+    return c->interrupted;
 }
 
 /* A host under host 0's leaf switch (UINT32_MAX: none). */
@@ -134,8 +155,10 @@ static int measure_latency(const struct bn_scenario *fsc, struct bn_compare_col 
     if (rc == BN_OK)
         rc = bn_p2p_run(&psc, NULL, NULL, &r, err);
     if (rc == BN_OK) {
-        c->lat_p50_us = r.pairs[0].rows[0].t_typical_us;
-        c->lat_p999_us = r.pairs[0].rows[0].t_p999_us;
+        if (r.npairs && r.pairs[0].nrows) { /* none if interrupted first */
+            c->lat_p50_us = r.pairs[0].rows[0].t_typical_us;
+            c->lat_p999_us = r.pairs[0].rows[0].t_p999_us;
+        }
         c->port_gbps = r.line_gbps;
         bn_p2p_results_free(&r);
     }
@@ -220,7 +243,7 @@ static int allreduce(const struct bn_scenario *fsc, struct bn_compare_col *c,
                      struct bn_error *err)
 {
     int rc = BN_OK;
-    for (int i = 0; i < BN_COMPARE_SIZES && rc == BN_OK; i++) {
+    for (int i = 0; i < BN_COMPARE_SIZES && rc == BN_OK && !cut_short(c); i++) {
         char lo[48], hi[48];
         snprintf(lo, sizeof lo, "coll.min_bytes=%llu", (unsigned long long)ar_sizes[i]);
         snprintf(hi, sizeof hi, "coll.max_bytes=%llu", (unsigned long long)ar_sizes[i]);
@@ -234,7 +257,6 @@ static int allreduce(const struct bn_scenario *fsc, struct bn_compare_col *c,
             rc = bn_coll_sweep(&sc, &r, err);
         if (rc != BN_OK)
             break;
-        c->ar_bytes[i] = ar_sizes[i];
         if (r.nrows) {
             c->ar_busbw_gbs[i] = r.rows[0].busbw_gbs;
             /* over what its algorithm reaches at line rate (seed.c's figure) */
@@ -279,6 +301,7 @@ static int measure(const struct bn_scenario *base, const char *const *sets, cons
 {
     double t0 = bn_wall_now();
     memset(c, 0, sizeof *c);
+    unmeasured(c);
     snprintf(c->fabric, sizeof c->fabric, "%s", fabric);
     c->scale_up = scale_up_domain(preset_index(fabric)) > 0;
     struct bn_scenario *fsc = malloc(sizeof *fsc);
@@ -306,20 +329,21 @@ static int measure(const struct bn_scenario *base, const char *const *sets, cons
         if (c->scale_up)
             c->port_gbps = fsc->scale_up.rate_gbps;
     }
-    if (rc == BN_OK)
+    if (rc == BN_OK && !cut_short(c))
         rc = permutation(fsc, c, true, &c->perm_ecmp_pct, err);
-    if (rc == BN_OK)
+    if (rc == BN_OK && !cut_short(c))
         rc = permutation(fsc, c, false, &c->perm_own_pct, err);
-    if (rc == BN_OK)
+    if (rc == BN_OK && !cut_short(c))
         rc = incast(fsc, hosts, c, err);
-    if (rc == BN_OK)
+    if (rc == BN_OK && !cut_short(c))
         rc = allreduce(fsc, c, err);
-    if (rc == BN_OK)
+    if (rc == BN_OK && !cut_short(c))
         rc = faults(fsc, c, err);
     struct bn_topo_info ti;
-    if (rc == BN_OK)
+    bool cut = rc == BN_OK && cut_short(c); /* stopped: not the planner's table either */
+    if (rc == BN_OK && !cut)
         rc = bn_plan_topology(fsc, NULL, &ti, err);
-    if (rc == BN_OK) {
+    if (rc == BN_OK && !cut) {
         c->cost_stated = ti.cost_stated;
         snprintf(c->cost_unstated, sizeof c->cost_unstated, "%s", ti.cost_unstated);
         c->cost_per_gpu_usd = ti.cost_per_gpu_usd;
@@ -467,9 +491,16 @@ int bn_compare_run_part(const struct bn_scenario *sc, const char *const *sets, u
     struct compare_ctx x = {.sc = sc, .sets = sets, .part = part, .nparts = nparts, .out = out};
     uint32_t mine = out->ncols > part ? (out->ncols - part + nparts - 1) / nparts : 0;
     struct bn_workers w = {.ntasks = mine, .jobs = jobs, .msg_size = sizeof(struct worker_msg),
-                           .what = "compare", .run = run_column, .place = place_column,
-                           .ctx = &x};
+                           .what = "compare", .interruptible = true, .run = run_column,
+                           .place = place_column, .ctx = &x};
+    /* a column of this share not placed was never started */
+    for (uint32_t i = part; i < out->ncols; i += nparts) {
+        unmeasured(&out->cols[i]);
+        out->cols[i].interrupted = true;
+    }
     rc = mine ? bn_workers_run(&w, err) : BN_OK;
+    for (uint32_t i = part; rc == BN_OK && i < out->ncols; i += nparts)
+        out->interrupted = out->interrupted || out->cols[i].interrupted;
     out->wall_s = bn_wall_now() - t0;
     if (rc != BN_OK)
         bn_compare_results_free(out);

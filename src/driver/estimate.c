@@ -88,7 +88,7 @@ static void run_parts(const struct bn_scenario *sc, const struct bn_topo_counts 
         uint64_t ports = 2 * c->links;
         uint64_t rows = ports < sc->observe.link_rows ? ports : sc->observe.link_rows + 32;
         e->series_bytes = (uint64_t)((samples < most ? samples : most) *
-                                     (double)(followed * 3 + followed + 1 + 2 * rows) * 8) +
+                                     (double)(followed * 4 + followed + 1 + 2 * rows) * 8) +
                           ports * 4 + rows * (sizeof(struct bn_series_link) + 20);
     }
 }

@@ -51,12 +51,13 @@ struct counts {
 static double *series_col(struct bn_series *sr, int i, uint32_t *width)
 {
     double *col[] = {sr->rate_gbps, sr->alpha, sr->delivered_bytes, sr->queue_bytes,
-                     sr->link_util, sr->link_paused};
-    uint32_t w[] = {sr->nflows, sr->nflows, sr->nflows, sr->nqueues, sr->nlinks, sr->nlinks};
+                     sr->link_util, sr->link_paused, sr->cwnd_bytes};
+    uint32_t w[] = {sr->nflows, sr->nflows, sr->nflows, sr->nqueues, sr->nlinks, sr->nlinks,
+                    sr->nflows};
     *width = w[i];
     return col[i];
 }
-enum { SERIES_COLS = 6 };
+enum { SERIES_COLS = 7 };
 
 static void pack(const struct bn_flows *fl, struct bn_rbuf *b)
 {

@@ -1,7 +1,9 @@
 /*
  * Time series while flows run: every observe.sample_us, each followed flow's
- * sending rate (the pace its congestion control allows), DCQCN alpha and
- * payload delivered in order (to the packet: PSNs x MTU, capped at the size),
+ * sending rate (the pace its congestion control allows), DCQCN alpha, a
+ * window module's congestion window (its rate is the line rate: the window
+ * is what moves) and payload delivered in order (to the packet: PSNs x MTU,
+ * capped at the size),
  * the output-queue depth of the observed ports, and the link rows
  * (link_series.c). Sampling stops when the last flow completes, so it never
  * keeps a finished run alive; past observe.max_samples the series is halved
@@ -84,7 +86,8 @@ static int grow(struct bn_flows *fl, uint32_t most)
     uint32_t n = *cap ? *cap * 2 : 256;
     n = n < most ? n : most;
     bool ok = widen(&sr->t_us, n, 1) && widen(&sr->rate_gbps, n, sr->nflows) &&
-              widen(&sr->alpha, n, sr->nflows) && widen(&sr->delivered_bytes, n, sr->nflows) &&
+              widen(&sr->alpha, n, sr->nflows) && widen(&sr->cwnd_bytes, n, sr->nflows) &&
+              widen(&sr->delivered_bytes, n, sr->nflows) &&
               widen(&sr->queue_bytes, n, sr->nqueues) && widen(&sr->link_util, n, sr->nlinks) &&
               widen(&sr->link_paused, n, sr->nlinks) && widen(&fl->links.span, n, 1);
     if (!ok)
@@ -122,6 +125,7 @@ static void decimate(struct bn_flows *fl, uint32_t most)
     keep_even(sr->t_us, kept, 1);
     keep_even(sr->rate_gbps, kept, sr->nflows);
     keep_even(sr->alpha, kept, sr->nflows);
+    keep_even(sr->cwnd_bytes, kept, sr->nflows);
     keep_even(sr->delivered_bytes, kept, sr->nflows);
     keep_even(sr->queue_bytes, kept, sr->nqueues);
     merge_pairs(sr->link_util, kept, sr->nlinks);
@@ -144,7 +148,7 @@ int bn_flows_series_sample(struct bn_flows *fl, struct bn_error *err)
     /* on ranks each part fills what it runs, the rest 0 (flow_ranks.c adds them) */
     for (uint32_t i = 0; i < sr->nflows; i++) {
         const struct bn_flow_state *fs = &fl->fstate[i];
-        double rate = 0, alpha = 0, got = 0;
+        double rate = 0, alpha = 0, cwnd = 0, got = 0;
         bool tx = bn_sim_here(s, fl->flows.flows[i].src);
         if (fs->qp != BN_NONE && bn_sim_here(s, fl->flows.flows[i].dst)) {
             const struct bn_qp *qp = &s->nics.qp[fs->qp];
@@ -155,10 +159,15 @@ int bn_flows_series_sample(struct bn_flows *fl, struct bn_error *err)
             const struct bn_qp *qp = &s->nics.qp[fs->qp];
             rate = (double)qp->rate_bps / 1e9;
             alpha = s->nics.cc->alpha && !qp->nvlink ? s->nics.cc->alpha(&s->nics, qp) : 0;
+            /* at flow level no ACK moves it: the window would be its first */
+            cwnd = s->nics.cc->window && !qp->nvlink && !s->flow
+                       ? s->nics.cc->window(&s->nics, qp)
+                       : 0;
         }
         sr->delivered_bytes[(size_t)k * sr->nflows + i] = got;
         sr->rate_gbps[(size_t)k * sr->nflows + i] = rate;
         sr->alpha[(size_t)k * sr->nflows + i] = alpha;
+        sr->cwnd_bytes[(size_t)k * sr->nflows + i] = cwnd;
     }
     for (uint32_t q = 0; q < sr->nqueues; q++) {
         uint32_t p = sr->queue_port[q];
@@ -190,6 +199,7 @@ void bn_series_free(struct bn_series *sr)
     free(sr->t_us);
     free(sr->rate_gbps);
     free(sr->alpha);
+    free(sr->cwnd_bytes);
     free(sr->delivered_bytes);
     free(sr->queue_port);
     free(sr->queue_name);

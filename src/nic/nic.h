@@ -170,7 +170,9 @@ struct bn_cc_ops {
      * can_send, or a window paced below one packet): the NIC applies it. */
     bool (*can_send)(const struct bn_nics *n, const struct bn_qp *qp);
     void (*on_ack)(struct bn_nics *n, struct bn_qp *qp, bool ece, bn_time_t rtt);
-    /* For the time series: the congestion window in bytes (may be NULL). */
+    /* For the time series (series.flows[].cwnd_bytes; a window module's
+     * rate stays the line rate): the congestion window in bytes. NULL for
+     * rate modules. */
     double (*window)(const struct bn_nics *n, const struct bn_qp *qp);
     /* Receiver-paced modules (else NULL): the receiver's NIC sends the
      * notices itself, at a pace of its own. mark: a data packet of qp is

@@ -69,8 +69,11 @@ void bn_compare_print(FILE *out, const struct bn_compare_results *r)
 {
     fprintf(out, "# bnet compare: %s, %u GPUs (%s)\n", r->scenario, r->hosts, r->topology);
     fprintf(out, "%-34s", "figure");
-    for (uint32_t j = 0; j < r->ncols; j++)
-        fprintf(out, " %16s", r->cols[j].fabric);
+    for (uint32_t j = 0; j < r->ncols; j++) { /* '*': cut short by a signal */
+        char name[BN_NAME_MAX + 2];
+        snprintf(name, sizeof name, "%s%s", r->cols[j].fabric, r->cols[j].interrupted ? "*" : "");
+        fprintf(out, " %16s", name);
+    }
     fputc('\n', out);
     for (int row = 0; row < NROWS; row++) {
         fprintf(out, "%-34s", labels[row]);
@@ -90,6 +93,9 @@ void bn_compare_print(FILE *out, const struct bn_compare_results *r)
         if (r->cols[j].cost_stated && r->cols[j].cost_unstated[0])
             fprintf(out, "# %s: cost and power are estimates (cost.*) without %s\n",
                     r->cols[j].fabric, r->cols[j].cost_unstated);
+    if (r->interrupted)
+        fprintf(out, "# interrupted: the columns marked * were cut short by the signal; their "
+                "figures are those measured before it, 0 where none was\n");
 }
 
 int bn_compare_write_csv(const struct bn_compare_results *r, const char *path,
@@ -128,8 +134,8 @@ static json_t *col_json(const struct bn_compare_col *c)
                                             (json_int_t)c->ar_bytes[k], "busbw_gbs",
                                             c->ar_busbw_gbs[k], "line_rate_pct", c->ar_eff_pct[k],
                                             "algo", c->ar_algo[k]));
-    json_t *o = json_pack("{s:s, s:b, s:s, s:s, s:s, s:s, s:s, s:f, s:f}", "fabric", c->fabric,
-                          "scale_up", c->scale_up,
+    json_t *o = json_pack("{s:s, s:b, s:b, s:s, s:s, s:s, s:s, s:s, s:f, s:f}", "fabric",
+                          c->fabric, "scale_up", c->scale_up, "interrupted", c->interrupted,
                           "link_layer", c->link_layer, "flow_control", c->flow_control,
                           "congestion_control", c->congestion_control, "load_balancing",
                           c->load_balancing, "transport", c->transport, "port_gbps",
@@ -180,6 +186,7 @@ int bn_compare_write_json(const struct bn_compare_results *r, const char *path,
     json_object_set_new(root, "topology", json_string(r->topology));
     json_object_set_new(root, "hosts", json_integer(r->hosts));
     json_object_set_new(root, "fabrics", cols);
+    json_object_set_new(root, "interrupted", json_boolean(r->interrupted));
     bn_json_config(root, &r->prov);
     return bn_json_dump(root, path, BN_JSON_FLAGS, err);
 }

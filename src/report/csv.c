@@ -81,12 +81,13 @@ static void ports_body(FILE *f, const struct bn_results *r)
 static void rates_body(FILE *f, const struct bn_results *r)
 {
     const struct bn_series *sr = &r->series;
-    fputs("t_us,flow,rate_gbps,alpha,delivered_bytes\n", f);
+    fputs("t_us,flow,rate_gbps,alpha,delivered_bytes,cwnd_bytes\n", f);
     for (uint32_t k = 0; k < sr->nsamples; k++)
         for (uint32_t i = 0; i < sr->nflows; i++) {
             size_t at = (size_t)k * sr->nflows + i;
-            fprintf(f, REAL ",%" PRIu32 "," REAL "," REAL "," REAL "\n", sr->t_us[k], i,
-                    sr->rate_gbps[at], sr->alpha[at], sr->delivered_bytes[at]);
+            fprintf(f, REAL ",%" PRIu32 "," REAL "," REAL "," REAL "," REAL "\n", sr->t_us[k], i,
+                    sr->rate_gbps[at], sr->alpha[at], sr->delivered_bytes[at],
+                    sr->cwnd_bytes[at]);
         }
 }
 

@@ -438,12 +438,13 @@ static json_t *series_flows_json(const struct bn_results *r)
     json_t *a = json_array();
     for (uint32_t i = 0; i < sr->nflows && i < r->nflows; i++)
         json_array_append_new(
-            a, json_pack("{s:i, s:i, s:i, s:o, s:o, s:o}", "flow", (json_int_t)i, "src",
+            a, json_pack("{s:i, s:i, s:i, s:o, s:o, s:o, s:o}", "flow", (json_int_t)i, "src",
                          (json_int_t)r->flows[i].src, "dst", (json_int_t)r->flows[i].dst,
                          "rate_gbps", column_json(sr->rate_gbps, sr->nsamples, sr->nflows, i),
                          "alpha", column_json(sr->alpha, sr->nsamples, sr->nflows, i),
                          "delivered_bytes",
-                         column_json(sr->delivered_bytes, sr->nsamples, sr->nflows, i)));
+                         column_json(sr->delivered_bytes, sr->nsamples, sr->nflows, i),
+                         "cwnd_bytes", column_json(sr->cwnd_bytes, sr->nsamples, sr->nflows, i)));
     return a;
 }
 

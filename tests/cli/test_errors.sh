@@ -364,9 +364,9 @@ expect_error "unknown option" \
     "'--bogus'" "unknown option" \
     -- run --bogus
 
-expect_error "unknown option for topo (--seed is run-only)" \
-    "'--seed'" "unknown option" \
-    -- topo --seed 3
+expect_error "unknown option for topo (--quiet is not topo's)" \
+    "'--quiet'" "unknown option" \
+    -- topo --quiet
 
 expect_error "unknown option without a command" \
     "'--bogus'" "unknown option" \
@@ -578,8 +578,8 @@ expect_error "topo --paths beyond the hosts" \
 expect_ok "bnet --help" "usage: bnet" "run" "topo" "keys" -- --help
 expect_ok "bnet help presets" "usage: bnet presets" -- help presets
 expect_ok "bnet help help" "usage: bnet help" "presets" -- help help
-expect_ok "bnet help: --seed is an option of run and coll, not topo" \
-    "--seed N             run, coll" -- help
+expect_ok "bnet help: --seed is an option of every command, topo too" \
+    "--seed N             run, topo, coll, job, p2p, compare, sweep" -- help
 
 # Help and parser agree: an option is in 'bnet help CMD' exactly when CMD
 # takes it ('--help' after it stops before anything runs).
@@ -681,7 +681,7 @@ csv_check() { # csv_check PREFIX: appends to the caller's `why`
         case $name in
         flows) header="src,dst,bytes,start_us,fct_us,ack_us,throughput_gbps,retransmits,timeouts,done,ideal_us,slowdown" ;;
         ports) header="name,peer,utilization,tx_bytes,drops,ecn_marks,pause_sent,pause_received,paused_fraction" ;;
-        rates) header="t_us,flow,rate_gbps,alpha,delivered_bytes" ;;
+        rates) header="t_us,flow,rate_gbps,alpha,delivered_bytes,cwnd_bytes" ;;
         queues) header="t_us,port,bytes" ;;
         esac
         if [ ! -s "$1-$name.csv" ]; then
@@ -891,23 +891,35 @@ expect_error "an 8192-rank all-to-all schedule beyond the memory available" "key
     "schedule" -- coll scenarios/default.yaml --set topology.k=32 --coll alltoall -b 64M -e 64M \
     --set sim.memory_limit_bytes=20000000000
 expect_ok "bnet topo prints the estimate" "memory (est.)" "bnet run" -- topo --set topology.k=8
+# --seed is the scenario's seed for topo as for the other commands
+expect_ok "bnet topo takes --seed" "hosts           16" -- topo --seed 7 --set topology.k=4
+expect_error "bnet topo --seed sets key 'seed'" "--seed 'x'" "key 'seed'" -- topo --seed x
 
-# exit status 3 (faults made flows fail) is said on stderr, also when
-# stdout holds only the JSON
-run run scenarios/fault_link_local.yaml --set routing.control_plane=none --set nic.ack_timeout=8 \
+# exit status 3 (faults made work fail) is said on stderr, also when
+# stdout holds only the JSON; exit3 NAME NEEDLE JQ_TEST -- ARGS...
+exit3() {
+    local name=$1 needle=$2 test=$3
+    shift 4
+    run "$@"
+    why=()
+    check_no_crash
+    [ "$rc" -eq 3 ] || why+=("exit status $rc, expected 3")
+    grep -q "$needle (faults" "$ERR" || why+=("no line on stderr says why")
+    jq -e "$test" "$OUT" >/dev/null 2>&1 || why+=("stdout is not the JSON")
+    report "$name" "${#why[@]}" "${why[@]}" -- "$@"
+}
+exit3 "exit 3 with --json -: said on stderr" "flows failed" '.summary.flows_failed > 0' -- \
+    run scenarios/fault_link_local.yaml --set routing.control_plane=none --set nic.ack_timeout=8 \
     --set nic.retry_cnt=1 --json -
-why=()
-check_no_crash
-[ "$rc" -eq 3 ] || why+=("exit status $rc, expected 3")
-grep -q "flows failed (faults" "$ERR" || why+=("no line on stderr says why")
-jq -e '.summary.flows_failed > 0' "$OUT" >/dev/null 2>&1 || why+=("stdout is not the JSON")
-if [ ${#why[@]} -eq 0 ]; then
-    echo "ok    exit 3 with --json -: said on stderr"
-    pass=$((pass + 1))
-else
-    echo "FAIL  exit 3 with --json -: ${why[*]}"
-    fail=$((fail + 1))
-fi
+# a NIC down from 5 us, given up on after about 1 ms (nic.ack_timeout 5)
+NIC_DOWN=(--set nic.ack_timeout=5 --set faults.0.kind=nic_down --set faults.0.target=host3
+    --set faults.0.at_us=5)
+exit3 "run: exit 3 with --json -, a NIC down" "flows failed" '.summary.flows_failed > 0' -- \
+    run "${NIC_DOWN[@]}" --json -
+exit3 "coll: exit 3 with --json -, said on stderr" "rows' collectives failed" \
+    '.rows[0].failed != null' -- coll -b 1M -e 1M "${NIC_DOWN[@]}" --json -
+exit3 "job: exit 3 with --json -, said on stderr" "jobs failed" \
+    '.jobs[0].failed != null' -- job "${NIC_DOWN[@]}" --json -
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

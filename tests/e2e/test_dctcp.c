@@ -4,6 +4,8 @@
  * receiver's queue settles around K, where without congestion control it
  * fills its 1 MiB and drops; nothing is lost and the flows share fairly
  * (Alizadeh et al., SIGCOMM 2010, section 3: the queue oscillates about K).
+ * The time series follows each flow's window (series.cwnd_bytes): its rate
+ * is the line rate throughout, so the window is what shows the control.
  */
 #include "support.h"
 
@@ -41,10 +43,45 @@ static void test_queue_near_k(void **state)
     bn_results_free(&dctcp);
 }
 
+/* The window while a flow sends: at least a packet, cut below the initial
+ * 10 packets (8 flows share about BDP + K, some 6 packets each) and moving;
+ * 0 once it is done, and 0 throughout for a rate module. */
+static void test_window_series(void **state)
+{
+    (void)state;
+    struct bn_results none, dctcp;
+    incast("none", &none);
+    incast("dctcp", &dctcp);
+    const struct bn_series *sr = &dctcp.series;
+    assert_true(sr->nsamples > 10 && sr->nflows == 8);
+    for (uint32_t i = 0; i < sr->nflows; i++) {
+        double lo = 1e18, hi = 0;
+        for (uint32_t k = 0; k < sr->nsamples; k++) {
+            size_t at = (size_t)k * sr->nflows + i;
+            double w = sr->cwnd_bytes[at];
+            if (sr->rate_gbps[at] == 0) {
+                assert_true(w == 0);
+                continue;
+            }
+            assert_true(sr->rate_gbps[at] == 100); /* a window module paces at line rate */
+            assert_true(w >= 4096);
+            lo = w < lo ? w : lo;
+            hi = w > hi ? w : hi;
+        }
+        printf("flow %u: window %.0f .. %.0f B\n", i, lo, hi);
+        assert_true(lo < 10 * 4096 && hi > lo);
+    }
+    for (size_t k = 0; k < (size_t)none.series.nsamples * none.series.nflows; k++)
+        assert_true(none.series.cwnd_bytes[k] == 0);
+    bn_results_free(&none);
+    bn_results_free(&dctcp);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_queue_near_k),
+        cmocka_unit_test(test_window_series),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

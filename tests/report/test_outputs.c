@@ -263,7 +263,7 @@ static void test_csv_files(void **state)
                                 "pause_received,paused_fraction");
     assert_int_equal(count_lines(in_dir(fx, "x-rates.csv"), header, sizeof header),
                      1 + (long)sr->nsamples * sr->nflows);
-    assert_string_equal(header, "t_us,flow,rate_gbps,alpha,delivered_bytes");
+    assert_string_equal(header, "t_us,flow,rate_gbps,alpha,delivered_bytes,cwnd_bytes");
     assert_int_equal(count_lines(in_dir(fx, "x-queues.csv"), header, sizeof header),
                      1 + (long)sr->nsamples * sr->nqueues);
     assert_string_equal(header, "t_us,port,bytes");

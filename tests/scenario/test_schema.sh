@@ -95,13 +95,20 @@ for c in "${cases[@]}"; do
   ok "bnet ${args:0:70}: valid against $schema.schema.json" $?
 done
 
+# a comparison a signal cut short: its columns not measured have 0 figures
+jq '.interrupted = true | .fabrics[1] |= (.interrupted = true | .port_gbps = 0)' \
+  "$T/compare1.json" >"$T/cut.json"
+[[ $(validate docs/schema/compare.schema.json "$T/cut.json") == *" valid" ]]
+ok "an interrupted compare result, a column not measured, is valid" $?
+
 # broken results are refused
 jq '.fabrics[0].incast.victim.line_rate_pct = 120' "$T/compare1.json" >"$T/bad1.json"
 jq '.summary.flows = -1' "$T/run1.json" >"$T/bad2.json"
 jq 'del(.rows[0].busbw_gbs)' "$T/coll1.json" >"$T/bad3.json"
 jq '.topology.hosts = "16"' "$T/topo1.json" >"$T/bad4.json"
 jq '.points[1].summary.flows = -1' "$T/sweep1.json" >"$T/bad5.json"
-for b in compare:bad1 run:bad2 coll:bad3 topo:bad4 sweep:bad5; do
+jq '.fabrics[0].port_gbps = 0' "$T/compare1.json" >"$T/bad6.json" # measured, not interrupted
+for b in compare:bad1 run:bad2 coll:bad3 topo:bad4 sweep:bad5 compare:bad6; do
   [[ $(validate "docs/schema/${b%%:*}.schema.json" "$T/${b#*:}.json") == *invalid* ]]
   ok "a broken ${b%%:*} result is invalid" $?
 done

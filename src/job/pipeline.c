@@ -5,10 +5,12 @@
  * one backward in turn, then the remaining backwards; each pass runs its
  * stage's layers' steps in order (backward: the layers in reverse).
  * Activations go to the next stage, and gradients back, by point-to-point
- * sends the sender does not wait for. Gradients are reduced over the
- * data-parallel groups as the last micro-batch's backward completes them
- * (overlap, in buckets of bucket_bytes) or after it; each group's
- * reductions run one after another; an optimizer step follows the last.
+ * sends the sender does not wait for (with scatter/gather, slices the
+ * receiving stage all-gathers over its TP groups). Gradients are reduced
+ * over the data-parallel groups as the last micro-batch's backward
+ * completes them (overlap, in buckets of bucket_bytes) or after it; each
+ * group's reductions run one after another; an optimizer step follows
+ * the last.
  * Inference: a prefill through every stage, then a decode step once the
  * last stage has the first token.
  */
@@ -293,6 +295,15 @@ static void pass_of(struct builder *b, uint32_t p, uint32_t i, bool bwd, uint8_t
     if (bwd && !last)
         for (uint32_t d = 0; d < m->dp; d++)
             after_front(b, d + m->dp * p, b->bsend[((size_t)p * m->dp + d) * micro + i], true);
+    /* scatter/gather: the slices received, the whole tensor rebuilt over
+     * each TP group before the pass uses it */
+    uint64_t gather = phase == BN_PHASE_DECODE ? m->decode_pp_gather_bytes : m->pp_gather_bytes;
+    bool received = bwd ? !last : p > 0;
+    for (uint32_t d = 0; received && gather && m->tp > 1 && d < m->dp && b->rc == BN_OK; d++) {
+        uint32_t u = d + m->dp * p;
+        unit_colls(b, u, comm_task(BN_DIM_PP, BN_COLL_ALLGATHER, 0, gather, u, phase, i,
+                                   UINT16_MAX), &b->tp_comm[u * m->cp], m->cp);
+    }
     bool grads = bwd && i + 1 == m->micro && b->rc == BN_OK;
     struct grads gr = {0};
     for (uint32_t k = 0; k < hi - lo && b->rc == BN_OK; k++) {

@@ -109,7 +109,9 @@ int bn_job_build_transformer(const struct bn_scenario_job *j, const struct bn_jo
     struct bn_job_plan plan = {
         .tp = m->tp, .cp = m->cp, .pp = m->pp, .dp = m->dp, .ep = m->ep, .micro = m->micro,
         .inference = infer, .layer = layer, .stage_first = first, .pp_bytes = m->fwd.pp_bytes,
+        .pp_gather_bytes = m->fwd.pp_gather_bytes,
         .decode = decode, .decode_pp_bytes = m->decode.pp_bytes,
+        .decode_pp_gather_bytes = m->decode.pp_gather_bytes,
         .bucket_bytes = j->bucket_mb * 1048576, .overlap = j->overlap, /* DDP's MiB */
         .optimizer_us = j->optimizer_us,
     };

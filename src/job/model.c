@@ -133,6 +133,7 @@ int bn_job_model(const struct bn_scenario *sc, uint32_t index, struct bn_job_mod
     if (j->kind == BN_SC_JOB_INFERENCE && m->cp > 1)
         return BAD("cp", "%u: context parallelism is modelled for training only", m->cp);
     m->moe = j->experts > 0;
+    m->tied = !j->untie_embeddings;
     double h = j->hidden, s = j->seq_len, b = j->micro_batch;
     double kv = h * (j->kv_heads ? j->kv_heads : j->heads) / j->heads;
     double e = bn_job_dtype_bytes(j->dtype), g = bn_job_dtype_bytes(j->grad_dtype);

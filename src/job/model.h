@@ -36,6 +36,10 @@ struct bn_job_model {
     struct bn_job_pass fwd;  /* training's forward; inference's prefill */
     struct bn_job_pass decode; /* inference: one token per request */
     double bwd_factor;       /* backward time over forward's */
+    /* embedding and output layer one weight (Megatron-LM's default; Press
+     * and Wolf 2017): its gradient counted once, on the first stage; with
+     * pp > 1 the last stage keeps a copy, the two summed after DP */
+    bool tied;
     /* gradients per rank (bytes at grad_dtype) */
     uint64_t grad_dense_layer, grad_expert_layer, grad_embedding;
 };

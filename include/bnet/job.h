@@ -25,7 +25,7 @@ extern "C" {
 struct bn_job_dim_row {
     char dim[8];                /* "tp", "cp", "pp", "dp", "ep" */
     uint64_t count;             /* collectives (sends: each stage-to-stage hand-off), count */
-    uint64_t bytes;             /* their nccl-tests sizes, summed */
+    uint64_t bytes;             /* their nccl-tests sizes summed (sends: every pair's bytes) */
     double busy_us;             /* their durations, summed */
     double exposed_us;          /* the iteration minus the iteration with these taking no time */
 };

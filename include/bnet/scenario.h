@@ -468,6 +468,8 @@ struct bn_scenario_job {
     bool gated_mlp;              /* SwiGLU: three MLP matrices instead of two */
     bool network;                /* false: communication takes no time (a check) */
     bool alone;                  /* also run it alone on the fabric: its slowdown */
+    bool untie_embeddings;       /* separate input embedding and output layer weights */
+    bool pp_scatter_gather;      /* each TP rank sends a 1/tp slice to the next stage */
 };
 
 /* Room for the registry's keys in bn_scenario.key_line (checked at build). */

@@ -74,7 +74,8 @@ int bn_jobs_task_stats(struct bn_jobs_exec *x, struct bn_job_rt *jr, uint32_t t)
     } else {
         struct bn_job_dim_row *d = &jr->res->dims[tk->dim - 1];
         d->count++;
-        d->bytes += tk->bytes;
+        /* a send moves its bytes on every pair: what crosses the boundary */
+        d->bytes += tk->kind == BN_TASK_SEND ? tk->bytes * tk->npairs : tk->bytes;
         d->busy_us += us;
         struct bn_job_coll_row *c = coll_row(x, jr, tk, ranks, modelled);
         if (!c)

@@ -107,8 +107,16 @@ static void pass(const struct bn_scenario_job *j, const struct bn_job_model *m,
                               (double)j->vocab * h * e / m->tp / hbm);
     }
     out->tp_bytes = (uint64_t)(t * h * e);
-    /* Megatron-LM's scatter/gather: each TP rank sends its 1/tp share */
-    out->pp_bytes = (uint64_t)ceil(t * h * e / m->tp);
+    /* A stage's output is replicated over its TP group (after g), and each
+     * TP rank sends all of it to its peer in the next stage: tp copies
+     * cross the boundary (Narayanan et al. SC'21, sec. 4.1). Their
+     * scatter/gather sends a 1/tp slice each and all-gathers it in the
+     * receiving stage. With sequence parallelism a rank holds only its
+     * 1/tp of the tokens and sends that, with nothing to gather. */
+    double act = t * h * e;
+    bool sliced = m->tp > 1 && (j->sequence_parallel || j->pp_scatter_gather);
+    out->pp_bytes = (uint64_t)ceil(sliced ? act / m->tp : act);
+    out->pp_gather_bytes = sliced && !j->sequence_parallel ? (uint64_t)ceil(act) : 0;
     out->cp_bytes = m->cp > 1 ? (uint64_t)(m->cp * 2 * (t * kv / m->tp) * e) : 0;
     double ep_tokens = j->sequence_parallel ? t / m->tp : t;
     out->ep_bytes = m->moe ? (uint64_t)(ep_tokens * j->top_k * h * e) : 0;
@@ -125,6 +133,7 @@ int bn_job_model(const struct bn_scenario *sc, uint32_t index, struct bn_job_mod
     if (j->kind == BN_SC_JOB_INFERENCE && m->cp > 1)
         return BAD("cp", "%u: context parallelism is modelled for training only", m->cp);
     m->moe = j->experts > 0;
+    m->tied = !j->untie_embeddings;
     double h = j->hidden, s = j->seq_len, b = j->micro_batch;
     double kv = h * (j->kv_heads ? j->kv_heads : j->heads) / j->heads;
     double e = bn_job_dtype_bytes(j->dtype), g = bn_job_dtype_bytes(j->grad_dtype);

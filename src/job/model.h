@@ -6,7 +6,8 @@
  * layer's forward is 2 FLOPs per parameter per token plus 4 b s^2 h for
  * attention, its backward twice that. Communication sizes as Megatron-LM
  * moves them (Shoeybi et al. 2019; Korthikanti et al. 2022 for sequence
- * parallelism).
+ * parallelism); between pipeline stages as Narayanan et al. sec. 4.1
+ * describe, without or with their scatter/gather.
  */
 #ifndef BN_JOB_MODEL_H
 #define BN_JOB_MODEL_H
@@ -24,6 +25,7 @@ struct bn_job_pass {
     uint64_t tp_bytes;       /* the activation a TP all-reduce sums */
     uint64_t cp_bytes;       /* keys and values a CP all-gather collects */
     uint64_t pp_bytes;       /* one rank's activation to the next stage */
+    uint64_t pp_gather_bytes; /* scatter/gather: the receiving stage's TP all-gather (0: none) */
     uint64_t ep_bytes;       /* one rank's tokens out in an EP all-to-all */
 };
 
@@ -34,6 +36,10 @@ struct bn_job_model {
     struct bn_job_pass fwd;  /* training's forward; inference's prefill */
     struct bn_job_pass decode; /* inference: one token per request */
     double bwd_factor;       /* backward time over forward's */
+    /* embedding and output layer one weight (Megatron-LM's default; Press
+     * and Wolf 2017): its gradient counted once, on the first stage; with
+     * pp > 1 the last stage keeps a copy, the two summed after DP */
+    bool tied;
     /* gradients per rank (bytes at grad_dtype) */
     uint64_t grad_dense_layer, grad_expert_layer, grad_embedding;
 };

@@ -5,10 +5,13 @@
  * one backward in turn, then the remaining backwards; each pass runs its
  * stage's layers' steps in order (backward: the layers in reverse).
  * Activations go to the next stage, and gradients back, by point-to-point
- * sends the sender does not wait for. Gradients are reduced over the
- * data-parallel groups as the last micro-batch's backward completes them
- * (overlap, in buckets of bucket_bytes) or after it; each group's
- * reductions run one after another; an optimizer step follows the last.
+ * sends the sender does not wait for (with scatter/gather, slices the
+ * receiving stage all-gathers over its TP groups). Gradients are reduced
+ * over the data-parallel groups as the last micro-batch's backward
+ * completes them (overlap, in buckets of bucket_bytes) or after it; each
+ * group's reductions run one after another; weights the first and the
+ * last stage share (tied embeddings) are then summed between the two; an
+ * optimizer step follows the last.
  * Inference: a prefill through every stage, then a decode step once the
  * last stage has the first token.
  */
@@ -30,6 +33,7 @@ struct builder {
     uint32_t *dp_comm;       /* per (stage, tp): the dp x cp ranks holding a shard */
     uint32_t *edp_comm;      /* per (stage, cp, tp, place in the EP block) */
     uint32_t *dp_last, *edp_last; /* the last gradient reduction of each, per group */
+    uint32_t *tie_comm, *tie_last; /* per (replica, cp, tp): tied weights' first and last stage */
     uint32_t *fsend, *bsend; /* per (stage, replica, micro-batch) */
     uint32_t *scratch;
     int rc;
@@ -123,6 +127,12 @@ static int make_comms(struct builder *b)
                 }
             }
         }
+    for (uint32_t k = 0; m->tied_grad_bytes && m->pp > 1 && k < m->dp * m->cp * m->tp; k++) {
+        uint32_t t = k % m->tp, c = k / m->tp % m->cp, d = k / (m->tp * m->cp);
+        r[0] = rank_of(m, d, 0, c, t);
+        r[1] = rank_of(m, d, m->pp - 1, c, t);
+        b->tie_comm[k] = bn_jg_comm(g, r, 2, b->err);
+    }
     return g->ncomms && g->comm_off ? BN_OK : BN_ENOMEM;
 }
 
@@ -293,6 +303,15 @@ static void pass_of(struct builder *b, uint32_t p, uint32_t i, bool bwd, uint8_t
     if (bwd && !last)
         for (uint32_t d = 0; d < m->dp; d++)
             after_front(b, d + m->dp * p, b->bsend[((size_t)p * m->dp + d) * micro + i], true);
+    /* scatter/gather: the slices received, the whole tensor rebuilt over
+     * each TP group before the pass uses it */
+    uint64_t gather = phase == BN_PHASE_DECODE ? m->decode_pp_gather_bytes : m->pp_gather_bytes;
+    bool received = bwd ? !last : p > 0;
+    for (uint32_t d = 0; received && gather && m->tp > 1 && d < m->dp && b->rc == BN_OK; d++) {
+        uint32_t u = d + m->dp * p;
+        unit_colls(b, u, comm_task(BN_DIM_PP, BN_COLL_ALLGATHER, 0, gather, u, phase, i,
+                                   UINT16_MAX), &b->tp_comm[u * m->cp], m->cp);
+    }
     bool grads = bwd && i + 1 == m->micro && b->rc == BN_OK;
     struct grads gr = {0};
     for (uint32_t k = 0; k < hi - lo && b->rc == BN_OK; k++) {
@@ -331,7 +350,38 @@ static void optimizer(struct builder *b, uint32_t p)
         for (uint32_t gi = 0; gi < groups && b->rc == BN_OK; gi++)
             if (gi % m->ep == d % m->ep)
                 b->rc = bn_jg_dep(b->g, b->edp_last[p * groups + gi], id, b->err);
+        bool tied = m->tied_grad_bytes && m->pp > 1 && (p == 0 || p + 1 == m->pp);
+        for (uint32_t k = 0; tied && k < m->cp * m->tp && b->rc == BN_OK; k++)
+            b->rc = bn_jg_dep(b->g, b->tie_last[(size_t)d * m->cp * m->tp + k], id, b->err);
         after_front(b, u, id, false);
+    }
+}
+
+/* Tied weights over a pipeline (Megatron-LM's embedding group): the
+ * gradients of the first and the last stage's copies summed, per replica
+ * and rank of the stage, once both stages' backward and DP reductions are
+ * done (Megatron-LM reduces over DP first); their optimizers wait for it. */
+static void tied_grads(struct builder *b)
+{
+    const struct bn_job_plan *m = b->m;
+    uint32_t last = m->pp - 1;
+    for (uint32_t k = 0; k < m->dp * m->cp * m->tp && b->rc == BN_OK; k++) {
+        uint32_t t = k % m->tp, d = k / (m->tp * m->cp);
+        struct bn_task task = comm_task(BN_DIM_DP, BN_COLL_ALLREDUCE, b->tie_comm[k],
+                                        m->tied_grad_bytes, d, BN_PHASE_BACKWARD, m->micro - 1,
+                                        UINT16_MAX);
+        uint32_t id = bn_jg_task(b->g, &task, b->err);
+        if (id == UINT32_MAX) {
+            b->rc = BN_ENOMEM;
+            return;
+        }
+        wait_front(b, d, id);
+        wait_front(b, d + m->dp * last, id);
+        if (b->rc == BN_OK)
+            b->rc = bn_jg_dep(b->g, b->dp_last[t], id, b->err);
+        if (b->rc == BN_OK)
+            b->rc = bn_jg_dep(b->g, b->dp_last[last * m->tp + t], id, b->err);
+        b->tie_last[k] = id;
     }
 }
 
@@ -339,6 +389,7 @@ static void optimizer(struct builder *b, uint32_t p)
 static void training(struct builder *b)
 {
     const struct bn_job_plan *m = b->m;
+    bool tied = m->tied_grad_bytes && m->pp > 1; /* first and last optimizers wait */
     b->rc = make_sends(b, BN_PHASE_FORWARD, false);
     if (b->rc == BN_OK)
         b->rc = make_sends(b, BN_PHASE_BACKWARD, true);
@@ -352,7 +403,13 @@ static void training(struct builder *b)
         }
         for (uint32_t i = m->micro - warm; i < m->micro; i++)
             pass_of(b, p, i, true, BN_PHASE_BACKWARD, m->layer);
-        optimizer(b, p);
+        if (!tied || (p != 0 && p + 1 != m->pp))
+            optimizer(b, p);
+    }
+    if (tied && b->rc == BN_OK) {
+        tied_grads(b);
+        optimizer(b, 0);
+        optimizer(b, m->pp - 1);
     }
 }
 
@@ -396,11 +453,15 @@ int bn_job_build_pipeline(const struct bn_job_plan *m, struct bn_job_graph *g,
     b.edp_comm = malloc((size_t)m->pp * m->cp * m->tp * m->ep * sizeof *b.edp_comm);
     b.dp_last = malloc((size_t)m->pp * m->tp * sizeof *b.dp_last);
     b.edp_last = malloc((size_t)m->pp * m->cp * m->tp * m->ep * sizeof *b.edp_last);
+    size_t ties = (size_t)m->dp * m->cp * m->tp + 1;
+    b.tie_comm = malloc(ties * sizeof *b.tie_comm);
+    b.tie_last = malloc(ties * sizeof *b.tie_last);
     b.fsend = malloc(sends * sizeof *b.fsend);
     b.bsend = malloc(sends * sizeof *b.bsend);
     b.scratch = malloc(2 * ranks * sizeof *b.scratch);
     int rc = b.front && b.nfront && b.tp_comm && b.cp_comm && b.ep_comm && b.dp_comm &&
-             b.edp_comm && b.dp_last && b.edp_last && b.fsend && b.bsend && b.scratch
+             b.edp_comm && b.dp_last && b.edp_last && b.tie_comm && b.tie_last && b.fsend &&
+             b.bsend && b.scratch
              ? BN_OK : bn_fail(err, BN_ENOMEM, "out of memory building a job's graph");
     g->nranks = (uint32_t)(ranks - 1);
     if (rc == BN_OK) {
@@ -426,6 +487,8 @@ int bn_job_build_pipeline(const struct bn_job_plan *m, struct bn_job_graph *g,
     free(b.edp_comm);
     free(b.dp_last);
     free(b.edp_last);
+    free(b.tie_comm);
+    free(b.tie_last);
     free(b.fsend);
     free(b.bsend);
     free(b.scratch);

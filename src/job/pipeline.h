@@ -54,8 +54,15 @@ struct bn_job_plan {
     const uint32_t *stage_first;
     uint32_t nlayers;
     uint64_t pp_bytes;   /* a rank's activations to the next stage, per micro-batch */
+    /* what the receiving stage all-gathers over each TP group after the
+     * send (scatter/gather: the whole activation); 0: nothing */
+    uint64_t pp_gather_bytes;
     const struct bn_job_layer *decode;
-    uint64_t decode_pp_bytes;
+    uint64_t decode_pp_bytes, decode_pp_gather_bytes;
+    /* per rank, a shared weight's gradient that the first and the last
+     * stage both hold (tied embeddings): all-reduced between the two after
+     * their DP reductions, before their optimizer steps; 0: none */
+    uint64_t tied_grad_bytes;
     double bucket_bytes; /* gradients gathered in buckets this big; 0: a layer's alone */
     bool overlap;        /* reduced during the last backward (false: after it) */
     double optimizer_us;

@@ -7,7 +7,11 @@
  * sequence parallelism an all-gather) and g an all-reduce (a
  * reduce-scatter); backward, the other way round (Korthikanti et al.
  * 2022). The backward runs the steps in reverse. The output layer is one
- * more layer on the last stage, its weights' gradients the vocabulary's.
+ * more layer on the last stage, its weights' gradients the vocabulary's:
+ * untied, its own; tied (Megatron-LM's default), the embedding's, which
+ * layer 0 completes on one stage, and which with pp > 1 the last stage
+ * holds a copy of, summed with the first stage's after DP (Megatron-LM's
+ * embedding group).
  */
 #include <stdlib.h>
 
@@ -79,8 +83,10 @@ static void make_layers(const struct bn_scenario_job *j, const struct bn_job_mod
         if (backward)
             add(o, 1, BN_STEP_COMPUTE, 0, ps->logits_us * m->bwd_factor, 0);
     }
+    /* tied on one stage: the output layer's gradient is the embedding's,
+     * complete once layer 0's backward (the lookup) is done */
     o->grad_op = BN_COLL_ALLREDUCE;
-    o->grad_bytes = backward ? m->grad_embedding : 0;
+    o->grad_bytes = backward && (!m->tied || m->pp > 1) ? m->grad_embedding : 0;
 }
 
 int bn_job_build_transformer(const struct bn_scenario_job *j, const struct bn_job_model *m,
@@ -109,7 +115,10 @@ int bn_job_build_transformer(const struct bn_scenario_job *j, const struct bn_jo
     struct bn_job_plan plan = {
         .tp = m->tp, .cp = m->cp, .pp = m->pp, .dp = m->dp, .ep = m->ep, .micro = m->micro,
         .inference = infer, .layer = layer, .stage_first = first, .pp_bytes = m->fwd.pp_bytes,
+        .pp_gather_bytes = m->fwd.pp_gather_bytes,
         .decode = decode, .decode_pp_bytes = m->decode.pp_bytes,
+        .decode_pp_gather_bytes = m->decode.pp_gather_bytes,
+        .tied_grad_bytes = !infer && m->tied && m->pp > 1 ? m->grad_embedding : 0,
         .bucket_bytes = j->bucket_mb * 1048576, .overlap = j->overlap, /* DDP's MiB */
         .optimizer_us = j->optimizer_us,
     };

@@ -255,6 +255,8 @@ static const char default_yaml[] =
     "  #   overlap: true             # reduce buckets during backward\n"
     "  #   sequence_parallel: false\n"
     "  #   gated_mlp: true           # SwiGLU\n"
+    "  #   untie_embeddings: false   # true: output layer its own weight\n"
+    "  #   pp_scatter_gather: false  # true: 1/tp slices between stages, all-gathered\n"
     "  #   scaleup: model            # model | packet: collectives inside an NVLink domain\n"
     "  #   network: true             # false: communication takes no time\n"
     "  #   alone: false              # also run it alone: its slowdown\n"

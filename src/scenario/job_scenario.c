@@ -36,6 +36,7 @@ static const char job_yaml[] =
     "    dp: 16                      # one GPU per server on each rail\n"
     "    layers: 8                   # a slice of the model, to run in seconds\n"
     "    seq_len: 2048\n"
-    "    global_batch: 32\n";
+    "    global_batch: 32\n"
+    "    untie_embeddings: true      # Llama 2's output layer is its own weight\n";
 
 const char *bn_scenario_job_yaml(void) { return job_yaml; }

@@ -875,6 +875,17 @@ static const struct bn_scn_key keys[] = {
       JOB(sequence_parallel) },
     { .info.path = "jobs[].gated_mlp", BOOL_KEY, .info.unit = "", .info.def = "true",
       .info.doc = "SwiGLU MLP (three matrices) rather than two.", JOB(gated_mlp) },
+    { .info.path = "jobs[].untie_embeddings", BOOL_KEY, .info.unit = "", .info.def = "false",
+      .info.doc = "The input embedding and the output layer are separate weights (Megatron-LM's "
+                  "--untie-embeddings-and-output-weights; Llama 2). false: one shared weight, "
+                  "its gradient all-reduced between the first and the last stage when pp > 1.",
+      JOB(untie_embeddings) },
+    { .info.path = "jobs[].pp_scatter_gather", BOOL_KEY, .info.unit = "", .info.def = "false",
+      .info.doc = "Narayanan et al.'s scatter/gather (SC'21, sec. 4.1): each TP rank sends a "
+                  "1/tp slice of the activation to the next stage, which all-gathers it over "
+                  "its TP group. false: each TP rank sends the whole (replicated) activation. "
+                  "With sequence_parallel each rank sends its own 1/tp of the tokens either way.",
+      JOB(pp_scatter_gather) },
     { .info.path = "jobs[].scaleup", ENUM_KEY, .info.unit = "", .info.def = "model",
       .info.choice = scaleup_comm_choice,
       .info.doc = "Collectives whose ranks share one NVLink domain: model (the tuner's "

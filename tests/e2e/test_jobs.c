@@ -15,6 +15,9 @@
  *   backend, and the tuner's NVLink model is within 10 % of the packets;
  * - the exposed share of inference's decode step is its TP all-reduces;
  * - MoE all-to-alls come four per layer and micro-batch per EP group;
+ * - a pipeline's bytes are every pair's: GPT-3 175B at tp 8 x pp 8 moves
+ *   8 b s h per boundary and micro-batch each way, a slice each with
+ *   scatter/gather (Narayanan et al. SC'21, sec. 4.1);
  * - a SimAI/AICB workload file's layers run as ASTRA-sim runs them: its
  *   iteration is its compute plus the weight-gradient all-reduces the
  *   backward does not hide, each the alpha-beta cost of a ring, within 5 %;
@@ -115,7 +118,7 @@ static void test_dp_exposed_is_alpha_beta(void **state)
     struct bn_job_results r;
     run_jobs(after, &r);
     double h = 512, V = 8192, layer = 12 * h * h * 2, emb = V * h * 2;
-    double total = 4 * layer + 2 * emb; /* bf16 gradients, input and output embeddings */
+    double total = 4 * layer + emb; /* bf16 gradients, one tied embedding */
     assert_int_equal(dim(&r.jobs[0], "dp")->bytes, (uint64_t)total);
     assert_near(r.jobs[0].exposed_comm_us, ring_ar_us(16, total), 0.05, "exposed, no overlap");
     bn_job_results_free(&r);
@@ -127,12 +130,13 @@ static void test_dp_exposed_is_alpha_beta(void **state)
     run_jobs(during, &r);
     double b = 1, s = 1024;
     double bwd_layer = 2 * flops_us(24 * b * s * h * h + 4 * b * s * s * h);
-    /* the output layer's backward first, its gradients a bucket of their own */
+    /* the output layer's backward first; its gradient is the tied
+     * embedding's, complete after layer 0's backward */
     double t = 2 * flops_us(2 * b * s * h * V);
-    double done = t + ring_ar_us(16, emb);
+    double done = 0;
     for (int k = 0; k < 4; k++) {
         t += bwd_layer;
-        double bytes = layer + (k == 3 ? emb : 0); /* layer 0 holds the input embedding */
+        double bytes = layer + (k == 3 ? emb : 0); /* layer 0 holds the embedding */
         done = fmax(done, t) + ring_ar_us(16, bytes);
     }
     assert_near(r.jobs[0].exposed_comm_us, done - t, 0.05, "exposed, overlapped");
@@ -245,6 +249,62 @@ static void test_workload_file(void **state)
     bn_job_results_free(&r);
 }
 
+/* GPT-3 175B's shape at tp 8 x pp 8 x dp 2 on the 128 GPUs of
+ * scenarios/job_default.yaml, communication taking no time, with `extra`. */
+static void run_gpt3(const char *extra, struct bn_job_results *r)
+{
+    static const char *const sets[] = {
+        "jobs.0.layers=96", "jobs.0.hidden=12288", "jobs.0.heads=96", "jobs.0.ffn_hidden=0",
+        "jobs.0.gated_mlp=false", "jobs.0.seq_len=2048", "jobs.0.vocab=51200", "jobs.0.tp=8",
+        "jobs.0.pp=8", "jobs.0.dp=2", "jobs.0.global_batch=16", "jobs.0.network=false", NULL};
+    struct bn_scenario sc;
+    struct bn_error err = {0};
+    if (bn_scenario_load_file(&sc, "scenarios/job_default.yaml", &err) != BN_OK)
+        fail_msg("%s", err.msg);
+    for (size_t i = 0; sets[i]; i++)
+        if (bn_scenario_set(&sc, sets[i], &err) != BN_OK)
+            fail_msg("%s", err.msg);
+    if (extra && bn_scenario_set(&sc, extra, &err) != BN_OK)
+        fail_msg("%s", err.msg);
+    if (bn_job_run(&sc, NULL, r, &err) != BN_OK)
+        fail_msg("bn_job_run: %s", err.msg);
+}
+
+static void test_pp_bytes_are_what_is_sent(void **state)
+{
+    (void)state;
+    /* b s h bf16 per micro-batch; 7 boundaries x 2 replicas x 8
+     * micro-batches x 2 directions; 8 TP ranks each side of a boundary */
+    const uint64_t act = 2048ull * 12288 * 2, sends = 7 * 2 * 8 * 2;
+    struct bn_job_results r;
+    /* each TP rank sends the whole (replicated) activation (SC'21 4.1) */
+    run_gpt3(NULL, &r);
+    const struct bn_job_dim_row *pp = dim(&r.jobs[0], "pp");
+    assert_int_equal(pp->count, sends);
+    assert_int_equal(pp->bytes, sends * 8 * act); /* 90,194,313,216 */
+    bn_job_results_free(&r);
+    /* scatter/gather: a 1/8 slice each, an all-gather over NVLink after */
+    run_gpt3("jobs.0.pp_scatter_gather=true", &r);
+    const struct bn_job_result *j = &r.jobs[0];
+    uint64_t sent = 0, gathered = 0;
+    for (uint32_t c = 0; c < j->ncolls; c++) {
+        const struct bn_job_coll_row *row = &j->colls[c];
+        if (strcmp(row->dim, "pp") != 0)
+            continue;
+        if (strcmp(row->op, "send") == 0)
+            sent += row->bytes * row->ranks * row->count;
+        else if (strcmp(row->op, "allgather") == 0 && row->ranks == 8)
+            gathered += row->bytes * row->count;
+        else
+            fail_msg("a pp %s of %u ranks", row->op, row->ranks);
+    }
+    assert_int_equal(sent, sends * act); /* 11,274,289,152 */
+    assert_int_equal(gathered, sends * act);
+    assert_int_equal(dim(j, "pp")->bytes, sent + gathered);
+    assert_int_equal(dim(j, "pp")->count, 2 * sends);
+    bn_job_results_free(&r);
+}
+
 static void test_noisy_neighbor(void **state)
 {
     (void)state;
@@ -297,6 +357,7 @@ int main(void)
         cmocka_unit_test(test_inference_decode_network),
         cmocka_unit_test(test_moe_all_to_alls),
         cmocka_unit_test(test_workload_file),
+        cmocka_unit_test(test_pp_bytes_are_what_is_sent),
         cmocka_unit_test(test_noisy_neighbor),
         cmocka_unit_test(test_deterministic_json),
     };

@@ -4,7 +4,8 @@
  * builder makes the tasks Megatron-LM's schedule has: per layer and
  * micro-batch two compute phases each way and the TP collectives of the
  * f/g operators; one send per stage boundary, micro-batch and direction;
- * gradient buckets once per DP group.
+ * gradient buckets once per DP group, and the tied embedding's all-reduce
+ * between the first and the last stage.
  */
 #include "support.h"
 
@@ -92,8 +93,9 @@ static void test_megatron_task_counts(void **state)
     /* one boundary, each direction, per replica and micro-batch */
     assert_int_equal(n[BN_TASK_SEND][BN_DIM_PP], 1 * 2 * 2 * micro);
     /* per stage and TP rank a DP group; a bucket per layer (each > 25 MB),
-     * and the output layer's on the last stage */
-    assert_int_equal(n[BN_TASK_COLL][BN_DIM_DP], 2 * (2 * layers_per_stage + 1));
+     * and the output layer's on the last stage; then the tied embedding's
+     * all-reduce between the two stages, per replica and TP rank */
+    assert_int_equal(n[BN_TASK_COLL][BN_DIM_DP], 2 * (2 * layers_per_stage + 1) + 2 * 2);
     assert_int_equal(g.nunits, units);
     bn_jg_free(&g);
 }

@@ -193,6 +193,7 @@ struct bn_scenario_nic {
     uint32_t qp_cache;           /* queue-pair contexts the NIC caches (0: all of them) */
     uint32_t max_rd_atomic;      /* RDMA READs and atomics outstanding per queue pair */
     uint32_t inline_bytes;       /* messages up to this size go inline with the doorbell */
+    uint64_t rx_buffer_bytes;    /* received data waiting for the receive DMA, at most (lossy) */
     /* the NIC's own time (docs/endpoints.md); 0: an ideal NIC */
     double tx_ns;                /* send processing: work request fetched to first byte out */
     double rx_ns;                /* receive processing: last byte in to its DMA write issued */

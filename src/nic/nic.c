@@ -153,6 +153,8 @@ int bn_nics_init(struct bn_nics *n, struct bn_fabric *f, const uint32_t *host_po
     n->kick_full = n->ep_on || n->paced_notices;
     n->cc_extra = n->paced_notices || n->fab->telemetry; /* side records or notices */
     n->rx_dma = n->ep_on && n->ep_params.dma_bps > 0;
+    /* lossless links hold the sender back instead (credits), or would pause it (PFC) */
+    n->rx_buffer_bytes = f->fc->lossless ? 0 : sc->nic.rx_buffer_bytes;
     rc = rc == BN_OK ? setup_cc(n, sc, err) : rc;
     for (uint32_t i = 0; rc == BN_OK && n->cc->nic_init && i < n->nnics; i++)
         n->cc->nic_init(n, i);
@@ -555,7 +557,8 @@ static void copy_telemetry(struct bn_nics *n, uint32_t pkt, const struct bn_pack
  * packet's payload to memory in arrival order and takes the packet in
  * (frees its buffer, acknowledges it) as its write starts, a posted write:
  * a packet that finds the DMA busy waits in the NIC's receive buffer, its
- * wait the endpoint delay its ACK reports. True if it waits (its
+ * wait the endpoint delay its ACK reports; on a lossy link one that would
+ * overflow nic.rx_buffer_bytes is dropped. True if it waits or dropped (its
  * BN_EV_NIC_RX is scheduled, the wait kept in its in_port, which a frame
  * at its NIC no longer needs). */
 static bool rx_waits(struct bn_nics *n, uint32_t nicid, uint32_t pkt)
@@ -565,6 +568,13 @@ static bool rx_waits(struct bn_nics *n, uint32_t nicid, uint32_t pkt)
         return false;
     struct bn_nic_ep *ep = &n->ep[nicid];
     bn_time_t now = n->fab->now, start = ep->rx_ready > now ? ep->rx_ready : now;
+    /* the bytes ahead of it in the receive buffer, and it: over the bound
+     * on a lossy link, dropped as a full buffer drops */
+    double waiting = (double)(start - now) * (double)n->ep_params.dma_bps / 8e12;
+    if (n->rx_buffer_bytes && waiting + pk->bytes > (double)n->rx_buffer_bytes) {
+        bn_fabric_drop(n->fab, n->nic[nicid].port, pkt);
+        return true;
+    }
     ep->rx_ready = start + bn_serialization_ps(pk->payload, n->ep_params.dma_bps);
     n->rx_dma_pkts++;
     if (start == now)

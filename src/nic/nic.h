@@ -314,6 +314,7 @@ struct bn_nics {
     bool rx_dma;                  /* host NICs write received payload at ep_params.dma_bps */
     uint32_t rx_wait_ns;          /* the data packet being received waited this long */
     uint64_t rx_dma_pkts;         /* data packets through host NICs' receive DMA */
+    uint64_t rx_buffer_bytes;     /* nic.rx_buffer_bytes; 0: unbounded (lossless links) */
     bn_time_t rx_wait_sum, rx_wait_max; /* and how long they waited for it */
     bool cc_extra;                /* the module marks packets, hears arrivals or reads
                                    * telemetry: the NIC's paths for those */

@@ -86,6 +86,7 @@ static const char default_yaml[] =
     "  qp_cache: 0                   # queue-pair contexts cached (0: all)\n"
     "  max_rd_atomic: 16             # READs/atomics outstanding per queue pair\n"
     "  inline_bytes: 0               # messages up to this go with the doorbell\n"
+    "  rx_buffer_bytes: 1048576      # data waiting for the receive DMA (lossy: drops past it)\n"
     "\n"
     "host:                           # PCIe between NIC and memory (docs/endpoints.md)\n"
     "  pcie_gen: 0                   # 1..6; 0 = no PCIe model\n"

@@ -533,6 +533,12 @@ static const struct bn_scn_key keys[] = {
                   "doorbell: no work-request or data fetch over PCIe (READ and atomic requests "
                   "carry none; 0: every one is fetched; perftest -I).",
       FIELD(nic.inline_bytes), RANGE(0, 4096) },
+    { .info.path = "nic.rx_buffer_bytes", INT_KEY, .info.unit = "bytes", .info.def = "1048576",
+      .info.doc = "The NIC's receive buffer: data packets waiting for the receive DMA (with "
+                  "host.pcie_gen) hold at most this; on lossy links one that would overflow it "
+                  "is dropped (counted in drops, at the host's port). Credits hold a waiting "
+                  "packet's credit instead; PFC from a NIC is not modelled.",
+      FIELD(nic.rx_buffer_bytes), RANGE(1, 1e15) },
 
     { .info.path = "host.pcie_gen", INT_KEY, .info.unit = "", .info.def = "0",
       .info.doc = "PCIe generation between NIC and memory, 1..6 (its lane rate caps the "

@@ -208,7 +208,6 @@ bool bn_coll_predict(const struct bn_coll_algo_ops *algo, const struct bn_coll_p
     struct bn_coll_cost fc = *c;
     if (f->set) {
         fc.net_alpha_us = f->net_alpha_us;
-        fc.rail_alpha_us = f->rail_alpha_us;
         fc.nv_alpha_us = f->nv_alpha_us;
     }
     for (size_t i = 0; i < sizeof models / sizeof models[0]; i++) {

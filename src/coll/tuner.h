@@ -25,7 +25,7 @@ struct bn_coll_cost {
      * latency, once per collective (driver/coll.h, bn_coll_steps) */
     struct bn_coll_family_cost {
         bool set;
-        double net_alpha_us, rail_alpha_us, nv_alpha_us, launch_us;
+        double net_alpha_us, nv_alpha_us, launch_us;
     } family[BN_FAMILIES];
 };
 

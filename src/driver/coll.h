@@ -18,7 +18,6 @@
  * and before each step, on the network or inside an NVLink domain. */
 struct bn_coll_steps {
     double launch_us, net_us, nv_us;
-    int nccl_proto;              /* the protocol whose latencies they are (enum bn_nccl_proto) */
 };
 
 /* Run a finished schedule on the built fabric, endpoints on hosts

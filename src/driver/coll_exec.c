@@ -4,9 +4,9 @@
  * destination, channel), posted a step's software latency after the
  * transfers it depends on have been delivered (the receiver's completion),
  * as NCCL's proxy posts a step once its buffer slot is ready; an iteration
- * starts after NCCL's launch latency (coll_nccl.c, bn_coll_steps_of). Under an NCCL protocol
- * (coll.proto) a transfer carries the protocol's lines, its step latency
- * is the protocol's share, and a connection holds at most its 8 slots: a
+ * starts after NCCL's launch latency (coll_nccl.c, bn_coll_steps_of).
+ * Under an NCCL protocol (coll.proto) a transfer carries the protocol's
+ * lines, its step latency is the protocol's share, and a connection holds at most its 8 slots: a
  * slot frees when the receiver has consumed its step, that is once every
  * transfer that depends on it has been sent (NCCL's receiver posts the
  * slot back after its next primitive), or at delivery if none does. That
@@ -555,7 +555,8 @@ static double chain_us(struct exec *x, double *head_us)
         struct bn_xfer_view t;
         bn_sched_view(sc, xi, &t);
         uint32_t src = x->ep_host[t.src], dst = x->ep_host[t.dst], proxy = pxn_proxy(x, src, dst);
-        uint32_t qp = x->qp_val[proxy == UINT32_MAX ? conn_of(x, &t) : conn_for(x, proxy, dst, t.channel)];
+        uint32_t last = proxy == UINT32_MAX ? conn_of(x, &t) : conn_for(x, proxy, dst, t.channel);
+        uint32_t qp = x->qp_val[last];
         double lat = (double)fe->q[qp].lat_a + fe->q[qp].lat_b * fe->full_wire;
         if (proxy != UINT32_MAX) { /* the relay's NVLink leg first */
             uint32_t leg = x->qp_val[conn_for(x, src, proxy, t.channel)];

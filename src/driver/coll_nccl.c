@@ -69,7 +69,7 @@ void bn_coll_steps_of(const struct bn_scenario *sc, const struct bn_nccl_system 
                                                                   : bn_coll_proto_at((size_t)np)
                                                                         ->step_latency_share);
     *out = (struct bn_coll_steps){.launch_us = bn_nccl_base_lat_us(na, np),
-                                  .net_us = share, .nv_us = share, .nccl_proto = (int)np};
+                                  .net_us = share, .nv_us = share};
     if (np == BN_NCCL_SIMPLE || na == BN_NCCL_COLLNET_DIRECT || na == BN_NCCL_NVLS)
         return;
     double net_hw = hw->rail_alpha_us - step, nv_hw = hw->nv_alpha_us - step;

@@ -246,15 +246,15 @@ static int run_size(const struct bn_scenario *sc, uint64_t size, const struct bn
             snprintf(row->proto, sizeof row->proto, "%s", proto->name);
         }
         /* each family's NCCL latencies, for the tuner as the run will pay them */
+        struct bn_coll_steps steps[BN_FAMILIES];
         for (int f = 0; f < BN_FAMILIES; f++) {
-            struct bn_coll_steps st;
-            bn_coll_steps_of(sc, &sys, &hw, (enum bn_coll_family)f, proto, p.kind, size, &st);
+            const struct bn_coll_steps *st = &steps[f];
+            bn_coll_steps_of(sc, &sys, &hw, (enum bn_coll_family)f, proto, p.kind, size, &steps[f]);
             double step = sc->coll.step_latency_us;
             cost.family[f] = (struct bn_coll_family_cost){
-                .set = true, .net_alpha_us = hw.net_alpha_us - step + st.net_us,
-                .rail_alpha_us = hw.rail_alpha_us - step + st.net_us,
-                .nv_alpha_us = hw.nv_gbps > 0 ? hw.nv_alpha_us - step + st.nv_us : 0,
-                .launch_us = st.launch_us};
+                .set = true, .net_alpha_us = hw.net_alpha_us - step + st->net_us,
+                .nv_alpha_us = hw.nv_gbps > 0 ? hw.nv_alpha_us - step + st->nv_us : 0,
+                .launch_us = st->launch_us};
         }
         rc = endpoints(s, &p, &tree, &ep_host, err);
         if (tree.n) { /* one level of the tree: into a unit, through its switch */
@@ -289,9 +289,8 @@ static int run_size(const struct bn_scenario *sc, uint64_t size, const struct bn
             for (uint32_t c = 0; c < sched.nhchains; c++)
                 if (sched.hchains[c].channel + 1 > row->channels)
                     row->channels = sched.hchains[c].channel + 1;
-            struct bn_coll_steps steps;
-            bn_coll_steps_of(sc, &sys, &hw, algo->family, proto, p.kind, size, &steps);
-            rc = bn_coll_execute(s, &sched, ep_host, sc, proto, &steps, ranks, row, err);
+            rc = bn_coll_execute(s, &sched, ep_host, sc, proto, &steps[algo->family], ranks, row,
+                                 err);
         }
     }
     bn_sched_free(&sched);

@@ -973,7 +973,8 @@ static const struct bn_scn_key keys[] = {
     { .info.path = "scale_up.efficiency", FLOAT_KEY, .info.unit = "", .info.def = "0.824",
       .info.doc = "The share of scale_up.rate_gbps that carries data, NVLink's protocol taking "
                   "the rest: NCCL counts 20.6 GB/s per NVLink 4 link of 25 (0.824) and 40.1 per "
-                  "NVLink 5 link of 50 (0.802; NVIDIA/nccl src/graph/topo.h, SM90/SM100_NVLINK_BW).",
+                  "NVLink 5 link of 50 (0.802; NVIDIA/nccl src/graph/topo.h, "
+                  "SM90/SM100_NVLINK_BW).",
       FIELD(scale_up.efficiency), RANGE(0.01, 1) },
     { .info.path = "scale_up.latency_ns", FLOAT_KEY, .info.unit = "ns", .info.def = "250",
       .info.doc = "NVSwitch forwarding latency (added to the GPU-to-NVSwitch link).",

@@ -74,7 +74,8 @@ static const struct preset presets[] = {
     {.name = "nvlink5",
      .about = "NVLink 5 scale-up (GB200 NVL72): 72 GPUs per NVLink domain, 18 links x 100 GB/s "
               "= 1.8 TB/s per GPU both ways, NVLink SHARP",
-     .sets = {"scale_up.domain_gpus=72", "scale_up.rate_gbps=7200", "scale_up.efficiency=0.802", "scale_up.latency_ns=250",
+     .sets = {"scale_up.domain_gpus=72", "scale_up.rate_gbps=7200", "scale_up.efficiency=0.802",
+              "scale_up.latency_ns=250",
               "scale_up.nvls=true", "scale_up.nvls_efficiency=0.74"}},
 };
 

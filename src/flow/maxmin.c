@@ -24,10 +24,13 @@ int bn_mm_init(struct bn_maxmin *m, uint32_t nlinks, uint32_t nflows, struct bn_
     m->nunf = calloc((size_t)nlinks + 1, sizeof *m->nunf);
     m->comp_links = calloc((size_t)nlinks + 1, sizeof *m->comp_links);
     m->dirty = calloc((size_t)nlinks + 1, sizeof *m->dirty);
-    m->demand = calloc((size_t)nlinks + 1, sizeof *m->demand);
-    m->touched = calloc((size_t)nlinks + 1, sizeof *m->touched);
-    m->stamp = 2;
-    if (!m->demand || !m->touched || !m->cap || !m->on || !m->ldirty || !m->link_mark ||
+    m->load = calloc((size_t)nlinks + 1, sizeof *m->load);
+    m->full = calloc((size_t)nlinks + 1, 1);
+    m->aw = calloc((size_t)nlinks + 1, sizeof *m->aw);
+    m->pmax = calloc((size_t)nlinks + 1, sizeof *m->pmax);
+    m->stamp = 1;
+    m->theta = INFINITY;
+    if (!m->load || !m->full || !m->aw || !m->pmax || !m->cap || !m->on || !m->ldirty || !m->link_mark ||
         !m->rem || !m->wsum || !m->nunf || !m->comp_links || !m->dirty) {
         bn_mm_free(m);
         return oom(err, "links");
@@ -47,7 +50,12 @@ void bn_mm_free(struct bn_maxmin *m)
     free(m->use_len);
     free(m->rate);
     free(m->fcap);
-    free(m->demand);
+    free(m->load);
+    free(m->full);
+    free(m->aw);
+    free(m->pmax);
+    free(m->frozen);
+    free(m->comp_prev);
     free(m->seed);
     free(m->seeded);
     free(m->active);
@@ -59,7 +67,6 @@ void bn_mm_free(struct bn_maxmin *m)
     free(m->wsum);
     free(m->nunf);
     free(m->comp_links);
-    free(m->touched);
     free(m->comp_flows);
     free(m->heap);
     free(m->changed);
@@ -93,6 +100,8 @@ int bn_mm_reserve(struct bn_maxmin *m, uint32_t nflows, struct bn_error *err)
         !grow_flows((void **)&m->active, sizeof *m->active, old, n) ||
         !grow_flows((void **)&m->flow_mark, sizeof *m->flow_mark, old, n) ||
         !grow_flows((void **)&m->comp_flows, sizeof *m->comp_flows, old, n) ||
+        !grow_flows((void **)&m->comp_prev, sizeof *m->comp_prev, old, n) ||
+        !grow_flows((void **)&m->frozen, sizeof *m->frozen, old, n) ||
         !grow_flows((void **)&m->changed, sizeof *m->changed, old, n))
         return oom(err, "flows");
     m->nflows = n;
@@ -124,18 +133,24 @@ int bn_mm_set_path(struct bn_maxmin *m, uint32_t f, const uint32_t *links, const
     return BN_OK;
 }
 
-/* Might link l fill? Not if its flows at their ceilings would not. */
-static bool tight(const struct bn_maxmin *m, uint32_t l)
-{
-    return m->demand[l] > m->cap[l] * (1 + 1e-9);
-}
-
 static void mark_dirty(struct bn_maxmin *m, uint32_t l)
 {
     if (!m->ldirty[l]) {
         m->ldirty[l] = 1;
         m->dirty[m->ndirty++] = l; /* at most nlinks: each once */
     }
+}
+
+/* A use joining (+1) or leaving (-1) its link's sums for the floors. */
+static void hold(struct bn_maxmin *m, const struct bn_mm_use *u, int sign)
+{
+    uint32_t l = u->link;
+    if (u->passive)
+        m->pmax[l] += sign * u->weight * m->fcap[u->flow];
+    else
+        m->aw[l] += sign * u->weight;
+    if (m->on[l].n == 0)
+        m->aw[l] = m->pmax[l] = 0; /* no drift on an idle link */
 }
 
 int bn_mm_activate(struct bn_maxmin *m, uint32_t f, struct bn_error *err)
@@ -149,8 +164,14 @@ int bn_mm_activate(struct bn_maxmin *m, uint32_t f, struct bn_error *err)
             return oom(err, "a link's flows");
         m->use[u].pos = L->n;
         L->use[L->n++] = u;
-        m->demand[m->use[u].link] += m->use[u].weight * m->fcap[f];
         mark_dirty(m, m->use[u].link);
+        hold(m, &m->use[u], 1);
+    }
+    for (uint32_t i = 0; i < m->use_len[f]; i++) { /* nothing moves below these links' floors */
+        uint32_t l = m->use[m->use_off[f] + i].link;
+        double floor = m->aw[l] > 0 ? (m->cap[l] - m->pmax[l]) / m->aw[l] : 0;
+        if (floor < m->theta)
+            m->theta = floor;
     }
     m->active[f] = 1;
     if (!m->seeded[f]) { /* its own rate, even where no link binds it */
@@ -171,18 +192,26 @@ int bn_mm_deactivate(struct bn_maxmin *m, uint32_t f, struct bn_error *err)
         uint32_t last = L->use[--L->n];
         L->use[m->use[u].pos] = last;
         m->use[last].pos = m->use[u].pos;
-        double *d = &m->demand[m->use[u].link];
-        *d = L->n ? *d - m->use[u].weight * m->fcap[f] : 0; /* no drift on an idle link */
+        double *load = &m->load[m->use[u].link];
+        *load = L->n ? *load - m->use[u].weight * m->rate[f] : 0; /* no drift on an idle link */
         mark_dirty(m, m->use[u].link);
+        hold(m, &m->use[u], -1);
+        if (m->use[u].passive && m->full[m->use[u].link]) /* its level falls with this load */
+            for (uint32_t j = 0; j < L->n; j++)
+                if (!m->use[L->use[j]].passive && m->rate[m->use[L->use[j]].flow] < m->theta)
+                    m->theta = m->rate[m->use[L->use[j]].flow];
     }
+    if (m->rate[f] < m->theta) /* flows slower than it never shared its bottleneck */
+        m->theta = m->rate[f];
     m->active[f] = 0;
     m->rate[f] = 0;
     return BN_OK;
 }
 
 /* A binary min-heap of (key, link), ties by link so the order never
- * depends on anything but the data. Entries go stale when a link's key
- * moves; solve() skips those on the way out. */
+ * depends on anything but the data. A link's entry may be below its level
+ * (fill() puts it back) or left over from a link now without rising flows
+ * (skipped). */
 static bool heap_less(const struct bn_mm_heap *a, const struct bn_mm_heap *b)
 {
     return a->key < b->key || (a->key == b->key && a->link < b->link);
@@ -228,114 +257,109 @@ static double link_key(const struct bn_maxmin *m, uint32_t l)
     return k > 0 ? k : 0;
 }
 
-/* Add flow f to the component (once). */
+/* Add link l, flow f to the component (once each). */
+static void take_link(struct bn_maxmin *m, uint32_t l, uint32_t *cl)
+{
+    if (m->link_mark[l] != m->stamp) {
+        m->link_mark[l] = m->stamp;
+        m->comp_links[(*cl)++] = l;
+    }
+}
+
 static void take_flow(struct bn_maxmin *m, uint32_t f, uint32_t *cf)
 {
     if (m->flow_mark[f] != m->stamp && m->active[f]) {
         m->flow_mark[f] = m->stamp;
+        m->comp_prev[*cf] = m->rate[f];
         m->comp_flows[(*cf)++] = f;
     }
 }
 
-/* What a change can move, marked with stamp: the flows that joined, and
- * those on the marked links; then, through the links that might fill,
- * every flow sharing one with them and those links. A marked link that
- * cannot fill binds no one: its flows are solved (one may have been held
- * there) but not followed further. */
+/* Close the component from links li.. and flows fi..: a link brings all
+ * its active flows; a flow brings its links that were full (a full link
+ * is where some flow is held, and what a change there moves). */
+static void close_component(struct bn_maxmin *m, uint32_t li, uint32_t fi, uint32_t *cl,
+                            uint32_t *cf)
+{
+    while (fi < *cf || li < *cl) {
+        if (li < *cl) {
+            const struct bn_mm_list *L = &m->on[m->comp_links[li++]];
+            for (uint32_t j = 0; j < L->n; j++) {
+                const struct bn_mm_use *u = &m->use[L->use[j]];
+                if (!u->passive && m->rate[u->flow] >= m->below)
+                    take_flow(m, u->flow, cf);
+            }
+            continue;
+        }
+        uint32_t f = m->comp_flows[fi++];
+        for (uint32_t k = 0; k < m->use_len[f]; k++) {
+            const struct bn_mm_use *u = &m->use[m->use_off[f] + k];
+            if (!u->passive && m->full[u->link])
+                take_link(m, u->link, cl);
+        }
+    }
+}
+
+/* What a change can move: the flows that joined with all their links, and
+ * the marked links that were full; then everything connected to them
+ * through full links. A marked link that was not full held no one: a flow
+ * leaving it frees nothing anybody was waiting for. */
 static void component(struct bn_maxmin *m, uint32_t *nl, uint32_t *nf)
 {
-    uint32_t s = m->stamp, cl = 0, cf = 0;
+    uint32_t cl = 0, cf = 0;
     for (uint32_t i = 0; i < m->nseed; i++) {
-        m->seeded[m->seed[i]] = 0;
-        take_flow(m, m->seed[i], &cf);
+        uint32_t f = m->seed[i];
+        m->seeded[f] = 0;
+        if (!m->active[f])
+            continue;
+        take_flow(m, f, &cf);
     }
     m->nseed = 0;
     for (uint32_t i = 0; i < m->ndirty; i++) {
         uint32_t l = m->dirty[i];
         m->ldirty[l] = 0;
-        if (tight(m, l)) {
-            if (m->link_mark[l] != s) {
-                m->link_mark[l] = s;
-                m->comp_links[cl++] = l;
-            }
-            continue;
-        }
-        const struct bn_mm_list *L = &m->on[l];
-        for (uint32_t j = 0; j < L->n; j++)
-            if (!m->use[L->use[j]].passive)
-                take_flow(m, m->use[L->use[j]].flow, &cf);
+        if (m->full[l])
+            take_link(m, l, &cl);
     }
     m->ndirty = 0;
-    for (uint32_t fi = 0, li = 0; fi < cf || li < cl;) {
-        if (li < cl) { /* a link: all its active flows */
-            const struct bn_mm_list *L = &m->on[m->comp_links[li++]];
-            for (uint32_t j = 0; j < L->n; j++)
-                if (!m->use[L->use[j]].passive)
-                    take_flow(m, m->use[L->use[j]].flow, &cf);
-            continue;
-        }
-        uint32_t f = m->comp_flows[fi++]; /* a flow: its links that might fill */
-        for (uint32_t k = 0; k < m->use_len[f]; k++) {
-            const struct bn_mm_use *u = &m->use[m->use_off[f] + k];
-            if (!u->passive && m->link_mark[u->link] != s && tight(m, u->link)) {
-                m->link_mark[u->link] = s;
-                m->comp_links[cl++] = u->link;
-            }
-        }
-    }
+    close_component(m, 0, 0, &cl, &cf);
     *nl = cl;
     *nf = cf;
 }
 
-/* Flow f stops rising at `level`: its links lose its load and its weight;
- * those with flows still rising go on the touched list (once each). */
-static void freeze(struct bn_maxmin *m, uint32_t f, double level, uint32_t *ntouched)
+/* Flow f stops rising at `level`: every link it loads sees its new rate;
+ * the component's links lose its weight. */
+static void freeze(struct bn_maxmin *m, uint32_t f, double level)
 {
-    m->flow_mark[f] = 0; /* frozen (stamps start at 2) */
-    if (m->rate[f] != level) {
-        m->rate[f] = level;
-        m->changed[m->nchanged++] = f;
-    }
+    m->frozen[f] = 1;
+    m->rate[f] = level;
     for (uint32_t k = 0; k < m->use_len[f]; k++) {
         const struct bn_mm_use *v = &m->use[m->use_off[f] + k];
         uint32_t l = v->link;
-        if (m->link_mark[l] != m->stamp && m->link_mark[l] != m->stamp - 1)
-            continue; /* not one this solve fills */
+        m->load[l] += v->weight * level;
+        if (m->link_mark[l] != m->stamp)
+            continue;
         m->rem[l] -= v->weight * level;
         m->wsum[l] -= v->weight;
         m->nunf[l] -= !v->passive;
-        if (m->nunf[l] > 0 && m->link_mark[l] == m->stamp) {
-            m->link_mark[l] = m->stamp - 1; /* touched in this round (still in the component) */
-            m->touched[(*ntouched)++] = l;
+    }
+}
+
+/* Progressive filling over the component (nl links, nf flows). A link's
+ * level, rem / wsum, only rises as flows on it stop (they stop at or below
+ * it), so a link's heap entry is never above its level: an entry found
+ * below goes back in at the level it now has, instead of one entry per
+ * change. */
+static int fill(struct bn_maxmin *m, uint32_t nl, uint32_t nf, struct bn_error *err)
+{
+    for (uint32_t i = 0; i < nf; i++) { /* their loads come back as they stop */
+        uint32_t f = m->comp_flows[i];
+        m->frozen[f] = 0;
+        for (uint32_t k = 0; k < m->use_len[f]; k++) {
+            const struct bn_mm_use *u = &m->use[m->use_off[f] + k];
+            m->load[u->link] -= u->weight * m->rate[f];
         }
     }
-}
-
-/* Each touched link's new level goes on the heap once per round. */
-static bool push_touched(struct bn_maxmin *m, uint32_t ntouched)
-{
-    for (uint32_t i = 0; i < ntouched; i++) {
-        uint32_t t = m->touched[i];
-        m->link_mark[t] = m->stamp;
-        if (m->nunf[t] > 0 && !heap_push(m, link_key(m, t), t))
-            return false;
-    }
-    return true;
-}
-
-int bn_mm_solve(struct bn_maxmin *m, struct bn_error *err)
-{
-    m->nchanged = 0;
-    if (m->ndirty == 0 && m->nseed == 0)
-        return BN_OK;
-    m->stamp += 2; /* stamp - 1 marks a link touched in a round */
-    if (m->stamp < 2) { /* wrapped: no mark may look current */
-        memset(m->link_mark, 0, (size_t)m->nlinks * sizeof *m->link_mark);
-        memset(m->flow_mark, 0, (size_t)m->nflows * sizeof *m->flow_mark);
-        m->stamp = 2;
-    }
-    uint32_t nl, nf;
-    component(m, &nl, &nf);
     m->nheap = 0;
     for (uint32_t i = 0; i < nl; i++) {
         uint32_t l = m->comp_links[i];
@@ -343,6 +367,7 @@ int bn_mm_solve(struct bn_maxmin *m, struct bn_error *err)
         m->rem[l] = m->cap[l];
         m->wsum[l] = 0;
         m->nunf[l] = 0;
+        m->full[l] = 0;
         for (uint32_t j = 0; j < L->n; j++) {
             const struct bn_mm_use *u = &m->use[L->use[j]];
             if (m->flow_mark[u->flow] == m->stamp) { /* rising with the others */
@@ -364,31 +389,88 @@ int bn_mm_solve(struct bn_maxmin *m, struct bn_error *err)
         struct bn_mm_heap top = heap_pop(m);
         uint32_t l = top.link;
         if (l >= m->nlinks) { /* a flow's ceiling */
-            uint32_t f = l - m->nlinks, ntouched = 0;
-            if (m->flow_mark[f] == m->stamp) {
-                freeze(m, f, top.key, &ntouched);
+            uint32_t f = l - m->nlinks;
+            if (!m->frozen[f]) {
+                freeze(m, f, top.key);
                 frozen++;
-                if (!push_touched(m, ntouched))
-                    return oom(err, "the filling heap");
             }
             continue;
         }
-        if (m->nunf[l] == 0 || top.key != link_key(m, l))
-            continue; /* stale */
+        if (m->nunf[l] == 0)
+            continue;
+        double level = link_key(m, l);
+        if (level > top.key) { /* risen since it went in */
+            if (!heap_push(m, level, l))
+                return oom(err, "the filling heap");
+            continue;
+        }
+        m->full[l] = 1;
         const struct bn_mm_list *L = &m->on[l];
-        uint32_t ntouched = 0;
         for (uint32_t j = 0; j < L->n; j++) {
             const struct bn_mm_use *u = &m->use[L->use[j]];
-            if (u->passive || m->flow_mark[u->flow] != m->stamp)
+            if (u->passive || m->flow_mark[u->flow] != m->stamp || m->frozen[u->flow])
                 continue;
-            freeze(m, u->flow, top.key, &ntouched);
+            freeze(m, u->flow, level);
             frozen++;
         }
-        if (!push_touched(m, ntouched))
-            return oom(err, "the filling heap");
     }
     if (frozen != nf)
         return bn_fail(err, BN_EINTERNAL, "flow level: %u of %u flows got no rate", nf - frozen,
                        nf);
+    return BN_OK;
+}
+
+/* A link outside the component that a flow of it now loads past its
+ * capacity joins it (it fills: its flows are solved with the rest). */
+static uint32_t overloaded(struct bn_maxmin *m, uint32_t nf, uint32_t *nl)
+{
+    uint32_t before = *nl;
+    for (uint32_t i = 0; i < nf; i++) {
+        uint32_t f = m->comp_flows[i];
+        if (!(m->rate[f] > m->comp_prev[i]))
+            continue;
+        for (uint32_t k = 0; k < m->use_len[f]; k++) {
+            const struct bn_mm_use *u = &m->use[m->use_off[f] + k];
+            uint32_t l = u->link;
+            if (u->passive || m->link_mark[l] == m->stamp || !(m->load[l] > m->cap[l] * (1 + 1e-9)))
+                continue;
+            double load = 0; /* the running sum may drift: count it again */
+            const struct bn_mm_list *L = &m->on[l];
+            for (uint32_t j = 0; j < L->n; j++)
+                load += m->use[L->use[j]].weight * m->rate[m->use[L->use[j]].flow];
+            m->load[l] = load;
+            if (load > m->cap[l] * (1 + 1e-9))
+                take_link(m, l, nl);
+        }
+    }
+    return *nl - before;
+}
+
+int bn_mm_solve(struct bn_maxmin *m, struct bn_error *err)
+{
+    m->nchanged = 0;
+    if (m->ndirty == 0 && m->nseed == 0)
+        return BN_OK;
+    if (++m->stamp == 0) { /* wrapped: no mark may look current */
+        memset(m->link_mark, 0, (size_t)m->nlinks * sizeof *m->link_mark);
+        memset(m->flow_mark, 0, (size_t)m->nflows * sizeof *m->flow_mark);
+        m->stamp = 1;
+    }
+    m->below = m->theta * (1 - 1e-9);
+    m->theta = INFINITY;
+    uint32_t nl, nf;
+    component(m, &nl, &nf);
+    for (;;) {
+        int rc = fill(m, nl, nf, err);
+        if (rc != BN_OK)
+            return rc;
+        uint32_t l0 = nl, f0 = nf;
+        if (overloaded(m, nf, &nl) == 0)
+            break;
+        close_component(m, l0, f0, &nl, &nf);
+    }
+    for (uint32_t i = 0; i < nf; i++)
+        if (m->rate[m->comp_flows[i]] != m->comp_prev[i])
+            m->changed[m->nchanged++] = m->comp_flows[i];
     return BN_OK;
 }

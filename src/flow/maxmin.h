@@ -13,14 +13,21 @@
  * the caller says what they are (ports, here).
  *
  * Incremental: a flow joining or leaving marks its links; solve()
- * recomputes only the flows connected to a marked link through shared
- * links (its component), which is what a change can move. Links that can
- * never fill are left out: a link whose flows, each at its own ceiling
- * (the least capacity / weight over its links), would not fill it (a
- * non-blocking fabric's core under spraying) binds no one, so flows
- * sharing only such links are independent. A flow whose rate moves is not
- * followed through its passive uses: the links it loads that way see the
- * new load at their own next solve.
+ * recomputes only what the change can move.
+ * - The component: the flows that joined, with all their links; the marked
+ *   links that were full (a flow leaving a link that was not full frees
+ *   nothing anyone waited for); then every flow on a component link and
+ *   every full link of a component flow. Flows that share only links that
+ *   were not full are independent.
+ * - The floor: no rate below the least of the leaving flows' rates and the
+ *   joining flows' links' floors ((capacity - passive load at ceilings) /
+ *   active weight) moves, since progressive filling does the same up to
+ *   that level (Bertsekas & Gallager 6.5.2); such flows stay as they are.
+ * - The retry: a component flow whose rate rose may overload a link that
+ *   was not full; that link joins the component and it is solved again, so
+ *   the rates are those of a solve over every link.
+ * A flow whose rate moves is not followed through its passive uses: the
+ * links it loads that way see the new load at their own next solve.
  */
 #ifndef BN_FLOW_MAXMIN_H
 #define BN_FLOW_MAXMIN_H
@@ -53,7 +60,11 @@ struct bn_maxmin {
     uint32_t *use_off, *use_len; /* per flow: its uses (len 0: no path set) */
     double *rate;                /* per flow: its rate while active, else 0 */
     double *fcap;                /* per flow: its ceiling, min over its active uses of cap / w */
-    double *demand;              /* per link: sum of w x ceiling over its active flows' uses */
+    double *load;                /* per link: sum of w x rate over its active flows' uses */
+    uint8_t *full;               /* per link: it filled in the last solve that covered it */
+    double *aw, *pmax;           /* per link: active users' weights; passive users' w x ceiling */
+    double theta;                /* no rate below it moves at the next solve */
+    double below;                /* this solve's theta, less rounding */
     uint8_t *active;
     /* scratch of solve() */
     uint32_t *dirty, ndirty;      /* links marked since the last solve, each once */
@@ -63,7 +74,9 @@ struct bn_maxmin {
     uint32_t *link_mark, *flow_mark, stamp;
     double *rem, *wsum;
     uint32_t *nunf;              /* per link: flows using it actively, not yet frozen */
-    uint32_t *comp_links, *comp_flows, *touched;
+    uint32_t *comp_links, *comp_flows;
+    double *comp_prev;           /* per component flow: its rate before this solve */
+    uint8_t *frozen;             /* per flow: stopped rising in this filling */
     struct bn_mm_heap { double key; uint32_t link; } *heap;
     uint32_t nheap, heap_cap;
     uint32_t *changed, nchanged;  /* flows whose rate solve() changed */

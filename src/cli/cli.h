@@ -54,6 +54,8 @@ struct cli_opts {
     const char *program_op;
     int64_t ranks;            /* the GPUs they make (0: the scenario's) */
     int bnet_columns;
+    int report_gbits;         /* p2p: Gb/sec as perftest's --report_gbits (else MB/sec) */
+    int no_seed_report;       /* coll, p2p: the table without the seed's figures after it */
     struct cli_set *sets;
     int nsets;
     int reproducible, quiet;

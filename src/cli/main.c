@@ -92,6 +92,7 @@ static const char *const usage_coll =
     "  -j N             rows measured at once, each in its own process (default: as\n"
     "                   many as the processors and memory allow); the same results\n"
     "  --plot DIR       draw busbw against size (a line per algorithm) as SVG into DIR\n"
+    "  --no-seed-report the table without the seed's figures after its footer\n"
     "Algorithms, protocols and the tuners: docs/collectives.md.\n";
 
 static const char *const usage_job =
@@ -112,12 +113,15 @@ static const char *const usage_p2p =
     "write_lat|send_bw|send_lat|read_bw|read_lat|atomic_bw|atomic_lat (as ib_write_bw,\n"
     "ib_write_lat, ...), -s BYTES or -a (2 B to 8 MiB), -n iterations, -q queue pairs,\n"
     "-t messages outstanding per queue pair, -o READs outstanding, -I inline size,\n"
-    "--hosts A,B,... (indices or names; every pair of them). Prints perftest's\n"
-    "columns: #bytes #iterations BW peak, BW average [Gb/sec], MsgRate [Mpps]; or\n"
-    "t_min, t_max, t_typical, t_avg, t_stdev, 99% and 99.9% percentiles [usec],\n"
-    "from each message's own sample.\n"
+    "--hosts A,B,... (indices or names; every pair of them), -m MTU. Prints\n"
+    "perftest's columns: #bytes #iterations BW peak, BW average [MB/sec: 2^20 B/s;\n"
+    "Gb/sec with --report_gbits], MsgRate [Mpps]; or t_min, t_max, t_typical,\n"
+    "t_avg, t_stdev, 99% and 99.9% percentiles [usec], from each message's own\n"
+    "sample. Host-side flags (-d, -x, -p, -F, -R) are accepted, no effect; -b\n"
+    "(bidirectional) and -D (duration) are not modelled and refused (exit 2).\n"
     "  --set KEY=VALUE  override one scenario key, e.g. --set fabric=roce-400g\n"
     "  --json PATH      write results as JSON to PATH ('-' for stdout)\n"
+    "  --no-seed-report the table without the seed's figures after it\n"
     "Without FILE: two ConnectX-7 NDR hosts under one switch (scenarios/p2p_ib_ndr.yaml).\n"
     "The NIC and host model: docs/endpoints.md.\n";
 
@@ -225,6 +229,9 @@ static const char *field_help(const char *field)
         {"gpus", "(GPUs: -t x -g x -N)"}, {"nodes", "(GPUs: -t x -g x -N)"},
         {"nranks", "(GPUs, in servers of 8)"}, {"output_file", "(the rows as CSV)"},
         {"agg_iters", "(1 only)"}, {"bnet_columns", "(bnet's columns after field 13)"},
+        {"accept_name", "(host side: accepted, no effect)"},
+        {"refuse", "(not modelled: refused, exit status 2)"},
+        {"report_gbits", "(bandwidth in Gb/sec; default MB/sec, 2^20 B/s)"},
     };
     for (size_t i = 0; i < sizeof help / sizeof help[0]; i++)
         if (strcmp(field, help[i][0]) == 0)

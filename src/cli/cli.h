@@ -91,6 +91,14 @@ int bn_cli_nccl_env(struct bn_scenario *sc, struct bn_error *err);
 int64_t bn_cli_rank_count(const struct cli_opts *o);
 /* `bnet help COMMAND` for run, topo, coll, job, p2p, compare or sweep. */
 void bn_cli_print_usage(FILE *out, enum bn_cli_mode mode);
+/* outputs.c: 0 if every output path the options name (--json, --trace,
+ * --dot, -F, --csv PREFIX) can be written, else 2 after a message; before
+ * anything runs. */
+int bn_cli_check_outputs(const struct cli_opts *o);
+/* suggest.c: " (did you mean 'X'?)" for `word` among `words` (NULL
+ * terminated), into buf; "" if none is near. */
+const char *bn_cli_did_you_mean(const char *word, const char *const *words, char *buf,
+                                size_t len);
 /* plot_cmd.c: `bnet plot FILE... [--out DIR]` from argv[first..]; its usage (main.c). */
 int bn_cli_plot(int argc, char **argv, int first);
 void bn_cli_print_plot_usage(FILE *out);

@@ -37,7 +37,7 @@ static const char *const usage_main =
     "  keys [--json]     list every scenario key with type, unit and default\n"
     "  presets [--json]  list the technology presets (fabric: NAME) and their keys\n"
     "  help [TOPIC]      help for a command (coll, run, job, p2p, compare, sweep, topo,\n"
-    "                    plot, keys, presets, version, help)\n"
+    "                    plot, keys, presets, version, help, all_reduce_perf ...)\n"
     "  version           the version (and git revision when built from a checkout);\n"
     "                    also --version\n"
     "\n";
@@ -184,12 +184,20 @@ static const char *const usage_presets =
     "Values and sources: docs/presets.md.\n";
 
 static const char *const usage_help =
-    "usage: bnet help [TOPIC]\n\nTopics: coll, run, job, p2p, compare, topo, keys, presets, version, help.\n"
+    "usage: bnet help [TOPIC]\n\nTopics: coll, run, job, p2p, compare, sweep, topo, plot, keys, presets, version, help.\n"
+    "nccl-tests' program names (all_reduce_perf, ...) give bnet coll's help.\n"
     "Without one, the commands and the options each takes.\n";
 
 static const char *const usage_version =
     "usage: bnet version (or bnet --version)\n\nPrint bnet's version, with the git revision when it was built from a checkout\n"
     "('-dirty': the tree had changes). The JSON's bnet_version is the version alone.\n";
+
+/* The commands, and the nccl-tests program names bnet answers to. */
+static const char *const commands[] = {
+    "run", "topo", "coll", "job", "p2p", "compare", "sweep", "plot", "keys", "presets", "help",
+    "version", "all_reduce_perf", "reduce_scatter_perf", "all_gather_perf", "broadcast_perf",
+    "reduce_perf", "alltoall_perf", "sendrecv_perf", NULL,
+};
 
 static const char *mode_name(enum bn_cli_mode mode)
 {
@@ -302,6 +310,12 @@ static int help(const char *topic)
         print_main(stdout);
         return 0;
     }
+    if (bn_cli_perf_op(topic)) { /* a nccl-tests program: bnet coll's help */
+        printf("%s: bnet coll --coll %s, with nccl-tests' flags (also as 'bnet %s' or a\n"
+               "symlink named %s to bnet).\n\n", topic, bn_cli_perf_op(topic), topic, topic);
+        bn_cli_print_usage(stdout, BN_CLI_COLL);
+        return 0;
+    }
     for (size_t i = 0; i < sizeof topics / sizeof topics[0]; i++) {
         if (strcmp(topic, topics[i].name) != 0)
             continue;
@@ -311,9 +325,10 @@ static int help(const char *topic)
             fputs(topics[i].text, stdout);
         return 0;
     }
-    fprintf(stderr, "bnet: no help for '%s' (topics: run, job, p2p, compare, sweep, topo, coll, "
-            "plot, keys, presets, version, help)\n",
-            topic);
+    char hint[96];
+    fprintf(stderr, "bnet: no help for '%s'%s (topics: run, job, p2p, compare, sweep, topo, coll, "
+            "plot, keys, presets, version, help, and nccl-tests' all_reduce_perf ...)\n",
+            topic, bn_cli_did_you_mean(topic, commands, hint, sizeof hint));
     return 2;
 }
 
@@ -388,6 +403,7 @@ static int print_version(int argc)
 
 static int dispatch(int argc, char **argv);
 
+
 /* Everything bnet prints goes through stdout's buffer: a full disk or a
  * closed pipe shows only when it is flushed and closed, so both are checked
  * before bnet reports success (a lost summary is not a success). */
@@ -447,6 +463,8 @@ static int dispatch(int argc, char **argv)
         return cmd_listing(cmd, argc, argv);
     if (cmd[0] == '-')
         return bn_cli_run(argc, argv, 1, BN_CLI_COLL, NULL);
-    fprintf(stderr, "bnet: unknown command '%s' (see bnet --help)\n", cmd);
+    char hint[96];
+    fprintf(stderr, "bnet: unknown command '%s'%s (see bnet --help)\n", cmd,
+            bn_cli_did_you_mean(cmd, commands, hint, sizeof hint));
     return 2;
 }

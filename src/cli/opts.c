@@ -428,6 +428,22 @@ static int operand(const char *a, enum bn_cli_mode mode, struct cli_opts *o)
     return 2;
 }
 
+/* " (did you mean '--json'?)" for a mistyped long option of `mode`. */
+static void long_hint(const char *typed, enum bn_cli_mode mode, char *buf, size_t len)
+{
+    const char *names[NOPTS + 1];
+    char word[64];
+    size_t n = 0;
+    for (size_t i = 0; i < NOPTS; i++)
+        if (bn_cli_opt_in(&options[i], mode) && options[i].long_name)
+            names[n++] = options[i].long_name;
+    names[n++] = "help";
+    snprintf(word, sizeof word, "%.*s", (int)strcspn(typed + 2, "="), typed + 2);
+    const char *near = bn_nearest_word(word, names, n);
+    if (near)
+        snprintf(buf, len, " (did you mean '--%s'?)", near);
+}
+
 int bn_cli_parse(int argc, char **argv, int first, enum bn_cli_mode mode, struct cli_opts *o)
 {
     static struct getopt_tables t; /* one parse per process */
@@ -450,9 +466,12 @@ int bn_cli_parse(int argc, char **argv, int first, enum bn_cli_mode mode, struct
         if (c == '?' || c == ':') {
             char shown[4] = {'-', (char)optopt, 0, 0};
             const char *name = optopt > 0 && optopt < 256 ? shown : last;
+            char hint[96] = "";
+            if (c == '?' && strncmp(name, "--", 2) == 0)
+                long_hint(name, mode, hint, sizeof hint);
             if (c == '?')
-                fprintf(stderr, "bnet: unknown option '%.*s' (see bnet help %s)\n",
-                        (int)strcspn(name, "="), name, mode_names[mode]);
+                fprintf(stderr, "bnet: unknown option '%.*s'%s (see bnet help %s)\n",
+                        (int)strcspn(name, "="), name, hint, mode_names[mode]);
             else
                 fprintf(stderr, "bnet: option '%.*s' needs a value\n",
                         (int)strcspn(name, "="), name);

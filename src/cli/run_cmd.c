@@ -673,6 +673,8 @@ int bn_cli_run(int argc, char **argv, int first, enum bn_cli_mode mode, const ch
     int rc = o.command ? bn_cli_parse(argc, argv, first, mode, &o) : 1;
     if (rc == 0 && mode == BN_CLI_COLL && (o.ranks = bn_cli_rank_count(&o)) < 0)
         rc = 2;
+    if (rc == 0)
+        rc = bn_cli_check_outputs(&o);
     if (rc != 0) {
         free_opts(&o);
         return rc < 0 ? 0 : rc;

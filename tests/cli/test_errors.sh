@@ -356,8 +356,8 @@ expect_error "unknown option for topo (--csv is run-only)" \
     "'--csv'" "unknown option" \
     -- topo --csv "$T/topo"
 
-expect_error "--csv into a missing folder names the file" \
-    "$T/no_such_dir/x-flows.csv" "cannot write CSV" \
+expect_error "--csv into a missing folder names the files, before the run" \
+    "$T/no_such_dir/x-*.csv" "its folder does not exist" \
     -- run --set topology.k=4 --quiet --csv "$T/no_such_dir/x"
 
 expect_error "unknown option" \

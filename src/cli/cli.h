@@ -102,5 +102,8 @@ const char *bn_cli_did_you_mean(const char *word, const char *const *words, char
 /* plot_cmd.c: `bnet plot FILE... [--out DIR]` from argv[first..]; its usage (main.c). */
 int bn_cli_plot(int argc, char **argv, int first);
 void bn_cli_print_plot_usage(FILE *out);
+/* report_cmd.c: `bnet report FILE... [-o PAGE]`; its usage (main.c). */
+int bn_cli_report(int argc, char **argv, int first);
+void bn_cli_print_report_usage(FILE *out);
 
 #endif

@@ -34,10 +34,12 @@ static const char *const usage_main =
     "                    (default: two NDR hosts under one switch)\n"
     "  topo [FILE.yaml]  print the topology's figures without simulating\n"
     "  plot FILE.json... SVG figures of saved results (run, coll, compare; gnuplot)\n"
+    "  report FILE.json... -o PAGE.html  one self-contained HTML page of saved results:\n"
+    "                    figures, the seed's table, plots, configuration\n"
     "  keys [--json]     list every scenario key with type, unit and default\n"
     "  presets [--json]  list the technology presets (fabric: NAME) and their keys\n"
     "  help [TOPIC]      help for a command (coll, run, job, p2p, compare, sweep, topo,\n"
-    "                    plot, keys, presets, version, help, all_reduce_perf ...)\n"
+    "                    plot, report, keys, presets, version, help, all_reduce_perf ...)\n"
     "  version           the version (and git revision when built from a checkout);\n"
     "                    also --version\n"
     "\n";
@@ -173,6 +175,16 @@ static const char *const usage_plot =
     "                   file, plots for several; several runs get a subfolder each)\n"
     "The same figures come from run, coll and compare with --plot DIR. docs/plots.md.\n";
 
+static const char *const usage_report =
+    "usage: bnet report FILE.json... [-o PAGE.html]\n\n"
+    "Write one self-contained HTML page (no other file or network needed to view\n"
+    "it) of results saved with --json, any command's: per file what ran, its\n"
+    "figures, the seed's table, the plots of bnet plot inlined as SVG (busbw\n"
+    "against size, FCT CDFs, link utilization over time, ...; gnuplot), a job\n"
+    "timeline for job results, and the configuration it ran with.\n"
+    "  --out PAGE, -o PAGE  the page (default report.html; '-' for stdout)\n"
+    "docs/plots.md, \"Report\".\n";
+
 static const char *const usage_keys =
     "usage: bnet keys [--json [PATH]]\n\nList every scenario key: path, type, unit, default, meaning\n"
     "(and choices); --json writes them as JSON (to stdout without PATH).\n";
@@ -184,7 +196,7 @@ static const char *const usage_presets =
     "Values and sources: docs/presets.md.\n";
 
 static const char *const usage_help =
-    "usage: bnet help [TOPIC]\n\nTopics: coll, run, job, p2p, compare, sweep, topo, plot, keys, presets, version, help.\n"
+    "usage: bnet help [TOPIC]\n\nTopics: coll, run, job, p2p, compare, sweep, topo, plot, report, keys, presets, version, help.\n"
     "nccl-tests' program names (all_reduce_perf, ...) give bnet coll's help.\n"
     "Without one, the commands and the options each takes.\n";
 
@@ -194,7 +206,8 @@ static const char *const usage_version =
 
 /* The commands, and the nccl-tests program names bnet answers to. */
 static const char *const commands[] = {
-    "run", "topo", "coll", "job", "p2p", "compare", "sweep", "plot", "keys", "presets", "help",
+    "run", "topo", "coll", "job", "p2p", "compare", "sweep", "plot", "report", "keys", "presets",
+    "help",
     "version", "all_reduce_perf", "reduce_scatter_perf", "all_gather_perf", "broadcast_perf",
     "reduce_perf", "alltoall_perf", "sendrecv_perf", NULL,
 };
@@ -303,7 +316,7 @@ static int help(const char *topic)
         {"run", NULL, BN_CLI_RUN}, {"topo", NULL, BN_CLI_TOPO}, {"coll", NULL, BN_CLI_COLL},
         {"job", NULL, BN_CLI_JOB}, {"p2p", NULL, BN_CLI_P2P}, {"compare", NULL, BN_CLI_COMPARE},
         {"sweep", NULL, BN_CLI_SWEEP},
-        {"plot", usage_plot, -1}, {"keys", usage_keys, -1}, {"presets", usage_presets, -1},
+        {"plot", usage_plot, -1}, {"report", usage_report, -1}, {"keys", usage_keys, -1}, {"presets", usage_presets, -1},
         {"version", usage_version, -1}, {"help", usage_help, -1},
     };
     if (!topic) {
@@ -327,7 +340,7 @@ static int help(const char *topic)
     }
     char hint[96];
     fprintf(stderr, "bnet: no help for '%s'%s (topics: run, job, p2p, compare, sweep, topo, coll, "
-            "plot, keys, presets, version, help, and nccl-tests' all_reduce_perf ...)\n",
+            "plot, report, keys, presets, version, help, and nccl-tests' all_reduce_perf ...)\n",
             topic, bn_cli_did_you_mean(topic, commands, hint, sizeof hint));
     return 2;
 }
@@ -335,6 +348,11 @@ static int help(const char *topic)
 void bn_cli_print_plot_usage(FILE *out)
 {
     fputs(usage_plot, out);
+}
+
+void bn_cli_print_report_usage(FILE *out)
+{
+    fputs(usage_report, out);
 }
 
 static int cmd_presets(void)
@@ -459,6 +477,8 @@ static int dispatch(int argc, char **argv)
         return bn_cli_run(argc, argv, 2, BN_CLI_COLL, bn_cli_perf_op(cmd));
     if (strcmp(cmd, "plot") == 0)
         return bn_cli_plot(argc, argv, 2);
+    if (strcmp(cmd, "report") == 0)
+        return bn_cli_report(argc, argv, 2);
     if (strcmp(cmd, "presets") == 0 || strcmp(cmd, "keys") == 0)
         return cmd_listing(cmd, argc, argv);
     if (cmd[0] == '-')

@@ -149,7 +149,9 @@ static void put_us(FILE *f, int64_t ps)
 static void meta(struct trace_out *o, const char *what, uint32_t pid, uint32_t tid,
                  const char *name)
 {
-    char *text = json_dumps(bn_json_text(name), JSON_ENCODE_ANY);
+    json_t *s = bn_json_text(name);
+    char *text = s ? json_dumps(s, JSON_ENCODE_ANY) : NULL;
+    json_decref(s);
     fprintf(next_event(o), "{\"name\":\"%s\",\"ph\":\"M\",\"pid\":%" PRIu32 ",\"tid\":%" PRIu32
             ",\"args\":{\"name\":%s}}", what, pid, tid, text ? text : "\"?\"");
     free(text);

@@ -65,7 +65,17 @@ _bnet()
         COMPREPLY=($(compgen -f -- "$cur"))
         return
         ;;
-    --plot | --out | -o)
+    --out | -o)
+        if [[ $cmd == report ]]; then # the page: a file
+            compopt -o filenames 2>/dev/null
+            COMPREPLY=($(compgen -f -- "$cur"))
+            return
+        fi
+        compopt -o filenames 2>/dev/null
+        COMPREPLY=($(compgen -d -- "$cur"))
+        return
+        ;;
+    --plot)
         compopt -o filenames 2>/dev/null
         COMPREPLY=($(compgen -d -- "$cur"))
         return
@@ -90,7 +100,7 @@ $(sed -n '/^flags/,$p' <<<"$text" | grep -oE -- '--[a-z][-a-z_]+')" ;;
         return
     fi
     compopt -o filenames 2>/dev/null
-    if [[ $cmd == plot ]]; then # result files
+    if [[ $cmd == plot || $cmd == report ]]; then # result files
         COMPREPLY=($(compgen -f -X '!*.json' -- "$cur") $(compgen -d -- "$cur"))
         return
     fi

@@ -18,7 +18,7 @@ roff() { sed -e 's/\\/\\e/g' -e "s/^\\([.']\\)/\\\\\\&\\1/"; }   # text as roff 
   done
   printf '\n[FILES]\n'
   printf '.TP\n.I %s/bnet/scenarios/\nThe shipped scenarios (YAML), e.g. cluster128.yaml, the default of bnet coll.\n' "$datadir"
-  printf '.TP\n.I %s/bnet/docs/\nThe manual: scenario keys (scenario.md), results (results.md), models.\n' "$datadir"
+  printf '.TP\n.I %s/doc/bnet/\nThe manual: scenario keys (scenario.md), results (results.md), models.\n' "$datadir"
   printf '\n[EXIT STATUS]\n0 on success; 2 for bad input (a scenario, flag or file; the message names\n'
   printf 'file, line and key) or output that cannot be written; 1 for a failed run.\n'
   printf '\n[SEE ALSO]\n.BR ib_write_bw (1),\n.BR all_reduce_perf (1)\n'

@@ -29,7 +29,7 @@ fi
 {
   echo "bnet ($version) unstable; urgency=medium"
   echo
-  echo "  * Release $version: see /usr/share/bnet/CHANGELOG.md."
+  echo "  * Release $version: see /usr/share/doc/bnet/changelog.gz (CHANGELOG.md)."
   echo
   echo " -- bnet developers <bnet-devel@lists.invalid>  $(date -R -d @"${SOURCE_DATE_EPOCH:-$(date +%s)}")"
 } >"$src/debian/changelog"

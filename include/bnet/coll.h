@@ -139,6 +139,8 @@ void bn_coll_print_table(FILE *out, const struct bn_coll_results *r);
 void bn_coll_print_header(FILE *out, const struct bn_coll_results *r);
 void bn_coll_print_row(FILE *out, const struct bn_coll_results *r, uint32_t row);
 void bn_coll_print_footer(FILE *out, const struct bn_coll_results *r);
+/* The footer with `flags` (enum bn_print_flags: BN_PRINT_NO_SEED). */
+void bn_coll_print_footer_opts(FILE *out, const struct bn_coll_results *r, unsigned flags);
 /* The seed's figures (bnet/results.h) a sweep measures: its AllReduce's
  * bus bandwidth at the largest size against the line rate. */
 void bn_seed_of_coll(const struct bn_coll_results *r, struct bn_seed_report *out);

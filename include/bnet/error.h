@@ -6,6 +6,8 @@
 #ifndef BNET_ERROR_H
 #define BNET_ERROR_H
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -33,6 +35,12 @@ int bn_fail(struct bn_error *err, int status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+
+/* For "did you mean": the word of words[0..n) nearest `word` by edit
+ * distance (Levenshtein, ASCII case ignored), when it is near enough to be
+ * a typo (at most 1 + strlen(word) / 4 edits, and 3); the first of equals;
+ * else NULL. */
+const char *bn_nearest_word(const char *word, const char *const *words, size_t n);
 
 #ifdef __cplusplus
 }

@@ -72,6 +72,14 @@ void bn_p2p_results_free(struct bn_p2p_results *r);
 void bn_p2p_print_header(FILE *out, const struct bn_p2p_results *r, uint32_t pair);
 void bn_p2p_print_row(FILE *out, const struct bn_p2p_results *r, uint32_t pair, uint32_t row);
 void bn_p2p_print_footer(FILE *out, const struct bn_p2p_results *r);
+/* The same with `flags` (enum bn_print_flags): BN_PRINT_GBITS for Gb/sec
+ * (the functions above print it), else perftest's default MB/sec, 2^20
+ * bytes per second; BN_PRINT_NO_SEED: no seed's figures after the table. */
+void bn_p2p_print_header_opts(FILE *out, const struct bn_p2p_results *r, uint32_t pair,
+                              unsigned flags);
+void bn_p2p_print_row_opts(FILE *out, const struct bn_p2p_results *r, uint32_t pair,
+                           uint32_t row, unsigned flags);
+void bn_p2p_print_footer_opts(FILE *out, const struct bn_p2p_results *r, unsigned flags);
 /* JSON to `path` ("-": stdout; docs/results.md). BN_OK, BN_EINPUT if it
  * cannot be written, or BN_ENOMEM. */
 int bn_p2p_write_json(const struct bn_p2p_results *r, const char *path, struct bn_error *err);

@@ -332,6 +332,12 @@ void bn_seed_of_topo(const struct bn_topo_info *t, struct bn_seed_report *out);
 /* A table, one line per figure, each line after `prefix` ("# " in the
  * nccl-tests table, where parsers skip comment lines). */
 void bn_seed_print(FILE *out, const char *prefix, const struct bn_seed_report *s);
+/* How the drop-in tables print (bn_coll_print_footer_opts,
+ * bn_p2p_print_*_opts): flags or'ed. */
+enum bn_print_flags {
+    BN_PRINT_NO_SEED = 1u << 0, /* no seed's figures after the tool's table */
+    BN_PRINT_GBITS = 1u << 1,   /* perftest's --report_gbits: Gb/sec; else MB/sec (2^20 B/s) */
+};
 /* "met", "missed", "no target", "not measured": as the JSON writes them
  * ("" for another value). Static. */
 const char *bn_seed_verdict_name(uint8_t verdict);

@@ -475,8 +475,11 @@ struct bn_scenario_job {
 
 /* Room for the registry's keys in bn_scenario.key_line (checked at build). */
 #define BN_SCENARIO_KEYS_MAX 320
-/* key_line of a key given on the command line (--set, --seed, coll flags). */
+/* key_line of a key given on the command line: by --set (bn_scenario_set,
+ * or bn_scenario_set_flag without a flag), or by a flag (--seed, coll's
+ * and p2p's flags, NCCL_* variables). */
 #define BN_SCENARIO_LINE_CLI UINT32_MAX
+#define BN_SCENARIO_LINE_FLAG (UINT32_MAX - 1)
 
 /* The whole scenario. Plain data: copy it freely, nothing to free. */
 struct bn_scenario {
@@ -556,7 +559,8 @@ int bn_scenario_set_ranks(struct bn_scenario *sc, uint64_t nranks, const char *f
                           const char *typed, struct bn_error *err);
 
 /* Where key `path` got its value, for a message: "FILE:LINE" when the
- * scenario file gave it, else the source alone. Writes buf (cut to len);
+ * scenario file gave it, "--set PATH" or "FILE, a flag (PATH)" when the command
+ * line did, else the source alone. Writes buf (cut to len);
  * returns buf. */
 const char *bn_scenario_where(const struct bn_scenario *sc, const char *path, char *buf,
                               size_t len);

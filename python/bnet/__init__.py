@@ -12,5 +12,27 @@ from .error import BnetError
 from .frame import to_dataframe
 from .sweep import sweep
 
-__all__ = ["BnetError", "coll", "compare", "find", "job", "keys", "p2p", "presets",
-           "run", "sweep", "to_dataframe", "topo", "version"]
+
+def _own_version():
+    """The package's version, bnet's (python/setup.py reads it from
+    CMakeLists.txt): from the installed distribution's metadata; from the
+    repository around a copy used in place; else "0+unknown"."""
+    from importlib import metadata
+    import pathlib
+    import re
+    try:
+        return metadata.version("bnet")
+    except metadata.PackageNotFoundError:
+        pass
+    cmake = pathlib.Path(__file__).resolve().parent.parent.parent / "CMakeLists.txt"
+    try:
+        found = re.search(r"project\(bnet VERSION ([0-9.]+)", cmake.read_text(encoding="utf-8"))
+    except OSError:
+        found = None
+    return found.group(1) if found else "0+unknown"
+
+
+__version__ = _own_version()
+
+__all__ = ["BnetError", "__version__", "coll", "compare", "find", "job", "keys", "p2p",
+           "presets", "run", "sweep", "to_dataframe", "topo", "version"]

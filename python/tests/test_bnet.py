@@ -56,6 +56,12 @@ class TestCommand(unittest.TestCase):
             self.skipTest("the package is not installed: no metadata to compare")
         self.assertEqual(installed, printed.split()[1], "python/pyproject.toml's version")
 
+    def test_dunder_version(self):
+        """bnet.__version__ is the command's version (PEP 396's attribute)."""
+        self.assertIn("__version__", bnet.__all__)
+        self.assertRegex(bnet.__version__, r"^\d+\.\d+\.\d+$")
+        self.assertEqual(bnet.__version__, bnet.version().split()[1])
+
     def test_keys_and_presets(self):
         keys = bnet.keys()
         self.assertIn("link.rate_gbps", {k["path"] for k in keys})

@@ -54,6 +54,8 @@ struct cli_opts {
     const char *program_op;
     int64_t ranks;            /* the GPUs they make (0: the scenario's) */
     int bnet_columns;
+    int report_gbits;         /* p2p: Gb/sec as perftest's --report_gbits (else MB/sec) */
+    int no_seed_report;       /* coll, p2p: the table without the seed's figures after it */
     struct cli_set *sets;
     int nsets;
     int reproducible, quiet;
@@ -89,8 +91,19 @@ int bn_cli_nccl_env(struct bn_scenario *sc, struct bn_error *err);
 int64_t bn_cli_rank_count(const struct cli_opts *o);
 /* `bnet help COMMAND` for run, topo, coll, job, p2p, compare or sweep. */
 void bn_cli_print_usage(FILE *out, enum bn_cli_mode mode);
+/* outputs.c: 0 if every output path the options name (--json, --trace,
+ * --dot, -F, --csv PREFIX) can be written, else 2 after a message; before
+ * anything runs. */
+int bn_cli_check_outputs(const struct cli_opts *o);
+/* suggest.c: " (did you mean 'X'?)" for `word` among `words` (NULL
+ * terminated), into buf; "" if none is near. */
+const char *bn_cli_did_you_mean(const char *word, const char *const *words, char *buf,
+                                size_t len);
 /* plot_cmd.c: `bnet plot FILE... [--out DIR]` from argv[first..]; its usage (main.c). */
 int bn_cli_plot(int argc, char **argv, int first);
 void bn_cli_print_plot_usage(FILE *out);
+/* report_cmd.c: `bnet report FILE... [-o PAGE]`; its usage (main.c). */
+int bn_cli_report(int argc, char **argv, int first);
+void bn_cli_print_report_usage(FILE *out);
 
 #endif

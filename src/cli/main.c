@@ -34,10 +34,12 @@ static const char *const usage_main =
     "                    (default: two NDR hosts under one switch)\n"
     "  topo [FILE.yaml]  print the topology's figures without simulating\n"
     "  plot FILE.json... SVG figures of saved results (run, coll, compare; gnuplot)\n"
+    "  report FILE.json... -o PAGE.html  one self-contained HTML page of saved results:\n"
+    "                    figures, the seed's table, plots, configuration\n"
     "  keys [--json]     list every scenario key with type, unit and default\n"
     "  presets [--json]  list the technology presets (fabric: NAME) and their keys\n"
     "  help [TOPIC]      help for a command (coll, run, job, p2p, compare, sweep, topo,\n"
-    "                    plot, keys, presets, version, help)\n"
+    "                    plot, report, keys, presets, version, help, all_reduce_perf ...)\n"
     "  version           the version (and git revision when built from a checkout);\n"
     "                    also --version\n"
     "\n";
@@ -92,6 +94,7 @@ static const char *const usage_coll =
     "  -j N             rows measured at once, each in its own process (default: as\n"
     "                   many as the processors and memory allow); the same results\n"
     "  --plot DIR       draw busbw against size (a line per algorithm) as SVG into DIR\n"
+    "  --no-seed-report the table without the seed's figures after its footer\n"
     "Algorithms, protocols and the tuners: docs/collectives.md.\n";
 
 static const char *const usage_job =
@@ -112,12 +115,15 @@ static const char *const usage_p2p =
     "write_lat|send_bw|send_lat|read_bw|read_lat|atomic_bw|atomic_lat (as ib_write_bw,\n"
     "ib_write_lat, ...), -s BYTES or -a (2 B to 8 MiB), -n iterations, -q queue pairs,\n"
     "-t messages outstanding per queue pair, -o READs outstanding, -I inline size,\n"
-    "--hosts A,B,... (indices or names; every pair of them). Prints perftest's\n"
-    "columns: #bytes #iterations BW peak, BW average [Gb/sec], MsgRate [Mpps]; or\n"
-    "t_min, t_max, t_typical, t_avg, t_stdev, 99% and 99.9% percentiles [usec],\n"
-    "from each message's own sample.\n"
+    "--hosts A,B,... (indices or names; every pair of them), -m MTU. Prints\n"
+    "perftest's columns: #bytes #iterations BW peak, BW average [MB/sec: 2^20 B/s;\n"
+    "Gb/sec with --report_gbits], MsgRate [Mpps]; or t_min, t_max, t_typical,\n"
+    "t_avg, t_stdev, 99% and 99.9% percentiles [usec], from each message's own\n"
+    "sample. Host-side flags (-d, -x, -p, -F, -R) are accepted, no effect; -b\n"
+    "(bidirectional) and -D (duration) are not modelled and refused (exit 2).\n"
     "  --set KEY=VALUE  override one scenario key, e.g. --set fabric=roce-400g\n"
     "  --json PATH      write results as JSON to PATH ('-' for stdout)\n"
+    "  --no-seed-report the table without the seed's figures after it\n"
     "Without FILE: two ConnectX-7 NDR hosts under one switch (scenarios/p2p_ib_ndr.yaml).\n"
     "The NIC and host model: docs/endpoints.md.\n";
 
@@ -169,6 +175,16 @@ static const char *const usage_plot =
     "                   file, plots for several; several runs get a subfolder each)\n"
     "The same figures come from run, coll and compare with --plot DIR. docs/plots.md.\n";
 
+static const char *const usage_report =
+    "usage: bnet report FILE.json... [-o PAGE.html]\n\n"
+    "Write one self-contained HTML page (no other file or network needed to view\n"
+    "it) of results saved with --json, any command's: per file what ran, its\n"
+    "figures, the seed's table, the plots of bnet plot inlined as SVG (busbw\n"
+    "against size, FCT CDFs, link utilization over time, ...; gnuplot), a job\n"
+    "timeline for job results, and the configuration it ran with.\n"
+    "  --out PAGE, -o PAGE  the page (default report.html; '-' for stdout)\n"
+    "docs/plots.md, \"Report\".\n";
+
 static const char *const usage_keys =
     "usage: bnet keys [--json [PATH]]\n\nList every scenario key: path, type, unit, default, meaning\n"
     "(and choices); --json writes them as JSON (to stdout without PATH).\n";
@@ -180,12 +196,21 @@ static const char *const usage_presets =
     "Values and sources: docs/presets.md.\n";
 
 static const char *const usage_help =
-    "usage: bnet help [TOPIC]\n\nTopics: coll, run, job, p2p, compare, topo, keys, presets, version, help.\n"
+    "usage: bnet help [TOPIC]\n\nTopics: coll, run, job, p2p, compare, sweep, topo, plot, report, keys, presets, version, help.\n"
+    "nccl-tests' program names (all_reduce_perf, ...) give bnet coll's help.\n"
     "Without one, the commands and the options each takes.\n";
 
 static const char *const usage_version =
     "usage: bnet version (or bnet --version)\n\nPrint bnet's version, with the git revision when it was built from a checkout\n"
     "('-dirty': the tree had changes). The JSON's bnet_version is the version alone.\n";
+
+/* The commands, and the nccl-tests program names bnet answers to. */
+static const char *const commands[] = {
+    "run", "topo", "coll", "job", "p2p", "compare", "sweep", "plot", "report", "keys", "presets",
+    "help",
+    "version", "all_reduce_perf", "reduce_scatter_perf", "all_gather_perf", "broadcast_perf",
+    "reduce_perf", "alltoall_perf", "sendrecv_perf", NULL,
+};
 
 static const char *mode_name(enum bn_cli_mode mode)
 {
@@ -225,6 +250,9 @@ static const char *field_help(const char *field)
         {"gpus", "(GPUs: -t x -g x -N)"}, {"nodes", "(GPUs: -t x -g x -N)"},
         {"nranks", "(GPUs, in servers of 8)"}, {"output_file", "(the rows as CSV)"},
         {"agg_iters", "(1 only)"}, {"bnet_columns", "(bnet's columns after field 13)"},
+        {"accept_name", "(host side: accepted, no effect)"},
+        {"refuse", "(not modelled: refused, exit status 2)"},
+        {"report_gbits", "(bandwidth in Gb/sec; default MB/sec, 2^20 B/s)"},
     };
     for (size_t i = 0; i < sizeof help / sizeof help[0]; i++)
         if (strcmp(field, help[i][0]) == 0)
@@ -288,11 +316,17 @@ static int help(const char *topic)
         {"run", NULL, BN_CLI_RUN}, {"topo", NULL, BN_CLI_TOPO}, {"coll", NULL, BN_CLI_COLL},
         {"job", NULL, BN_CLI_JOB}, {"p2p", NULL, BN_CLI_P2P}, {"compare", NULL, BN_CLI_COMPARE},
         {"sweep", NULL, BN_CLI_SWEEP},
-        {"plot", usage_plot, -1}, {"keys", usage_keys, -1}, {"presets", usage_presets, -1},
+        {"plot", usage_plot, -1}, {"report", usage_report, -1}, {"keys", usage_keys, -1}, {"presets", usage_presets, -1},
         {"version", usage_version, -1}, {"help", usage_help, -1},
     };
     if (!topic) {
         print_main(stdout);
+        return 0;
+    }
+    if (bn_cli_perf_op(topic)) { /* a nccl-tests program: bnet coll's help */
+        printf("%s: bnet coll --coll %s, with nccl-tests' flags (also as 'bnet %s' or a\n"
+               "symlink named %s to bnet).\n\n", topic, bn_cli_perf_op(topic), topic, topic);
+        bn_cli_print_usage(stdout, BN_CLI_COLL);
         return 0;
     }
     for (size_t i = 0; i < sizeof topics / sizeof topics[0]; i++) {
@@ -304,15 +338,21 @@ static int help(const char *topic)
             fputs(topics[i].text, stdout);
         return 0;
     }
-    fprintf(stderr, "bnet: no help for '%s' (topics: run, job, p2p, compare, sweep, topo, coll, "
-            "plot, keys, presets, version, help)\n",
-            topic);
+    char hint[96];
+    fprintf(stderr, "bnet: no help for '%s'%s (topics: run, job, p2p, compare, sweep, topo, coll, "
+            "plot, report, keys, presets, version, help, and nccl-tests' all_reduce_perf ...)\n",
+            topic, bn_cli_did_you_mean(topic, commands, hint, sizeof hint));
     return 2;
 }
 
 void bn_cli_print_plot_usage(FILE *out)
 {
     fputs(usage_plot, out);
+}
+
+void bn_cli_print_report_usage(FILE *out)
+{
+    fputs(usage_report, out);
 }
 
 static int cmd_presets(void)
@@ -381,6 +421,7 @@ static int print_version(int argc)
 
 static int dispatch(int argc, char **argv);
 
+
 /* Everything bnet prints goes through stdout's buffer: a full disk or a
  * closed pipe shows only when it is flushed and closed, so both are checked
  * before bnet reports success (a lost summary is not a success). */
@@ -436,10 +477,14 @@ static int dispatch(int argc, char **argv)
         return bn_cli_run(argc, argv, 2, BN_CLI_COLL, bn_cli_perf_op(cmd));
     if (strcmp(cmd, "plot") == 0)
         return bn_cli_plot(argc, argv, 2);
+    if (strcmp(cmd, "report") == 0)
+        return bn_cli_report(argc, argv, 2);
     if (strcmp(cmd, "presets") == 0 || strcmp(cmd, "keys") == 0)
         return cmd_listing(cmd, argc, argv);
     if (cmd[0] == '-')
         return bn_cli_run(argc, argv, 1, BN_CLI_COLL, NULL);
-    fprintf(stderr, "bnet: unknown command '%s' (see bnet --help)\n", cmd);
+    char hint[96];
+    fprintf(stderr, "bnet: unknown command '%s'%s (see bnet --help)\n", cmd,
+            bn_cli_did_you_mean(cmd, commands, hint, sizeof hint));
     return 2;
 }

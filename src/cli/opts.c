@@ -26,6 +26,11 @@ enum {
  * side, so they are accepted, checked to be counts, and recorded in the
  * result's command (docs/collectives.md, "nccl-tests flags"). */
 #define HOST_ONLY "accept"
+/* perftest's host side: the device (-d mlx5_0) by name, and switches (-F,
+ * -R) that take no value; accepted, no effect */
+#define HOST_NAME "accept_name"
+/* perftest's modes bnet does not model, refused by name with why */
+#define REFUSED "refuse"
 
 static const struct bn_cli_opt options[] = {
     /* nccl-tests (bnet coll); -t x -g x -N or --nranks GPUs (docs/collectives.md) */
@@ -68,6 +73,15 @@ static const struct bn_cli_opt options[] = {
     {'o', "outs", "READS", P2P, "nic.max_rd_atomic", false, false, NULL},
     {'I', "inline_size", "BYTES", P2P, "nic.inline_bytes", false, false, NULL},
     {0, "hosts", "A,B,...", P2P, "p2p.hosts", false, false, NULL},
+    {'m', "mtu", "BYTES", P2P, "nic.mtu_bytes", false, false, NULL},
+    {0, "report_gbits", NULL, P2P, NULL, false, false, "report_gbits"},
+    {'d', "ib-dev", "DEVICE", P2P, NULL, false, false, HOST_NAME},
+    {'x', "gid-index", "N", P2P, NULL, false, false, HOST_ONLY},
+    {'p', "port", "PORT", P2P, NULL, false, false, HOST_ONLY},
+    {'F', "CPU-freq", NULL, P2P, NULL, false, false, HOST_NAME},
+    {'R', "rdma_cm", NULL, P2P, NULL, false, false, HOST_NAME},
+    {'b', "bidirectional", NULL, P2P, NULL, false, false, REFUSED},
+    {'D', "duration", "SECONDS", P2P, NULL, false, false, REFUSED},
     /* bnet's own */
     {0, "fabrics", "A,B,...", COMPARE, "compare.fabrics", false, false, NULL},
     {0, "fidelity", "LEVEL", RUN | COLL | JOB | COMPARE | SWEEP, "sim.fidelity", false, false,
@@ -87,6 +101,7 @@ static const struct bn_cli_opt options[] = {
     {0, "dot", "PATH|-", TOPO, NULL, false, false, "dot"},
     {0, "reproducible", NULL, RUN, NULL, false, false, "reproducible"},
     {0, "quiet", NULL, RUN | JOB | SWEEP, NULL, false, false, "quiet"},
+    {0, "no-seed-report", NULL, COLL | P2P, NULL, false, false, "no_seed_report"},
 };
 
 #define NOPTS (sizeof options / sizeof options[0])
@@ -116,7 +131,8 @@ const char *bn_cli_opt_label(const struct bn_cli_opt *opt, char *buf, size_t len
 static bool output_only(const struct bn_cli_opt *opt)
 {
     static const char *const fields[] = {"json", "csv", "trace", "dot", "quiet", "reproducible",
-                                         "jobs", "plot", "output_file", "bnet_columns"};
+                                         "jobs", "plot", "output_file", "bnet_columns",
+                                         "report_gbits", "no_seed_report"};
     for (size_t i = 0; opt->field && i < sizeof fields / sizeof fields[0]; i++)
         if (strcmp(opt->field, fields[i]) == 0)
             return true;
@@ -274,6 +290,20 @@ static int key_flag(const struct bn_cli_opt *opt, const char *label, const char 
     return 0;
 }
 
+/* perftest's -b and -D: what bnet's p2p would need to model them; exit
+ * status 2. */
+static int refused(const char *label)
+{
+    bool bidir = strcmp(label, "-b") == 0 || strcmp(label, "--bidirectional") == 0;
+    fprintf(stderr, "bnet: option '%s': %s\n", label,
+            bidir ? "perftest's bidirectional test (both hosts sending at once) is not "
+                    "modelled: bnet p2p measures one direction; run --hosts A,B for each "
+                    "direction, or bnet run with a flow list for both at once"
+                  : "perftest's timed run (seconds of traffic) is not modelled: bnet p2p "
+                    "runs a count of iterations, -n ITERS");
+    return 2;
+}
+
 /* A key-less option's value into its field of o. */
 static int field_opt(const struct bn_cli_opt *opt, const char *label, const char *v,
                      struct cli_opts *o)
@@ -292,12 +322,26 @@ static int field_opt(const struct bn_cli_opt *opt, const char *label, const char
         {"nranks", offsetof(struct cli_opts, nranks)},
         {"output_file", offsetof(struct cli_opts, output_file)},
     };
+    if (strcmp(opt->field, REFUSED) == 0)
+        return refused(label);
     if (!opt->arg) {
-        *(strcmp(opt->field, "quiet") == 0          ? &o->quiet
-          : strcmp(opt->field, "reproducible") == 0 ? &o->reproducible
-                                                    : &o->bnet_columns) = 1;
-        return 0;
+        static const struct {
+            const char *name;
+            size_t at;
+        } switches[] = {
+            {"quiet", offsetof(struct cli_opts, quiet)},
+            {"reproducible", offsetof(struct cli_opts, reproducible)},
+            {"bnet_columns", offsetof(struct cli_opts, bnet_columns)},
+            {"report_gbits", offsetof(struct cli_opts, report_gbits)},
+            {"no_seed_report", offsetof(struct cli_opts, no_seed_report)},
+        };
+        for (size_t i = 0; i < sizeof switches / sizeof switches[0]; i++)
+            if (strcmp(opt->field, switches[i].name) == 0)
+                *(int *)((char *)o + switches[i].at) = 1;
+        return 0; /* or a host-side switch: no effect */
     }
+    if (strcmp(opt->field, HOST_NAME) == 0)
+        return 0;
     bool folder = strcmp(opt->field, "plot") == 0;
     if ((folder || strcmp(opt->field, "csv") == 0) && (v[0] == '\0' || strcmp(v, "-") == 0)) {
         fprintf(stderr, "bnet: option '%s' needs a %s ('%s' is not one)\n", label,
@@ -384,6 +428,22 @@ static int operand(const char *a, enum bn_cli_mode mode, struct cli_opts *o)
     return 2;
 }
 
+/* " (did you mean '--json'?)" for a mistyped long option of `mode`. */
+static void long_hint(const char *typed, enum bn_cli_mode mode, char *buf, size_t len)
+{
+    const char *names[NOPTS + 1];
+    char word[64];
+    size_t n = 0;
+    for (size_t i = 0; i < NOPTS; i++)
+        if (bn_cli_opt_in(&options[i], mode) && options[i].long_name)
+            names[n++] = options[i].long_name;
+    names[n++] = "help";
+    snprintf(word, sizeof word, "%.*s", (int)strcspn(typed + 2, "="), typed + 2);
+    const char *near = bn_nearest_word(word, names, n);
+    if (near)
+        snprintf(buf, len, " (did you mean '--%s'?)", near);
+}
+
 int bn_cli_parse(int argc, char **argv, int first, enum bn_cli_mode mode, struct cli_opts *o)
 {
     static struct getopt_tables t; /* one parse per process */
@@ -406,9 +466,12 @@ int bn_cli_parse(int argc, char **argv, int first, enum bn_cli_mode mode, struct
         if (c == '?' || c == ':') {
             char shown[4] = {'-', (char)optopt, 0, 0};
             const char *name = optopt > 0 && optopt < 256 ? shown : last;
+            char hint[96] = "";
+            if (c == '?' && strncmp(name, "--", 2) == 0)
+                long_hint(name, mode, hint, sizeof hint);
             if (c == '?')
-                fprintf(stderr, "bnet: unknown option '%.*s' (see bnet help %s)\n",
-                        (int)strcspn(name, "="), name, mode_names[mode]);
+                fprintf(stderr, "bnet: unknown option '%.*s'%s (see bnet help %s)\n",
+                        (int)strcspn(name, "="), name, hint, mode_names[mode]);
             else
                 fprintf(stderr, "bnet: option '%.*s' needs a value\n",
                         (int)strcspn(name, "="), name);

@@ -276,6 +276,12 @@ static void print_row(void *ud, const struct bn_coll_results *r, uint32_t row)
     fflush(stdout);
 }
 
+/* How the drop-in tables print: --report_gbits, --no-seed-report. */
+static unsigned print_flags(const struct cli_opts *o)
+{
+    return (o->report_gbits ? BN_PRINT_GBITS : 0u) | (o->no_seed_report ? BN_PRINT_NO_SEED : 0u);
+}
+
 /* Under mpirun, bnet run cuts the fabric into one part per rank
  * (sim.partitions, when given, must say so). */
 static int ranks_parts_ok(const struct bn_scenario *sc)
@@ -349,7 +355,7 @@ static int do_coll(const struct cli_opts *o, const struct bn_scenario *sc)
     launch_of(o, &res);
     int rc = bn_provenance_command(&res.prov, o->command, &err);
     if (table)
-        bn_coll_print_footer(stdout, &res);
+        bn_coll_print_footer_opts(stdout, &res, print_flags(o));
     if (rc == BN_OK && o->json)
         rc = bn_coll_write_json(&res, o->json, &err);
     if (rc == BN_OK && o->output_file)
@@ -391,10 +397,10 @@ static int do_job(const struct cli_opts *o, const struct bn_scenario *sc)
 /* perftest's table, a pair's rows as each is measured. */
 static void print_p2p_row(void *ud, const struct bn_p2p_results *r, uint32_t pair, uint32_t row)
 {
-    (void)ud;
+    const struct cli_opts *o = ud;
     if (row == 0)
-        bn_p2p_print_header(stdout, r, pair);
-    bn_p2p_print_row(stdout, r, pair, row);
+        bn_p2p_print_header_opts(stdout, r, pair, print_flags(o));
+    bn_p2p_print_row_opts(stdout, r, pair, row, print_flags(o));
     fflush(stdout);
 }
 
@@ -403,10 +409,10 @@ static int do_p2p(const struct cli_opts *o, const struct bn_scenario *sc)
     struct bn_error err = {0};
     struct bn_p2p_results res;
     bool table = !(o->json && strcmp(o->json, "-") == 0);
-    if (bn_p2p_run(sc, table ? print_p2p_row : NULL, NULL, &res, &err) != BN_OK)
+    if (bn_p2p_run(sc, table ? print_p2p_row : NULL, (void *)o, &res, &err) != BN_OK)
         return exit_status(&err);
     if (table)
-        bn_p2p_print_footer(stdout, &res);
+        bn_p2p_print_footer_opts(stdout, &res, print_flags(o));
     int rc = bn_provenance_command(&res.prov, o->command, &err);
     if (rc == BN_OK && o->json)
         rc = bn_p2p_write_json(&res, o->json, &err);
@@ -667,6 +673,8 @@ int bn_cli_run(int argc, char **argv, int first, enum bn_cli_mode mode, const ch
     int rc = o.command ? bn_cli_parse(argc, argv, first, mode, &o) : 1;
     if (rc == 0 && mode == BN_CLI_COLL && (o.ranks = bn_cli_rank_count(&o)) < 0)
         rc = 2;
+    if (rc == 0)
+        rc = bn_cli_check_outputs(&o);
     if (rc != 0) {
         free_opts(&o);
         return rc < 0 ? 0 : rc;

@@ -111,6 +111,11 @@ void bn_coll_print_row(FILE *out, const struct bn_coll_results *r, uint32_t row)
 
 void bn_coll_print_footer(FILE *out, const struct bn_coll_results *r)
 {
+    bn_coll_print_footer_opts(out, r, 0);
+}
+
+void bn_coll_print_footer_opts(FILE *out, const struct bn_coll_results *r, unsigned flags)
+{
     double sum = 0;
     uint64_t wrong = 0;
     for (uint32_t i = 0; i < r->nrows; i++) {
@@ -145,6 +150,8 @@ void bn_coll_print_footer(FILE *out, const struct bn_coll_results *r)
             r->peak_rss_bytes / 1e6);
     if (r->interrupted)
         fprintf(out, "# interrupted: the rows above are those measured before the signal\n");
+    if (flags & BN_PRINT_NO_SEED)
+        return;
     struct bn_seed_report seed;
     bn_seed_of_coll(r, &seed);
     fprintf(out, "#\n");

@@ -1,6 +1,8 @@
 /*
- * `bnet p2p` output: perftest's table (its columns, in Gb/s as perftest's
- * --report_gbits prints them) and the JSON of docs/results.md.
+ * `bnet p2p` output: perftest's table (its columns; bandwidth in MB/sec,
+ * 2^20 bytes per second, as perftest prints it by default, or Gb/sec,
+ * 10^9 bits, with --report_gbits: its format_factor in
+ * perftest_resources.c) and the JSON of docs/results.md (always Gb/s).
  */
 #include <stdio.h>
 
@@ -11,23 +13,32 @@
 static const char rule[] =
     "---------------------------------------------------------------------------------------\n";
 
-void bn_p2p_print_header(FILE *out, const struct bn_p2p_results *r, uint32_t pair)
+/* Gb/s (10^9 bits) as perftest's MB/sec: 125,000,000 / 2^20 MB per Gb. */
+static double in_units(double gbps, unsigned flags)
+{
+    return flags & BN_PRINT_GBITS ? gbps : gbps * 125e6 / 1048576.0;
+}
+
+void bn_p2p_print_header_opts(FILE *out, const struct bn_p2p_results *r, uint32_t pair,
+                              unsigned flags)
 {
     const struct bn_p2p_pair *p = &r->pairs[pair];
     fprintf(out, "%s # %s: %s -> %s (hosts %u -> %u), %u QP%s, tx depth %u\n", rule, r->test,
             p->src_name, p->dst_name, p->src, p->dst, r->qps, r->qps == 1 ? "" : "s",
             r->tx_depth);
     fputs(rule, out);
+    const char *unit = flags & BN_PRINT_GBITS ? "Gb/sec" : "MB/sec";
     if (r->latency)
         fputs(" #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    "
               "t_avg[usec]    t_stdev[usec]   99% percentile[usec]   99.9% percentile[usec]\n",
               out);
     else
-        fputs(" #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   "
-              "MsgRate[Mpps]\n", out);
+        fprintf(out, " #bytes     #iterations    BW peak[%s]    BW average[%s]   "
+                "MsgRate[Mpps]\n", unit, unit);
 }
 
-void bn_p2p_print_row(FILE *out, const struct bn_p2p_results *r, uint32_t pair, uint32_t row)
+void bn_p2p_print_row_opts(FILE *out, const struct bn_p2p_results *r, uint32_t pair,
+                           uint32_t row, unsigned flags)
 {
     const struct bn_p2p_row *w = &r->pairs[pair].rows[row];
     if (r->latency)
@@ -36,10 +47,11 @@ void bn_p2p_print_row(FILE *out, const struct bn_p2p_results *r, uint32_t pair, 
                 w->t_typical_us, w->t_avg_us, w->t_stdev_us, w->t_p99_us, w->t_p999_us);
     else
         fprintf(out, " %-10llu %-10u       %-18.2f %-20.2f %.6f\n", (unsigned long long)w->bytes,
-                w->iterations, w->bw_peak_gbps, w->bw_avg_gbps, w->msg_rate_mpps);
+                w->iterations, in_units(w->bw_peak_gbps, flags), in_units(w->bw_avg_gbps, flags),
+                w->msg_rate_mpps);
 }
 
-void bn_p2p_print_footer(FILE *out, const struct bn_p2p_results *r)
+void bn_p2p_print_footer_opts(FILE *out, const struct bn_p2p_results *r, unsigned flags)
 {
     fputs(rule, out);
     fprintf(out, "# bounds: line %.1f Gb/s, goodput %.2f Gb/s at the MTU", r->line_gbps,
@@ -49,10 +61,27 @@ void bn_p2p_print_footer(FILE *out, const struct bn_p2p_results *r)
     if (r->msg_rate_mpps > 0)
         fprintf(out, ", message rate %.0f Mpps", r->msg_rate_mpps);
     fputs(r->interrupted ? "\n# interrupted: the rows above are what was measured\n" : "\n", out);
+    if (flags & BN_PRINT_NO_SEED)
+        return;
     struct bn_seed_report seed;
     bn_seed_of_p2p(r, &seed);
     fputs("#\n", out);
     bn_seed_print(out, "# ", &seed);
+}
+
+void bn_p2p_print_header(FILE *out, const struct bn_p2p_results *r, uint32_t pair)
+{
+    bn_p2p_print_header_opts(out, r, pair, BN_PRINT_GBITS);
+}
+
+void bn_p2p_print_row(FILE *out, const struct bn_p2p_results *r, uint32_t pair, uint32_t row)
+{
+    bn_p2p_print_row_opts(out, r, pair, row, BN_PRINT_GBITS);
+}
+
+void bn_p2p_print_footer(FILE *out, const struct bn_p2p_results *r)
+{
+    bn_p2p_print_footer_opts(out, r, BN_PRINT_GBITS);
 }
 
 static json_t *row_json(const struct bn_p2p_results *r, const struct bn_p2p_row *w)

@@ -1317,14 +1317,32 @@ void bn_scn_children(const char *section, char *buf, size_t len)
     }
 }
 
-void bn_scn_unknown(const char *section, const char *what, char *why, size_t len)
+/* "; did you mean 'topology.k'?" for a key one typo from a registry
+ * key's path (list fields as faults.N.kind are not offered); "" if none. */
+static void suggestion(const char *key, char *buf, size_t len)
 {
-    char list[300];
+    const char *paths[NKEYS];
+    size_t n = 0;
+    for (size_t i = 0; i < NKEYS; i++)
+        if (!keys[i].list)
+            paths[n++] = keys[i].info.path;
+    const char *near = key ? bn_nearest_word(key, paths, n) : NULL;
+    if (near)
+        snprintf(buf, len, "; did you mean '%s'?", near);
+    else if (len)
+        buf[0] = '\0';
+}
+
+void bn_scn_unknown(const char *section, const char *key, const char *what, char *why,
+                    size_t len)
+{
+    char list[300], hint[160];
     bn_scn_children(section, list, sizeof list);
+    suggestion(key, hint, sizeof hint);
     if (section[0] == '\0')
-        snprintf(why, len, "%s (valid top-level keys: %s)", what, list);
+        snprintf(why, len, "%s%s (valid top-level keys: %s)", what, hint, list);
     else
-        snprintf(why, len, "%s (valid keys in '%s': %s)", what, section, list);
+        snprintf(why, len, "%s%s (valid keys in '%s': %s)", what, hint, section, list);
 }
 
 int bn_scn_why(char *buf, size_t len, const char *fmt, ...)
@@ -1597,17 +1615,29 @@ void bn_scenario_defaults(struct bn_scenario *sc)
     }
 }
 
+/* "FILE:LINE", "--set KEY", "FILE, a flag (KEY)" or the source alone, by the
+ * key's line mark. */
+static const char *where_text(const char *src, const char *key, uint32_t line, char *buf,
+                              size_t len)
+{
+    if (line == BN_SCENARIO_LINE_CLI)
+        snprintf(buf, len, "--set %s", key);
+    else if (line == BN_SCENARIO_LINE_FLAG)
+        snprintf(buf, len, "%s, a flag (%s)", src, key);
+    else if (line)
+        snprintf(buf, len, "%s:%lu", src, (unsigned long)line);
+    else
+        snprintf(buf, len, "%s", src);
+    return buf;
+}
+
 const char *bn_scenario_where(const struct bn_scenario *sc, const char *path, char *buf,
                               size_t len)
 {
     const struct bn_scn_key *k = bn_scn_find(path);
     const char *src = sc->source[0] ? sc->source : "<scenario>";
     uint32_t line = k ? sc->key_line[bn_scn_index(k)] : 0;
-    if (line && line != BN_SCENARIO_LINE_CLI)
-        snprintf(buf, len, "%s:%lu", src, (unsigned long)line);
-    else
-        snprintf(buf, len, "%s", src);
-    return buf;
+    return where_text(src, path, line, buf, len);
 }
 
 /* k's place among its list's keys. */
@@ -1634,11 +1664,11 @@ const char *bn_scenario_item_where(const struct bn_scenario *sc, const char *pat
     const char *src = sc->source[0] ? sc->source : "<scenario>";
     const uint32_t *line = k ? bn_scn_item_line((struct bn_scenario *)(uintptr_t)sc, k, index)
                              : NULL;
-    if (line && *line && *line != BN_SCENARIO_LINE_CLI)
-        snprintf(buf, len, "%s:%lu", src, (unsigned long)*line);
-    else
-        snprintf(buf, len, "%s", src);
-    return buf;
+    char item[160];
+    const char *dot = strchr(path, '.');
+    snprintf(item, sizeof item, "%.*s.%u%s", dot ? (int)(dot - path - 2) : 0, path, index,
+             dot ? dot : "");
+    return where_text(src, item, line ? *line : 0, buf, len);
 }
 
 const char *bn_scenario_choice(const char *path, unsigned index)

@@ -81,7 +81,8 @@ void bn_scn_children(const char *section, char *buf, size_t len);
 
 /* "<what> (valid keys in 'link': ...)" for a bad key under `section`;
  * `what` is e.g. "unknown key". */
-void bn_scn_unknown(const char *section, const char *what, char *why, size_t len);
+void bn_scn_unknown(const char *section, const char *key, const char *what, char *why,
+                    size_t len);
 
 /* "a number in Gb/s, > 0" : what a valid value for k looks like. */
 void bn_scn_expect(const struct bn_scn_key *k, char *buf, size_t len);

@@ -240,7 +240,7 @@ static int entry(struct loader *ld, const char *section, const yaml_node_t *key,
     else if (strchr(scalar_text(key), '.'))
         what = "unknown key: nest mappings instead of writing dots";
     shown_path(section, key, shown, sizeof shown);
-    bn_scn_unknown(section, what, why, sizeof why);
+    bn_scn_unknown(section, path, what, why, sizeof why);
     return fail_key(ld, key, shown, why);
 }
 

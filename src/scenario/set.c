@@ -58,15 +58,15 @@ static void bad_key_why(const char *key, char *why, size_t len)
         return;
     }
     if (key[0] && bn_scn_is_section(key)) {
-        bn_scn_unknown(key, "is a section, not a key", why, len);
+        bn_scn_unknown(key, NULL, "is a section, not a key", why, len);
         return;
     }
     nearest_section(key, section, sizeof section);
-    bn_scn_unknown(section, "unknown key", why, len);
+    bn_scn_unknown(section, key, "unknown key", why, len);
 }
 
 static int apply(struct bn_scenario *sc, const char *origin, const char *key,
-                 const char *value, struct bn_error *err)
+                 const char *value, uint32_t mark, struct bn_error *err)
 {
     char why[BN_SCN_WHY_MAX], key_shown[80];
     uint32_t index = 0;
@@ -79,7 +79,7 @@ static int apply(struct bn_scenario *sc, const char *origin, const char *key,
             return bn_fail(err, BN_EINPUT, "%s: key '%s': %s", origin, key_shown, why);
         uint32_t *line = bn_scn_item_line(sc, k, index);
         if (line)
-            *line = BN_SCENARIO_LINE_CLI;
+            *line = mark;
         return BN_OK;
     }
     if (!k) {
@@ -88,7 +88,7 @@ static int apply(struct bn_scenario *sc, const char *origin, const char *key,
     }
     if (bn_scn_apply(sc, k, value, why, sizeof why) != 0)
         return bn_fail(err, BN_EINPUT, "%s: key '%s': %s", origin, key_shown, why);
-    sc->key_line[bn_scn_index(k)] = BN_SCENARIO_LINE_CLI; /* not the file's line */
+    sc->key_line[bn_scn_index(k)] = mark; /* not the file's line */
     return BN_OK;
 }
 
@@ -98,6 +98,7 @@ int bn_scenario_set_flag(struct bn_scenario *sc, const char *assignment, const c
     char shown[80], prefix[128];
     if (!assignment)
         assignment = "";
+    uint32_t mark = flag ? BN_SCENARIO_LINE_FLAG : BN_SCENARIO_LINE_CLI;
     if (!flag) {
         flag = "--set";
         typed = assignment;
@@ -117,7 +118,7 @@ int bn_scenario_set_flag(struct bn_scenario *sc, const char *assignment, const c
         rc = bn_fail(err, BN_EINPUT, "%s: expected key=value (e.g. link.rate_gbps=400)",
                      prefix);
     else
-        rc = apply(sc, prefix, key, value, err);
+        rc = apply(sc, prefix, key, value, mark, err);
     /* --set fabric=NAME applies the preset's keys at this point */
     if (rc == BN_OK && strcmp(key, "fabric") == 0)
         rc = bn_scenario_apply_preset(sc, sc->fabric, err);

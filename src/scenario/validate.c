@@ -27,11 +27,15 @@ static uint32_t key_line(const struct bn_scenario *sc, const char *path)
 }
 
 /* Where `key` was given; a key the file left at its default takes the
- * line of `other` (the key that made it matter), if that one has one. */
+ * line of `other` (the key that made it matter), if that one has one, and
+ * so does one the command line left alone when it set `other`. */
 static const char *where(const struct bn_scenario *sc, const char *key, const char *other,
                          where_buf buf)
 {
-    const char *at = other && !key_line(sc, key) ? other : key;
+    uint32_t kl = key_line(sc, key), ol = other ? key_line(sc, other) : 0;
+    bool cli_other = ol == BN_SCENARIO_LINE_CLI || ol == BN_SCENARIO_LINE_FLAG;
+    bool cli_key = kl == BN_SCENARIO_LINE_CLI || kl == BN_SCENARIO_LINE_FLAG;
+    const char *at = other && (!kl || (cli_other && !cli_key)) ? other : key;
     return bn_scenario_where(sc, at, buf, sizeof(where_buf));
 }
 

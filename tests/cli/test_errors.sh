@@ -356,8 +356,8 @@ expect_error "unknown option for topo (--csv is run-only)" \
     "'--csv'" "unknown option" \
     -- topo --csv "$T/topo"
 
-expect_error "--csv into a missing folder names the file" \
-    "$T/no_such_dir/x-flows.csv" "cannot write CSV" \
+expect_error "--csv into a missing folder names the files, before the run" \
+    "$T/no_such_dir/x-*.csv" "its folder does not exist" \
     -- run --set topology.k=4 --quiet --csv "$T/no_such_dir/x"
 
 expect_error "unknown option" \
@@ -417,7 +417,7 @@ expect_error "p2p: a PCIe generation that does not exist" \
     -- p2p --set host.pcie_gen=7
 
 expect_error "help for an unknown topic lists the topics" \
-    "'frobnicate'" "topics: run, job, p2p, compare, sweep, topo, coll, plot, keys, presets, version, help" \
+    "'frobnicate'" "topics: run, job, p2p, compare, sweep, topo, coll, plot, report, keys, presets, version, help" \
     -- help frobnicate
 
 expect_error "two scenario files" \

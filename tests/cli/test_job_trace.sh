@@ -4,8 +4,12 @@
 # its rows are named, and its spans add up to the reported figures: per
 # iteration, the iteration row's span is the iteration time; the busiest
 # unit's compute spans sum to compute_us; the collective rows and steps are
-# there, each step on the row of its rank and channel. Two runs give the
-# same JSON and the same trace.
+# there, each step on the row of its rank and channel. The trace holds the
+# Trace Event Format's required fields and, on each row, complete events
+# that nest or follow each other, none partly overlapping another
+# (tests/cli/trace_check.py; collectives that run at once on a unit or a
+# rank's channel go to lanes of their own). Two runs give the same JSON
+# and the same trace.
 #
 #   bash tests/cli/test_job_trace.sh PATH_TO_BNET
 set -u
@@ -37,6 +41,16 @@ ARGS=(job --quiet --set jobs.0.layers=2 --set jobs.0.pp=2 --set jobs.0.dp=8
 check "the trace parses as trace events" "$T/a.trace" '.traceEvents | length > 0'
 check "every span is a complete event with a start and a length" "$T/a.trace" \
     '[.traceEvents[] | select(.ph == "X") | (.ts >= 0 and .dur >= 0)] | all'
+python3 tests/cli/trace_check.py "$T/a.trace" >"$T/check.out"
+rc=$?
+head -3 "$T/check.out"
+if [ $rc -eq 0 ]; then
+    echo "ok    required fields, and no event partly overlaps another on its row"
+    pass=$((pass + 1))
+else
+    echo "FAIL  required fields, and no event partly overlaps another on its row"
+    fail=$((fail + 1))
+fi
 check "rows are named" "$T/a.trace" \
     '[.traceEvents[] | select(.ph == "M" and .name == "thread_name")] | length > 0'
 # each iteration's span against the JSON's iterations (mean, min, max)
@@ -72,7 +86,7 @@ check "a step's row names its channel, past 64 connections too" "$T/c.trace" \
      | [.traceEvents[] | select(.cat == "step") | .args.channel] as $chs
      | ($chs | max) >= 64
        and ([.traceEvents[] | select(.cat == "step") | .args.channel as $c
-             | $row["\(.pid)/\(.tid)"] | endswith(" channel \($c)")] | all)'
+             | $row["\(.pid)/\(.tid)"] | test(" channel \($c)( [(][0-9]+[)])?$")] | all)'
 if cmp -s "$T/a.json" "$T/b.json" && cmp -s "$T/a.trace" "$T/b.trace"; then
     echo "ok    same scenario, same JSON and trace"
     pass=$((pass + 1))

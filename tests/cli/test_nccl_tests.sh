@@ -189,4 +189,17 @@ ok "-z yes: exit 2" $?
 $BNET coll -m 4 >/dev/null 2>"$T/e8"
 [[ $? -eq 2 ]] && grep -q "option '-m'" "$T/e8"
 ok "-m 4 (grouped launches, not modelled): exit 2" $?
+
+# --no-seed-report: the table ends with nccl-tests' footer and bnet's bounds,
+# no seed's figures after them (a parser reading to the end meets no table)
+$BNET coll -g 4 -b 1K -e 1K >"$T/seed.txt" && grep -q "seed's figures" "$T/seed.txt"
+ok "the seed's figures follow the table by default" $?
+$BNET coll -g 4 -b 1K -e 1K --no-seed-report >"$T/noseed.txt"
+rc=$?
+[[ $rc -eq 0 ]] && ! grep -q "seed's figures" "$T/noseed.txt" && grep -q "^# Avg bus bandwidth" "$T/noseed.txt" &&
+    [[ $(grep -vc '^#' "$T/noseed.txt") -eq $(grep -vc '^#' "$T/seed.txt") ]]
+ok "--no-seed-report: the same table and footer, without them" $?
+$BNET all_reduce_perf -g 4 -b 1K -e 1K --no-seed-report >"$T/noseed2.txt" &&
+    cmp -s <(grep -v '^# simulated in' "$T/noseed.txt") <(grep -v '^# simulated in' "$T/noseed2.txt")
+ok "... as all_reduce_perf too" $?
 finish

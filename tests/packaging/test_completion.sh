@@ -31,10 +31,11 @@ nothing() {
 }
 
 COMP_WORDBREAKS=$' \t\n"\'><=;|&(:'
-offers "bnet " run coll job compare p2p topo keys presets help version
+offers "bnet " run coll job compare p2p topo plot report keys presets help version
 offers "bnet co" coll compare
 offers "bnet run --" --set --seed --json --csv --reproducible --quiet --fidelity
 offers "bnet coll -" -b -e -f --algo --op --channels
+offers "bnet p2p --" --report_gbits --no-seed-report --mtu
 offers "bnet p2p --te" --test
 offers "bnet keys --" --json
 offers "bnet run --set link.ra" link.rate_gbps=

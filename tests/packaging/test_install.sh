@@ -15,8 +15,9 @@ cmake --install "$build" --prefix "$prefix" >"$T/install.log" 2>&1
 ok "cmake --install" $?
 for f in bin/bnet include/bnet/bnet.h include/bnet/version.h $lib/libbnet.a $lib/libbnet.so \
          $lib/pkgconfig/bnet.pc $lib/cmake/bnet/bnetConfig.cmake $lib/cmake/bnet/bnetConfigVersion.cmake \
-         share/bnet/scenarios/cluster128.yaml share/bnet/docs/scenario.md share/bnet/LICENSE \
-         share/bnet/CHANGELOG.md share/man/man1/bnet.1 share/bash-completion/completions/bnet; do
+         share/bnet/scenarios/cluster128.yaml share/doc/bnet/scenario.md share/doc/bnet/LICENSE \
+         share/doc/bnet/CHANGELOG.md share/doc/bnet/README.md share/doc/bnet/schema/run.schema.json \
+         share/man/man1/bnet.1 share/bash-completion/completions/bnet; do
   test -e "$prefix/$f"
   ok "installed $f" $?
 done

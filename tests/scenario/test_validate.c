@@ -56,11 +56,11 @@ static void yaml_invalid(const char *yaml, const char *const sets[], const char 
 static void test_topology_k(void **state)
 {
     (void)state;
-    INVALID("s.yaml: key 'topology.k': must be even (got 7)", "topology.k=7");
-    INVALID("s.yaml: key 'topology.k': must be at least 2 (got 0)", "topology.k=0");
-    INVALID("s.yaml: key 'topology.k': must be at least 2 (got 1)", "topology.kind=leaf_spine",
+    INVALID("--set topology.k: key 'topology.k': must be even (got 7)", "topology.k=7");
+    INVALID("--set topology.k: key 'topology.k': must be at least 2 (got 0)", "topology.k=0");
+    INVALID("--set topology.k: key 'topology.k': must be at least 2 (got 1)", "topology.kind=leaf_spine",
             "topology.k=1");
-    INVALID("s.yaml: key 'topology.k': must be at most 256 (got 258)", "topology.k=258");
+    INVALID("--set topology.k: key 'topology.k': must be at most 256 (got 258)", "topology.k=258");
     VALID("topology.k=2");
     VALID("topology.k=256");
     VALID("topology.kind=leaf_spine", "topology.k=4");
@@ -69,7 +69,7 @@ static void test_topology_k(void **state)
 static void test_ecn_thresholds(void **state)
 {
     (void)state;
-    INVALID("s.yaml: key 'switch.ecn.kmin_bytes': must be <= switch.ecn.kmax_bytes "
+    INVALID("--set switch.ecn.kmin_bytes: key 'switch.ecn.kmin_bytes': must be <= switch.ecn.kmax_bytes "
             "(got 500000 > 409600)", "switch.ecn.kmin_bytes=500000");
     VALID("switch.ecn.kmin_bytes=409600");
 }
@@ -77,11 +77,11 @@ static void test_ecn_thresholds(void **state)
 static void test_mtu(void **state)
 {
     (void)state;
-    INVALID("s.yaml: key 'nic.mtu_bytes': must be 256..9000 for nic.encap roce (got 9001)",
+    INVALID("--set nic.mtu_bytes: key 'nic.mtu_bytes': must be 256..9000 for nic.encap roce (got 9001)",
             "nic.mtu_bytes=9001");
-    INVALID("s.yaml: key 'nic.mtu_bytes': must be 256..9000 for nic.encap roce (got 255)",
+    INVALID("--set nic.mtu_bytes: key 'nic.mtu_bytes': must be 256..9000 for nic.encap roce (got 255)",
             "nic.mtu_bytes=255");
-    INVALID("s.yaml: key 'nic.mtu_bytes': must be 256..4096 for nic.encap ib (got 9000)",
+    INVALID("--set nic.mtu_bytes: key 'nic.mtu_bytes': must be 256..4096 for nic.encap ib (got 9000)",
             "nic.encap=ib", "nic.mtu_bytes=9000");
     VALID("nic.mtu_bytes=9000");
     VALID("nic.mtu_bytes=256");
@@ -95,12 +95,12 @@ static void test_mtu(void **state)
 static void test_buffer_below_frame(void **state)
 {
     (void)state;
-    INVALID("s.yaml: key 'switch.buffer_bytes': 4000 bytes cannot hold one 4194-byte frame "
+    INVALID("--set switch.buffer_bytes: key 'switch.buffer_bytes': 4000 bytes cannot hold one 4194-byte frame "
             "(nic.mtu_bytes 4096 with roce headers) on lossy links", "switch.buffer_bytes=4000");
-    INVALID("s.yaml: key 'switch.buffer_bytes': 4193 bytes cannot hold one 4194-byte frame "
+    INVALID("--set switch.buffer_bytes: key 'switch.buffer_bytes': 4193 bytes cannot hold one 4194-byte frame "
             "(nic.mtu_bytes 4096 with roce headers) on lossy links: every packet would be "
             "trimmed and resent forever", "switch.trim=true", "switch.buffer_bytes=4193");
-    INVALID("s.yaml: key 'switch.buffer_bytes': 1000 bytes cannot hold one 1122-byte frame "
+    INVALID("--set switch.buffer_bytes: key 'switch.buffer_bytes': 1000 bytes cannot hold one 1122-byte frame "
             "(nic.mtu_bytes 1024 with roce headers) on lossy links", "nic.mtu_bytes=1024",
             "switch.buffer_bytes=1000");
     VALID("switch.buffer_bytes=4194");
@@ -117,7 +117,7 @@ static void test_buffer_below_frame(void **state)
 static void test_workload(void **state)
 {
     (void)state;
-    INVALID("s.yaml: key 'workload.flow_file': must be set when workload.kind is flow_list",
+    INVALID("--set workload.kind: key 'workload.flow_file': must be set when workload.kind is flow_list",
             "workload.kind=flow_list");
     VALID("workload.kind=flow_list", "workload.flow_file=flows.txt");
     VALID("workload.kind=incast", "workload.incast_senders=1");
@@ -131,7 +131,7 @@ static void test_workload(void **state)
 
 /* Checks across keys name the line of the key (as single-key errors do),
  * not the file alone; a key the file left at its default takes the line
- * of the key that made it matter; a key from --set has no line. */
+ * of the key that made it matter; a key from --set is named as "--set KEY". */
 static void yaml_invalid(const char *yaml, const char *const sets[], const char *want)
 {
     struct bn_scenario sc;
@@ -152,7 +152,7 @@ static void test_lines_of_keys(void **state)
                  "x.yaml:3: key 'nic.mtu_bytes': must be 256..4096 for nic.encap ib (got 9000)");
     /* the MTU is the default: the line of the encapsulation that refuses it */
     yaml_invalid("seed: 1\nnic:\n  encap: ib\n", (const char *const[]){"nic.mtu_bytes=9000", NULL},
-                 "x.yaml: key 'nic.mtu_bytes': must be 256..4096 for nic.encap ib (got 9000)");
+                 "--set nic.mtu_bytes: key 'nic.mtu_bytes': must be 256..4096 for nic.encap ib (got 9000)");
     yaml_invalid("switch:\n  ecn:\n    kmin_bytes: 500000\n", NULL,
                  "x.yaml:3: key 'switch.ecn.kmin_bytes': must be <= switch.ecn.kmax_bytes "
                  "(got 500000 > 409600)");
@@ -163,7 +163,7 @@ static void test_lines_of_keys(void **state)
                  "x.yaml:2: key 'link.flow_control': 'credit' needs nic.encap ib (got roce)");
     /* --set over a file's key: the file's line is not where it came from */
     yaml_invalid("topology:\n  k: 8\n", (const char *const[]){"topology.k=7", NULL},
-                 "x.yaml: key 'topology.k': must be even (got 7)");
+                 "--set topology.k: key 'topology.k': must be even (got 7)");
     char buf[64];
     struct bn_scenario sc;
     bn_scenario_defaults(&sc);

@@ -13,6 +13,8 @@
 struct bn_flow_reader {
     const char *path;
     uint32_t nhosts;
+    const uint32_t *file_host;   /* the topology file's node ids -> hosts (NULL: none) */
+    uint32_t nfile_ids;
     struct bn_flow_list *out;
     void *state;                 /* the format's own */
 };

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# The peers' own example files (tests/data/peers/, SOURCES says where each
+# comes from), each fed as its project's docs say: it runs with a sensible
+# result, or it is refused with FILE:LINE and what is missing (issue 55).
+. "$(dirname "$0")/lib.sh"
+D=$(cd "$(dirname "$0")/../data/peers" && pwd)
+
+# ---- HPCC (alibaba-edu/High-Precision-Congestion-Control) ----
+H=$D/hpcc
+# topology.txt: 66 nodes, switch 0 first, 65 links declared and 256 listed,
+# then a note on the format; flow.txt: 2 flows declared, 256 listed. ns-3
+# reads the declared counts; the flows name ns-3 node ids: 2->1 and 3->1
+# are hosts 1->0 and 2->0 (node 0 is the switch).
+"$BNET" run --set topology.kind=ns3 --set topology.file="$H/topology.txt" \
+    --set workload.kind=flow_list --set workload.flow_file="$H/flow.txt" \
+    --json "$T/hpcc.json" >/dev/null 2>"$T/hpcc.err"
+ok "hpcc: topology.txt + flow.txt run" $?
+check "hpcc: 65 hosts, 1 switch" "$T/hpcc.json" '.topology.hosts == 65 and .topology.switches == 1'
+check "hpcc: the 2 declared flows, on ns-3's node ids" "$T/hpcc.json" \
+    '(.flows | length) == 2 and .flows[0].src == 1 and .flows[0].dst == 0 and
+     .flows[1].src == 2 and .flows[1].dst == 0 and all(.flows[]; .done)'
+grep -q "topology.txt:68: ignored from here on: the first line declares 65 links" "$T/hpcc.err"
+ok "hpcc: the links past the count are ignored with a warning" $?
+grep -q "flow.txt:4: ignored from here on: the first line declares 2 flows" "$T/hpcc.err"
+ok "hpcc: the flows past the count are ignored with a warning" $?
+
+# a flow naming the switch's node id is refused, not sent from host 0
+printf '1\n0 1 3 100 1000 2\n' >"$T/to_switch.txt"
+"$BNET" run --set topology.kind=ns3 --set topology.file="$H/topology.txt" \
+    --set workload.kind=flow_list --set workload.flow_file="$T/to_switch.txt" \
+    >/dev/null 2>"$T/sw.err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "to_switch.txt:2: field 'src': node 0 is a switch" "$T/sw.err"
+ok "hpcc: a flow from the switch's node id refused with file:line" $?
+
+# fat.txt: a 320-host three-tier fat-tree with 400G uplinks
+"$BNET" topo --set topology.kind=ns3 --set topology.file="$H/fat.txt" --json "$T/fat.json" \
+    >/dev/null 2>&1
+ok "hpcc: fat.txt imports" $?
+check "hpcc: fat.txt has 320 hosts, 56 switches in 3 tiers, 480 links" "$T/fat.json" \
+    '.topology.hosts == 320 and .topology.switches == 56 and (.topology.tiers | length) == 3 and
+     .topology.links == 480'
+
+# its traffic generator's CDFs, as Poisson traffic on fat.txt
+for c in WebSearch_distribution FbHdp_distribution AliStorage2019; do
+    "$BNET" run --set topology.kind=ns3 --set topology.file="$H/fat.txt" \
+        --set workload.kind=poisson --set workload.size_cdf="$H/$c.txt" \
+        --set workload.duration_us=10 --json "$T/$c.json" >/dev/null 2>&1
+    ok "hpcc: $c.txt as workload.size_cdf runs" $?
+    check "hpcc: $c.txt: every flow completes" "$T/$c.json" \
+        '(.flows | length) > 0 and all(.flows[]; .done)'
+done
+
+finish

@@ -51,4 +51,19 @@ for c in WebSearch_distribution FbHdp_distribution AliStorage2019; do
         '(.flows | length) > 0 and all(.flows[]; .done)'
 done
 
+# ---- the ibnetdiscover(8) manual page's example (linux-rdma/rdma-core) ----
+# 2 switches, 4 CAs (one with both ports cabled: 2 hosts), 7 links, two of
+# them stated 4xSDR at one end and 1xSDR at the other
+M=$D/rdma-core/ibnetdiscover_man_example.ibnet
+"$BNET" topo --set topology.kind=ibnetdiscover --set topology.file="$M" --json "$T/man.json" \
+    >/dev/null 2>"$T/man.err"
+ok "ibnetdiscover(8): the manual's example imports" $?
+check "ibnetdiscover(8): 5 hosts, 2 switches, 7 links: 5 at 4xSDR, 2 at 1xSDR" "$T/man.json" \
+    '.topology.hosts == 5 and .topology.switches == 2 and .topology.links == 7 and
+     .topology.links_by_rate == [{"gbps": 10, "links": 5}, {"gbps": 2.5, "links": 2}]'
+[ "$(grep -c 'the link is taken at the slower, 2.5 Gb/s' "$T/man.err")" -eq 2 ]
+ok "ibnetdiscover(8): both width disagreements warned of" $?
+grep -q 'man_example.ibnet:50: CA "H-0008f10403960558" has 2 cabled ports' "$T/man.err"
+ok "ibnetdiscover(8): the dual-port CA warned of" $?
+
 finish

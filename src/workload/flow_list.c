@@ -222,7 +222,8 @@ static int generate(const struct bn_scenario *sc, const struct bn_wl_hosts *h,
     if (!fp)
         return bn_fail(err, BN_EINPUT, "%s: key 'workload.flow_file': cannot open '%s': %s",
                        sc->source, path, strerror(errno));
-    struct reading x = {.r = {path, h->n, h->file_host, h->nfile_ids, out, NULL},
+    struct reading x = {.r = {path, h->n, h->file_host, h->nfile_ids, sc->sim.max_time_us, out,
+                              NULL},
                         .fmt = sc->workload.flow_format ? formats[sc->workload.flow_format - 1]
                                                         : NULL};
     unsigned lines;

@@ -26,6 +26,8 @@ struct bn_flow_spec {
     bn_time_t start;        /* when it starts; a gated flow: how long after its gate opens */
     uint32_t gate;          /* the trigger that starts it (BN_NO_TRIGGER: its start time) */
     uint32_t line;          /* its line in the flow file (0: generated) */
+    bool unbounded;         /* sends until the run ends (sim.max_time_us; htsim's size 0):
+                             * bytes is then BN_MAX_MESSAGE_BYTES, never all sent */
 };
 
 /*

@@ -235,7 +235,7 @@ static int read_file(struct reader *r, struct bn_job_plan *plan, struct bn_job_l
     }
     if (!h.gpus)
         return bn_fail(r->err, BN_EINPUT, "%s:1: key 'jobs[%u].workload_file': the file gives no "
-                       "all_gpus and jobs[%u].gpus is not set: the job's GPU count is unknown",
+                       "all_gpus and jobs[%u].gpus is not set: the job's GPU count is unknown (set jobs[].gpus, as SimAI is told it on its command line)",
                        r->path, r->index, r->index);
     if (h.model_only)
         h.tp = h.gpus;

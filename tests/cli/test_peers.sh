@@ -95,6 +95,76 @@ ok "htsim: gen_allreduce_butterfly.py with pairs runs" $?
 check "htsim: butterfly pairs: 16 flows done" "$T/bf2.json" \
     '(.flows | length) == 16 and all(.flows[]; .done)'
 
+# ---- SimAI (aliyun/SimAI) and AICB (aliyun/aicb) workload files ----
+# fed as jobs[0].workload_file to `bnet job`, at flow level (the packet
+# level takes 10..110 s on these); AICB's files give no all_gpus (SimAI is
+# told the count on its command line): refused naming it, then run with
+# jobs.0.gpus. Sensible: the iteration is at least the busiest GPU's
+# compute, and every collective the file names ran.
+job() { # NAME FILE ARGS...
+    local name=$1 f=$2
+    shift 2
+    "$BNET" job --set sim.fidelity=flow --set jobs.0.workload_file="$f" "$@" \
+        --json "$T/$name.json" >/dev/null 2>"$T/$name.err"
+}
+job simai_micro "$D/simai/microAllReduce.txt"
+ok "SimAI: example/microAllReduce.txt runs (tp 8 on NVLink)" $?
+check "SimAI: microAllReduce: 556 us of compute, one 512 MiB all-reduce" "$T/simai_micro.json" \
+    '.jobs[0].gpus == 8 and .jobs[0].tp == 8 and (.jobs[0].compute_us | floor) == 556 and
+     .jobs[0].iteration_us > 556 and (.jobs[0].collectives | length) == 1 and
+     .jobs[0].collectives[0].op == "allreduce" and .jobs[0].collectives[0].size == 536870912'
+A=$D/aicb
+job aicb_nogpus "$A/all_reduce.txt"
+rc=$?
+[ $rc -eq 2 ] && grep -q "all_reduce.txt:1: key 'jobs\[0\].workload_file': the file gives no all_gpus" \
+    "$T/aicb_nogpus.err"
+ok "AICB: a file without all_gpus, no jobs[].gpus: refused with file:line" $?
+for f in all_reduce all_gather all_to_all; do
+    job "aicb_$f" "$A/$f.txt" --set topology.kind=fat_tree --set topology.k=4 --set jobs.0.gpus=16
+    ok "AICB: micro_test/$f.txt runs on 16 GPUs" $?
+    check "AICB: $f: 19 sizes, 4 KiB .. 1 GiB, on dp 16" "$T/aicb_$f.json" \
+        '.jobs[0].dp == 16 and (.jobs[0].collectives | length) == 19 and
+         ([.jobs[0].collectives[].size] | min) == 4096 and
+         ([.jobs[0].collectives[].size] | max) == 1073741824'
+done
+job aicb_muti "$A/muti_all_reduce.txt" --set topology.kind=fat_tree --set topology.k=4 \
+    --set jobs.0.gpus=16
+ok "AICB: micro_test/muti_all_reduce.txt runs (tp 8 x dp 2)" $?
+check "AICB: muti_all_reduce: 19 sizes on dp 2, 8 groups each" "$T/aicb_muti.json" \
+    '.jobs[0].tp == 8 and .jobs[0].dp == 2 and (.jobs[0].collectives | length) == 19 and
+     all(.jobs[0].collectives[]; .count == 8)'
+# model workloads: Megatron tp 2 and tp 8, DeepSpeed ZeRO-3. tp 2 on 4 GPUs
+# in NVLink pairs puts its 13.5 GB reduce-scatter on the fabric (dp 16
+# takes 35 s at flow level: the ring's steps)
+job aicb_tp2 "$A/L7B-M1-C04_Llama7B_megatron_tp2_pp1_mbs1_A100.txt" --set topology.kind=fat_tree \
+    --set topology.k=4 --set scale_up.domain_gpus=2 --set jobs.0.gpus=4
+ok "AICB: Llama 7B Megatron tp 2 runs" $?
+check "AICB: tp 2: 64 layers of compute, the DP reduce-scatter near 400G line rate" "$T/aicb_tp2.json" \
+    '.jobs[0].tp == 2 and .jobs[0].dp == 2 and .jobs[0].iteration_us > .jobs[0].compute_us and
+     ([.jobs[0].collectives[] | select(.dim == "dp")][0].busbw_gbs) > 40'
+job aicb_tp8 "$A/G13B-M1-C01_GPT13B_megatron_tp8_pp1_mbs1_A100.txt" --set jobs.0.gpus=16
+ok "AICB: GPT 13B Megatron tp 8 runs (tp on NVLink, dp 2 on the rails)" $?
+check "AICB: tp 8: tp and dp collectives, iteration above compute" "$T/aicb_tp8.json" \
+    '.jobs[0].tp == 8 and .jobs[0].dp == 2 and .jobs[0].iteration_us > .jobs[0].compute_us and
+     any(.jobs[0].collectives[]; .dim == "dp" and .op == "reducescatter")'
+job aicb_z3 "$A/L7B-D1-C02_Llama7B_deepspeed_zero3_A100.txt" --set topology.kind=fat_tree \
+    --set topology.k=4 --set scale_up.domain_gpus=2 --set jobs.0.gpus=4
+ok "AICB: Llama 7B DeepSpeed ZeRO-3 runs (its mixed tabs and blanks read)" $?
+check "AICB: ZeRO-3: 12 layers, the 1.9 GB gradient reduce-scatter on dp 4" "$T/aicb_z3.json" \
+    '.jobs[0].tp == 1 and .jobs[0].dp == 4 and
+     any(.jobs[0].collectives[]; .dim == "dp" and .size == 1889785610)'
+
+# ---- ASTRA-sim (astra-sim/astra-sim) analytical network configs ----
+# not a bnet scenario (bnet's topologies are built from topology.*): each is
+# refused at its first line, naming the key and what bnet expects there
+for f in Ring_4npus Ring_16npus HGX-H100-validated; do
+    "$BNET" run "$D/astra-sim/$f.yml" >"$T/astra.out" 2>"$T/astra.err"
+    rc=$?
+    [ $rc -eq 2 ] && grep -q "$f.yml:1: key 'topology': got a sequence (expected a mapping" \
+        "$T/astra.err" && [ ! -s "$T/astra.out" ]
+    ok "ASTRA-sim: examples/network/analytical/$f.yml refused with file:line" $?
+done
+
 # ---- the ibnetdiscover(8) manual page's example (linux-rdma/rdma-core) ----
 # 2 switches, 4 CAs (one with both ports cabled: 2 hosts), 7 links, two of
 # them stated 4xSDR at one end and 1xSDR at the other

@@ -65,7 +65,7 @@ max_len() {
 }
 
 build() {
-    scripts/need-packages.sh build-essential cmake pkg-config libyaml-dev libjansson-dev \
+    scripts/need-packages.sh build-essential cmake pkg-config libyaml-dev libjansson-dev libprotobuf-c-dev protobuf-c-compiler \
         libcmocka-dev clang libclang-rt-dev llvm
     local log=$out/build.log
     mkdir -p "$out"

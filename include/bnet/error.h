@@ -42,6 +42,14 @@ int bn_fail(struct bn_error *err, int status, const char *fmt, ...)
  * else NULL. */
 const char *bn_nearest_word(const char *word, const char *const *words, size_t n);
 
+/* Warnings: input bnet takes but that does not say all it seems to (a
+ * peer's file read as its own tool reads it, lines past a declared count
+ * ignored, say). One line each, no trailing newline, handed to `fn`
+ * (process-wide; NULL, the default: dropped). The command prints them on
+ * stderr as "bnet: warning: ...". */
+typedef void (*bn_warning_fn)(void *ctx, const char *msg);
+void bn_set_warning_handler(bn_warning_fn fn, void *ctx);
+
 #ifdef __cplusplus
 }
 #endif

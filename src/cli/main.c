@@ -5,6 +5,8 @@
  * that cannot be written) or 1.
  */
 #include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -421,6 +423,24 @@ static int print_version(int argc)
 
 static int dispatch(int argc, char **argv);
 
+/* The library's warnings on stderr, each once (a sweep builds its fabric
+ * per point), by rank 0 alone under mpirun. */
+static void print_warning(void *ctx, const char *msg)
+{
+    static uint64_t seen[64];
+    static unsigned nseen;
+    (void)ctx;
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (const char *p = msg; *p; p++)
+        h = (h ^ (unsigned char)*p) * 1099511628211ull;
+    bool first = true;
+    for (unsigned i = 0; i < nseen && first; i++)
+        first = seen[i] != h;
+    if (first && nseen < sizeof seen / sizeof seen[0])
+        seen[nseen++] = h;
+    if (first && bn_cli_dist()->rank == 0)
+        fprintf(stderr, "bnet: warning: %s\n", msg);
+}
 
 /* Everything bnet prints goes through stdout's buffer: a full disk or a
  * closed pipe shows only when it is flushed and closed, so both are checked
@@ -428,6 +448,7 @@ static int dispatch(int argc, char **argv);
 int main(int argc, char **argv)
 {
     int rc = bn_cli_dist_init(&argc, &argv); /* under mpirun: join its job */
+    bn_set_warning_handler(print_warning, NULL);
     if (rc == 0)
         rc = dispatch(argc, argv);
     bn_cli_dist_finish();

@@ -18,10 +18,10 @@ int bn_flow_file_faults(const struct bn_scenario *sc, struct bn_scenario **with,
                         struct bn_error *err)
 {
     *with = NULL;
-    uint8_t fmt = sc->workload.flow_format; /* 0: auto, else 1 + the format's index */
+    const char *fmt;
     if (!bn_workload_at(sc->workload.kind)->needs_flow_file ||
-        (fmt && strcmp(bn_flow_format_name(fmt - 1), "htsim") != 0))
-        return BN_OK; /* only htsim's files fail links */
+        !(fmt = bn_flow_file_format(sc)) || strcmp(fmt, "htsim") != 0)
+        return BN_OK; /* only htsim's files fail links (HPCC's name nodes the fabric's ids) */
     struct bn_topo_counts c;
     struct bn_flow_list l = {0};
     int rc = bn_topo_count(sc, &c, err);

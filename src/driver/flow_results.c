@@ -33,6 +33,13 @@ static void flow_results(const struct bn_flows *flows, struct bn_ideal *id,
                                        fl->bytes, s->sc->workload.messages,
                                        s->sc->workload.verb == BN_SC_SEND);
         r->ideal_us = ideal == BN_TIME_NEVER ? 0 : bn_time_to_us(ideal);
+        if (fl->unbounded && fs->qp != BN_NONE) {
+            /* sent until the end: what it delivered in order, over its time */
+            double got = (double)s->nics.qp[fs->qp].rcv_nxt * s->nics.mtu;
+            double span_ns = bn_time_to_us(s->fab.now - fl->start) * 1e3;
+            r->bytes = got < (double)fl->bytes ? (uint64_t)got : fl->bytes;
+            r->throughput_gbps = span_ns > 0 ? (double)r->bytes * 8.0 / span_ns : 0;
+        }
         if (fs->rx_done != BN_TIME_NEVER) {
             r->fct_us = bn_time_to_us(fs->rx_done - fl->start);
             r->throughput_gbps = r->fct_us > 0 ? (double)fl->bytes * 8.0 / (r->fct_us * 1e3) : 0;
@@ -91,37 +98,46 @@ static void reorder_results(const struct bn_nics *n, struct bn_results *out)
     }
 }
 
-static int order_stats(struct bn_results *out, struct bn_error *err)
+static int order_stats(const struct bn_flows *fl, struct bn_results *out, struct bn_error *err)
 {
-    uint32_t n = out->flows_completed;
-    if (n == 0)
+    /* throughput: the completed flows and those that send until the end
+     * (htsim's size 0: not done, a throughput of their own); FCT: completed */
+    uint32_t n = out->flows_completed, nt = 0;
+    for (uint32_t i = 0; i < out->nflows; i++)
+        nt += out->flows[i].done || fl->flows.flows[i].unbounded;
+    if (nt == 0)
         return BN_OK;
-    double *tp = malloc((size_t)n * sizeof *tp), *fct = malloc((size_t)n * sizeof *fct);
+    double *tp = malloc((size_t)nt * sizeof *tp), *fct = malloc(((size_t)n + 1) * sizeof *fct);
     if (!tp || !fct) {
         free(tp);
         free(fct);
         return bn_fail(err, BN_ENOMEM, "out of memory for statistics");
     }
-    uint32_t m = 0;
+    uint32_t m = 0, mf = 0;
     double sum = 0;
     for (uint32_t i = 0; i < out->nflows; i++) {
-        if (!out->flows[i].done)
+        if (!out->flows[i].done && !fl->flows.flows[i].unbounded)
             continue;
         tp[m] = out->flows[i].throughput_gbps;
-        fct[m] = out->flows[i].fct_us;
         sum += tp[m++];
+        if (out->flows[i].done)
+            fct[mf++] = out->flows[i].fct_us;
     }
-    bn_sort_doubles(tp, n);
-    bn_sort_doubles(fct, n);
+    bn_sort_doubles(tp, nt);
     out->throughput_gbps = (struct bn_summary_stats){
-        .mean = sum / n, .min = tp[0], .p1 = bn_percentile_sorted(tp, n, 1),
-        .p50 = bn_percentile_sorted(tp, n, 50), .p99 = bn_percentile_sorted(tp, n, 99),
-        .max = tp[n - 1],
+        .mean = sum / nt, .min = tp[0], .p1 = bn_percentile_sorted(tp, nt, 1),
+        .p50 = bn_percentile_sorted(tp, nt, 50), .p99 = bn_percentile_sorted(tp, nt, 99),
+        .max = tp[nt - 1],
     };
+    free(tp);
+    if (n == 0) {
+        free(fct);
+        return BN_OK;
+    }
+    bn_sort_doubles(fct, n);
     out->fct_p50_us = bn_percentile_sorted(fct, n, 50);
     out->fct_p99_us = bn_percentile_sorted(fct, n, 99);
     out->fct_p999_us = bn_percentile_sorted(fct, n, 99.9);
-    free(tp);
     free(fct);
     return BN_OK;
 }
@@ -343,7 +359,7 @@ int bn_flows_collect(struct bn_flows *fl, struct bn_results *out, struct bn_erro
         if (rc != BN_OK)
             return rc;
     }
-    rc = order_stats(out, err);
+    rc = order_stats(fl, out, err);
     return rc == BN_OK ? bn_slowdown_collect(s->sc, out, err) : rc;
 }
 

@@ -221,7 +221,7 @@ static int workload_hosts(struct bn_flows *fl, struct bn_error *err)
     for (uint32_t h = 0; h < n; h++)
         fl->host_leaf[h] = s->host_route[h].leaf;
     fl->hosts = (struct bn_wl_hosts){n, n ? (double)s->fab.ports[s->host_port[0]].rate_bps : 0,
-                                     fl->host_leaf};
+                                     fl->host_leaf, s->topo.file_host, s->topo.nfile_ids};
     return BN_OK;
 }
 

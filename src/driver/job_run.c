@@ -94,7 +94,9 @@ static int build_job(const struct bn_scenario *sc, uint32_t k, uint32_t hosts,
                        "a training iteration (kind: training)",
                        BN_WHERE_ITEM(sc, "jobs[].workload_file", k), k);
     if (j->workload_file[0]) {
-        rc = bn_job_build_aicb(sc, k, hosts, &jr->g, &jr->m, err);
+        rc = bn_job_is_chakra(j->workload_file)
+                 ? bn_job_build_chakra(sc, k, hosts, &jr->g, &jr->m, err)
+                 : bn_job_build_aicb(sc, k, hosts, &jr->g, &jr->m, err);
     } else {
         rc = bn_job_model(sc, k, &jr->m, err);
         if (rc == BN_OK)

@@ -18,10 +18,13 @@
  * them; ga is the micro-batches, pp_comm the bytes a stage hands the next.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
+#include "core/num.h"
 #include "core/path.h"
 #include "core/where.h"
 #include "job/build.h"
@@ -41,6 +44,9 @@ struct reader {
     FILE *f;
     unsigned long line;
     char buf[LINE_MAX_BYTES];
+    char *raw;                  /* getline's */
+    size_t raw_cap;
+    const char *bad_line;       /* why next_line refused a line */
     struct bn_error *err;
 };
 
@@ -52,32 +58,40 @@ static int bad(struct reader *r, const char *fmt, const char *what)
                    r->line, r->index, msg);
 }
 
-/* The next line (without its end); false at the end of the file. */
+/* The next line (without its end); false at the end of the file or on a
+ * line bnet cannot take (r->bad_line says which: a NUL byte inside, C
+ * strings would stop at it; longer than the buffer). */
 static bool next_line(struct reader *r)
 {
-    if (!fgets(r->buf, sizeof r->buf, r->f))
+    ssize_t n = getline(&r->raw, &r->raw_cap, r->f);
+    if (n < 0)
         return false;
     r->line++;
+    if (strlen(r->raw) != (size_t)n)
+        r->bad_line = "the line contains a NUL byte";
+    else if ((size_t)n >= sizeof r->buf)
+        r->bad_line = "a line longer than 4095 bytes";
+    if (r->bad_line)
+        return false;
+    memcpy(r->buf, r->raw, (size_t)n + 1);
     r->buf[strcspn(r->buf, "\r\n")] = '\0';
     return true;
 }
 
+/* The line next_line could not take, or `what` at the end of the file. */
+static int no_line(struct reader *r, const char *what)
+{
+    return bad(r, "%s", r->bad_line ? r->bad_line : what);
+}
+
 static bool parse_u64(const char *s, uint64_t *out)
 {
-    char *end;
-    if (!s || *s == '-' || *s == '+')
-        return false;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (end == s || *end || errno)
-        return false;
-    *out = v;
-    return true;
+    return bn_num_u64(s, UINT64_MAX, out);
 }
 
 struct header {
     uint64_t tp, ep, pp, ga, gpus, pp_comm;
-    bool hybrid, data_only;
+    bool hybrid, data_only, model_only;   /* MODEL: tp = all the GPUs */
 };
 
 /* The first line: the kind, then "name: value" pairs (unknown ones are
@@ -88,7 +102,7 @@ static int header(struct reader *r, struct header *h)
                                         "DATA", "MICRO", "MODEL"};
     *h = (struct header){.tp = 1, .ep = 1, .pp = 1, .ga = 1};
     if (!next_line(r))
-        return bad(r, "%s", "empty: expected a first line naming the parallelism");
+        return no_line(r, "empty: expected a first line naming the parallelism");
     char *save = NULL, *tok = strtok_r(r->buf, " \t", &save);
     size_t k = 0;
     while (tok && k < sizeof kinds / sizeof kinds[0] && strcmp(tok, kinds[k]) != 0)
@@ -98,7 +112,7 @@ static int header(struct reader *r, struct header *h)
                    "HYBRID_TRANSFORMER_FWD_IN_BCKWD, DATA, MICRO, MODEL)", tok ? tok : "");
     h->hybrid = k < 2;
     h->data_only = k == 2 || k == 3;
-    bool model_only = k == 4;
+    h->model_only = k == 4;
     /* a known name takes the next token as its value; any other token
      * (vpp, checkpoint lists) is passed over alone */
     static const char *const names[] = {"model_parallel_NPU_group", "ep", "pp", "ga",
@@ -112,8 +126,6 @@ static int header(struct reader *r, struct header *h)
             if (strcmp(tok, names[i]) == 0 && !parse_u64(strtok_r(NULL, " \t", &save), slots[i]))
                 return bad(r, "'%s' needs a whole number after it", names[i]);
     }
-    if (model_only)
-        h->tp = h->gpus;
     if (h->data_only)
         h->tp = 1;
     if (!h->tp || !h->ep || !h->pp || !h->ga || h->ga > 1000000)
@@ -211,19 +223,31 @@ static int read_file(struct reader *r, struct bn_job_plan *plan, struct bn_job_l
     if (rc != BN_OK)
         return rc;
     uint64_t nl = 0;
-    if (!next_line(r) || !parse_u64(r->buf, &nl) || nl == 0 || nl > LAYERS_MAX)
+    if (!next_line(r))
+        return no_line(r, "the file ends before its second line, the number of layers");
+    if (!parse_u64(r->buf, &nl) || nl == 0 || nl > LAYERS_MAX)
         return bad(r, "%s", "the second line must be the number of layers (1 to 1000000)");
-    if (!h.gpus)
+    /* all_gpus, else jobs[].gpus; which one, for the messages */
+    const char *from = "all_gpus";
+    if (!h.gpus) {
         h.gpus = r->sc->jobs[r->index].gpus;
+        from = "jobs[].gpus (the file gives no all_gpus)";
+    }
+    if (!h.gpus)
+        return bn_fail(r->err, BN_EINPUT, "%s:1: key 'jobs[%u].workload_file': the file gives no "
+                       "all_gpus and jobs[%u].gpus is not set: the job's GPU count is unknown (set jobs[].gpus, as SimAI is told it on its command line)",
+                       r->path, r->index, r->index);
+    if (h.model_only)
+        h.tp = h.gpus;
     uint64_t mp = h.tp * h.pp;
-    if (!h.gpus || h.gpus % mp || h.gpus > (1u << 24))
-        return bn_fail(r->err, BN_EINPUT, "%s:1: key 'jobs[%u].workload_file': all_gpus %llu "
-                       "(or jobs[].gpus) must be a multiple of model_parallel_NPU_group x pp = "
-                       "%llu, at most 16777216", r->path, r->index, (unsigned long long)h.gpus,
+    if (h.gpus % mp || h.gpus > (1u << 24))
+        return bn_fail(r->err, BN_EINPUT, "%s:1: key 'jobs[%u].workload_file': %s %llu must be "
+                       "a multiple of model_parallel_NPU_group x pp = %llu, at most 16777216",
+                       r->path, r->index, from, (unsigned long long)h.gpus,
                        (unsigned long long)mp);
     if (h.gpus > r->hosts)
-        return bn_fail(r->err, BN_EINPUT, "%s:1: key 'jobs[%u].workload_file': all_gpus %llu "
-                       "(or jobs[].gpus) is more than the cluster's %u GPUs", r->path, r->index,
+        return bn_fail(r->err, BN_EINPUT, "%s:1: key 'jobs[%u].workload_file': %s %llu is more "
+                       "than the cluster's %u GPUs", r->path, r->index, from,
                        (unsigned long long)h.gpus, r->hosts);
     uint64_t dp = h.gpus / mp;
     /* each unit runs each layer's steps (at most 4 a pass) per micro-batch */
@@ -244,9 +268,7 @@ static int read_file(struct reader *r, struct bn_job_plan *plan, struct bn_job_l
     uint64_t update_ns = 0;
     for (uint64_t k = 0; k < nl; k++) {
         if (!next_line(r))
-            return bad(r, "%s", "fewer layer lines than the second line says");
-        if (strlen(r->buf) >= sizeof r->buf - 1)
-            return bad(r, "%s", "a line longer than 4095 bytes");
+            return no_line(r, "fewer layer lines than the second line says");
         rc = layer_line(r, h.data_only, &(*layers)[k], &update_ns);
         if (rc != BN_OK)
             return rc;
@@ -278,6 +300,7 @@ int bn_job_build_aicb(const struct bn_scenario *sc, uint32_t index, uint32_t hos
     uint64_t gpus = 0;
     int rc = read_file(&r, &plan, &layers, &gpus);
     fclose(r.f);
+    free(r.raw);
     if (rc == BN_OK && j->gpus && j->gpus != gpus)
         rc = bn_fail(err, BN_EINPUT, "%s: key 'jobs[%u].gpus': %u, but the workload file is "
                      "for %llu GPUs", BN_WHERE_ITEM(sc, "jobs[].gpus", index), index, j->gpus,

@@ -261,7 +261,7 @@ static const char default_yaml[] =
     "  #   scaleup: model            # model | packet: collectives inside an NVLink domain\n"
     "  #   network: true             # false: communication takes no time\n"
     "  #   alone: false              # also run it alone: its slowdown\n"
-    "  #   workload_file: \"\"         # a SimAI/AICB workload text file instead of the shape\n"
+    "  #   workload_file: \"\"         # SimAI/AICB workload text, or Chakra traces (NAME.0.et)\n"
     "  #   pattern: permutation      # background: permutation | incast | all_to_all\n"
     "  #   bytes: 1048576            # background: each flow's size\n"
     "\n"

@@ -905,7 +905,8 @@ static const struct bn_scn_key keys[] = {
       JOB(alone) },
     { .info.path = "jobs[].workload_file", STRING_KEY, .info.unit = "", .info.def = "",
       .info.doc = "Training: take the iteration from a SimAI/AICB (ASTRA-sim 1.x) workload "
-                  "text file instead of the model keys (docs/jobs.md); a relative path is "
+                  "text file, or from Chakra execution traces (rank 0's NAME.0.et, rank r's "
+                  "NAME.r.et), instead of the model keys (docs/jobs.md); a relative path is "
                   "taken from the scenario file's folder.", JOB(workload_file) },
     { .info.path = "jobs[].pattern", ENUM_KEY, .info.unit = "", .info.def = "permutation",
       .info.choice = pattern_choice,

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "core/lines.h"
+#include "core/num.h"
 #include "topo/import.h"
 
 #define MAX_TOK 8
@@ -38,12 +39,7 @@ static int split(char *line, char **tok)
  * overflows or underflows to, inf or 0, falls outside them). */
 static int parse_num(const char *tok, double *v)
 {
-    char *end;
-    double x = strtod(tok, &end);
-    if (end == tok || *end || isnan(x))
-        return -1;
-    *v = x;
-    return 0;
+    return bn_num_real(tok, v) ? 0 : -1;
 }
 
 static int node_of(struct bn_draft *d, const char *name, uint32_t line, const char *field,

@@ -8,8 +8,12 @@
  *   SRC DST RATE DELAY ERROR_RATE        (LINKS lines: 100Gbps 0.001ms 0)
  *
  * Node ids run 0..NODES-1; the ones not listed as switches are hosts,
- * numbered in the order of their ids (with hosts first, as HPCC's files
- * have them, bnet's host i is ns-3's node i). RATE is an ns-3 data rate
+ * numbered in the order of their ids. The topology keeps the ids
+ * (bn_topo.file_host), so HPCC's flow.txt, which names ns-3 node ids,
+ * lands on the right hosts wherever the switches are numbered. As ns-3
+ * (HPCC's scratch/third.cc) reads the file, only the LINKS lines the
+ * header declares are read; what follows them (HPCC's own file has more
+ * links and a note on the format) is ignored, with a warning. RATE is an ns-3 data rate
  * (bps, Kbps, Mbps, Gbps, Tbps); DELAY an ns-3 time (s, ms, us, ns, ps),
  * laid as fiber of the length whose propagation it is (link.fiber_ns_per_m);
  * bnet adds its switch latency (switch.latency_ns: 0 matches ns-3's).
@@ -22,9 +26,11 @@
 
 #include "core/grow.h"
 #include "core/lines.h"
+#include "core/num.h"
+#include "core/warn.h"
 #include "topo/import.h"
 
-enum { HEADER, SWITCHES, LINKS };
+enum { HEADER, SWITCHES, LINKS, DONE };
 
 /* A link as read; the draft gets them once the file is whole. */
 struct ns3_link {
@@ -37,7 +43,7 @@ struct ns3 {
     const struct bn_scenario *sc;
     int part;
     uint64_t nodes, nswitches, nlinks, links_read;
-    unsigned header_line;
+    unsigned header_line, ignored_line; /* the first line past the links (0: none) */
     uint8_t *is_switch;
     struct ns3_link *links;
     uint32_t links_cap;
@@ -45,20 +51,15 @@ struct ns3 {
 
 static bool whole(const char *tok, uint64_t max, uint64_t *v)
 {
-    char *end;
-    unsigned long long x = tok[0] >= '0' && tok[0] <= '9' ? strtoull(tok, &end, 10) : 0;
-    if (!(tok[0] >= '0' && tok[0] <= '9') || *end || x > max)
-        return false;
-    *v = x;
-    return true;
+    return bn_num_u64(tok, max, v);
 }
 
 /* A number then a unit from `units` (scales[i] each); false if not one. */
 static bool with_unit(const char *tok, const char *const *units, const double *scales, double *v)
 {
-    char *end;
-    double x = strtod(tok, &end);
-    if (end == tok || !(x >= 0))
+    const char *end;
+    double x;
+    if (!bn_num_real_prefix(tok, &x, &end) || !(x >= 0))
         return false;
     for (size_t i = 0; units[i]; i++)
         if (strcmp(end, units[i]) == 0) {
@@ -124,7 +125,7 @@ static int switches(struct ns3 *x, char **tok, int n, unsigned line, struct bn_e
                            line, (unsigned long long)id);
         x->is_switch[id] = 1;
     }
-    x->part = LINKS;
+    x->part = x->nlinks ? LINKS : DONE;
     return BN_OK;
 }
 
@@ -139,7 +140,6 @@ static int link_line(struct ns3 *x, char **tok, int n, unsigned line, struct bn_
                        "fields)", x->d.path, line, n);
     uint64_t a, b;
     double rate, delay, errs;
-    char *end;
     for (int i = 0; i < 2; i++)
         if (!whole(tok[i], x->nodes - 1, i ? &b : &a))
             return bn_fail(err, BN_EINPUT, "%s:%u: %s '%s' is not a node (0..%llu)", x->d.path,
@@ -152,8 +152,7 @@ static int link_line(struct ns3 *x, char **tok, int n, unsigned line, struct bn_
     if (!with_unit(tok[3], times, ns, &delay))
         return bn_fail(err, BN_EINPUT, "%s:%u: DELAY '%s' is not a time such as 0.001ms", x->d.path,
                        line, tok[3]);
-    errs = strtod(tok[4], &end);
-    if (end == tok[4] || *end || !(errs >= 0 && errs <= 1))
+    if (!bn_num_real(tok[4], &errs) || !(errs >= 0 && errs <= 1))
         return bn_fail(err, BN_EINPUT, "%s:%u: ERROR_RATE '%s' is not a probability", x->d.path,
                        line, tok[4]);
     if (errs > 0)
@@ -164,6 +163,8 @@ static int link_line(struct ns3 *x, char **tok, int n, unsigned line, struct bn_
         return bn_fail(err, BN_ENOMEM, "out of memory reading %s", x->d.path);
     x->links[x->links_read++] = (struct ns3_link){(uint32_t)a, (uint32_t)b, line, rate,
                                                   delay / x->sc->link.fiber_ns_per_m};
+    if (x->links_read == x->nlinks)
+        x->part = DONE;
     return BN_OK;
 }
 
@@ -185,15 +186,27 @@ static int read_line(void *ctx, char *text, unsigned line, struct bn_error *err)
         }
         tok[n++] = t;
     }
-    if (n > 0 && x->part == LINKS && x->links_read == x->nlinks)
-        rc = bn_fail(err, BN_EINPUT, "%s:%u: more links than the %llu the first line declares",
-                     x->d.path, line, (unsigned long long)x->nlinks);
-    else if (n > 0)
+    if (n > 0 && x->part == DONE) {
+        if (!x->ignored_line)
+            x->ignored_line = line;
+    } else if (n > 0)
         rc = x->part == HEADER   ? header(x, tok, n, line, err)
              : x->part == SWITCHES ? switches(x, tok, n, line, err)
                                    : link_line(x, tok, n, line, err);
     free(tok);
     return rc;
+}
+
+/* ns-3's node ids to bnet's hosts, for flow files that name nodes by id. */
+static int keep_ids(struct ns3 *x, struct bn_topo *t, struct bn_error *err)
+{
+    t->file_host = malloc(x->nodes * sizeof *t->file_host);
+    if (!t->file_host)
+        return bn_fail(err, BN_ENOMEM, "out of memory reading %s", x->d.path);
+    t->nfile_ids = (uint32_t)x->nodes;
+    for (uint64_t id = 0; id < x->nodes; id++)
+        t->file_host[id] = x->d.nodes[id].kind == BN_NODE_HOST ? x->d.nodes[id].id : UINT32_MAX;
+    return BN_OK;
 }
 
 static int build(struct bn_topo *t, const struct bn_scenario *sc, struct bn_error *err)
@@ -208,8 +221,8 @@ static int build(struct bn_topo *t, const struct bn_scenario *sc, struct bn_erro
     int rc = bn_each_line(f, path, read_line, &x, &lines, err);
     fclose(f);
     if (rc == BN_OK && x.part == SWITCHES && x.nswitches == 0)
-        x.part = LINKS;
-    if (rc == BN_OK && x.part != LINKS)
+        x.part = x.nlinks ? LINKS : DONE;
+    if (rc == BN_OK && x.part < LINKS)
         rc = bn_fail(err, BN_EINPUT, "%s:%u: the file ends before its %s", path, lines,
                      x.part == HEADER ? "'NODES SWITCHES LINKS' line" : "switch ids");
     if (rc == BN_OK && x.links_read != x.nlinks)
@@ -220,6 +233,11 @@ static int build(struct bn_topo *t, const struct bn_scenario *sc, struct bn_erro
         rc = declare(&x, x.header_line, err);
     if (rc == BN_OK)
         rc = bn_draft_to_topo(&x.d, t, err);
+    if (rc == BN_OK)
+        rc = keep_ids(&x, t, err);
+    if (rc == BN_OK && x.ignored_line)
+        bn_warn("%s:%u: ignored from here on: the first line declares %llu links, and ns-3 "
+                "reads no further", path, x.ignored_line, (unsigned long long)x.nlinks);
     bn_draft_free(&x.d);
     free(x.is_switch);
     free(x.links);

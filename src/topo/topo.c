@@ -88,6 +88,7 @@ void bn_topo_free(struct bn_topo *t)
         for (uint32_t n = 0; n < t->nnodes; n++)
             free(t->names[n]);
     free(t->names);
+    free(t->file_host);
     memset(t, 0, sizeof *t);
 }
 

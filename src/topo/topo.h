@@ -73,6 +73,10 @@ struct bn_topo {
     uint32_t nagg, agg_first, nsharp, nnvls, nvls_first;
     const char *tier_name[BN_MAX_TIERS + 1]; /* set by the builder, e.g. "tor" */
     char **names;                        /* per node, from a topology file; NULL: generated */
+    /* A topology file that numbers its nodes (ns-3's): per file id, its
+     * host index, UINT32_MAX for a switch; NULL: not numbered. */
+    uint32_t *file_host;
+    uint32_t nfile_ids;
     uint32_t *tier_index;                /* per node: a switch's index within its tier (finish) */
     /* Links recorded by builders before ports are laid out by finish(). */
     struct bn_topo_edge *edges;

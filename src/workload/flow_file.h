@@ -13,6 +13,9 @@
 struct bn_flow_reader {
     const char *path;
     uint32_t nhosts;
+    const uint32_t *file_host;   /* the topology file's node ids -> hosts (NULL: none) */
+    uint32_t nfile_ids;
+    double end_us;               /* sim.max_time_us (0: the run ends when its flows do) */
     struct bn_flow_list *out;
     void *state;                 /* the format's own */
 };

@@ -3,7 +3,9 @@
  * and the .cm files its drivers read): a header of `Nodes N`,
  * `Connections M` and optionally `Triggers T` and `Failures F` lines, then
  * one connection per line, `a->b` followed by key-value pairs: `start`
- * (µs), `size` (bytes), `id`, `trigger T` (start when trigger T fires,
+ * (µs), `size` (bytes; 0: the flow sends until the simulation ends, as
+ * htsim's sources do without a flow size, which needs sim.max_time_us,
+ * htsim's -end), `id`, `trigger T` (start when trigger T fires,
  * instead of a start time), `send_done_trigger T` and `recv_done_trigger T`
  * (activate T when the sender, or the receiver, is done), `prio` (read,
  * not modelled); and trigger lines, `trigger id T` with `oneshot`
@@ -127,7 +129,7 @@ static int connection(struct bn_flow_reader *r, char *const *tok, int n, unsigne
 {
     struct htsim *h = r->state;
     char *arrow = strstr(tok[0], "->");
-    uint64_t src, dst, size = 0, v;
+    uint64_t src, dst, size = UINT64_MAX, v;
     double start = -1;
     *arrow = '\0';
     if (!bn_flow_u64(tok[0], &src) || !bn_flow_u64(arrow + 2, &dst))
@@ -142,7 +144,9 @@ static int connection(struct bn_flow_reader *r, char *const *tok, int n, unsigne
                 return bn_fail(err, BN_EINPUT, "%s:%u: 'start' needs a time in us (0..1e12)",
                                r->path, lineno);
         } else if (strcmp(k, "size") == 0) {
-            rc = id_value(r, tok, n, i, lineno, BN_MAX_MESSAGE_BYTES, &size, err);
+            rc = i + 1 < n && strcmp(tok[i + 1], "0") == 0
+                     ? (size = 0, BN_OK) /* until the end */
+                     : id_value(r, tok, n, i, lineno, BN_MAX_MESSAGE_BYTES, &size, err);
         } else if (strcmp(k, "id") == 0 || strcmp(k, "prio") == 0) {
             rc = id_value(r, tok, n, i, lineno, strcmp(k, "id") == 0 ? UINT32_MAX : UINT64_MAX - 1,
                           &v, err);
@@ -163,13 +167,23 @@ static int connection(struct bn_flow_reader *r, char *const *tok, int n, unsigne
     if ((start < 0) == (gate == BN_NO_TRIGGER))
         return bn_fail(err, BN_EINPUT, "%s:%u: a connection needs a 'start' or a 'trigger', not "
                        "%s", r->path, lineno, start < 0 ? "neither" : "both");
-    if (size == 0)
-        return bn_fail(err, BN_EINPUT, "%s:%u: a connection needs 'size' (bytes, from 1)", r->path,
-                       lineno);
-    rc = bn_flow_file_add(r, lineno, src, dst, size, start < 0 ? 0 : start, err);
+    if (size == UINT64_MAX)
+        return bn_fail(err, BN_EINPUT, "%s:%u: a connection needs 'size' (bytes; 0: until the "
+                       "run ends)", r->path, lineno);
+    if (size == 0 && !(r->end_us > 0))
+        return bn_fail(err, BN_EINPUT, "%s:%u: 'size 0' sends until the simulation ends, and "
+                       "sim.max_time_us is 0 (until every flow completes): set it (htsim's -end)",
+                       r->path, lineno);
+    if (size == 0 && (sent != BN_NO_TRIGGER || recv != BN_NO_TRIGGER))
+        return bn_fail(err, BN_EINPUT, "%s:%u: a 'size 0' flow never finishes, so its "
+                       "send_done_trigger or recv_done_trigger would never fire", r->path, lineno);
+    rc = bn_flow_file_add(r, lineno, src, dst, size ? size : BN_MAX_MESSAGE_BYTES,
+                          start < 0 ? 0 : start, err);
     uint32_t f = r->out->n - 1;
-    if (rc == BN_OK)
+    if (rc == BN_OK) {
         r->out->flows[f].gate = gate;
+        r->out->flows[f].unbounded = size == 0;
+    }
     if (rc == BN_OK && sent != BN_NO_TRIGGER)
         rc = bn_flow_list_signal(r->out, f, sent, true, err);
     if (rc == BN_OK && recv != BN_NO_TRIGGER)
@@ -299,6 +313,17 @@ static int end(struct bn_flow_reader *r, unsigned lines, struct bn_error *err)
 {
     (void)lines;
     struct htsim *h = r->state;
+    /* first what is missing (htsim's generators can leave the last
+     * trigger undefined), then the header's counts */
+    for (uint32_t t = 0; t < r->out->ntrig; t++)
+        if (!h->defined[t]) {
+            uint32_t id = 0;
+            for (uint32_t s = 0; s < h->cap && !id; s++)
+                if (h->ids[s] && h->idx[s] == t)
+                    id = h->ids[s];
+            return bn_fail(err, BN_EINPUT, "%s:%u: trigger %u is used here but no 'trigger id "
+                           "%u' line defines it", r->path, h->named_at[t], id, id);
+        }
     uint64_t got[H_N] = {0, h->conns, h->trig_lines, h->fail_lines};
     for (int k = H_CONNS; k <= H_FAILS; k++)
         if (h->decl[k] != UINT64_MAX && h->decl[k] != got[k])
@@ -311,10 +336,6 @@ static int end(struct bn_flow_reader *r, unsigned lines, struct bn_error *err)
                 return bn_fail(err, BN_EINPUT, "%s:%u: a host beyond the %llu Nodes declared",
                                r->path, r->out->flows[i].line,
                                (unsigned long long)h->decl[H_NODES]);
-    for (uint32_t t = 0; t < r->out->ntrig; t++)
-        if (!h->defined[t])
-            return bn_fail(err, BN_EINPUT, "%s:%u: this trigger is used but no 'trigger id' line "
-                           "defines it", r->path, h->named_at[t]);
     return BN_OK;
 }
 

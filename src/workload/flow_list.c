@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "core/lines.h"
+#include "core/num.h"
 #include "core/path.h"
 #include "workload/flow_file.h"
 
@@ -30,25 +31,13 @@ const char *bn_flow_format_name(size_t i)
 
 bool bn_flow_u64(const char *tok, uint64_t *v)
 {
-    if (!tok || *tok == '-' || *tok == '+')
-        return false;
-    char *end;
-    errno = 0;
-    unsigned long long x = strtoull(tok, &end, 10);
-    if (errno || end == tok || *end)
-        return false;
-    *v = x;
-    return true;
+    return bn_num_u64(tok, UINT64_MAX, v);
 }
 
 bool bn_flow_real(const char *tok, double *v)
 {
-    if (!tok)
-        return false;
-    char *end;
-    errno = 0;
-    double x = strtod(tok, &end);
-    if (errno || end == tok || *end || !(x >= 0) || x > 1e12)
+    double x;
+    if (!bn_num_real(tok, &x) || !(x >= 0) || x > 1e12)
         return false;
     *v = x;
     return true;
@@ -187,6 +176,42 @@ static int read_line(void *ctx, char *line, unsigned lineno, struct bn_error *er
     return x->fmt->line(&x->r, tok, n, lineno, err);
 }
 
+/* Stops bn_each_line at the first significant line, its format found. */
+struct sniff {
+    const struct bn_flow_format *fmt;
+};
+
+static int sniff_line(void *ctx, char *line, unsigned lineno, struct bn_error *err)
+{
+    (void)lineno;
+    (void)err;
+    struct sniff *x = ctx;
+    char *tok[BN_FLOW_TOKENS_MAX];
+    int n = split(line, tok);
+    if (n == 0 || n > BN_FLOW_TOKENS_MAX)
+        return n == 0 ? BN_OK : BN_EINTR;
+    for (size_t i = 1; !x->fmt && i <= NFORMATS; i++)
+        if (formats[i % NFORMATS]->claims(tok, n))
+            x->fmt = formats[i % NFORMATS];
+    return BN_EINTR; /* found: stop reading */
+}
+
+const char *bn_flow_file_format(const struct bn_scenario *sc)
+{
+    if (sc->workload.flow_format)
+        return formats[sc->workload.flow_format - 1]->name;
+    char path[BN_PATH_MAX * 2];
+    bn_path_beside(sc->source, sc->workload.flow_file, path, sizeof path);
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return NULL;
+    struct sniff x = {NULL};
+    struct bn_error err;
+    bn_each_line(fp, path, sniff_line, &x, NULL, &err);
+    fclose(fp);
+    return x.fmt ? x.fmt->name : NULL;
+}
+
 static int generate(const struct bn_scenario *sc, const struct bn_wl_hosts *h,
                     struct bn_rng *rng, struct bn_flow_list *out, struct bn_error *err)
 {
@@ -197,7 +222,8 @@ static int generate(const struct bn_scenario *sc, const struct bn_wl_hosts *h,
     if (!fp)
         return bn_fail(err, BN_EINPUT, "%s: key 'workload.flow_file': cannot open '%s': %s",
                        sc->source, path, strerror(errno));
-    struct reading x = {.r = {path, h->n, out, NULL},
+    struct reading x = {.r = {path, h->n, h->file_host, h->nfile_ids, sc->sim.max_time_us, out,
+                              NULL},
                         .fmt = sc->workload.flow_format ? formats[sc->workload.flow_format - 1]
                                                         : NULL};
     unsigned lines;

@@ -8,6 +8,7 @@
 
 #include "bnet/scenario.h"
 #include "core/lines.h"
+#include "core/num.h"
 #include "core/path.h"
 #include "workload/size_cdf.h"
 
@@ -44,10 +45,8 @@ const char *bn_size_cdf_builtin(uint32_t i)
 /* A number field of a line: finite, 0..1e12. */
 static bool number(const char *tok, double *v)
 {
-    char *end;
-    errno = 0;
-    double x = tok ? strtod(tok, &end) : NAN;
-    if (!tok || errno || end == tok || *end || !(x >= 0 && x <= 1e12))
+    double x;
+    if (!bn_num_real(tok, &x) || !(x >= 0 && x <= 1e12))
         return false;
     *v = x;
     return true;

@@ -72,7 +72,9 @@ int bn_flow_list_add(struct bn_flow_list *l, uint32_t src, uint32_t dst, uint64_
         l->flows = f;
         l->cap = cap;
     }
-    l->flows[l->n++] = (struct bn_flow_spec){src, dst, bytes, start, BN_NO_TRIGGER, 0};
+    struct bn_flow_spec *f = &l->flows[l->n++];
+    memset(f, 0, sizeof *f); /* padding too: lists are compared byte for byte */
+    f->src = src, f->dst = dst, f->bytes = bytes, f->start = start, f->gate = BN_NO_TRIGGER;
     return BN_OK;
 }
 

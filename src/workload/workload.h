@@ -26,6 +26,8 @@ struct bn_flow_spec {
     bn_time_t start;        /* when it starts; a gated flow: how long after its gate opens */
     uint32_t gate;          /* the trigger that starts it (BN_NO_TRIGGER: its start time) */
     uint32_t line;          /* its line in the flow file (0: generated) */
+    bool unbounded;         /* sends until the run ends (sim.max_time_us; htsim's size 0):
+                             * bytes is then BN_MAX_MESSAGE_BYTES, never all sent */
 };
 
 /*
@@ -70,6 +72,10 @@ struct bn_wl_hosts {
     uint32_t n;                  /* hosts */
     double rate_bps;             /* a host link's rate */
     const uint32_t *leaf;        /* host -> its leaf switch (NULL: not known) */
+    /* A topology file's node ids (ns-3's) -> hosts, UINT32_MAX a switch;
+     * NULL: the topology does not number its nodes (bn_topo.file_host). */
+    const uint32_t *file_host;
+    uint32_t nfile_ids;
 };
 
 struct bn_workload_ops {
@@ -89,6 +95,10 @@ const struct bn_workload_ops *bn_workload_at(size_t i);
 const char *bn_workload_name(size_t i);
 /* The registry of workload.flow_format: "auto", then the formats. */
 const char *bn_flow_format_name(size_t i);
+/* workload.flow_file's format ("htsim", ...): workload.flow_format, or
+ * what its first significant line claims; NULL if it cannot be read (the
+ * reading proper reports why). */
+const char *bn_flow_file_format(const struct bn_scenario *sc);
 int bn_workload_generate_on(const struct bn_scenario *sc, const struct bn_wl_hosts *h,
                             struct bn_flow_list *out, struct bn_error *err);
 /* The same knowing only the host count (rate: link.rate_gbps; no leaves). */

@@ -9,6 +9,9 @@
 
 #include "workload/workload.h"
 
+/* One more --set for read_flows (NULL: none). */
+static const char *extra_set;
+
 /* Flows read from a file of n bytes (NULs allowed) on a 16-host fabric. */
 static int read_flows(const char *body, size_t n, struct bn_flow_list *out, struct bn_error *err,
                       char *path, size_t cap)
@@ -16,7 +19,7 @@ static int read_flows(const char *body, size_t n, struct bn_flow_list *out, stru
     snprintf(path, cap, "%s", test_tmpfile_n(body, n));
     char file[128];
     snprintf(file, sizeof file, "workload.flow_file=%s", path);
-    const char *sets[] = {"topology.k=4", "workload.kind=flow_list", file, NULL};
+    const char *sets[] = {"topology.k=4", "workload.kind=flow_list", file, extra_set, NULL};
     struct bn_scenario sc;
     test_scenario(&sc, sets);
     memset(out, 0, sizeof *out);
@@ -127,7 +130,7 @@ static void test_htsim(void **state)
              "1: a connection needs a 'start' or a 'trigger', not both");
     read_bad("0->1 start 0\n", "1: a connection needs 'size'");
     read_bad("0->1 start 0 size 10\n1->2 trigger 4 size 10\n",
-             "2: this trigger is used but no 'trigger id' line defines it");
+             "2: trigger 4 is used here but no 'trigger id 4' line defines it");
     read_bad("0->1 start 0 size 10\ntrigger id 4 barrier\n", "2: a barrier needs 'count N'");
     read_ok("Nodes 4\nConnections 1\nFailures 2\n0->1 start 0 size 10\n"
             "failure switch_type AGG switch_id 3 link_id 1\n"
@@ -158,6 +161,26 @@ static void test_htsim(void **state)
              "1: this flow can never start");
 }
 
+/* htsim's `size 0` (its shipped sim/EXAMPLES): the flow sends until the
+ * run ends, which needs sim.max_time_us (htsim's -end); it can signal no
+ * trigger, since it never finishes. */
+static void test_htsim_size_zero(void **state)
+{
+    (void)state;
+    struct bn_flow_list l;
+    read_bad("Nodes 16\nConnections 1\n0->5 start 0.000000 size 0\n",
+             "3: 'size 0' sends until the simulation ends, and sim.max_time_us is 0");
+    extra_set = "sim.max_time_us=100";
+    read_ok("Nodes 16\nConnections 2\n0->5 start 0.000000 size 0\n1->6 start 0 size 10\n", &l);
+    assert_int_equal(l.n, 2);
+    assert_true(l.flows[0].unbounded && l.flows[0].bytes == BN_MAX_MESSAGE_BYTES);
+    assert_true(!l.flows[1].unbounded && l.flows[1].bytes == 10);
+    bn_flow_list_free(&l);
+    read_bad("0->5 start 0 size 0 send_done_trigger 1\n1->2 trigger 1 size 10\n"
+             "trigger id 1 oneshot\n", "1: a 'size 0' flow never finishes");
+    extra_set = NULL;
+}
+
 static void test_hpcc(void **state)
 {
     (void)state;
@@ -182,6 +205,7 @@ int main(void)
         cmocka_unit_test(test_nul_byte),
         cmocka_unit_test(test_after),
         cmocka_unit_test(test_htsim),
+        cmocka_unit_test(test_htsim_size_zero),
         cmocka_unit_test(test_hpcc),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

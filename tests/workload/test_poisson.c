@@ -22,7 +22,7 @@ static void generate(const char *const *sets, struct bn_flow_list *l)
 {
     struct bn_scenario sc;
     test_scenario(&sc, sets);
-    struct bn_wl_hosts h = {HOSTS, RATE_BPS, leaf_of};
+    struct bn_wl_hosts h = {.n = HOSTS, .rate_bps = RATE_BPS, .leaf = leaf_of};
     struct bn_error err = {0};
     if (bn_workload_generate_on(&sc, &h, l, &err) != BN_OK)
         fail_msg("%s", err.msg);

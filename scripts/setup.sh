@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 exec 1>&2
 
-scripts/need-packages.sh build-essential cmake pkg-config libyaml-dev libjansson-dev libcmocka-dev help2man \
+scripts/need-packages.sh build-essential cmake pkg-config libyaml-dev libjansson-dev libcmocka-dev libcminpack-dev libssl-dev help2man \
   gnuplot-nox # figures: bnet plot, --plot (docs/plots.md)
 
 build=${1:-build}

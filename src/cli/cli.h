@@ -47,6 +47,7 @@ struct cli_opts {
     const char **vary;        /* sweep: each --vary KEY=V1,V2 */
     int nvary;
     const char *plot;         /* --plot DIR: figures of the results */
+    const char *calibration;  /* --calibration FILE: bnet calibrate's overlay, before --set */
     /* coll, as nccl-tests: the rank count (-t x -g x -N, or --nranks), the
      * CSV table (-F), bnet's own columns, the collective a program name
      * chose (all_reduce_perf) */
@@ -92,5 +93,8 @@ void bn_cli_print_usage(FILE *out, enum bn_cli_mode mode);
 /* plot_cmd.c: `bnet plot FILE... [--out DIR]` from argv[first..]; its usage (main.c). */
 int bn_cli_plot(int argc, char **argv, int first);
 void bn_cli_print_plot_usage(FILE *out);
+/* calib_cmd.c: `bnet calibrate FILE... [options]` from argv[first..]; its usage. */
+int bn_cli_calibrate(int argc, char **argv, int first);
+void bn_cli_print_calibrate_usage(FILE *out);
 
 #endif

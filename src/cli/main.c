@@ -33,11 +33,13 @@ static const char *const usage_main =
     "  p2p [FILE.yaml]   perftest-style latency and bandwidth between hosts\n"
     "                    (default: two NDR hosts under one switch)\n"
     "  topo [FILE.yaml]  print the topology's figures without simulating\n"
+    "  calibrate FILE... fit bnet to nccl-tests and perftest outputs; write the keys\n"
+    "                    as a calibration (--calibration FILE on coll, job, compare)\n"
     "  plot FILE.json... SVG figures of saved results (run, coll, compare; gnuplot)\n"
     "  keys [--json]     list every scenario key with type, unit and default\n"
     "  presets [--json]  list the technology presets (fabric: NAME) and their keys\n"
     "  help [TOPIC]      help for a command (coll, run, job, p2p, compare, sweep, topo,\n"
-    "                    plot, keys, presets, version, help)\n"
+    "                    calibrate, plot, keys, presets, version, help)\n"
     "  version           the version (and git revision when built from a checkout);\n"
     "                    also --version\n"
     "\n";
@@ -180,7 +182,8 @@ static const char *const usage_presets =
     "Values and sources: docs/presets.md.\n";
 
 static const char *const usage_help =
-    "usage: bnet help [TOPIC]\n\nTopics: coll, run, job, p2p, compare, topo, keys, presets, version, help.\n"
+    "usage: bnet help [TOPIC]\n\nTopics: coll, run, job, p2p, compare, sweep, topo, calibrate, plot, keys,\n"
+    "presets, version, help.\n"
     "Without one, the commands and the options each takes.\n";
 
 static const char *const usage_version =
@@ -288,7 +291,7 @@ static int help(const char *topic)
         {"run", NULL, BN_CLI_RUN}, {"topo", NULL, BN_CLI_TOPO}, {"coll", NULL, BN_CLI_COLL},
         {"job", NULL, BN_CLI_JOB}, {"p2p", NULL, BN_CLI_P2P}, {"compare", NULL, BN_CLI_COMPARE},
         {"sweep", NULL, BN_CLI_SWEEP},
-        {"plot", usage_plot, -1}, {"keys", usage_keys, -1}, {"presets", usage_presets, -1},
+        {"plot", usage_plot, -1}, {"calibrate", NULL, -2}, {"keys", usage_keys, -1}, {"presets", usage_presets, -1},
         {"version", usage_version, -1}, {"help", usage_help, -1},
     };
     if (!topic) {
@@ -300,12 +303,14 @@ static int help(const char *topic)
             continue;
         if (topics[i].mode >= 0)
             bn_cli_print_usage(stdout, (enum bn_cli_mode)topics[i].mode);
+        else if (topics[i].mode == -2)
+            bn_cli_print_calibrate_usage(stdout);
         else
             fputs(topics[i].text, stdout);
         return 0;
     }
     fprintf(stderr, "bnet: no help for '%s' (topics: run, job, p2p, compare, sweep, topo, coll, "
-            "plot, keys, presets, version, help)\n",
+            "calibrate, plot, keys, presets, version, help)\n",
             topic);
     return 2;
 }
@@ -436,6 +441,8 @@ static int dispatch(int argc, char **argv)
         return bn_cli_run(argc, argv, 2, BN_CLI_COLL, bn_cli_perf_op(cmd));
     if (strcmp(cmd, "plot") == 0)
         return bn_cli_plot(argc, argv, 2);
+    if (strcmp(cmd, "calibrate") == 0)
+        return bn_cli_calibrate(argc, argv, 2);
     if (strcmp(cmd, "presets") == 0 || strcmp(cmd, "keys") == 0)
         return cmd_listing(cmd, argc, argv);
     if (cmd[0] == '-')

@@ -119,6 +119,10 @@ struct bn_calib_opts {
     uint32_t max_evals;        /* runs of every row at most (0: 30) */
     const char *applied;       /* the name of a calibration already in the scenario, or NULL */
     unsigned jobs;             /* rows run at once, each in a worker process (0, 1: here) */
+    /* without a fit: the rows run again on this scenario as "after" (the
+     * base with a calibration applied), so a prediction shows both; NULL:
+     * after is before */
+    const struct bn_scenario *after;
 };
 
 /* The keys fitted by default, NULL past the last, and whether `key` can

@@ -62,7 +62,14 @@ static bool passed_over(const char *s)
     for (size_t i = 0; i < sizeof notes / sizeof notes[0]; i++)
         if (strncmp(s, notes[i], strlen(notes[i])) == 0)
             return true;
-    return strstr(s, "$ ") != NULL || strncmp(s, "ib_", 3) == 0;
+    /* "user@host:~$ ib_write_bw ..." or "[root@node3 bin]# ib_write_bw ..." */
+    const char *ib = strstr(s, "ib_");
+    if (!ib)
+        return false;
+    for (const char *p = s; p < ib; p++)
+        if (*p == '$' || *p == '#')
+            return true;
+    return ib == s;
 }
 
 static int titles(struct state *st, const char *s, unsigned line, struct bn_error *err)
@@ -142,8 +149,9 @@ static int one_line(struct state *st, struct bn_calib_rows *rows, uint32_t index
         return titles(st, s, line, err);
     if (isdigit((unsigned char)s[0]))
         return data_row(st, rows, index, s, line, err);
+    /* a setting: "Number of qps   : 1", "PCIe relax order: ON" */
     const char *colon = strchr(s, ':');
-    if (colon && colon > s && colon[-1] == ' ') /* "Number of qps   : 1" */
+    if (colon && isalpha((unsigned char)s[0]) && colon - s < 28 && colon[1] == ' ')
         return BN_OK;
     return bn_fail(err, BN_EINPUT, "%s:%u: not a line perftest prints: '%.60s'", st->path, line,
                    s);

@@ -116,12 +116,14 @@ static int parse(int argc, char **argv, int first, struct copts *o)
     return 0;
 }
 
-static int load_base(const struct copts *o, struct bn_scenario *sc, struct bn_error *err)
+/* The scenario, with the calibration when `calibrated`, then the --sets. */
+static int load_base(const struct copts *o, bool calibrated, struct bn_scenario *sc,
+                     struct bn_error *err)
 {
     int rc = o->scenario ? bn_scenario_load_file(sc, o->scenario, err)
                          : bn_scenario_load_string(sc, bn_scenario_cluster_yaml(),
                                                    "<cluster128>", err);
-    if (rc == BN_OK && o->calibration)
+    if (rc == BN_OK && calibrated && o->calibration)
         rc = bn_scenario_apply_calibration(sc, o->calibration, err);
     for (int i = 0; rc == BN_OK && i < o->nsets; i++)
         rc = bn_scenario_set(sc, o->sets[i], err);
@@ -214,14 +216,14 @@ int bn_cli_calibrate(int argc, char **argv, int first)
     struct copts o = {0};
     o.files = calloc((size_t)argc + 1, sizeof *o.files);
     o.sets = calloc((size_t)argc + 1, sizeof *o.sets);
-    struct bn_scenario *sc = malloc(sizeof *sc);
+    struct bn_scenario *sc = malloc(sizeof *sc), *after = malloc(sizeof *after);
     char *keybuf = NULL;
     const char *keys[BN_CALIB_MAX_PARAMS + 2];
     struct bn_calib_data data = {0};
     struct bn_calib_results res;
     bool have_res = false;
     struct bn_error err = {0};
-    int st = o.files && o.sets && sc ? parse(argc, argv, first, &o) : 1;
+    int st = o.files && o.sets && sc && after ? parse(argc, argv, first, &o) : 1;
     uint64_t max_runs = 30;
     const char *end;
     if (st == 0 && o.max_runs &&
@@ -247,13 +249,16 @@ int bn_cli_calibrate(int argc, char **argv, int first)
     }
     if (st == 0 && o.report && !ends_with(o.report, ".svg"))
         st = bn_plot_ready(o.report);
-    if (st == 0 && (load_base(&o, sc, &err) != BN_OK ||
+    /* a prediction (--no-fit --calibration) runs the rows without it, then with it */
+    bool predict = o.no_fit && o.calibration;
+    if (st == 0 && (load_base(&o, !predict, sc, &err) != BN_OK ||
+                    (predict && load_base(&o, true, after, &err) != BN_OK) ||
                     bn_calib_read(o.files, (uint32_t)o.nfiles, &data, &err) != BN_OK))
         st = err.status == BN_EINPUT ? 2 : 1;
     if (st == 0) {
         struct bn_calib_opts co = {.fit = !o.no_fit, .keys = o.fit ? keys : NULL,
                                    .max_evals = (uint32_t)max_runs, .applied = o.calibration,
-                                   .jobs = (unsigned)jobs};
+                                   .jobs = (unsigned)jobs, .after = predict ? after : NULL};
         if (bn_calibrate(sc, &data, &co, &res, &err) != BN_OK)
             st = err.status == BN_EINPUT ? 2 : 1;
         else
@@ -284,6 +289,7 @@ int bn_cli_calibrate(int argc, char **argv, int first)
     bn_calib_data_free(&data);
     free(keybuf);
     free(sc);
+    free(after);
     free(o.files);
     free(o.sets);
     return st < 0 ? 0 : st;

@@ -561,6 +561,12 @@ int bn_calibrate(const struct bn_scenario *base, const struct bn_calib_data *d,
         keep_rows(&run, false);
         if (o->fit)
             rc = fit(&run, o, err);
+        for (uint32_t k = 0; rc == BN_OK && !o->fit && o->after && k < d->ninputs; k++)
+            rc = input_scenario(o->after, &d->inputs[k], run.input_sc[k], err);
+        if (rc == BN_OK && !o->fit && o->after) {
+            rc = run_rows(&run, NULL, err);
+            out->evaluations++;
+        }
     }
     if (rc == BN_OK) {
         keep_rows(&run, true);

@@ -182,8 +182,8 @@ static const char *const usage_presets =
     "Values and sources: docs/presets.md.\n";
 
 static const char *const usage_help =
-    "usage: bnet help [TOPIC]\n\nTopics: coll, run, job, p2p, compare, sweep, topo, calibrate, plot, keys,\n"
-    "presets, version, help.\n"
+    "usage: bnet help [TOPIC]\n\n"
+    "Topics: coll, run, job, p2p, compare, sweep, topo, calibrate, plot, keys, presets, version, help.\n"
     "Without one, the commands and the options each takes.\n";
 
 static const char *const usage_version =

@@ -7,7 +7,7 @@
 #   servers (NCCL_ALGO=Ring), predict 8.
 # Each prediction must beat the uncalibrated bnet (rms of ln(bnet /
 # measured)) and keep its mean |error| at >= 1 MiB within the figures
-# docs/calibration.md states (A 17 %, B 18 %, with a margin: the target of
+# docs/calibration.md states (A 11.6 %, B 16.7 %, with a margin: the target of
 # 10 % is not met, and the doc says why). Then: the calibration's file
 # (keys, checksums, version), --calibration on coll, the report's table,
 # JSON and SVG, and bad input (exit 2, file:line, nothing on stdout).
@@ -45,8 +45,8 @@ holdout() {
     ok "$name: mean |error| >= 1 MiB $after % (uncalibrated $before %; stated, with margin: $guard %)" $?
 }
 
-holdout A $D/h100-ib400-default-4n.txt $D/h100-ib400-default-8n.txt 20
-holdout B $D/h100-ib400-ctas24-ring-2n.txt $D/h100-ib400-ctas24-8n.txt 21
+holdout A $D/h100-ib400-default-4n.txt $D/h100-ib400-default-8n.txt 15
+holdout B $D/h100-ib400-ctas24-ring-2n.txt $D/h100-ib400-ctas24-8n.txt 20
 
 # the calibration file: its keys, every input's checksum, bnet's version
 y=$T/A.yaml

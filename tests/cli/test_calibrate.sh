@@ -2,13 +2,12 @@
 # bnet calibrate (docs/calibration.md) on published nccl-tests outputs
 # (tests/data/calib/SOURCES): one H100 cluster of NVIDIA/nccl-tests issue
 # #309 (8 GPUs and 8 NDR NICs per server) at 2, 4 and 8 servers.
-# - Hold-out A (NCCL's defaults): fit on 4 servers, predict 8;
-# - hold-out B (NCCL_MIN_CTAS=24, NCCL_IB_QPS_PER_CONNECTION=2): fit on 2
-#   servers (NCCL_ALGO=Ring), predict 8.
-# Each prediction must beat the uncalibrated bnet (rms of ln(bnet /
-# measured)) and keep its mean |error| at >= 1 MiB within the figures
-# docs/calibration.md states (A 11.6 %, B 16.7 %, with a margin: the target of
-# 10 % is not met, and the doc says why). Then: the calibration's file
+# Hold-out A (NCCL's defaults): fit on 4 servers, predict 8 (hold-out B is
+# tests/cli/test_calibrate_b.sh, apart to keep each test under a minute).
+# The prediction must beat the uncalibrated bnet (rms of ln(bnet /
+# measured)) and keep its mean |error| at >= 1 MiB within the figure
+# docs/calibration.md states (11.6 %, with a margin: the target of 10 % is
+# not met, and the doc says why). Then: the calibration's file
 # (keys, checksums, version), --calibration on coll, the report's table,
 # JSON and SVG, and bad input (exit 2, file:line, nothing on stdout).
 # Usage: tests/cli/test_calibrate.sh BNET
@@ -46,7 +45,6 @@ holdout() {
 }
 
 holdout A $D/h100-ib400-default-4n.txt $D/h100-ib400-default-8n.txt 15
-holdout B $D/h100-ib400-ctas24-ring-2n.txt $D/h100-ib400-ctas24-8n.txt 20
 
 # the calibration file: its keys, every input's checksum, bnet's version
 y=$T/A.yaml
@@ -67,6 +65,9 @@ ok "coll --calibration sets coll.step_latency_us to $step" $?
 $BNET all_reduce_perf -N 2 -g 8 -b 1M -e 1M --fidelity flow --calibration "$y" --set coll.step_latency_us=2 --json "$T/coll2.json" >/dev/null
 jq -e '.config["coll.step_latency_us"] == 2' "$T/coll2.json" >/dev/null
 ok "--set after --calibration has the last word" $?
+
+"$BNET" help job | grep -q -- "--calibration FILE" && "$BNET" help compare | grep -q -- "--calibration FILE"
+ok "job and compare take --calibration" $?
 
 # --report DIR (hold-out A's prediction): the table, the JSON, the figure
 # with measured, before and after

@@ -11,7 +11,7 @@ roff() { sed -e 's/\\/\\e/g' -e "s/^\\([.']\\)/\\\\\\&\\1/"; }   # text as roff 
 {
   printf '[SYNOPSIS]\n.B bnet\n[\\fICOMMAND\\fR] [\\fIFILE.yaml\\fR] [\\fIOPTIONS\\fR]\n\n'
   printf '[COMMANDS]\n'
-  for cmd in run coll job compare sweep p2p topo plot keys presets; do
+  for cmd in run coll job compare sweep p2p topo calibrate plot keys presets; do
     printf '.SS "bnet %s"\n.nf\n' "$cmd"
     "$bnet" help "$cmd" | roff
     printf '.fi\n'

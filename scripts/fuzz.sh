@@ -66,7 +66,7 @@ max_len() {
 
 build() {
     scripts/need-packages.sh build-essential cmake pkg-config libyaml-dev libjansson-dev libprotobuf-c-dev protobuf-c-compiler \
-        libcmocka-dev clang libclang-rt-dev llvm
+        libcmocka-dev libcminpack-dev libssl-dev clang libclang-rt-dev llvm
     local log=$out/build.log
     mkdir -p "$out"
     if ! { cmake -S . -B "$out" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \

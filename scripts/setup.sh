@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 exec 1>&2
 
-scripts/need-packages.sh build-essential cmake pkg-config libyaml-dev libjansson-dev libcmocka-dev help2man \
+scripts/need-packages.sh build-essential cmake pkg-config libyaml-dev libjansson-dev libcmocka-dev libcminpack-dev libssl-dev help2man \
   libprotobuf-c-dev protobuf-c-compiler `# Chakra traces: src/job/chakra_et.proto` \
   gnuplot-nox # figures: bnet plot, --plot (docs/plots.md)
 

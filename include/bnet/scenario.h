@@ -548,6 +548,12 @@ int bn_scenario_set(struct bn_scenario *sc, const char *assignment,
 int bn_scenario_set_flag(struct bn_scenario *sc, const char *assignment, const char *flag,
                          const char *typed, struct bn_error *err);
 
+/* Apply a calibration file (bnet calibrate's YAML; docs/calibration.md):
+ * each key of its `set:` mapping as bn_scenario_set would, errors starting
+ * "--calibration 'FILE:LINE'". BN_OK or BN_EINPUT. */
+int bn_scenario_apply_calibration(struct bn_scenario *sc, const char *path,
+                                  struct bn_error *err);
+
 /* Shape the cluster for `nranks` GPUs, as `-g`/`mpirun -np` ask for them
  * (docs/collectives.md, "Rank count"): servers of 8 GPUs (one server of
  * nranks below 8), each GPU's NIC on a rail-optimized fabric whose radix

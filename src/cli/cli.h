@@ -47,6 +47,7 @@ struct cli_opts {
     const char **vary;        /* sweep: each --vary KEY=V1,V2 */
     int nvary;
     const char *plot;         /* --plot DIR: figures of the results */
+    const char *calibration;  /* --calibration FILE: bnet calibrate's overlay, before --set */
     /* coll, as nccl-tests: the rank count (-t x -g x -N, or --nranks), the
      * CSV table (-F), bnet's own columns, the collective a program name
      * chose (all_reduce_perf) */
@@ -105,5 +106,8 @@ void bn_cli_print_plot_usage(FILE *out);
 /* report_cmd.c: `bnet report FILE... [-o PAGE]`; its usage (main.c). */
 int bn_cli_report(int argc, char **argv, int first);
 void bn_cli_print_report_usage(FILE *out);
+/* calib_cmd.c: `bnet calibrate FILE... [options]` from argv[first..]; its usage. */
+int bn_cli_calibrate(int argc, char **argv, int first);
+void bn_cli_print_calibrate_usage(FILE *out);
 
 #endif

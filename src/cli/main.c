@@ -35,13 +35,15 @@ static const char *const usage_main =
     "  p2p [FILE.yaml]   perftest-style latency and bandwidth between hosts\n"
     "                    (default: two NDR hosts under one switch)\n"
     "  topo [FILE.yaml]  print the topology's figures without simulating\n"
+    "  calibrate FILE... fit bnet to nccl-tests and perftest outputs; write the keys\n"
+    "                    as a calibration (--calibration FILE on coll, job, compare)\n"
     "  plot FILE.json... SVG figures of saved results (run, coll, compare; gnuplot)\n"
     "  report FILE.json... -o PAGE.html  one self-contained HTML page of saved results:\n"
     "                    figures, the seed's table, plots, configuration\n"
     "  keys [--json]     list every scenario key with type, unit and default\n"
     "  presets [--json]  list the technology presets (fabric: NAME) and their keys\n"
     "  help [TOPIC]      help for a command (coll, run, job, p2p, compare, sweep, topo,\n"
-    "                    plot, report, keys, presets, version, help, all_reduce_perf ...)\n"
+    "                    calibrate, plot, report, keys, presets, version, help, all_reduce_perf ...)\n"
     "  version           the version (and git revision when built from a checkout);\n"
     "                    also --version\n"
     "\n";
@@ -198,7 +200,7 @@ static const char *const usage_presets =
     "Values and sources: docs/presets.md.\n";
 
 static const char *const usage_help =
-    "usage: bnet help [TOPIC]\n\nTopics: coll, run, job, p2p, compare, sweep, topo, plot, report, keys, presets, version, help.\n"
+    "usage: bnet help [TOPIC]\n\nTopics: coll, run, job, p2p, compare, sweep, topo, calibrate, plot, report, keys, presets, version, help.\n"
     "nccl-tests' program names (all_reduce_perf, ...) give bnet coll's help.\n"
     "Without one, the commands and the options each takes.\n";
 
@@ -208,7 +210,7 @@ static const char *const usage_version =
 
 /* The commands, and the nccl-tests program names bnet answers to. */
 static const char *const commands[] = {
-    "run", "topo", "coll", "job", "p2p", "compare", "sweep", "plot", "report", "keys", "presets",
+    "run", "topo", "coll", "job", "p2p", "compare", "sweep", "calibrate", "plot", "report", "keys", "presets",
     "help",
     "version", "all_reduce_perf", "reduce_scatter_perf", "all_gather_perf", "broadcast_perf",
     "reduce_perf", "alltoall_perf", "sendrecv_perf", NULL,
@@ -318,7 +320,7 @@ static int help(const char *topic)
         {"run", NULL, BN_CLI_RUN}, {"topo", NULL, BN_CLI_TOPO}, {"coll", NULL, BN_CLI_COLL},
         {"job", NULL, BN_CLI_JOB}, {"p2p", NULL, BN_CLI_P2P}, {"compare", NULL, BN_CLI_COMPARE},
         {"sweep", NULL, BN_CLI_SWEEP},
-        {"plot", usage_plot, -1}, {"report", usage_report, -1}, {"keys", usage_keys, -1}, {"presets", usage_presets, -1},
+        {"plot", usage_plot, -1}, {"calibrate", NULL, -2}, {"report", usage_report, -1}, {"keys", usage_keys, -1}, {"presets", usage_presets, -1},
         {"version", usage_version, -1}, {"help", usage_help, -1},
     };
     if (!topic) {
@@ -336,13 +338,15 @@ static int help(const char *topic)
             continue;
         if (topics[i].mode >= 0)
             bn_cli_print_usage(stdout, (enum bn_cli_mode)topics[i].mode);
+        else if (topics[i].mode == -2)
+            bn_cli_print_calibrate_usage(stdout);
         else
             fputs(topics[i].text, stdout);
         return 0;
     }
     char hint[96];
     fprintf(stderr, "bnet: no help for '%s'%s (topics: run, job, p2p, compare, sweep, topo, coll, "
-            "plot, report, keys, presets, version, help, and nccl-tests' all_reduce_perf ...)\n",
+            "calibrate, plot, report, keys, presets, version, help, and nccl-tests' all_reduce_perf ...)\n",
             topic, bn_cli_did_you_mean(topic, commands, hint, sizeof hint));
     return 2;
 }
@@ -500,6 +504,8 @@ static int dispatch(int argc, char **argv)
         return bn_cli_plot(argc, argv, 2);
     if (strcmp(cmd, "report") == 0)
         return bn_cli_report(argc, argv, 2);
+    if (strcmp(cmd, "calibrate") == 0)
+        return bn_cli_calibrate(argc, argv, 2);
     if (strcmp(cmd, "presets") == 0 || strcmp(cmd, "keys") == 0)
         return cmd_listing(cmd, argc, argv);
     if (cmd[0] == '-')

@@ -66,6 +66,8 @@ static int load_scenario(const struct cli_opts *o, enum bn_cli_mode mode, struct
      * unless the scenario sizes it (docs/plots.md); --set still decides */
     if (rc == BN_OK && o->plot && mode == BN_CLI_RUN && sc->observe.link_rows == 0)
         rc = bn_scenario_set_flag(sc, "observe.link_rows=128", "--plot", o->plot, err);
+    if (rc == BN_OK && o->calibration) /* fitted keys; --set still has the last word */
+        rc = bn_scenario_apply_calibration(sc, o->calibration, err);
     for (int i = 0; rc == BN_OK && i < o->nsets; i++)
         rc = bn_scenario_set_flag(sc, o->sets[i].assignment, o->sets[i].flag, o->sets[i].typed,
                                   err);

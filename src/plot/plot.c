@@ -64,12 +64,15 @@ static int plot_run(struct doc *d, const char *dir, FILE *log)
     return rc;
 }
 
-enum kind { RUN, SWEEP, OTHER };
+enum kind { RUN, SWEEP, CALIB, OTHER };
 
 static enum kind kind_of(const json_t *root)
 {
     if (json_object_get(root, "flows") && json_object_get(root, "series"))
         return RUN;
+    const json_t *kind = json_object_get(root, "kind");
+    if (json_is_string(kind) && strcmp(json_string_value(kind), "calibration") == 0)
+        return CALIB;
     if (json_object_get(root, "rows") || json_object_get(root, "fabrics"))
         return SWEEP;
     return OTHER;
@@ -85,8 +88,8 @@ static int load(struct doc *d, const char *path)
         return 2;
     }
     if (kind_of(d->root) == OTHER) {
-        fprintf(stderr, "bnet: %s: not a result of bnet run, coll or compare (no 'flows', "
-                "'rows' or 'fabrics'): docs/plots.md lists what is drawn\n", path);
+        fprintf(stderr, "bnet: %s: not a result of bnet run, coll, compare or calibrate (no "
+                "'flows', 'rows' or 'fabrics'): docs/plots.md lists what is drawn\n", path);
         return 2;
     }
     return 0;
@@ -121,6 +124,12 @@ int bn_plot_files(const char *const *paths, int n, const char *dir, FILE *log)
         struct doc *d = &docs[i];
         if (kind_of(d->root) == SWEEP) {
             sweeps[nsweeps++] = *d;
+            continue;
+        }
+        if (kind_of(d->root) == CALIB) {
+            rc = plot_calib(d, dir, log);
+            if (rc == 2 && !doc_ok(d))
+                fprintf(stderr, "bnet: %s\n", d->err);
             continue;
         }
         char sub[PATH_MAX];

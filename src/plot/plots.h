@@ -15,5 +15,7 @@ int plot_run_topology(struct doc *d, const char *dir, FILE *log);
 /* Bus bandwidth against size: every algorithm of every coll file, every
  * fabric of every compare file, on one figure. */
 int plot_busbw(struct doc *docs, int n, const char *dir, FILE *log);
+/* A calibration's measured, before and after busbw per input (plot_calib.c). */
+int plot_calib(struct doc *d, const char *dir, FILE *log);
 
 #endif

@@ -417,7 +417,7 @@ expect_error "p2p: a PCIe generation that does not exist" \
     -- p2p --set host.pcie_gen=7
 
 expect_error "help for an unknown topic lists the topics" \
-    "'frobnicate'" "topics: run, job, p2p, compare, sweep, topo, coll, plot, report, keys, presets, version, help" \
+    "'frobnicate'" "topics: run, job, p2p, compare, sweep, topo, coll, calibrate, plot, report, keys, presets, version, help" \
     -- help frobnicate
 
 expect_error "two scenario files" \

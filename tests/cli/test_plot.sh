@@ -119,7 +119,7 @@ $BNET plot "$T/cut.json" --out "$T/x" 2>"$T/e3"
 ok "a cut file: exit 2 naming file and line" $?
 $BNET topo --json "$T/topo.json" >/dev/null
 $BNET plot "$T/topo.json" --out "$T/x" 2>"$T/e4"
-[[ $? -eq 2 ]] && grep -q "not a result of bnet run, coll or compare" "$T/e4"
+[[ $? -eq 2 ]] && grep -q "not a result of bnet run, coll, compare or calibrate" "$T/e4"
 ok "a topo result: exit 2, says what is drawn" $?
 jq '.series.t_us = "soon"' "$T/run.json" >"$T/bad.json"
 $BNET plot "$T/bad.json" --out "$T/x" 2>"$T/e5"

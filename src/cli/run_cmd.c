@@ -117,6 +117,8 @@ static void warn_slow_routes(const struct bn_scenario *sc)
 {
     struct bn_mem_estimate e;
     struct bn_error err = {0};
+    if (bn_check_memory(sc, BN_EST_TOPO, &err) != BN_OK) /* refused next, no wait to tell */
+        return;
     if (bn_estimate_memory(sc, BN_EST_TOPO, &e, &err) == BN_OK && e.route_s > 60)
         fprintf(stderr, "bnet: warning: routing %llu switches to %llu leaves takes about %.0f "
                 "minutes (docs/limits.md)\n", (unsigned long long)e.switches,

@@ -14,6 +14,7 @@
 #include "bnet_revision.h" /* generated at build time (cmake/revision.cmake) */
 #include "cli/cli.h"
 #include "cli/dist.h"
+#include "cli/signals.h"
 
 static const char *const usage_main =
     "usage: bnet [COMMAND] [OPTIONS]\n"
@@ -386,6 +387,7 @@ static int dispatch(int argc, char **argv);
  * before bnet reports success (a lost summary is not a success). */
 int main(int argc, char **argv)
 {
+    bn_cli_signals(); /* signals.c: no half-written file is left by a signal */
     int rc = bn_cli_dist_init(&argc, &argv); /* under mpirun: join its job */
     if (rc == 0)
         rc = dispatch(argc, argv);

@@ -240,17 +240,20 @@ static const char *culprit(const struct bn_scenario *sc, const struct bn_mem_est
         snprintf(what, len, "routing tables %.1f GB for %llu switches x %llu leaves", gb,
                  (unsigned long long)e->switches, (unsigned long long)e->leaves);
         return "topology.k";
-    case 1:
-        if (bn_workload_at(sc->workload.kind)->needs_flow_file) { /* its lines, before reading */
-            double ideal;
-            snprintf(what, len, "%.1f GB for its %llu lines' flows", gb,
-                     (unsigned long long)flow_count(sc, e->hosts, &ideal));
-            return "workload.flow_file";
-        }
-        snprintf(what, len, "%.1f GB for the flows of %llu hosts", gb,
-                 (unsigned long long)e->hosts);
-        return e->flows_bytes > 64 * e->hosts * sizeof(struct bn_qp) ? "workload.kind"
-                                                                       : "topology.k";
+    case 1: {
+        const struct bn_workload_ops *w = bn_workload_at(sc->workload.kind);
+        double ideal;
+        unsigned long long n = (unsigned long long)flow_count(sc, e->hosts, &ideal);
+        if (w->needs_flow_file)
+            snprintf(what, len, "%.1f GB for its %llu lines' flows", gb, n);
+        else
+            snprintf(what, len, "%.1f GB for %llu flows of %llu hosts", gb, n,
+                     (unsigned long long)e->hosts);
+        /* the workload's own key when its flows are many per host */
+        return w->count_key && e->flows_bytes > 64 * e->hosts * sizeof(struct bn_qp)
+                   ? w->count_key
+                   : "topology.k";
+    }
     case 2:
         snprintf(what, len, "time series %.1f GB", gb);
         return "observe.sample_us";

@@ -243,4 +243,5 @@ const struct bn_workload_ops bn_wl_flow_list = {
     .needs_flow_file = true,
     .generate = generate,
     .count = count,
+    .count_key = "workload.flow_file", /* a flow per line */
 };

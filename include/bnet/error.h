@@ -19,7 +19,9 @@ enum bn_status {
     BN_ENOMEM = 3,    /* out of memory (exit 1) */
     BN_EINTERNAL = 4, /* an invariant failed (conservation, lossless drop...): exit 1 */
     BN_EINTR = 5,     /* bn_interrupt stopped it (callers keep what came before); the
-                       * entry points return BN_OK with `interrupted` set instead */
+                       * entry points return it when it came in set-up, before anything
+                       * was measured (route computation), and otherwise BN_OK with
+                       * `interrupted` set instead */
 };
 
 /* Filled by a failing call; the caller owns it (usually on the stack). */

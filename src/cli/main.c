@@ -16,6 +16,7 @@
 #include "bnet_revision.h" /* generated at build time (cmake/revision.cmake) */
 #include "cli/cli.h"
 #include "cli/dist.h"
+#include "cli/signals.h"
 
 static const char *const usage_main =
     "usage: bnet [COMMAND] [OPTIONS]\n"
@@ -451,6 +452,7 @@ static void print_warning(void *ctx, const char *msg)
  * before bnet reports success (a lost summary is not a success). */
 int main(int argc, char **argv)
 {
+    bn_cli_signals(); /* signals.c: no half-written file is left by a signal */
     int rc = bn_cli_dist_init(&argc, &argv); /* under mpirun: join its job */
     bn_set_warning_handler(print_warning, NULL);
     if (rc == 0)

@@ -19,6 +19,7 @@
 #include "bnet/sweep.h"
 #include "cli/cli.h"
 #include "cli/dist.h"
+#include "cli/signals.h"
 #include "plot/plot.h"
 
 /* "key=value" in a fresh allocation; NULL if out of memory. */
@@ -101,7 +102,7 @@ static void show_progress(void *ud, const struct bn_progress *p)
 static int exit_status(const struct bn_error *err)
 {
     if (bn_cli_dist()->rank == 0) /* under mpirun every rank has it: one says it */
-        fprintf(stderr, "bnet: %s\n", err->msg);
+        fprintf(stderr, "bnet: %s\n", err->msg); /* BN_EINTR: 128 + the signal, after */
     return err->status == BN_EINPUT ? 2 : 1;
 }
 
@@ -119,6 +120,8 @@ static void warn_slow_routes(const struct bn_scenario *sc)
 {
     struct bn_mem_estimate e;
     struct bn_error err = {0};
+    if (bn_check_memory(sc, BN_EST_TOPO, &err) != BN_OK) /* refused next, no wait to tell */
+        return;
     if (bn_estimate_memory(sc, BN_EST_TOPO, &e, &err) == BN_OK && e.route_s > 60)
         fprintf(stderr, "bnet: warning: routing %llu switches to %llu leaves takes about %.0f "
                 "minutes (docs/limits.md)\n", (unsigned long long)e.switches,
@@ -640,26 +643,6 @@ static void free_opts(struct cli_opts *o)
     free(o->vary);
 }
 
-/* SIGINT or SIGTERM during a run or sweep: the library stops at its next
- * check and the results so far are written, marked interrupted; the exit
- * status is then 128 + the signal, as a shell reports a killed command. A
- * second signal kills at once (SA_RESETHAND). */
-static volatile sig_atomic_t caught;
-
-static void on_signal(int sig)
-{
-    caught = sig;
-    bn_interrupt();
-}
-
-static void catch_signals(void)
-{
-    struct sigaction sa = {.sa_handler = on_signal, .sa_flags = SA_RESETHAND};
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-}
-
 int bn_cli_run(int argc, char **argv, int first, enum bn_cli_mode mode, const char *program_op)
 {
     struct cli_opts o = {0};
@@ -705,15 +688,20 @@ int bn_cli_run(int argc, char **argv, int first, enum bn_cli_mode mode, const ch
     else if (mode == BN_CLI_TOPO)
         rc = do_topo(&o, sc);
     else {
-        catch_signals();
+        bn_cli_signals_stoppable(); /* signals.c: the results so far, then 128 + it */
         rc = mode == BN_CLI_COLL  ? do_coll(&o, sc)
              : mode == BN_CLI_JOB ? do_job(&o, sc)
              : mode == BN_CLI_P2P ? do_p2p(&o, sc)
              : mode == BN_CLI_COMPARE ? do_compare(&o, sc)
              : mode == BN_CLI_SWEEP ? do_sweep(&o, sc)
                                   : do_run(&o, sc);
-        if (caught && (rc == 0 || rc == 3)) /* the partial results are out */
-            rc = 128 + caught;
+        int sig = bn_cli_caught();
+        if (sig && (rc == 0 || rc == 3)) /* the partial results are out */
+            fprintf(stderr, "bnet: interrupted by %s: what was measured before it is "
+                    "reported, marked interrupted; exit status %d\n",
+                    sig == SIGINT ? "SIGINT" : "SIGTERM", 128 + sig);
+        if (sig && rc != 2) /* partial results out, or stopped in set-up (said) */
+            rc = 128 + sig;
     }
     free(sc);
     free_opts(&o);

@@ -13,6 +13,7 @@
  * whose worker sees one (a terminal's signal reaches the whole process
  * group) measures nothing more: both are marked interrupted.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,13 +75,21 @@ static int column_scenario(const struct bn_scenario *base, const char *const *se
     return rc == BN_OK ? derive(fsc, sets, fsc, err) : rc;
 }
 
-/* A column before it is measured: the sizes it will run, no peers yet
- * (what an interrupted column keeps of what it did not measure). */
+/* A column before it is measured: the sizes it will run, no peers yet,
+ * every figure NaN (a count UINT64_MAX): not measured, which the table
+ * and the JSON say (an interrupted column keeps them for what it did not
+ * measure, where 0.0 would read as a measurement). */
 static void unmeasured(struct bn_compare_col *c)
 {
-    for (int i = 0; i < BN_COMPARE_SIZES; i++)
+    for (int i = 0; i < BN_COMPARE_SIZES; i++) {
         c->ar_bytes[i] = ar_sizes[i];
+        c->ar_busbw_gbs[i] = c->ar_eff_pct[i] = NAN;
+    }
     c->lat_dst = c->victim_src = c->victim_dst = UINT32_MAX;
+    c->lat_p50_us = c->lat_p999_us = c->perm_ecmp_pct = c->perm_own_pct = NAN;
+    c->incast_slowdown = c->victim_pct = c->converge_ms = c->gbps_per_pflops = NAN;
+    c->incast_drops = c->incast_pauses = UINT64_MAX;
+    c->port_gbps = c->switch_ns = NAN; /* a column never started: not even its scenario */
 }
 
 /* Whether a stop was requested: the column then measures nothing more
@@ -89,6 +98,18 @@ static bool cut_short(struct bn_compare_col *c)
 {
     c->interrupted = c->interrupted || bn_interrupt_requested();
     return c->interrupted;
+}
+
+/* A measurement's status: one stopped by bn_interrupt (BN_EINTR in its
+ * set-up, or results marked interrupted) leaves its figures unmeasured
+ * and cuts the column short; the comparison goes on to report. */
+static int stopped(struct bn_compare_col *c, int rc, bool interrupted)
+{
+    if (rc == BN_EINTR || (rc == BN_OK && interrupted)) {
+        c->interrupted = true;
+        return BN_EINTR;
+    }
+    return rc;
 }
 
 /* A host under host 0's leaf switch (UINT32_MAX: none). */
@@ -123,12 +144,16 @@ static int nvlink_latency(const struct bn_scenario *sc, struct bn_compare_col *c
     int rc = derive(&nofaults, sets, &rsc, err);
     if (rc == BN_OK)
         rc = bn_run(&rsc, NULL, &r, err);
-    if (rc == BN_OK) {
+    bool ok = rc == BN_OK && !r.interrupted;
+    if (ok) {
         c->lat_p50_us = r.msg_lat_p50_us;
         c->lat_p999_us = r.msg_lat_p999_us;
+    }
+    if (rc == BN_OK) {
+        rc = stopped(c, rc, r.interrupted);
         bn_results_free(&r);
     }
-    return rc;
+    return stopped(c, rc, false);
 }
 
 /* The traffic rows' sets start with NVLink off, which a scale-up column
@@ -155,14 +180,15 @@ static int measure_latency(const struct bn_scenario *fsc, struct bn_compare_col 
     if (rc == BN_OK)
         rc = bn_p2p_run(&psc, NULL, NULL, &r, err);
     if (rc == BN_OK) {
-        if (r.npairs && r.pairs[0].nrows) { /* none if interrupted first */
+        if (!r.interrupted && r.npairs && r.pairs[0].nrows) {
             c->lat_p50_us = r.pairs[0].rows[0].t_typical_us;
             c->lat_p999_us = r.pairs[0].rows[0].t_p999_us;
         }
         c->port_gbps = r.line_gbps;
+        rc = stopped(c, rc, r.interrupted);
         bn_p2p_results_free(&r);
     }
-    return rc;
+    return stopped(c, rc, false);
 }
 
 /* The rate of the hosts' ports the column's traffic takes: NIC or NVLink. */
@@ -181,7 +207,7 @@ static int run_with(const struct bn_scenario *fsc, const char *const *extra,
 }
 
 /* Mean flow throughput of a permutation over line rate, in percent. */
-static int permutation(const struct bn_scenario *fsc, const struct bn_compare_col *c, bool ecmp,
+static int permutation(const struct bn_scenario *fsc, struct bn_compare_col *c, bool ecmp,
                        double *pct, struct bn_error *err)
 {
     const char *const sets[] = {"scale_up.domain_gpus=0", "workload.kind=permutation",
@@ -193,10 +219,12 @@ static int permutation(const struct bn_scenario *fsc, const struct bn_compare_co
     struct bn_results r;
     int rc = run_with(&nofaults, sets + c->scale_up, &r, err);
     if (rc == BN_OK) {
-        *pct = 100 * r.throughput_gbps.mean / line_gbps(&r, c);
+        if (!r.interrupted)
+            *pct = 100 * r.throughput_gbps.mean / line_gbps(&r, c);
+        rc = stopped(c, rc, r.interrupted);
         bn_results_free(&r);
     }
-    return rc;
+    return stopped(c, rc, false);
 }
 
 /* 16 senders (or all but three hosts) of 1 MB to host 0, and a victim flow
@@ -222,6 +250,10 @@ static int incast(const struct bn_scenario *fsc, uint32_t hosts, struct bn_compa
     nofaults.nfaults = 0;
     struct bn_results r;
     int rc = run_with(&nofaults, sets + c->scale_up, &r, err);
+    if (rc == BN_OK && r.interrupted) {
+        bn_results_free(&r);
+        return stopped(c, rc, true);
+    }
     if (rc == BN_OK) {
         double last = 0;
         for (uint32_t i = 0; i < c->incast_senders && i < r.nflows; i++)
@@ -236,7 +268,7 @@ static int incast(const struct bn_scenario *fsc, uint32_t hosts, struct bn_compa
         c->incast_pauses = r.pause_frames;
         bn_results_free(&r);
     }
-    return rc;
+    return stopped(c, rc, false);
 }
 
 static int allreduce(const struct bn_scenario *fsc, struct bn_compare_col *c,
@@ -257,6 +289,11 @@ static int allreduce(const struct bn_scenario *fsc, struct bn_compare_col *c,
             rc = bn_coll_sweep(&sc, &r, err);
         if (rc != BN_OK)
             break;
+        if (r.interrupted) { /* the row is not whole */
+            bn_coll_results_free(&r);
+            rc = stopped(c, rc, true);
+            break;
+        }
         if (r.nrows) {
             c->ar_busbw_gbs[i] = r.rows[0].busbw_gbs;
             /* over what its algorithm reaches at line rate (seed.c's figure) */
@@ -267,7 +304,7 @@ static int allreduce(const struct bn_scenario *fsc, struct bn_compare_col *c,
         c->gbps_per_pflops = r.topo.gbps_per_pflops;
         bn_coll_results_free(&r);
     }
-    return rc;
+    return stopped(c, rc, false);
 }
 
 /* The scenario's faults on this fabric: its slowest routes' convergence. */
@@ -279,6 +316,12 @@ static int faults(const struct bn_scenario *fsc, struct bn_compare_col *c, struc
     const char *const sets[] = {"observe.sample_us=0", "routing.baseline=false", NULL};
     struct bn_results r;
     int rc = run_with(fsc, sets, &r, err);
+    if (rc == BN_OK && r.interrupted) {
+        bn_results_free(&r);
+        return stopped(c, rc, true);
+    }
+    if (rc == BN_OK)
+        c->converge_ms = 0;
     for (uint32_t i = 0; rc == BN_OK && i < r.nfaults; i++) {
         double ms = r.faults[i].converged_us / 1e3;
         c->converge_never = c->converge_never || ms < 0;
@@ -286,7 +329,7 @@ static int faults(const struct bn_scenario *fsc, struct bn_compare_col *c, struc
     }
     if (rc == BN_OK)
         bn_results_free(&r);
-    return rc;
+    return stopped(c, rc, false);
 }
 
 static void key_text(const struct bn_scenario *sc, const char *path, char *buf, size_t len)
@@ -319,6 +362,7 @@ static int measure(const struct bn_scenario *base, const char *const *sets, cons
                                                       strlen(c->load_balancing));
         key_text(fsc, "nic.transport", c->transport, sizeof c->transport);
         c->switch_ns = fsc->sw.latency_ns;
+        c->has_faults = fsc->nfaults > 0; /* its row is n/m, not "-", until measured */
         if (c->scale_up) { /* NVLink: credits end to end, no CC, one NVSwitch hop */
             snprintf(c->link_layer, sizeof c->link_layer, "nvlink");
             snprintf(c->congestion_control, sizeof c->congestion_control, "none");
@@ -351,7 +395,7 @@ static int measure(const struct bn_scenario *base, const char *const *sets, cons
     }
     free(fsc);
     c->wall_s = bn_wall_now() - t0;
-    return rc;
+    return rc == BN_EINTR ? BN_OK : rc; /* cut short: marked, its figures unmeasured */
 }
 
 /* What a worker sends back: its status, the error, the column. */

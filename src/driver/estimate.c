@@ -19,13 +19,15 @@
  *                    per piece; for hier's two-level chains, its state per
  *                    server and piece
  * and refused (BN_EINPUT naming the key that drives the largest part)
- * when the total passes the memory available (MemAvailable in
- * /proc/meminfo, or sim.memory_limit_bytes).
+ * when the total passes the memory available (sim.memory_limit_bytes, or
+ * the least of MemAvailable, the address-space limit and the cgroup's:
+ * core/memlimit.h).
  */
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "core/memlimit.h"
 #include "coll/proto.h"
 #include "coll/sched.h"
 #include "job/graph.h"
@@ -34,23 +36,6 @@
 #include "flow/maxmin.h"
 #include "switch/lb.h"
 #include "job/model.h"
-
-/* The memory the kernel says can be used now without swapping. */
-static uint64_t available_bytes(void)
-{
-    FILE *f = fopen("/proc/meminfo", "r");
-    unsigned long long kb = 0;
-    char line[128];
-    while (f && fgets(line, sizeof line, f))
-        if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
-            break;
-    if (f)
-        fclose(f);
-    if (kb)
-        return (uint64_t)kb * 1024;
-    long pages = sysconf(_SC_AVPHYS_PAGES), size = sysconf(_SC_PAGESIZE);
-    return pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size : UINT64_MAX;
-}
 
 /* The flows the workload will start (0: a flow file, not read yet), and
  * the run's length if they ran at line rate one after another at the
@@ -228,7 +213,8 @@ int bn_estimate_memory(const struct bn_scenario *sc, enum bn_est_what what,
         run_parts(sc, &c, e);
     e->total_bytes = e->topology_bytes + e->routes_bytes + e->fabric_bytes + e->flows_bytes +
                      e->series_bytes + e->coll_bytes + e->jobs_bytes;
-    e->available_bytes = sc->sim.memory_limit_bytes ? sc->sim.memory_limit_bytes : available_bytes();
+    e->available_bytes = sc->sim.memory_limit_bytes ? sc->sim.memory_limit_bytes
+                                                   : bn_mem_available("", NULL);
     /* one leaf's search touches every port: 4 ns each on the development
      * machine (a k=64 fat-tree, 2048 leaves x 393k ports, in 3.4 s) */
     e->route_s = (double)c.leaves * (double)ports * 4e-9;
@@ -254,11 +240,20 @@ static const char *culprit(const struct bn_scenario *sc, const struct bn_mem_est
         snprintf(what, len, "routing tables %.1f GB for %llu switches x %llu leaves", gb,
                  (unsigned long long)e->switches, (unsigned long long)e->leaves);
         return "topology.k";
-    case 1:
-        snprintf(what, len, "%.1f GB for the flows of %llu hosts", gb,
-                 (unsigned long long)e->hosts);
-        return e->flows_bytes > 64 * e->hosts * sizeof(struct bn_qp) ? "workload.kind"
-                                                                       : "topology.k";
+    case 1: {
+        const struct bn_workload_ops *w = bn_workload_at(sc->workload.kind);
+        double ideal;
+        unsigned long long n = (unsigned long long)flow_count(sc, e->hosts, &ideal);
+        if (w->needs_flow_file)
+            snprintf(what, len, "%.1f GB for its %llu lines' flows", gb, n);
+        else
+            snprintf(what, len, "%.1f GB for %llu flows of %llu hosts", gb, n,
+                     (unsigned long long)e->hosts);
+        /* the workload's own key when its flows are many per host */
+        return w->count_key && e->flows_bytes > 64 * e->hosts * sizeof(struct bn_qp)
+                   ? w->count_key
+                   : "topology.k";
+    }
     case 2:
         snprintf(what, len, "time series %.1f GB", gb);
         return "observe.sample_us";
@@ -284,10 +279,13 @@ int bn_check_memory(const struct bn_scenario *sc, enum bn_est_what what_for,
         return rc;
     char what[160];
     const char *key = culprit(sc, &e, what, sizeof what);
+    enum bn_mem_bound bound = BN_MEM_PHYSICAL;
+    if (!sc->sim.memory_limit_bytes)
+        bn_mem_available("", &bound);
     return bn_fail(err, BN_EINPUT, "%s: key '%s': %s would need about %.1f GB (%s), more "
                    "than the %.1f GB %s", sc->source, key,
                    what_for == BN_EST_TOPO ? "the topology" : "the run",
                    (double)e.total_bytes / 1e9, what,
                    (double)e.available_bytes / 1e9,
-                   sc->sim.memory_limit_bytes ? "of sim.memory_limit_bytes" : "of memory available");
+                   sc->sim.memory_limit_bytes ? "of sim.memory_limit_bytes" : bn_mem_bound_name(bound));
 }

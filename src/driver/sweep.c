@@ -202,6 +202,8 @@ static int place_point(void *ctx, uint32_t t, const void *msg, struct bn_error *
     struct sweep_ctx *x = ctx;
     uint32_t p = t * x->nparts + x->part;
     const struct point_msg *m = msg;
+    if (m->rc == BN_EINTR) /* stopped in its set-up: not done, the sweep interrupted */
+        return BN_OK;
     if (m->rc != BN_OK) {
         *err = m->err;
         return m->rc;

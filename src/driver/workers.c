@@ -1,12 +1,14 @@
 /* Worker processes for independent tasks: fork, pipe, poll (workers.h). */
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "bnet/bnet.h"
 #include "core/interrupt.h"
 #include "driver/workers.h"
 
@@ -22,6 +24,28 @@ static int move_all(int fd, void *buf, size_t len, bool out)
         at += (size_t)n;
     }
     return 0;
+}
+
+/* A worker's SIGINT and SIGTERM only ask to stop, however many come: its
+ * parent passes a stop on, and a terminal's reaches the worker too. */
+static void worker_stop(int sig)
+{
+    (void)sig;
+    bn_interrupt();
+}
+
+/* In the worker: the caller's handler (which may end the process at a
+ * second signal) or the default becomes worker_stop; an ignored signal
+ * stays ignored. */
+static void worker_signals(void)
+{
+    static const int sigs[] = {SIGINT, SIGTERM};
+    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
+        struct sigaction old, sa = {.sa_handler = worker_stop};
+        sigemptyset(&sa.sa_mask);
+        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+            sigaction(sigs[i], &sa, NULL);
+    }
 }
 
 struct child {
@@ -44,6 +68,7 @@ static int spawn(const struct bn_workers *w, uint32_t task, void *msg, struct ch
         return bn_fail(err, BN_EINTERNAL, "%s: fork: %s", w->what, strerror(errno));
     }
     if (pid == 0) {
+        worker_signals();
         close(fds[0]);
         memset(msg, 0, w->msg_size);
         w->run(w->ctx, task, msg);
@@ -78,8 +103,14 @@ int bn_workers_run(const struct bn_workers *w, struct bn_error *err)
         return bn_fail(err, BN_ENOMEM, "out of memory");
     uint32_t next = 0, running = 0;
     int rc = BN_OK;
+    bool passed = false;
     for (;;) {
         bool stop = w->interruptible && bn_interrupt_requested();
+        /* a stop asked of this process alone reaches the running workers,
+         * which end their task at its next check (not when it is done) */
+        for (uint32_t i = 0; stop && !passed && i < running; i++)
+            kill(c[i].pid, SIGINT);
+        passed = passed || stop;
         while (rc == BN_OK && !stop && next < w->ntasks && running < jobs) {
             rc = spawn(w, next, msg, &c[running], err);
             next += rc == BN_OK;
@@ -89,7 +120,8 @@ int bn_workers_run(const struct bn_workers *w, struct bn_error *err)
             break;
         for (uint32_t i = 0; i < running; i++)
             pf[i] = (struct pollfd){.fd = c[i].fd, .events = POLLIN};
-        if (poll(pf, running, -1) < 0) {
+        /* woken every 200 ms: a signal just before poll would not wake it */
+        if (poll(pf, running, w->interruptible && !passed ? 200 : -1) < 0) {
             if (errno == EINTR)
                 continue;
             rc = rc == BN_OK ? bn_fail(err, BN_EINTERNAL, "%s: poll: %s", w->what,

@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "bnet/output.h"
 #include "plot/figure.h"
 
 void fig_quote(FILE *f, const char *s)
@@ -35,11 +36,13 @@ int fig_open(struct fig *g, const char *dir, const char *name, const char *title
         fprintf(stderr, "bnet: plot folder '%s': path too long\n", dir);
         return 2;
     }
-    g->f = fopen(g->gp, "w");
-    if (!g->f) {
-        fprintf(stderr, "bnet: %s: cannot write: %s\n", g->gp, strerror(errno));
+    struct bn_error err = {0};
+    g->out = bn_output_open(g->gp, "a plot script", &err); /* renamed into place at close */
+    if (!g->out) {
+        fprintf(stderr, "bnet: %s\n", err.msg);
         return 2;
     }
+    g->f = bn_output_stream(g->out);
     fprintf(g->f, "# bnet figure; redraw with: gnuplot %s.gp (in this folder)\n", name);
     fprintf(g->f, "set terminal svg size %d,%d noenhanced font 'Arial,12' background "
             "'#ffffff'\nset output '%s.svg'\nset title ", width, height, name);
@@ -50,10 +53,9 @@ int fig_open(struct fig *g, const char *dir, const char *name, const char *title
 
 void fig_abandon(struct fig *g)
 {
-    if (g->f)
-        fclose(g->f);
+    bn_output_discard(g->out); /* an older script of that name stays */
+    g->out = NULL;
     g->f = NULL;
-    remove(g->gp);
 }
 
 int fig_end(struct fig *g, bool ok, FILE *log)
@@ -102,16 +104,35 @@ int fig_gnuplot(const char *dir, const char *arg, int quiet)
 int fig_close(struct fig *g, FILE *log)
 {
     fputs("unset output\n", g->f);
-    int bad = ferror(g->f);
-    if (fclose(g->f) != 0 || bad) {
-        g->f = NULL;
-        fprintf(stderr, "bnet: %s: cannot write: %s\n", g->gp, strerror(errno));
+    struct bn_error err = {0};
+    g->f = NULL;
+    int rc = bn_output_close(g->out, false, &err);
+    g->out = NULL;
+    if (rc != BN_OK) {
+        fprintf(stderr, "bnet: %s\n", err.msg);
         return 2;
     }
-    g->f = NULL;
-    char script[sizeof g->name + 4];
-    snprintf(script, sizeof script, "%s.gp", g->name);
-    int st = fig_gnuplot(g->dir, script, 0);
+    /* gnuplot draws NAME.svg in a fresh folder beside it, renamed into
+     * place once whole: a reader never sees half a figure */
+    char tmp[PATH_MAX], script[sizeof g->name + 8], svg[PATH_MAX + 80], drawn[PATH_MAX + 80];
+    if ((size_t)snprintf(tmp, sizeof tmp, "%s/.bnet-svg-XXXXXX", g->dir) >= sizeof tmp ||
+        !mkdtemp(tmp)) {
+        fprintf(stderr, "bnet: plot folder '%s': cannot write in it: %s\n", g->dir,
+                strerror(errno));
+        return 2;
+    }
+    snprintf(script, sizeof script, "../%s.gp", g->name);
+    snprintf(drawn, sizeof drawn, "%s/%s.svg", tmp, g->name);
+    snprintf(svg, sizeof svg, "%s/%s.svg", g->dir, g->name);
+    int st = fig_gnuplot(tmp, script, 0);
+    if (st == 0 && rename(drawn, svg) != 0) {
+        fprintf(stderr, "bnet: %s: cannot write: %s\n", svg, strerror(errno));
+        st = -2;
+    }
+    unlink(drawn);
+    rmdir(tmp);
+    if (st == -2)
+        return 2;
     if (st == 127) {
         fprintf(stderr, "bnet: plots need gnuplot, which is not on PATH (Debian: apt-get "
                 "install gnuplot-nox)\n");

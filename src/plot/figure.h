@@ -8,7 +8,8 @@
 #include <stdio.h>
 
 struct fig {
-    FILE *f;                  /* the script being written */
+    struct bn_output *out;    /* the script, to a temporary file (bnet/output.h) */
+    FILE *f;                  /* its stream */
     const char *dir;
     char name[64];
     char gp[PATH_MAX];

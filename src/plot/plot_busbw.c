@@ -90,6 +90,8 @@ int plot_busbw(struct doc *docs, int n, const char *dir, FILE *log)
         json_array_foreach(lines[l].rows, i, r) {
             if (!compare && strcmp(doc_str(d, r, "algo"), lines[l].algo) != 0)
                 continue;
+            if (json_is_null(json_object_get(r, "busbw_gbs"))) /* interrupted: not measured */
+                continue;
             fprintf(g.f, "%.10g %.10g\n", doc_num(d, r, compare ? "bytes" : "size"),
                     doc_num(d, r, "busbw_gbs"));
         }

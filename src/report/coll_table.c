@@ -170,9 +170,10 @@ void bn_coll_print_table(FILE *out, const struct bn_coll_results *r)
  * with 10 significant digits, as the JSON. */
 int bn_coll_write_csv(const struct bn_coll_results *r, const char *path, struct bn_error *err)
 {
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return bn_fail(err, BN_EINPUT, "%s: cannot write CSV: %s", path, strerror(errno));
+    struct bn_output *o = bn_output_open(path, "CSV", err);
+    if (!o)
+        return err ? err->status : BN_EINPUT;
+    FILE *f = bn_output_stream(o);
     fputs("size,count,type,redop,root,time_us,algbw_gbs,busbw_gbs,wrong,inplace_time_us,"
           "inplace_algbw_gbs,inplace_busbw_gbs,inplace_wrong,algo,channels,failed,proto,"
           "nccl_algo,nccl_proto,nccl_predicted_us,nccl_time_us\n", f);
@@ -193,8 +194,5 @@ int bn_coll_write_csv(const struct bn_coll_results *r, const char *path, struct 
         fprintf(f, ",%u,%s,%s,%s,%s,%.10g,%.10g\n", w->channels, w->failed ? "true" : "false",
                 w->proto, w->nccl_algo, w->nccl_proto, w->nccl_predicted_us, w->nccl_time_us);
     }
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad)
-        return bn_fail(err, BN_EINPUT, "%s: cannot write CSV: %s", path, strerror(errno));
-    return BN_OK;
+    return bn_output_close(o, false, err);
 }

@@ -4,6 +4,7 @@
  * (docs/compare.md).
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -26,16 +27,55 @@ static const char *const labels[NROWS] = {
     "network cost per GPU (USD, est.)", "network power per GPU (W, est.)",
 };
 
+/* Row `row` (AllReduce size k) of a column a signal cut short before it
+ * was measured: NaN, or a count of UINT64_MAX (driver/compare.c). */
+static bool unmeasured(const struct bn_compare_col *c, int row, int k)
+{
+    switch (row) {
+    case 0: case 1: case 2: case 3: case 4: return isnan(c->port_gbps) && !c->link_layer[0];
+    case 5: return isnan(c->port_gbps);
+    case 6: return isnan(c->switch_ns);
+    case 7: return isnan(c->lat_p50_us);
+    case 8: return isnan(c->lat_p999_us);
+    case 9: return isnan(c->perm_ecmp_pct);
+    case 10: return isnan(c->perm_own_pct);
+    case 11: return c->incast_drops == UINT64_MAX;
+    case 12: return c->incast_pauses == UINT64_MAX;
+    case 13: return isnan(c->incast_slowdown);
+    case 14: return c->victim_src != UINT32_MAX && isnan(c->victim_pct);
+    case 15: case 16: case 17: return isnan(c->ar_busbw_gbs[k]);
+    case 18: case 19: case 20: return isnan(c->ar_eff_pct[k]);
+    case 21: return c->has_faults && isnan(c->converge_ms);
+    case 22: return isnan(c->gbps_per_pflops);
+    default: return false;
+    }
+}
+
+/* A figure, null when not measured (NaN). */
+static json_t *real_or_null(double v)
+{
+    return isnan(v) ? json_null() : json_real(v);
+}
+
+static json_t *count_or_null(uint64_t v)
+{
+    return v == UINT64_MAX ? json_null() : json_integer((json_int_t)v);
+}
+
 /* Row `row` of column c as text. */
 static void cell(const struct bn_compare_col *c, int row, char *buf, size_t len)
 {
     const char *const text[] = {c->link_layer, c->flow_control, c->congestion_control,
                                 c->load_balancing, c->transport};
+    int k = row < 18 ? row - 15 : row - 18; /* AllReduce size */
+    if (unmeasured(c, row, k)) {
+        snprintf(buf, len, "n/m");
+        return;
+    }
     if (row < 5) {
         snprintf(buf, len, "%s", text[row]);
         return;
     }
-    int k = row < 18 ? row - 15 : row - 18; /* AllReduce size */
     switch (row) {
     case 5: snprintf(buf, len, "%.0f", c->port_gbps); break;
     case 6: snprintf(buf, len, "%.0f", c->switch_ns); break;
@@ -95,15 +135,16 @@ void bn_compare_print(FILE *out, const struct bn_compare_results *r)
                     r->cols[j].fabric, r->cols[j].cost_unstated);
     if (r->interrupted)
         fprintf(out, "# interrupted: the columns marked * were cut short by the signal; their "
-                "figures are those measured before it, 0 where none was\n");
+                "figures are those measured before it, n/m where none was (not measured)\n");
 }
 
 int bn_compare_write_csv(const struct bn_compare_results *r, const char *path,
                          struct bn_error *err)
 {
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return bn_fail(err, BN_EINPUT, "%s: cannot write CSV: %s", path, strerror(errno));
+    struct bn_output *o = bn_output_open(path, "CSV", err);
+    if (!o)
+        return err ? err->status : BN_EINPUT;
+    FILE *f = bn_output_stream(o);
     fputs("figure", f);
     for (uint32_t j = 0; j < r->ncols; j++) {
         fputc(',', f);
@@ -120,48 +161,49 @@ int bn_compare_write_csv(const struct bn_compare_results *r, const char *path,
         }
         fputc('\n', f);
     }
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad)
-        return bn_fail(err, BN_EINPUT, "%s: cannot write CSV: %s", path, strerror(errno));
-    return BN_OK;
+    return bn_output_close(o, false, err);
 }
 
 static json_t *col_json(const struct bn_compare_col *c)
 {
     json_t *ar = json_array();
     for (int k = 0; k < BN_COMPARE_SIZES; k++)
-        json_array_append_new(ar, json_pack("{s:I, s:f, s:f, s:s}", "bytes",
+        json_array_append_new(ar, json_pack("{s:I, s:o, s:o, s:s}", "bytes",
                                             (json_int_t)c->ar_bytes[k], "busbw_gbs",
-                                            c->ar_busbw_gbs[k], "line_rate_pct", c->ar_eff_pct[k],
-                                            "algo", c->ar_algo[k]));
-    json_t *o = json_pack("{s:s, s:b, s:b, s:s, s:s, s:s, s:s, s:s, s:f, s:f}", "fabric",
+                                            real_or_null(c->ar_busbw_gbs[k]), "line_rate_pct",
+                                            real_or_null(c->ar_eff_pct[k]), "algo", c->ar_algo[k]));
+    json_t *o = json_pack("{s:s, s:b, s:b, s:s, s:s, s:s, s:s, s:s, s:o, s:o}", "fabric",
                           c->fabric, "scale_up", c->scale_up, "interrupted", c->interrupted,
                           "link_layer", c->link_layer, "flow_control", c->flow_control,
                           "congestion_control", c->congestion_control, "load_balancing",
                           c->load_balancing, "transport", c->transport, "port_gbps",
-                          c->port_gbps, "switch_ns", c->switch_ns);
-    json_object_set_new(o, "latency", json_pack("{s:i, s:i, s:I, s:f, s:f}", "src",
+                          real_or_null(c->port_gbps), "switch_ns", real_or_null(c->switch_ns));
+    /* null: not measured (a signal cut the column short first) */
+    json_object_set_new(o, "latency", json_pack("{s:i, s:i, s:I, s:o, s:o}", "src",
                                                  (int)c->lat_src, "dst", (int)c->lat_dst,
                                                  "bytes", (json_int_t)2, "p50_us",
-                                                 c->lat_p50_us, "p999_us", c->lat_p999_us));
-    json_object_set_new(o, "permutation", json_pack("{s:f, s:f}", "ecmp_line_rate_pct",
-                                                    c->perm_ecmp_pct, "own_line_rate_pct",
-                                                    c->perm_own_pct));
-    json_t *inc = json_pack("{s:i, s:I, s:I, s:f}", "senders", (int)c->incast_senders,
-                            "data_drops", (json_int_t)c->incast_drops, "pause_frames",
-                            (json_int_t)c->incast_pauses, "time_over_ideal", c->incast_slowdown);
+                                                 real_or_null(c->lat_p50_us), "p999_us",
+                                                 real_or_null(c->lat_p999_us)));
+    json_object_set_new(o, "permutation", json_pack("{s:o, s:o}", "ecmp_line_rate_pct",
+                                                    real_or_null(c->perm_ecmp_pct),
+                                                    "own_line_rate_pct",
+                                                    real_or_null(c->perm_own_pct)));
+    json_t *inc = json_pack("{s:i, s:o, s:o, s:o}", "senders", (int)c->incast_senders,
+                            "data_drops", count_or_null(c->incast_drops), "pause_frames",
+                            count_or_null(c->incast_pauses), "time_over_ideal",
+                            real_or_null(c->incast_slowdown));
     bool victim = c->victim_src != UINT32_MAX;
-    json_object_set_new(inc, "victim", victim ? json_pack("{s:i, s:i, s:f}", "src",
+    json_object_set_new(inc, "victim", victim ? json_pack("{s:i, s:i, s:o}", "src",
                                                            (int)c->victim_src, "dst",
                                                            (int)c->victim_dst, "line_rate_pct",
-                                                           c->victim_pct)
+                                                           real_or_null(c->victim_pct))
                                               : json_null());
     json_object_set_new(o, "incast", inc);
     json_object_set_new(o, "allreduce", ar);
     json_object_set_new(o, "convergence_ms",
                         !c->has_faults      ? json_null()
                         : c->converge_never ? json_real(-1)
-                                            : json_real(c->converge_ms));
+                                            : real_or_null(c->converge_ms));
     json_object_set_new(o, "gbps_per_pflops",
                         c->gbps_per_pflops > 0 ? json_real(c->gbps_per_pflops) : json_null());
     json_object_set_new(o, "cost_usd_per_gpu",

@@ -131,15 +131,11 @@ static int write_one(const struct bn_results *r, const char *prefix, const char 
     if (!path)
         return bn_fail(err, BN_ENOMEM, "out of memory");
     snprintf(path, len, "%s-%s.csv", prefix, suffix);
-    FILE *f = fopen(path, "w");
-    int rc = BN_OK;
-    if (!f) {
-        rc = bn_fail(err, BN_EINPUT, "%s: cannot write CSV: %s", path, strerror(errno));
-    } else {
-        body(f, r);
-        int bad = ferror(f);
-        if (fclose(f) != 0 || bad)
-            rc = bn_fail(err, BN_EINPUT, "%s: cannot write CSV: %s", path, strerror(errno));
+    struct bn_output *o = bn_output_open(path, "CSV", err);
+    int rc = o ? BN_OK : err ? err->status : BN_EINPUT;
+    if (o) {
+        body(bn_output_stream(o), r);
+        rc = bn_output_close(o, false, err);
     }
     free(path);
     return rc;

@@ -489,22 +489,16 @@ int bn_json_dump(json_t *root, const char *path, int flags, struct bn_error *err
 {
     if (!root)
         return bn_fail(err, BN_ENOMEM, "out of memory building JSON");
-    bool to_stdout = strcmp(path, "-") == 0;
-    FILE *f = to_stdout ? stdout : fopen(path, "w");
-    int bad = !f;
-    errno = 0;
-    if (f) {
-        bad = json_dumpf(root, f, (size_t)flags) != 0;
-        bad |= to_stdout && fputc('\n', f) == EOF;
-        bad |= (to_stdout ? fflush(f) : fclose(f)) != 0;
-        bad |= to_stdout && ferror(f);
+    struct bn_output *o = bn_output_open(path, "JSON", err);
+    if (!o) {
+        json_decref(root);
+        return err ? err->status : BN_EINPUT;
     }
-    int saved = errno;
+    FILE *f = bn_output_stream(o);
+    bool bad = json_dumpf(root, f, (size_t)flags) != 0;
+    bad |= strcmp(path, "-") == 0 && fputc('\n', f) == EOF;
     json_decref(root);
-    if (bad)
-        return bn_fail(err, BN_EINPUT, "%s: cannot write JSON: %s",
-                       to_stdout ? "standard output" : path, strerror(saved ? saved : EIO));
-    return BN_OK;
+    return bn_output_close(o, bad, err); /* whole, or the old file left as it was */
 }
 
 int bn_results_write_json(const struct bn_results *r, const char *path, int flags,

@@ -85,12 +85,12 @@ int bn_json_stream_open(struct bn_json_stream *s, const char *path, json_t *head
     json_decref(head);
     if (!text)
         return bn_fail(err, BN_ENOMEM, "out of memory building JSON");
-    errno = 0;
-    s->f = s->to_stdout ? stdout : fopen(path, "w");
-    if (!s->f) {
+    s->out = bn_output_open(path, "JSON", err);
+    if (!s->out) {
         free(text);
-        return bn_fail(err, BN_EINPUT, "%s: cannot write JSON: %s", path, strerror(errno));
+        return err ? err->status : BN_EINPUT;
     }
+    s->f = bn_output_stream(s->out);
     /* all but the closing "\n}" ("}" alone for an empty head) */
     size_t n = strlen(text);
     put(s, text, n - (s->nkeys ? 2 : 1));
@@ -127,15 +127,11 @@ int bn_json_stream_close(struct bn_json_stream *s, struct bn_error *err)
     puts_(s, s->nkeys ? "\n}" : "}");
     if (s->to_stdout)
         puts_(s, "\n");
-    errno = 0;
-    int closed = s->to_stdout ? fflush(s->f) : fclose(s->f);
-    if (!s->bad && (closed != 0 || (s->to_stdout && ferror(s->f)))) {
-        s->bad = true;
-        s->saved_errno = errno;
-    }
-    if (s->bad)
+    if (s->bad) { /* the first failed write's cause, not the close's */
+        bn_output_discard(s->out);
         return bn_fail(err, BN_EINPUT, "%s: cannot write JSON: %s",
                        s->to_stdout ? "standard output" : s->path,
                        strerror(s->saved_errno ? s->saved_errno : EIO));
-    return BN_OK;
+    }
+    return bn_output_close(s->out, false, err);
 }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "bnet/bnet.h"
+#include "bnet/output.h"
 
 #define BN_JSON_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10))
 
@@ -36,6 +37,7 @@ int bn_json_dump(json_t *root, const char *path, int flags, struct bn_error *err
  * keys and arrays element by element (values consumed), then close, which
  * reports any failed write. */
 struct bn_json_stream {
+    struct bn_output *out;     /* bnet/output.h: a temporary file, renamed at close */
     FILE *f;
     const char *path;
     size_t nkeys, nelems;

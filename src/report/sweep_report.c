@@ -97,9 +97,10 @@ void bn_sweep_print(FILE *out, const struct bn_sweep_results *r)
 
 int bn_sweep_write_csv(const struct bn_sweep_results *r, const char *path, struct bn_error *err)
 {
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return bn_fail(err, BN_EINPUT, "%s: cannot write CSV: %s", path, strerror(errno));
+    struct bn_output *o = bn_output_open(path, "CSV", err);
+    if (!o)
+        return err ? err->status : BN_EINPUT;
+    FILE *f = bn_output_stream(o);
     fputs("point", f);
     for (uint32_t a = 0; a < r->naxes; a++) {
         fputc(',', f);
@@ -121,10 +122,7 @@ int bn_sweep_write_csv(const struct bn_sweep_results *r, const char *path, struc
             fprintf(f, "," REAL, columns[c].get(&pt->res));
         fprintf(f, ",%s\n", pt->res.stopped_early ? "true" : "false");
     }
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad)
-        return bn_fail(err, BN_EINPUT, "%s: cannot write CSV: %s", path, strerror(errno));
-    return BN_OK;
+    return bn_output_close(o, false, err);
 }
 
 static json_t *point_json(const struct bn_sweep_results *r, uint32_t p)

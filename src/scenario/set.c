@@ -45,11 +45,20 @@ static void nearest_section(const char *path, char *buf, size_t len)
 
 static void bad_key_why(const char *key, char *why, size_t len)
 {
-    char section[128];
+    char section[192];
     const struct bn_scn_list *l = NULL;
     for (size_t i = 0; (l = bn_scn_list_at(i)) != NULL; i++)
         if (strncmp(key, l->name, strlen(l->name)) == 0 && key[strlen(l->name)] == '.')
             break;
+    const char *digits = l ? key + strlen(l->name) + 1 : NULL;
+    size_t nd = digits ? strspn(digits, "0123456789") : 0;
+    /* an index past the list's end (any number of digits): say the limit */
+    if (nd && digits[nd] == '.' && (nd > 9 || strtoul(digits, NULL, 10) >= l->max)) {
+        snprintf(why, len, "item %.*s%s is past the last: at most %u %ss (items 0 to %u; "
+                 "docs/limits.md)", nd > 24 ? 24 : (int)nd, digits, nd > 24 ? "..." : "",
+                 l->max, l->noun, l->max - 1);
+        return;
+    }
     if (l) { /* an item of a list */
         size_t used = (size_t)snprintf(why, len, "expected %s.N.KEY with N below %u and KEY "
                                        "one of: ", l->name, l->max);
@@ -65,13 +74,31 @@ static void bad_key_why(const char *key, char *why, size_t len)
     bn_scn_unknown(section, key, "unknown key", why, len);
 }
 
-static int apply(struct bn_scenario *sc, const char *origin, const char *key,
+/* "faults[3].kind" (as messages name an item's key) -> "faults.3.kind"
+ * in buf; else key itself. */
+static const char *dotted(const char *key, char *buf, size_t len)
+{
+    const struct bn_scn_list *l;
+    for (size_t i = 0; (l = bn_scn_list_at(i)) != NULL; i++) {
+        size_t n = strlen(l->name);
+        const char *close = strncmp(key, l->name, n) == 0 && key[n] == '[' ? strchr(key, ']')
+                                                                           : NULL;
+        if (close && close[1] == '.' &&
+            (size_t)snprintf(buf, len, "%s.%.*s%s", l->name, (int)(close - key - n - 1),
+                             key + n + 1, close + 1) < len)
+            return buf;
+    }
+    return key;
+}
+
+static int apply(struct bn_scenario *sc, const char *origin, const char *typed_key,
                  const char *value, uint32_t mark, struct bn_error *err)
 {
-    char why[BN_SCN_WHY_MAX], key_shown[80];
+    char why[BN_SCN_WHY_MAX], key_shown[80], buf[160];
     uint32_t index = 0;
+    const char *key = dotted(typed_key, buf, sizeof buf);
     const struct bn_scn_key *k = bn_scn_find(key);
-    bn_scn_excerpt(key, strlen(key), key_shown, sizeof key_shown);
+    bn_scn_excerpt(typed_key, strlen(typed_key), key_shown, sizeof key_shown);
     if (k && k->list)
         k = NULL; /* an item's field is set as faults.N.field */
     if (!k && (k = bn_scn_find_item(key, &index)) != NULL) {

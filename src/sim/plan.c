@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bnet/output.h"
 #include "sim/sim.h"
 
 static void count_rate(struct bn_topo_info *out, double gbps)
@@ -114,14 +115,10 @@ static void fill_plan(const struct bn_topo *t, const struct bn_scenario *sc,
 
 static int write_dot(const struct bn_topo *t, const char *path, struct bn_error *err)
 {
-    bool to_stdout = strcmp(path, "-") == 0;
-    FILE *f = to_stdout ? stdout : fopen(path, "w");
-    if (!f)
-        return bn_fail(err, BN_EINPUT, "cannot write '%s': %s", path, strerror(errno));
-    int bad = bn_topo_write_dot(t, f);
-    if (!to_stdout && fclose(f) != 0)
-        bad = -1;
-    return bad ? bn_fail(err, BN_EINPUT, "error writing '%s'", path) : BN_OK;
+    struct bn_output *o = bn_output_open(path, "DOT", err); /* temporary file, renamed */
+    if (!o)
+        return err ? err->status : BN_EINPUT;
+    return bn_output_close(o, bn_topo_write_dot(t, bn_output_stream(o)) != 0, err);
 }
 
 int bn_plan_topology(const struct bn_scenario *sc, const struct bn_topo_query *q,

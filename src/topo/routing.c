@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "core/bigmem.h"
+#include "core/interrupt.h"
 #include "topo/routing.h"
 
 #define UNREACHED UINT32_MAX
@@ -96,6 +97,7 @@ static int fill_one(struct bn_routes *r, const struct bn_topo *t, const uint8_t 
     uint32_t d = dist[(size_t)sw * nl + l];
     if (d == 0) { /* this switch is leaf l: the lookup delivers; see dedupe_rows */
         r->sw[sw].own_leaf = l;
+        r->table[(size_t)sw * r->nleaves + l] = 0;
         return BN_OK;
     }
     if (d == UNREACHED && down) { /* cut off by failures */
@@ -185,7 +187,11 @@ static int build(struct bn_routes *r, const struct bn_topo *t, const uint8_t *do
     r->first_switch = t->nhosts;
     r->nswitches = t->nswitches;
     r->table_cap = (size_t)t->nswitches * t->nleaves + 1;
-    r->table = bn_big_calloc(r->table_cap, sizeof *r->table);
+    /* not zeroed first: fill_one writes every entry, and zeroing 670 MB
+     * (k=128) took seconds in which a stop request went unheard */
+    r->table = bn_big_alloc(r->table_cap * sizeof *r->table);
+    if (r->table)
+        r->table[r->table_cap - 1] = 0;
     r->sw = bn_big_calloc(t->nswitches + 1, sizeof *r->sw);
     for (uint32_t sw = 0; r->sw && sw < t->nswitches; sw++)
         r->sw[sw].own_leaf = UINT32_MAX;
@@ -215,7 +221,14 @@ static int build(struct bn_routes *r, const struct bn_topo *t, const uint8_t *do
         rc = bn_fail(err, BN_ENOMEM, "out of memory building routing tables");
         goto out;
     }
-    for (uint32_t l = 0; l < nl; l++) {
+    /* a stop request is heard here too: k=128 takes minutes (a leaf's
+     * search, or a switch's row, is milliseconds at most) */
+    for (uint32_t l = 0; l < nl && rc == BN_OK; l++) {
+        if (bn_interrupt_requested()) {
+            rc = bn_fail(err, BN_EINTR, "interrupted while computing the routing tables "
+                         "(%u of %u leaves); nothing was simulated", l, nl);
+            break;
+        }
         bfs_from(t, t->leaf_node[l], &s);
         for (uint32_t sw = 0; sw < t->nswitches; sw++)
             dist_all[(size_t)sw * nl + l] = s.dist[sw];
@@ -227,7 +240,10 @@ static int build(struct bn_routes *r, const struct bn_topo *t, const uint8_t *do
     }
     for (uint32_t sw = 0; sw < t->nswitches && rc == BN_OK; sw++) {
         struct bn_route_set last = {0, UINT32_MAX, 0, false};
-        if (open_region(r, &t->nodes[t->nhosts + sw], sw) != 0)
+        if (bn_interrupt_requested())
+            rc = bn_fail(err, BN_EINTR, "interrupted while filling the routing tables; "
+                         "nothing was simulated");
+        else if (open_region(r, &t->nodes[t->nhosts + sw], sw) != 0)
             rc = bn_fail(err, BN_ENOMEM, "out of memory building routing tables");
         for (uint32_t l = 0; l < t->nleaves && rc == BN_OK; l++)
             rc = fill_one(r, t, down, dist_all, s.nbr, sw, l, s.cand, &last, err);

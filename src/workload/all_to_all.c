@@ -38,4 +38,5 @@ const struct bn_workload_ops bn_wl_all_to_all = {
     .name = "all_to_all",
     .generate = generate,
     .count = count,
+    .count_key = "workload.kind", /* hosts^2 flows */
 };

@@ -235,4 +235,5 @@ const struct bn_workload_ops bn_wl_poisson = {
     .name = "poisson",
     .generate = generate,
     .count = count,
+    .count_key = "workload.duration_us", /* arrivals over the duration */
 };

@@ -87,6 +87,9 @@ struct bn_workload_ops {
      * many flows it will make on nhosts hosts (0: not known before), and
      * how many messages its busiest sender or receiver handles in a row. */
     uint64_t (*count)(const struct bn_scenario *sc, uint64_t nhosts, uint64_t *serial);
+    /* The key to name when its flows do not fit (NULL: the flows follow
+     * the fabric's size, topology.k): what makes count() large. */
+    const char *count_key;
 };
 
 /* The registry (workload.kind): the i-th generator and its name, NULL past

@@ -811,7 +811,7 @@ expect_error "a flap without an end" "key 'faults[0].until_us'" \
     --set "faults.0.target=tor0 agg0" --set faults.0.down_us=5 --set faults.0.up_us=5
 expect_error "a fault left without a target" "key 'faults[0].target'" "missing" \
     -- run --quiet --set topology.k=4 --set faults.1.kind=nic_down --set faults.1.target=host1
-expect_error "more faults than the list holds" "key 'faults.16.kind'" "below 16" \
+expect_error "more faults than the list holds" "key 'faults.16.kind'" "at most 16 faults" \
     -- run --quiet --set faults.16.kind=link_down
 expect_error "more random links than the tier has" "key 'faults[0].count'" \
     -- run --quiet --set topology.k=4 --set faults.0.kind=random_links --set faults.0.count=99
@@ -844,7 +844,7 @@ expect_error "background alone" "key 'jobs[0].kind'" "background" \
     --set jobs.1.kind=background --set jobs.1.gpus=4 --set jobs.0.tp=1
 expect_error "expert parallelism without experts" "key 'jobs[0].ep'" \
     -- job scenarios/default.yaml --set topology.k=4 --set jobs.0.dp=4 --set jobs.0.ep=2
-expect_error "a job's key past the list" "key 'jobs.8.tp'" "below 8" -- job --set jobs.8.tp=2
+expect_error "a job's key past the list" "key 'jobs.8.tp'" "at most 8 jobs" -- job --set jobs.8.tp=2
 expect_error "a job's graph beyond the memory limit" "key 'jobs'" "graphs" \
     -- job --set jobs.0.dp=16 --set jobs.0.global_batch=1000000 \
     --set sim.memory_limit_bytes=200000000

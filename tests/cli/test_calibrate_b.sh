@@ -13,36 +13,6 @@ set -uo pipefail
 # only its figures, 2 min of a sanitizer build's CI time
 [ -n "${BNET_SANITIZED:-}" ] && { echo "skipped: sanitizer build"; exit 77; }
 source tests/cli/lib.sh
-unset NCCL_ALGO NCCL_PROTO NCCL_MIN_NCHANNELS NCCL_MAX_NCHANNELS
-D=tests/data/calib
-
-# mean |bnet / measured - 1| in % over the rows >= 1 MiB, of JSON $1's column $2
-mean_err() {
-    jq --arg c "$2" '[.rows[] | select(.bytes >= 1048576) | (.[$c] / .measured_us - 1 | fabs)]
-        | add / length * 100 | . * 10 | round / 10' "$1"
-}
-
-# holdout NAME FIT_FILE PREDICT_FILE GUARD_PCT
-holdout() {
-    local name=$1 fit=$2 pred=$3 guard=$4
-    (cd "$T" && $BNET calibrate "$OLDPWD/$fit" --out "$name.yaml" --json "$name-fit.json" \
-        --max-runs 16 --quiet)
-    local rc=$?
-    ok "$name: fit on $(basename "$fit") runs" $rc
-    ((rc == 0)) || return
-    $BNET calibrate --calibration "$T/$name.yaml" --no-fit "$pred" --json "$T/$name.json" --quiet \
-        --report "$T/rep-$name" >/dev/null
-    rc=$?
-    ok "$name: predicts $(basename "$pred")" $rc
-    ((rc == 0)) || return
-    jq -e '.rms_after < .rms_before' "$T/$name.json" >/dev/null
-    ok "$name: calibrated rms $(jq '.rms_after*1e4|round/1e4' "$T/$name.json") below uncalibrated $(jq '.rms_before*1e4|round/1e4' "$T/$name.json")" $?
-    local before after
-    before=$(mean_err "$T/$name.json" before_us)
-    after=$(mean_err "$T/$name.json" after_us)
-    awk -v a="$after" -v g="$guard" 'BEGIN { exit !(a <= g) }'
-    ok "$name: mean |error| >= 1 MiB $after % (uncalibrated $before %; stated, with margin: $guard %)" $?
-}
-
+source tests/cli/calib_holdout.sh
 holdout B $D/h100-ib400-ctas24-ring-2n.txt $D/h100-ib400-ctas24-8n.txt 20
 finish

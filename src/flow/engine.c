@@ -344,19 +344,21 @@ int bn_flow_init(struct bn_flow_engine *e, struct bn_fabric *f, struct bn_switch
         return bn_fail(err, BN_ENOMEM, "flow level: out of memory for %u NICs", n->nnics);
     int rc = bn_mm_init(&e->mm, f->nports, 0, err);
     if (rc == BN_OK)
+        rc = bn_lc_init(&e->lc, f->nports, !n->spray_entropy, err);
+    if (rc == BN_OK)
         rc = bn_flow_walk_init(&e->walk, f->nports, err);
     if (rc != BN_OK)
         return rc;
     for (uint32_t p = 0; p < f->nports; p++)
-        bn_mm_set_cap(&e->mm, p, (double)f->ports[p].rate_bps / (8.0 * (double)BN_PS_PER_S));
+        bn_lc_set_cap(&e->lc, p, (double)f->ports[p].rate_bps / (8.0 * (double)BN_PS_PER_S));
     /* a NIC whose DMA is slower than its port sends no faster than that */
     const struct bn_ep_params *ep = &n->ep_params;
     if (n->ep_on && ep->dma_bps)
         for (uint32_t h = 0; h < n->nhosts; h++) {
             uint32_t p = n->nic[h].port;
             double dma = (double)ep->dma_bps * e->full_wire / n->mtu / (8.0 * (double)BN_PS_PER_S);
-            if (dma < e->mm.cap[p])
-                bn_mm_set_cap(&e->mm, p, dma);
+            if (dma < e->lc.cap[p])
+                bn_lc_set_cap(&e->lc, p, dma);
         }
     n->carry = carry;
     n->carry_ud = e;
@@ -367,6 +369,7 @@ int bn_flow_init(struct bn_flow_engine *e, struct bn_fabric *f, struct bn_switch
 void bn_flow_free(struct bn_flow_engine *e)
 {
     bn_mm_free(&e->mm);
+    bn_lc_free(&e->lc);
     bn_flow_walk_free(&e->walk);
     free(e->q);
     free(e->heap);

@@ -21,6 +21,7 @@
 #define BN_FLOW_FLOW_H
 
 #include "flow/maxmin.h"
+#include "flow/linkclass.h"
 #include "link/fabric.h"
 #include "nic/nic.h"
 #include "switch/switch.h"
@@ -57,7 +58,12 @@ struct bn_flow_engine {
     struct bn_fabric *f;
     struct bn_switches *sw;
     struct bn_nics *n;
-    struct bn_maxmin mm;          /* flow id = queue pair id; link id = port id */
+    struct bn_maxmin mm;          /* flow id = queue pair id; link id = a class of ports */
+    /* ports in classes of identical ones (linkclass.h); off under per-packet
+     * entropy, where data spreads but ACKs take one path each and every
+     * port's flows differ (a k=32 spray permutation: 38k classes of 49k
+     * ports, refined at twice the cost of a solve without) */
+    struct bn_linkclass lc;
     struct bn_flow_qp *q;
     uint32_t nq;
     uint32_t *heap, nheap;        /* sending queue pairs by done_at */

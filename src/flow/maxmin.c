@@ -17,6 +17,7 @@ int bn_mm_init(struct bn_maxmin *m, uint32_t nlinks, uint32_t nflows, struct bn_
     m->nlinks = nlinks;
     m->cap = calloc((size_t)nlinks + 1, sizeof *m->cap);
     m->on = calloc((size_t)nlinks + 1, sizeof *m->on);
+    m->all = calloc((size_t)nlinks + 1, sizeof *m->all);
     m->ldirty = calloc((size_t)nlinks + 1, 1);
     m->link_mark = calloc((size_t)nlinks + 1, sizeof *m->link_mark);
     m->rem = calloc((size_t)nlinks + 1, sizeof *m->rem);
@@ -24,14 +25,16 @@ int bn_mm_init(struct bn_maxmin *m, uint32_t nlinks, uint32_t nflows, struct bn_
     m->nunf = calloc((size_t)nlinks + 1, sizeof *m->nunf);
     m->comp_links = calloc((size_t)nlinks + 1, sizeof *m->comp_links);
     m->dirty = calloc((size_t)nlinks + 1, sizeof *m->dirty);
+    m->pscan = calloc((size_t)nlinks + 1, sizeof *m->pscan);
+    m->pscanned = calloc((size_t)nlinks + 1, 1);
     m->load = calloc((size_t)nlinks + 1, sizeof *m->load);
     m->full = calloc((size_t)nlinks + 1, 1);
     m->aw = calloc((size_t)nlinks + 1, sizeof *m->aw);
     m->pmax = calloc((size_t)nlinks + 1, sizeof *m->pmax);
     m->stamp = 1;
     m->theta = INFINITY;
-    if (!m->load || !m->full || !m->aw || !m->pmax || !m->cap || !m->on || !m->ldirty || !m->link_mark ||
-        !m->rem || !m->wsum || !m->nunf || !m->comp_links || !m->dirty) {
+    if (!m->all || !m->load || !m->full || !m->aw || !m->pmax || !m->cap || !m->on || !m->ldirty || !m->link_mark ||
+        !m->rem || !m->wsum || !m->nunf || !m->comp_links || !m->dirty || !m->pscan || !m->pscanned) {
         bn_mm_free(m);
         return oom(err, "links");
     }
@@ -40,14 +43,19 @@ int bn_mm_init(struct bn_maxmin *m, uint32_t nlinks, uint32_t nflows, struct bn_
 
 void bn_mm_free(struct bn_maxmin *m)
 {
-    if (m->on)
-        for (uint32_t l = 0; l < m->nlinks; l++)
+    for (uint32_t l = 0; l < m->nlinks; l++) {
+        if (m->on)
             free(m->on[l].use);
+        if (m->all)
+            free(m->all[l].use);
+    }
     free(m->cap);
     free(m->on);
+    free(m->all);
     free(m->use);
     free(m->use_off);
     free(m->use_len);
+    free(m->use_room);
     free(m->rate);
     free(m->fcap);
     free(m->load);
@@ -60,6 +68,8 @@ void bn_mm_free(struct bn_maxmin *m)
     free(m->seeded);
     free(m->active);
     free(m->dirty);
+    free(m->pscan);
+    free(m->pscanned);
     free(m->ldirty);
     free(m->link_mark);
     free(m->flow_mark);
@@ -93,6 +103,7 @@ int bn_mm_reserve(struct bn_maxmin *m, uint32_t nflows, struct bn_error *err)
         n = n > UINT32_MAX / 2 ? UINT32_MAX : n * 2;
     if (!grow_flows((void **)&m->use_off, sizeof *m->use_off, old, n) ||
         !grow_flows((void **)&m->use_len, sizeof *m->use_len, old, n) ||
+        !grow_flows((void **)&m->use_room, sizeof *m->use_room, old, n) ||
         !grow_flows((void **)&m->rate, sizeof *m->rate, old, n) ||
         !grow_flows((void **)&m->fcap, sizeof *m->fcap, old, n) ||
         !grow_flows((void **)&m->seed, sizeof *m->seed, old, n) ||
@@ -118,18 +129,116 @@ int bn_mm_set_path(struct bn_maxmin *m, uint32_t f, const uint32_t *links, const
         if (links[i] >= m->nlinks || !(weights[i] > 0))
             return bn_fail(err, BN_EINTERNAL, "flow level: flow %u uses link %u badly", f,
                            links[i]);
-        if (!bn_grow((void **)&m->use, m->nuse, &m->use_cap, sizeof *m->use))
+        struct bn_mm_list *A = &m->all[links[i]];
+        if (!bn_grow((void **)&m->use, m->nuse, &m->use_cap, sizeof *m->use) ||
+            !bn_grow((void **)&A->use, A->n, &A->cap, sizeof *A->use))
             return oom(err, "paths");
+        A->use[A->n] = m->nuse;
         m->use[m->nuse++] = (struct bn_mm_use){.link = links[i], .flow = f, .weight = weights[i],
-                                               .passive = passive && passive[i]};
+                                               .passive = passive && passive[i], .apos = A->n++};
     }
+    m->nlive += n;
     m->use_off[f] = off;
-    m->use_len[f] = n;
+    m->use_len[f] = m->use_room[f] = n;
     double top = INFINITY;
     for (uint32_t i = 0; i < n; i++)
         if (!(passive && passive[i]) && m->cap[links[i]] / weights[i] < top)
             top = m->cap[links[i]] / weights[i];
     m->fcap[f] = top;
+    return BN_OK;
+}
+
+static void mark_dirty(struct bn_maxmin *m, uint32_t l);
+
+/* Room in flow g's block for one more use: else its uses move to the end
+ * of the array into a block twice as large (its old place is left unused;
+ * compact() reclaims it), so a flow's splits cost O(1) each on average. */
+static bool room_for_one(struct bn_maxmin *m, uint32_t g)
+{
+    uint32_t off = m->use_off[g], len = m->use_len[g], room = 2 * len + 2;
+    if (len < m->use_room[g])
+        return true;
+    while (m->nuse + room > m->use_cap)
+        if (!bn_grow((void **)&m->use, m->use_cap, &m->use_cap, sizeof *m->use))
+            return false;
+    for (uint32_t k = 0; k < len; k++) {
+        uint32_t to = m->nuse + k;
+        m->use[to] = m->use[off + k];
+        m->all[m->use[to].link].use[m->use[to].apos] = to;
+        if (m->active[g])
+            m->on[m->use[to].link].use[m->use[to].pos] = to;
+    }
+    for (uint32_t k = len; k < room; k++) /* spare slots name their flow: compact() skips them */
+        m->use[m->nuse + k] = (struct bn_mm_use){.flow = g};
+    m->use_off[g] = m->nuse;
+    m->use_room[g] = room;
+    m->nuse += room;
+    return true;
+}
+
+/* Every flow's uses packed again once half the array is left behind: a
+ * flow's current block is the newest copy, so one pass upwards moves each
+ * block down to its place. */
+static void compact(struct bn_maxmin *m)
+{
+    if (m->nuse < 2 * m->nlive + 1024)
+        return;
+    uint32_t to = 0;
+    for (uint32_t i = 0; i < m->nuse;) {
+        uint32_t f = m->use[i].flow, len = m->use_len[f];
+        if (m->use_off[f] != i) { /* a copy left behind */
+            i++;
+            continue;
+        }
+        for (uint32_t k = 0; k < len; k++) {
+            m->use[to + k] = m->use[i + k];
+            m->all[m->use[to + k].link].use[m->use[to + k].apos] = to + k;
+            if (m->active[f])
+                m->on[m->use[to + k].link].use[m->use[to + k].pos] = to + k;
+        }
+        i += m->use_room[f];
+        m->use_off[f] = to;
+        m->use_room[f] = len;
+        to += len;
+    }
+    m->nuse = to;
+}
+
+int bn_mm_split(struct bn_maxmin *m, uint32_t c, uint32_t d, struct bn_error *err)
+{
+    if (c >= m->nlinks || d >= m->nlinks || m->all[d].n || c == d)
+        return bn_fail(err, BN_EINTERNAL, "flow level: link %u split into %u badly", c, d);
+    m->cap[d] = m->cap[c];
+    m->load[d] = m->load[c];
+    m->full[d] = m->full[c];
+    m->aw[d] = m->aw[c];
+    m->pmax[d] = m->pmax[c];
+    struct bn_mm_list *A = &m->all[c], *D = &m->all[d], *O = &m->on[d];
+    for (uint32_t i = 0; i < A->n; i++) {
+        struct bn_mm_use u = m->use[A->use[i]];
+        if (!room_for_one(m, u.flow) || !bn_grow((void **)&D->use, D->n, &D->cap, sizeof *D->use))
+            return oom(err, "paths");
+        uint32_t at = m->use_off[u.flow] + m->use_len[u.flow];
+        u.link = d;
+        u.apos = D->n;
+        D->use[D->n++] = at;
+        if (m->active[u.flow]) {
+            if (!bn_grow((void **)&O->use, O->n, &O->cap, sizeof *O->use))
+                return oom(err, "a link's flows");
+            u.pos = O->n;
+            O->use[O->n++] = at;
+        }
+        m->use[at] = u;
+        m->use_len[u.flow]++;
+        m->nlive++;
+    }
+    if (m->ldirty[c])
+        mark_dirty(m, d);
+    if (m->pscanned[c]) {
+        m->pscanned[d] = 1;
+        m->pscan[m->npscan++] = d;
+    }
+    compact(m);
     return BN_OK;
 }
 
@@ -196,10 +305,11 @@ int bn_mm_deactivate(struct bn_maxmin *m, uint32_t f, struct bn_error *err)
         *load = L->n ? *load - m->use[u].weight * m->rate[f] : 0; /* no drift on an idle link */
         mark_dirty(m, m->use[u].link);
         hold(m, &m->use[u], -1);
-        if (m->use[u].passive && m->full[m->use[u].link]) /* its level falls with this load */
-            for (uint32_t j = 0; j < L->n; j++)
-                if (!m->use[L->use[j]].passive && m->rate[m->use[L->use[j]].flow] < m->theta)
-                    m->theta = m->rate[m->use[L->use[j]].flow];
+        uint32_t l = m->use[u].link;
+        if (m->use[u].passive && m->full[l] && !m->pscanned[l]) { /* its level falls */
+            m->pscanned[l] = 1;
+            m->pscan[m->npscan++] = l;
+        }
     }
     if (m->rate[f] < m->theta) /* flows slower than it never shared its bottleneck */
         m->theta = m->rate[f];
@@ -446,6 +556,24 @@ static uint32_t overloaded(struct bn_maxmin *m, uint32_t nf, uint32_t *nl)
     return *nl - before;
 }
 
+/* A full link that passive loads left has a lower level now: no rate
+ * under its flows' can move (flows that joined since are solved anyway).
+ * Once per link and solve, however many flows left it. */
+static void passive_floors(struct bn_maxmin *m)
+{
+    for (uint32_t i = 0; i < m->npscan; i++) {
+        uint32_t l = m->pscan[i];
+        const struct bn_mm_list *L = &m->on[l];
+        m->pscanned[l] = 0;
+        for (uint32_t j = 0; m->full[l] && j < L->n; j++) {
+            const struct bn_mm_use *u = &m->use[L->use[j]];
+            if (!u->passive && !m->seeded[u->flow] && m->rate[u->flow] < m->theta)
+                m->theta = m->rate[u->flow];
+        }
+    }
+    m->npscan = 0;
+}
+
 int bn_mm_solve(struct bn_maxmin *m, struct bn_error *err)
 {
     m->nchanged = 0;
@@ -456,6 +584,7 @@ int bn_mm_solve(struct bn_maxmin *m, struct bn_error *err)
         memset(m->flow_mark, 0, (size_t)m->nflows * sizeof *m->flow_mark);
         m->stamp = 1;
     }
+    passive_floors(m);
     m->below = m->theta * (1 - 1e-9);
     m->theta = INFINITY;
     uint32_t nl, nf;
@@ -469,8 +598,12 @@ int bn_mm_solve(struct bn_maxmin *m, struct bn_error *err)
             break;
         close_component(m, l0, f0, &nl, &nf);
     }
-    for (uint32_t i = 0; i < nf; i++)
-        if (m->rate[m->comp_flows[i]] != m->comp_prev[i])
-            m->changed[m->nchanged++] = m->comp_flows[i];
+    for (uint32_t i = 0; i < nf; i++) {
+        uint32_t f = m->comp_flows[i];
+        if (fabs(m->rate[f] - m->comp_prev[i]) <= 1e-12 * m->comp_prev[i])
+            m->rate[f] = m->comp_prev[i]; /* rounding, not a change: no new finish time */
+        else
+            m->changed[m->nchanged++] = f;
+    }
     return BN_OK;
 }

@@ -42,6 +42,7 @@ struct bn_mm_use {
     uint32_t link;
     uint32_t flow;
     uint32_t pos;      /* its index in the link's list while active */
+    uint32_t apos;     /* its index in the link's list of every use */
     float weight;
     uint8_t passive;   /* loads the link, never bottlenecks the flow */
 };
@@ -54,10 +55,12 @@ struct bn_mm_list {
 struct bn_maxmin {
     uint32_t nlinks, nflows;
     double *cap;                 /* per link: capacity (any unit; rates come in it) */
-    struct bn_mm_list *on;       /* per link */
+    struct bn_mm_list *on;       /* per link: its active flows' uses */
+    struct bn_mm_list *all;      /* per link: every flow's use, active or not */
     struct bn_mm_use *use;       /* all flows' uses, a flow's contiguous */
-    uint32_t nuse, use_cap;
+    uint32_t nuse, use_cap, nlive; /* uses made, room; of them, a flow's current ones */
     uint32_t *use_off, *use_len; /* per flow: its uses (len 0: no path set) */
+    uint32_t *use_room;          /* per flow: slots its block holds (splits add uses) */
     double *rate;                /* per flow: its rate while active, else 0 */
     double *fcap;                /* per flow: its ceiling, min over its active uses of cap / w */
     double *load;                /* per link: sum of w x rate over its active flows' uses */
@@ -68,6 +71,8 @@ struct bn_maxmin {
     uint8_t *active;
     /* scratch of solve() */
     uint32_t *dirty, ndirty;      /* links marked since the last solve, each once */
+    uint32_t *pscan, npscan;     /* full links a passive use left: their rates bound theta */
+    uint8_t *pscanned;
     uint32_t *seed, nseed;       /* flows that joined: solved whatever their links */
     uint8_t *seeded;
     uint8_t *ldirty;
@@ -95,6 +100,10 @@ int bn_mm_reserve(struct bn_maxmin *m, uint32_t nflows, struct bn_error *err);
  * may be NULL: none is). */
 int bn_mm_set_path(struct bn_maxmin *m, uint32_t f, const uint32_t *links, const float *weights,
                    const uint8_t *passive, uint32_t n, struct bn_error *err);
+/* Link d, unused so far, becomes a copy of link c: every flow on c uses d
+ * the same way, and d has c's capacity and state (linkclass.c splits a
+ * class of identical links this way). */
+int bn_mm_split(struct bn_maxmin *m, uint32_t c, uint32_t d, struct bn_error *err);
 /* Flow f starts or stops competing (its links are marked for solve()). */
 int bn_mm_activate(struct bn_maxmin *m, uint32_t f, struct bn_error *err);
 int bn_mm_deactivate(struct bn_maxmin *m, uint32_t f, struct bn_error *err);

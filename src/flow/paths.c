@@ -141,7 +141,8 @@ int bn_flow_walk(struct bn_flow_engine *e, uint32_t qpid, struct bn_error *err)
     b += ps_per_byte(e->f->ports[back].rate_bps);
     fq->ack_lat = a + (bn_time_t)(b * e->ack_wire + 0.5);
     fq->walked = 1;
-    return bn_mm_set_path(&e->mm, qpid, wk->use_p, wk->use_w, wk->use_passive, wk->nuse, err);
+    return bn_lc_set_path(&e->lc, &e->mm, qpid, wk->use_p, wk->use_w, wk->use_passive, wk->nuse,
+                          err);
 }
 
 int bn_flow_walk_init(struct bn_flow_walk *wk, uint32_t nports, struct bn_error *err)

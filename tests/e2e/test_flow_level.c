@@ -97,33 +97,39 @@ static void test_ecmp_paths_and_rates(void **state)
     uint32_t qps[16], path[16][8], len[16];
     struct bn_sim *s = permutation("switch.load_balancing=ecmp", "nic.entropy=per_flow", qps);
     struct bn_maxmin *m = &s->flow->mm;
+    const struct bn_linkclass *lc = &s->flow->lc;
     struct bn_error err = {0};
     for (uint32_t h = 0; h < 16; h++) {
         len[h] = packet_path(s, qps[h], path[h]);
-        /* the flow's full-weight links are exactly the packets' ports */
+        /* the flow's full-weight links (classes of ports) are exactly the
+         * packets' ports */
         uint32_t full = 0;
         for (uint32_t k = 0; k < m->use_len[qps[h]]; k++) {
             const struct bn_mm_use *u = &m->use[m->use_off[qps[h]] + k];
             if (u->passive)
                 continue; /* its ACKs' share of the reverse path */
             assert_true(u->weight == 1.0f);
-            bool on_path = false;
-            for (uint32_t j = 0; j < len[h]; j++)
-                on_path |= path[h][j] == u->link;
-            assert_true(on_path);
-            full++;
+            full += lc->size[u->link];
         }
         assert_int_equal(full, len[h]);
+        for (uint32_t j = 0; j < len[h]; j++) {
+            bool used = false;
+            for (uint32_t k = 0; k < m->use_len[qps[h]]; k++) {
+                const struct bn_mm_use *u = &m->use[m->use_off[qps[h]] + k];
+                used |= !u->passive && u->link == lc->cls[path[h][j]];
+            }
+            assert_true(used);
+        }
         assert_int_equal(bn_mm_activate(m, qps[h], &err), BN_OK);
     }
     assert_int_equal(bn_mm_solve(m, &err), BN_OK);
     double rate[16];
-    fill(16, (const uint32_t(*)[8])path, len, s->fab.nports, m->cap, rate);
+    fill(16, (const uint32_t(*)[8])path, len, s->fab.nports, lc->cap, rate);
     uint32_t slowed = 0;
     for (uint32_t h = 0; h < 16; h++) {
         if (fabs(m->rate[qps[h]] - rate[h]) > 1e-4 * rate[h])
             fail_msg("flow %u: engine %g, by hand %g", h, m->rate[qps[h]], rate[h]);
-        slowed += rate[h] < 0.99 * m->cap[path[h][0]];
+        slowed += rate[h] < 0.99 * lc->cap[path[h][0]];
     }
     assert_true(slowed > 0); /* ECMP collides somewhere: the case is not trivial */
     test_sim_free(s);
@@ -135,6 +141,7 @@ static void test_spray_splits_evenly(void **state)
     uint32_t qps[16];
     struct bn_sim *s = permutation("switch.load_balancing=ecmp", "nic.entropy=per_packet", qps);
     const struct bn_maxmin *m = &s->flow->mm;
+    const struct bn_linkclass *lc = &s->flow->lc;
     /* host 0 -> host 5 leaves its pod: its leaf's 2 uplinks at 1/2 each,
      * the 4 aggregation-to-core links and the 4 core-to-aggregation links
      * at 1/4, the 2 links down to host 5's leaf at 1/2; its NIC's link and
@@ -144,9 +151,10 @@ static void test_spray_splits_evenly(void **state)
         const struct bn_mm_use *u = &m->use[m->use_off[qps[0]] + k];
         if (u->passive)
             continue;
-        quarter += fabsf(u->weight - 0.25f) < 1e-6f;
-        half += fabsf(u->weight - 0.5f) < 1e-6f;
-        one += u->weight == 1.0f;
+        uint32_t ports = lc->size[u->link]; /* a class of ports used alike */
+        quarter += ports * (fabsf(u->weight - 0.25f) < 1e-6f);
+        half += ports * (fabsf(u->weight - 0.5f) < 1e-6f);
+        one += ports * (u->weight == 1.0f);
     }
     assert_int_equal(quarter, 8);
     assert_int_equal(half, 4);

@@ -29,6 +29,15 @@ int bn_coll_execute(struct bn_sim *s, const struct bn_sched *sched, const uint32
                     const struct bn_coll_steps *steps, const struct bn_ranks *ranks,
                     struct bn_coll_row *row, struct bn_error *err);
 
+/* coll_chain.c: an aggregate's longest chain (coll/sched.h) as run, from
+ * each transfer's post and delivery times at[2x], at[2x + 1]; leg_of
+ * names a hop's queue pair (and its relay's, or UINT32_MAX) and its step
+ * latency. The row takes at least this long; *head_us, its head. */
+struct bn_chain_leg { uint32_t qp, relay_qp; bn_time_t step_ps; };
+typedef void (*bn_chain_leg_fn)(void *ctx, const struct bn_xfer_view *t, struct bn_chain_leg *leg);
+double bn_coll_chain_us(const struct bn_sim *s, const struct bn_sched *sc, const bn_time_t *at,
+                        bn_chain_leg_fn leg_of, void *ctx, double *head_us);
+
 /* The tuner's inputs, from the fabric as built (coll_sweep.c). */
 void bn_coll_cost_of(const struct bn_sim *s, struct bn_coll_cost *c);
 

@@ -17,7 +17,7 @@
  *
  * An aggregate schedule (coll.aggregate, flow level) posts one transfer
  * per connection; its row is then at least the schedule's longest chain of
- * hops (chain_us), which flows of whole connections cannot show.
+ * hops (bn_coll_chain_us), which flows of whole connections cannot show.
  *
  * A partitioned run on ranks (sim/ranks.c, docs/parallel.md) keeps the
  * schedule's state whole on every rank from the parts' delivery notes.
@@ -537,39 +537,19 @@ static const struct bn_driver_ops coll_driver = {
     .ranks_apply = exec_apply,
 };
 
-/* An aggregate's longest chain (coll/sched.h) hop by hop: the step
- * latency, the endpoints' fixed costs (none over NVLink), the path's
- * latency, and a piece at the rate its connection's flow had. A row takes
- * this long at least, however fast its flows; *head_us, its head. */
-static double chain_us(struct exec *x, double *head_us)
+/* A hop of an aggregate's longest chain: its last leg's queue pair, the
+ * relay's NVLink leg before it under PXN, and its step latency. */
+static void chain_leg(void *ctx, const struct bn_xfer_view *t, struct bn_chain_leg *leg)
 {
-    const struct bn_sched *sc = x->sched;
-    const struct bn_sim *s = x->s;
-    const struct bn_flow_engine *fe = s->flow;
-    double ps = 0, ends = (double)bn_ep_fixed_ps(&s->nics.ep_params);
-    *head_us = 0;
-    for (uint32_t i = 0; fe && i < sc->ncrit; i++) {
-        if (i == sc->crit_head)
-            *head_us = ps / 1e6;
-        uint32_t xi = sc->crit[i].xfer;
-        struct bn_xfer_view t;
-        bn_sched_view(sc, xi, &t);
-        uint32_t src = x->ep_host[t.src], dst = x->ep_host[t.dst], proxy = pxn_proxy(x, src, dst);
-        uint32_t last = proxy == UINT32_MAX ? conn_of(x, &t) : conn_for(x, proxy, dst, t.channel);
-        uint32_t qp = x->qp_val[last];
-        double lat = (double)fe->q[qp].lat_a + fe->q[qp].lat_b * fe->full_wire;
-        if (proxy != UINT32_MAX) { /* the relay's NVLink leg first */
-            uint32_t leg = x->qp_val[conn_for(x, src, proxy, t.channel)];
-            lat += (double)fe->q[leg].lat_a + fe->q[leg].lat_b * fe->full_wire;
-        }
-        double busy = (double)(x->bulk_at[2 * (size_t)xi + 1] - x->bulk_at[2 * (size_t)xi]) - lat;
-        double piece = busy > 0 ? busy * (double)sc->crit_piece_bytes / (double)t.bytes : 0;
-        ps += sc->crit[i].times * ((double)step_of(x, &t) + (s->nics.qp[qp].nvlink ? 0 : ends) +
-                                   lat + piece);
+    struct exec *x = ctx;
+    uint32_t src = x->ep_host[t->src], dst = x->ep_host[t->dst], proxy = pxn_proxy(x, src, dst);
+    if (proxy == UINT32_MAX) {
+        leg->qp = x->qp_val[conn_of(x, t)];
+    } else {
+        leg->qp = x->qp_val[conn_for(x, proxy, dst, t->channel)];
+        leg->relay_qp = x->qp_val[conn_for(x, src, proxy, t->channel)];
     }
-    if (sc->crit_head >= sc->ncrit)
-        *head_us = ps / 1e6;
-    return ps / 1e6;
+    leg->step_ps = step_of(x, t);
 }
 
 static void fill_row(const struct exec *x, struct bn_coll_row *row)
@@ -706,7 +686,7 @@ int bn_coll_execute(struct bn_sim *s, const struct bn_sched *sched, const uint32
         row->wall_s = bn_wall_now() - t0;
     }
     if (rc == BN_OK && sched->bulk && !x.failed) {
-        double head, chain = chain_us(&x, &head);
+        double head, chain = bn_coll_chain_us(x.s, sched, x.bulk_at, chain_leg, &x, &head);
         row->time_us = row->time_us + head > chain ? row->time_us + head : chain;
         if (row->inplace_time_us > 0)
             row->inplace_time_us = row->inplace_time_us + head > chain

@@ -107,18 +107,23 @@ static struct bn_coll_params params_of(const struct bn_jobs_exec *x, const struc
     };
 }
 
-/* coll.algo when it can run p, else the tuner's pick. */
+/* coll.algo when it can run p, else the tuner's pick. In aggregate
+ * (`bulk`: coll.aggregate, on the fabric) among the algorithms with an aggregate form, when one
+ * runs p; a collective none does (AllToAll: one transfer per pair
+ * already) runs its stepwise schedule. */
 static const struct bn_coll_algo_ops *choose(const struct bn_jobs_exec *x,
                                              const struct bn_coll_params *p,
-                                             const struct bn_coll_cost *c, double *pred)
+                                             const struct bn_coll_cost *c, double *pred,
+                                             bool bulk)
 {
     const struct bn_scenario *sc = x->s->sc;
     if (sc->coll.algo) {
         const struct bn_coll_algo_ops *a = bn_coll_algo_at(sc->coll.algo - 1u);
-        if (a && a->supports(p) && bn_coll_predict(a, p, c, pred))
+        if (a && (!bulk || a->bulk) && a->supports(p) && bn_coll_predict(a, p, c, pred))
             return a;
     }
-    return bn_coll_tune(p, c, pred);
+    const struct bn_coll_algo_ops *a = bulk ? bn_coll_tune_bulk(p, c, pred) : NULL;
+    return a ? a : bn_coll_tune(p, c, pred);
 }
 
 /* The tuner's figures for a group: NVLink only when it lies in one domain. */
@@ -139,7 +144,7 @@ const char *bn_jobs_algo(struct bn_jobs_exec *x, const struct bn_job_rt *jr,
     if (jr->comm_modelled[t->comm]) {
         struct bn_coll_cost c = cost_for(x, &p, true);
         double us = 0;
-        const struct bn_coll_algo_ops *a = p.nranks > 1 ? choose(x, &p, &c, &us) : NULL;
+        const struct bn_coll_algo_ops *a = p.nranks > 1 ? choose(x, &p, &c, &us, false) : NULL;
         return a ? a->name : "";
     }
     const struct bn_job_sched *js = p.nranks > 1 ? bn_jobs_sched(x, jr, t, x->err) : NULL;
@@ -158,7 +163,7 @@ double bn_jobs_model_us(const struct bn_jobs_exec *x, const struct bn_job_rt *jr
         return 0;
     struct bn_coll_cost c = cost_for(x, &p, true);
     double us = 0;
-    return choose(x, &p, &c, &us) ? us : -1;
+    return choose(x, &p, &c, &us, false) ? us : -1;
 }
 
 const struct bn_job_sched *bn_jobs_sched(struct bn_jobs_exec *x, const struct bn_job_rt *jr,
@@ -188,7 +193,7 @@ const struct bn_job_sched *bn_jobs_sched(struct bn_jobs_exec *x, const struct bn
     }
     struct bn_coll_cost c = cost_for(x, &p, false);
     double pred = 0;
-    const struct bn_coll_algo_ops *algo = choose(x, &p, &c, &pred);
+    const struct bn_coll_algo_ops *algo = choose(x, &p, &c, &pred, x->s->sc->coll.aggregate);
     if (!algo) {
         free(js);
         bn_fail(err, BN_EINPUT, "%s: key 'jobs[%u]': no algorithm runs %s on %u ranks",
@@ -198,7 +203,8 @@ const struct bn_job_sched *bn_jobs_sched(struct bn_jobs_exec *x, const struct bn
     }
     int rc = bn_sched_init(&js->sched, &p, err);
     if (rc == BN_OK)
-        rc = algo->build(&js->sched, err);
+        rc = x->s->sc->coll.aggregate && algo->bulk ? algo->bulk(&js->sched, err)
+                                                    : algo->build(&js->sched, err);
     if (rc == BN_OK)
         rc = bn_sched_finish(&js->sched, err);
     if (rc != BN_OK) {

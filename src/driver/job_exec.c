@@ -15,6 +15,7 @@
 #include "core/grow.h"
 #include "core/rng.h"
 #include "core/where.h"
+#include "driver/coll.h"
 #include "driver/job.h"
 
 enum { EV_TASK_DONE = 0, EV_POST = 1, EV_JOB_START = 2 };
@@ -26,6 +27,7 @@ enum { EV_TASK_DONE = 0, EV_POST = 1, EV_JOB_START = 2 };
 struct bn_job_inst {
     const struct bn_sched *sched;
     struct bn_sched_run run;
+    bn_time_t *bulk_at;         /* an aggregate: per transfer, when posted and delivered */
     uint32_t job, task, next_free;
 };
 
@@ -138,6 +140,8 @@ static void post_xfer(struct bn_jobs_exec *x, uint32_t pi)
     const uint32_t *host = &jr->comm_host[jr->g.comm_off[comm]];
     bn_sched_run_posted(&in->run, po->xfer);
     x->post[pi].at = x->s->fab.now;
+    if (in->bulk_at)
+        in->bulk_at[2 * (size_t)po->xfer] = x->s->fab.now;
     post_message(x, host[t.src], host[t.dst], t.channel, in->job, comm, t.bytes, pi);
 }
 
@@ -191,6 +195,44 @@ static void finish_task(struct bn_jobs_exec *x, uint32_t job, uint32_t t)
     x->fg_left--;
 }
 
+static void free_inst(struct bn_jobs_exec *x, uint32_t ii)
+{
+    struct bn_job_inst *in = &x->inst[ii];
+    bn_sched_run_free(&in->run);
+    free(in->bulk_at);
+    in->bulk_at = NULL;
+    in->next_free = x->inst_free;
+    x->inst_free = ii;
+}
+
+struct chain_ctx {
+    struct bn_jobs_exec *x;
+    const struct bn_job_inst *in;
+};
+
+/* A hop of an aggregate's longest chain: its communicator's queue pair. */
+static void chain_leg(void *ctx, const struct bn_xfer_view *t, struct bn_chain_leg *leg)
+{
+    struct chain_ctx *c = ctx;
+    const struct bn_job_rt *jr = &c->x->jobs[c->in->job];
+    uint32_t comm = jr->g.tasks[c->in->task].comm;
+    const uint32_t *host = &jr->comm_host[jr->g.comm_off[comm]];
+    leg->qp = qp_for(c->x, host[t->src], host[t->dst], t->channel, c->in->job, comm);
+    leg->step_ps = c->x->step_ps;
+}
+
+/* When an aggregate collective whose flows are all delivered is done: its
+ * head later, and no sooner than its longest chain (coll_chain.c). */
+static bn_time_t bulk_end(struct bn_jobs_exec *x, const struct bn_job_inst *in)
+{
+    const struct bn_job_rt *jr = &x->jobs[in->job];
+    struct chain_ctx c = {x, in};
+    double head = 0, chain = bn_coll_chain_us(x->s, in->sched, in->bulk_at, chain_leg, &c, &head);
+    bn_time_t now = x->s->fab.now, end = now + bn_time_from_us(head);
+    bn_time_t floor = jr->t_start[in->task] + bn_time_from_us(chain);
+    return end > floor ? end : floor;
+}
+
 /* A collective on the fabric: its schedule started in a free instance. */
 static void start_coll(struct bn_jobs_exec *x, uint32_t job, uint32_t t)
 {
@@ -211,6 +253,9 @@ static void start_coll(struct bn_jobs_exec *x, uint32_t job, uint32_t t)
     }
     struct bn_job_inst *in = &x->inst[ii];
     *in = (struct bn_job_inst){.sched = &js->sched, .job = job, .task = t};
+    if (js->sched.bulk &&
+        !(in->bulk_at = calloc(2 * (size_t)js->sched.nxfers + 2, sizeof *in->bulk_at)))
+        return fail(x, BN_ENOMEM, "out of memory running a collective");
     uint32_t ready = bn_sched_ready_max(&js->sched) + 1;
     if (ready > x->ready_cap) {
         uint32_t *r = realloc(x->ready, (size_t)ready * sizeof *r);
@@ -226,9 +271,7 @@ static void start_coll(struct bn_jobs_exec *x, uint32_t job, uint32_t t)
         return;
     }
     if (in->sched->nxfers == 0) {
-        bn_sched_run_free(&in->run);
-        in->next_free = x->inst_free;
-        x->inst_free = ii;
+        free_inst(x, ii);
         finish_task(x, job, t);
         return;
     }
@@ -381,6 +424,8 @@ static void on_complete(void *self, uint32_t cookie, enum bn_completion_side sid
         return;
     }
     struct bn_job_inst *in = &x->inst[po.inst];
+    if (in->bulk_at)
+        in->bulk_at[2 * (size_t)po.xfer + 1] = x->s->fab.now;
     if (x->trace)
         keep_step(x, &po, in);
     release(x, po.inst, x->ready, bn_sched_run_deliver(&in->run, po.xfer, x->ready));
@@ -389,9 +434,12 @@ static void on_complete(void *self, uint32_t cookie, enum bn_completion_side sid
     if (in->run.conflicts)
         return fail(x, BN_EINTERNAL, "a collective's schedule raced on the fabric");
     uint32_t job = in->job, task = in->task;
-    bn_sched_run_free(&in->run);
-    in->next_free = x->inst_free;
-    x->inst_free = po.inst;
+    bn_time_t end = in->bulk_at ? bulk_end(x, in) : x->s->fab.now;
+    free_inst(x, po.inst);
+    if (end > x->s->fab.now) {
+        bn_fabric_schedule(&x->s->fab, end, BN_EV_APP, jr->base + task, EV_TASK_DONE);
+        return;
+    }
     finish_task(x, job, task);
     drain(x);
 }
@@ -508,8 +556,10 @@ int bn_jobs_execute(struct bn_jobs_exec *x, struct bn_error *err)
         rc = bn_fail(err, BN_EINPUT, "%s: key 'sim.max_time_us': the jobs did not finish "
                      "within %g us", BN_WHERE(x->s->sc, "sim.max_time_us"),
                      x->s->sc->sim.max_time_us);
-    for (uint32_t i = 0; i < x->ninst; i++)
+    for (uint32_t i = 0; i < x->ninst; i++) {
         bn_sched_run_free(&x->inst[i].run);
+        free(x->inst[i].bulk_at);
+    }
     free(x->inst);
     free(x->post);
     free(x->ready);

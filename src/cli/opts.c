@@ -101,7 +101,7 @@ static const struct bn_cli_opt options[] = {
     {0, "paths", "SRC,DST", TOPO, NULL, false, false, "paths"},
     {0, "dot", "PATH|-", TOPO, NULL, false, false, "dot"},
     {0, "reproducible", NULL, RUN, NULL, false, false, "reproducible"},
-    {0, "quiet", NULL, RUN | JOB | SWEEP, NULL, false, false, "quiet"},
+    {0, "quiet", NULL, RUN | COLL | JOB | P2P | COMPARE | SWEEP, NULL, false, false, "quiet"},
     {0, "no-seed-report", NULL, COLL | P2P, NULL, false, false, "no_seed_report"},
 };
 

@@ -19,6 +19,7 @@
 #include "bnet/sweep.h"
 #include "cli/cli.h"
 #include "cli/dist.h"
+#include "cli/progress.h"
 #include "cli/signals.h"
 #include "plot/plot.h"
 
@@ -81,22 +82,6 @@ static int load_scenario(const struct cli_opts *o, enum bn_cli_mode mode, struct
     if (rc == BN_OK)
         rc = bn_scenario_validate(sc, err);
     return rc;
-}
-
-struct progress_state {
-    int shown;
-};
-
-static void show_progress(void *ud, const struct bn_progress *p)
-{
-    struct progress_state *ps = ud;
-    if (p->wall_s < 1.0)
-        return;
-    ps->shown = 1;
-    fprintf(stderr, "\r[bnet] simulated %.1f us | wall %.1f s | %.2f M packet-hops/s | flows %u/%u   ",
-            p->simulated_us, p->wall_s, p->packet_hops / p->wall_s / 1e6, p->flows_done,
-            p->flows_total);
-    fflush(stderr);
 }
 
 static int exit_status(const struct bn_error *err)
@@ -215,19 +200,13 @@ static int ranks_status(int rc, const struct bn_error *err)
 static int do_run(const struct cli_opts *o, const struct bn_scenario *sc)
 {
     struct bn_error err = {0};
-    struct progress_state ps = {0};
     struct bn_run_opts ro = {.ranks = bn_cli_dist_ranks()};
     int rank = bn_cli_dist()->rank;
-    if (isatty(STDERR_FILENO) && rank == 0) {
-        ro.progress = show_progress;
-        ro.progress_ud = &ps;
-    }
     struct bn_results res;
     if (rank == 0)
         warn_slow_routes(sc);
     int rc = bn_run(sc, &ro, &res, &err);
-    if (ps.shown)
-        fputc('\n', stderr);
+    bn_cli_progress_end();
     if (ro.ranks) { /* one part per rank: rank 0 reports (docs/parallel.md) */
         int st = ranks_status(rc, &err);
         if (rc == BN_OK && (st || rank))
@@ -274,6 +253,7 @@ static void print_row(void *ud, const struct bn_coll_results *r, uint32_t row)
 {
     const struct cli_opts *o = ud;
     struct bn_coll_results shown = *r; /* with the launch the flags describe */
+    bn_cli_progress_clear();
     launch_of(o, &shown);
     if (row == 0)
         bn_coll_print_header(stdout, &shown);
@@ -334,7 +314,7 @@ static int do_coll(const struct cli_opts *o, const struct bn_scenario *sc)
 {
     struct bn_error err = {0};
     struct bn_coll_results res;
-    bool table = !(o->json && strcmp(o->json, "-") == 0);
+    bool table = !o->quiet && !(o->json && strcmp(o->json, "-") == 0);
     unsigned jobs;
     if (!jobs_of(o, 0, &jobs)) /* 0: as many as fit */
         return 2;
@@ -355,8 +335,10 @@ static int do_coll(const struct cli_opts *o, const struct bn_scenario *sc)
             return st < 0 ? 0 : st;
     } else if (bn_coll_sweep_jobs(sc, jobs, table ? print_row : NULL, (void *)o, &res, &err) !=
                BN_OK) {
+        bn_cli_progress_end();
         return exit_status(&err);
     }
+    bn_cli_progress_end();
     launch_of(o, &res);
     int rc = bn_provenance_command(&res.prov, o->command, &err);
     if (table)
@@ -381,7 +363,9 @@ static int do_job(const struct cli_opts *o, const struct bn_scenario *sc)
     struct bn_job_results res;
     struct bn_job_opts jo = {.trace = o->trace != NULL};
     warn_slow_routes(sc);
-    if (bn_job_run(sc, &jo, &res, &err) != BN_OK)
+    int run = bn_job_run(sc, &jo, &res, &err);
+    bn_cli_progress_end();
+    if (run != BN_OK)
         return exit_status(&err);
     int rc = bn_provenance_command(&res.prov, o->command, &err);
     bool to_stdout = (o->json && strcmp(o->json, "-") == 0) ||
@@ -403,6 +387,7 @@ static int do_job(const struct cli_opts *o, const struct bn_scenario *sc)
 static void print_p2p_row(void *ud, const struct bn_p2p_results *r, uint32_t pair, uint32_t row)
 {
     const struct cli_opts *o = ud;
+    bn_cli_progress_clear();
     if (row == 0)
         bn_p2p_print_header_opts(stdout, r, pair, print_flags(o));
     bn_p2p_print_row_opts(stdout, r, pair, row, print_flags(o));
@@ -413,8 +398,10 @@ static int do_p2p(const struct cli_opts *o, const struct bn_scenario *sc)
 {
     struct bn_error err = {0};
     struct bn_p2p_results res;
-    bool table = !(o->json && strcmp(o->json, "-") == 0);
-    if (bn_p2p_run(sc, table ? print_p2p_row : NULL, (void *)o, &res, &err) != BN_OK)
+    bool table = !o->quiet && !(o->json && strcmp(o->json, "-") == 0);
+    int run = bn_p2p_run(sc, table ? print_p2p_row : NULL, (void *)o, &res, &err);
+    bn_cli_progress_end();
+    if (run != BN_OK)
         return exit_status(&err);
     if (table)
         bn_p2p_print_footer_opts(stdout, &res, print_flags(o));
@@ -467,18 +454,6 @@ bad:
     return NULL;
 }
 
-static void sweep_progress(void *ud, uint32_t done, uint32_t total, double wall_s)
-{
-    int *shown = ud;
-    if (!isatty(STDERR_FILENO))
-        return;
-    *shown = 1;
-    double eta = done ? wall_s / done * (total - done) : 0;
-    fprintf(stderr, "\r[bnet] sweep %u/%u points | wall %.1f s | ETA %.0f s   ", done, total,
-            wall_s, eta);
-    fflush(stderr);
-}
-
 static int do_sweep(const struct cli_opts *o, const struct bn_scenario *sc)
 {
     unsigned jobs;
@@ -491,18 +466,17 @@ static int do_sweep(const struct cli_opts *o, const struct bn_scenario *sc)
     const char **vary = calloc((size_t)o->nvary + 2, sizeof *vary);
     struct bn_sweep_results *res = malloc(sizeof *res);
     struct bn_error err = {0};
-    int rc, shown = 0;
+    int rc;
     if (!vary || !res) {
         rc = bn_fail(&err, BN_ENOMEM, "out of memory");
     } else {
         for (int i = 0; i < o->nvary; i++)
             vary[i] = o->vary[i];
         vary[o->nvary] = seeds;
-        rc = bn_sweep_run_part(sc, vary, jobs, (uint32_t)d->rank, (uint32_t)d->size,
-                               d->rank == 0 ? sweep_progress : NULL, &shown, res, &err);
+        rc = bn_sweep_run_part(sc, vary, jobs, (uint32_t)d->rank, (uint32_t)d->size, NULL, NULL,
+                               res, &err);
     }
-    if (shown)
-        fputc('\n', stderr);
+    bn_cli_progress_end();
     free(vary);
     free(seeds);
     int st = ranks_status(rc, &err);
@@ -557,6 +531,7 @@ static int do_compare(const struct cli_opts *o, const struct bn_scenario *sc)
     int rc = res ? bn_compare_run_part(sc, sets, jobs, (uint32_t)d->rank, (uint32_t)d->size, res,
                                        &err)
                  : bn_fail(&err, BN_ENOMEM, "out of memory");
+    bn_cli_progress_end();
     free(sets);
     if (d->size > 1) {
         int st = ranks_status(rc, &err);
@@ -571,7 +546,7 @@ static int do_compare(const struct cli_opts *o, const struct bn_scenario *sc)
     }
     if (rc == BN_OK)
         rc = bn_provenance_command(&res->prov, o->command, &err);
-    if (rc == BN_OK && !(o->json && strcmp(o->json, "-") == 0))
+    if (rc == BN_OK && !o->quiet && !(o->json && strcmp(o->json, "-") == 0))
         bn_compare_print(stdout, res);
     if (rc == BN_OK && o->json)
         rc = bn_compare_write_json(res, o->json, &err);
@@ -689,12 +664,21 @@ int bn_cli_run(int argc, char **argv, int first, enum bn_cli_mode mode, const ch
         rc = do_topo(&o, sc);
     else {
         bn_cli_signals_stoppable(); /* signals.c: the results so far, then 128 + it */
+        /* progress.c: what each command's runs count, and what its parts are */
+        static const char *const units[] = {"flows", "", "transfers", "tasks", "messages",
+                                            "units", "flows"};
+        static const char *const parts[] = {NULL, NULL, "row", NULL, "size", "fabric",
+                                            "point"};
+        static const char *const names[] = {"run", "topo", "coll", "job", "p2p", "compare",
+                                            "sweep"};
+        bn_cli_progress_start(names[mode], units[mode], parts[mode], o.quiet);
         rc = mode == BN_CLI_COLL  ? do_coll(&o, sc)
              : mode == BN_CLI_JOB ? do_job(&o, sc)
              : mode == BN_CLI_P2P ? do_p2p(&o, sc)
              : mode == BN_CLI_COMPARE ? do_compare(&o, sc)
              : mode == BN_CLI_SWEEP ? do_sweep(&o, sc)
                                   : do_run(&o, sc);
+        bn_cli_progress_end();
         int sig = bn_cli_caught();
         if (sig && (rc == 0 || rc == 3)) /* the partial results are out */
             fprintf(stderr, "bnet: interrupted by %s: what was measured before it is "

@@ -50,6 +50,10 @@ static const char *const usage_main =
     "\n";
 
 static const char *const usage_main_end =
+    "Exit status: 0 success; 1 internal failure; 2 bad input or an output that\n"
+    "cannot be written; 3 faults made work fail; 124 stopped at --max-wall; 130,\n"
+    "143 SIGINT, SIGTERM (results so far written, marked interrupted); 141 SIGPIPE\n"
+    "(docs/limits.md).\n"
     "Run 'bnet help run' for details. Docs: docs/scenario.md, docs/results.md.\n";
 
 static const char *const usage_run =
@@ -65,6 +69,8 @@ static const char *const usage_run =
     "  --reproducible   write wall-clock and memory figures as 0 in the JSON, so\n"
     "                   the same scenario and seed give a byte-identical file\n"
     "  --quiet          no summary on stdout, no progress line\n"
+    "  --max-wall SECONDS  stop after this wall time, as SIGINT does: the results\n"
+    "                   so far, marked interrupted; exit status 124\n"
     "A run over 1 s shows a progress line on stderr when it is a terminal (every\n"
     "command that simulates does): simulated time, units done, share, ETA.\n";
 
@@ -101,6 +107,8 @@ static const char *const usage_coll =
     "                   many as the processors and memory allow); the same results\n"
     "  --plot DIR       draw busbw against size (a line per algorithm) as SVG into DIR\n"
     "  --no-seed-report the table without the seed's figures after its footer\n"
+    "  --max-wall SECONDS  stop after this wall time, as SIGINT does: the results\n"
+    "                   so far, marked interrupted; exit status 124\n"
     "  --quiet          no table on stdout, no progress line\n"
     "Algorithms, protocols and the tuners: docs/collectives.md.\n";
 
@@ -114,6 +122,8 @@ static const char *const usage_job =
     "  --seed N         random seed (same as --set seed=N)\n"
     "  --json PATH      write results as JSON to PATH ('-' for stdout)\n"
     "  --trace PATH     write the timeline as Chrome trace-event JSON (Perfetto)\n"
+    "  --max-wall SECONDS  stop after this wall time, as SIGINT does: the results\n"
+    "                   so far, marked interrupted; exit status 124\n"
     "  --quiet          no table on stdout, no progress line\n"
     "Without FILE: scenarios/job_default.yaml. Keys and models: docs/jobs.md.\n";
 
@@ -131,6 +141,8 @@ static const char *const usage_p2p =
     "  --set KEY=VALUE  override one scenario key, e.g. --set fabric=roce-400g\n"
     "  --json PATH      write results as JSON to PATH ('-' for stdout)\n"
     "  --no-seed-report the table without the seed's figures after it\n"
+    "  --max-wall SECONDS  stop after this wall time, as SIGINT does: the results\n"
+    "                   so far, marked interrupted; exit status 124\n"
     "  --quiet          no table on stdout, no progress line\n"
     "Without FILE: two ConnectX-7 NDR hosts under one switch (scenarios/p2p_ib_ndr.yaml).\n"
     "The NIC and host model: docs/endpoints.md.\n";
@@ -151,6 +163,8 @@ static const char *const usage_compare =
     "  --json PATH      write results as JSON to PATH ('-' for stdout)\n"
     "  --csv PREFIX     write the table as PREFIX-compare.csv\n"
     "  --plot DIR       draw busbw against size per fabric as SVG into DIR (gnuplot)\n"
+    "  --max-wall SECONDS  stop after this wall time, as SIGINT does: the results\n"
+    "                   so far, marked interrupted; exit status 124\n"
     "  --quiet          no table on stdout, no progress line\n"
     "Without FILE: scenarios/cluster128.yaml. docs/compare.md.\n";
 
@@ -168,6 +182,8 @@ static const char *const usage_sweep =
     "  --set KEY=VALUE  override one scenario key, for every point\n"
     "  --json PATH      write results as JSON to PATH ('-' for stdout)\n"
     "  --csv PREFIX     write the table as PREFIX-sweep.csv\n"
+    "  --max-wall SECONDS  stop after this wall time, as SIGINT does: the results\n"
+    "                   so far, marked interrupted; exit status 124\n"
     "  --quiet          no table on stdout, no progress line\n"
     "Progress (points done, ETA) goes to stderr when it is a terminal.\n"
     "Without FILE: the embedded traffic scenario. docs/sweep.md.\n";

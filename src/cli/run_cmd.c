@@ -563,6 +563,26 @@ static int do_compare(const struct cli_opts *o, const struct bn_scenario *sc)
     return st;
 }
 
+/* --max-wall SECONDS: a decimal number above 0 (digits, an optional
+ * fraction; no sign, exponent or base, as bn_cli_digits), at most a year. */
+static int max_wall_of(const char *v, double *out)
+{
+    const char *end;
+    uint64_t whole, frac = 0, scale = 1;
+    if (bn_cli_digits(v, &end, 31536000, &whole) != 0)
+        return -1;
+    if (*end == '.') {
+        const char *f = end + 1;
+        while (*f >= '0' && *f <= '9' && scale < 1000000000)
+            frac = frac * 10 + (uint64_t)(*f++ - '0'), scale *= 10;
+        if (f == end + 1 || *f)
+            return -1;
+        end = f;
+    }
+    *out = (double)whole + (double)frac / (double)scale;
+    return *end || *out <= 0 ? -1 : 0;
+}
+
 /* "SRC,DST": two host indices. */
 static int parse_paths(const char *v, struct bn_topo_query *q)
 {
@@ -633,6 +653,12 @@ int bn_cli_run(int argc, char **argv, int first, enum bn_cli_mode mode, const ch
     int rc = o.command ? bn_cli_parse(argc, argv, first, mode, &o) : 1;
     if (rc == 0 && mode == BN_CLI_COLL && (o.ranks = bn_cli_rank_count(&o)) < 0)
         rc = 2;
+    double max_wall = 0;
+    if (rc == 0 && o.max_wall && max_wall_of(o.max_wall, &max_wall) != 0) {
+        fprintf(stderr, "bnet: option '--max-wall' needs seconds of wall time, a number above "
+                "0 such as 60 or 0.5, at most a year (got '%s')\n", o.max_wall);
+        rc = 2;
+    }
     if (rc == 0)
         rc = bn_cli_check_outputs(&o);
     if (rc != 0) {
@@ -664,6 +690,8 @@ int bn_cli_run(int argc, char **argv, int first, enum bn_cli_mode mode, const ch
         rc = do_topo(&o, sc);
     else {
         bn_cli_signals_stoppable(); /* signals.c: the results so far, then 128 + it */
+        if (max_wall > 0)
+            bn_cli_signals_max_wall(max_wall); /* the same, then 124 */
         /* progress.c: what each command's runs count, and what its parts are */
         static const char *const units[] = {"flows", "", "transfers", "tasks", "messages",
                                             "units", "flows"};
@@ -680,12 +708,16 @@ int bn_cli_run(int argc, char **argv, int first, enum bn_cli_mode mode, const ch
                                   : do_run(&o, sc);
         bn_cli_progress_end();
         int sig = bn_cli_caught();
-        if (sig && (rc == 0 || rc == 3)) /* the partial results are out */
+        if (sig == SIGALRM && (rc == 0 || rc == 3))
+            fprintf(stderr, "bnet: stopped at --max-wall %s s: what was measured before it is "
+                    "reported, marked interrupted; exit status 124 (docs/limits.md)\n",
+                    o.max_wall);
+        else if (sig && (rc == 0 || rc == 3)) /* the partial results are out */
             fprintf(stderr, "bnet: interrupted by %s: what was measured before it is "
                     "reported, marked interrupted; exit status %d\n",
                     sig == SIGINT ? "SIGINT" : "SIGTERM", 128 + sig);
         if (sig && rc != 2) /* partial results out, or stopped in set-up (said) */
-            rc = 128 + sig;
+            rc = sig == SIGALRM ? 124 : 128 + sig;
     }
     free(sc);
     free_opts(&o);

@@ -51,7 +51,8 @@ static const char *const usage_main =
 
 static const char *const usage_main_end =
     "Exit status: 0 success; 1 internal failure; 2 bad input or an output that\n"
-    "cannot be written; 3 faults made work fail; 124 stopped at --max-wall; 130,\n"
+    "cannot be written; 3 faults made work fail; 4 a livelock stopped the run\n"
+    "(sim.stall_us; results written); 124 stopped at --max-wall; 130,\n"
     "143 SIGINT, SIGTERM (results so far written, marked interrupted); 141 SIGPIPE\n"
     "(docs/limits.md).\n"
     "Run 'bnet help run' for details. Docs: docs/scenario.md, docs/results.md.\n";

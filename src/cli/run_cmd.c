@@ -100,6 +100,10 @@ static int failed_status(uint32_t n, uint32_t of, const char *what)
     return 3;
 }
 
+/* A run the livelock watchdog stopped (sim.stall_us): the results so far
+ * are written, sim.stalled; docs/limits.md. */
+enum { STALLED_STATUS = 4 };
+
 /* A fabric whose routing tables take minutes: say so before the wait. */
 static void warn_slow_routes(const struct bn_scenario *sc)
 {
@@ -218,9 +222,10 @@ static int do_run(const struct cli_opts *o, const struct bn_scenario *sc)
     }
     rc = bn_provenance_command(&res.prov, o->command, &err);
     if (res.stalled)
-        fprintf(stderr, "bnet: warning: stopped at %.1f us: no flow took data in order for "
+        fprintf(stderr, "bnet: stopped at %.1f us: no flow took data in order for "
                 "sim.stall_us (%.0f us) while frames kept arriving, a livelock (docs/model.md, "
-                "\"Livelock\"); %u of %u flows completed\n", res.simulated_us, sc->sim.stall_us,
+                "\"Livelock\"); %u of %u flows completed; results written, sim.stalled; exit "
+                "status 4 (docs/limits.md)\n", res.simulated_us, sc->sim.stall_us,
                 res.flows_completed, res.nflows);
     if (!o->quiet && !(o->json && strcmp(o->json, "-") == 0))
         bn_results_print(stdout, &res);
@@ -229,8 +234,11 @@ static int do_run(const struct cli_opts *o, const struct bn_scenario *sc)
     if (rc == BN_OK && o->csv)
         rc = bn_results_write_csv(&res, o->csv, &err);
     int st = rc != BN_OK ? exit_status(&err) : o->plot ? plot_results(o, BN_CLI_RUN, &res) : 0;
-    /* 3: the run is whole, but faults made flows fail (docs/results.md) */
-    if (!st && res.flows_failed)
+    /* 4: the livelock watchdog stopped it, its results written but not
+     * whole; 3: the run is whole, but faults made flows fail (docs/results.md) */
+    if (!st && res.stalled)
+        st = STALLED_STATUS;
+    else if (!st && res.flows_failed)
         st = failed_status(res.flows_failed, res.nflows, "flows failed");
     bn_results_free(&res);
     return st;
@@ -502,13 +510,20 @@ static int do_sweep(const struct cli_opts *o, const struct bn_scenario *sc)
                   : bn_fail(&err, BN_ENOMEM, "out of memory");
         free(path);
     }
-    uint32_t failed = 0, npoints = rc == BN_OK ? res->npoints : 0;
-    for (uint32_t p = 0; p < npoints; p++)
+    uint32_t failed = 0, stalled = 0, npoints = rc == BN_OK ? res->npoints : 0;
+    for (uint32_t p = 0; p < npoints; p++) {
         failed += res->points[p].res.flows_failed > 0;
+        stalled += res->points[p].res.stalled;
+    }
+    if (rc == BN_OK && stalled)
+        fprintf(stderr, "bnet: %u of %u points stopped by the livelock watchdog (sim.stall_us; "
+                "sim.stalled in their results); exit status 4 (docs/limits.md)\n", stalled,
+                npoints);
     if (res && rc == BN_OK)
         bn_sweep_results_free(res);
     free(res);
     return rc != BN_OK ? exit_status(&err)
+           : stalled   ? STALLED_STATUS
            : failed    ? failed_status(failed, npoints, "points had flows that failed")
                        : 0;
 }

@@ -111,6 +111,24 @@ int bn_estimate_memory(const struct bn_scenario *sc, enum bn_est_what what,
  * bn_job_run, bn_p2p_run and bn_plan_topology's caller call it. */
 int bn_check_memory(const struct bn_scenario *sc, enum bn_est_what what, struct bn_error *err);
 
+/* The work a run will take and its wall time, estimated before anything is
+ * built (docs/limits.md, "Time"): at packet level its events, from the
+ * data packets it moves and the events a packet costs (measured); at flow
+ * level its rate recomputations (a flow or transfer starting or ending);
+ * the wall time at the per-event and per-recomputation costs of
+ * docs/performance.md, the routing tables' computation included. For
+ * BN_EST_RUN and BN_EST_COLL (a sweep's rows in one process, one after
+ * another); the other kinds get the routes' time only. */
+struct bn_time_estimate {
+    double events;            /* packet level (0 at flow level, or not known: a flow file) */
+    double recomputations;    /* flow level (0 at packet level) */
+    double wall_s;            /* all of it, route_s included */
+    double route_s;           /* computing the routing tables */
+};
+/* Fill `out`. BN_OK, or the topology's error (as bn_estimate_memory). */
+int bn_estimate_time(const struct bn_scenario *sc, enum bn_est_what what,
+                     struct bn_time_estimate *out, struct bn_error *err);
+
 /* Build the scenario's fabric, run its workload, fill `out` (opts may be
  * NULL). `out` need not be initialized; on BN_OK the caller frees it with
  * bn_results_free; on an error nothing is left to free. */

@@ -104,13 +104,37 @@ static int failed_status(uint32_t n, uint32_t of, const char *what)
  * are written, sim.stalled; docs/limits.md. */
 enum { STALLED_STATUS = 4 };
 
-/* A fabric whose routing tables take minutes: say so before the wait. */
-static void warn_slow_routes(const struct bn_scenario *sc)
+/* "3 minutes", "2.5 hours" into buf. */
+static const char *minutes(double s, char *buf, size_t len)
+{
+    if (s >= 5400)
+        snprintf(buf, len, "%.1f hours", s / 3600);
+    else
+        snprintf(buf, len, "%.0f minutes", s / 60 < 1 ? 1 : s / 60);
+    return buf;
+}
+
+/* A run that takes over a minute (its events or flow-rate recomputations,
+ * estimated: bn_estimate_time), or a fabric whose routing tables take
+ * minutes: say so before the wait. */
+static void warn_slow(const struct bn_scenario *sc, enum bn_est_what what)
 {
     struct bn_mem_estimate e;
+    struct bn_time_estimate t;
     struct bn_error err = {0};
+    char d[32];
     if (bn_check_memory(sc, BN_EST_TOPO, &err) != BN_OK) /* refused next, no wait to tell */
         return;
+    if (bn_estimate_time(sc, what, &t, &err) == BN_OK && t.wall_s > 60 &&
+        t.events + t.recomputations > 0) {
+        bool flow = t.recomputations > 0;
+        fprintf(stderr, "bnet: estimate: about %.3g %s, about %s of wall time in one process "
+                "(docs/limits.md, \"Time\"); --max-wall SECONDS stops it "
+                "with what it measured\n", flow ? t.recomputations : t.events,
+                flow ? "flow-rate recomputations at flow level" : "events at packet level",
+                minutes(t.wall_s, d, sizeof d));
+        return;
+    }
     if (bn_estimate_memory(sc, BN_EST_TOPO, &e, &err) == BN_OK && e.route_s > 60)
         fprintf(stderr, "bnet: warning: routing %llu switches to %llu leaves takes about %.0f "
                 "minutes (docs/limits.md)\n", (unsigned long long)e.switches,
@@ -208,7 +232,7 @@ static int do_run(const struct cli_opts *o, const struct bn_scenario *sc)
     int rank = bn_cli_dist()->rank;
     struct bn_results res;
     if (rank == 0)
-        warn_slow_routes(sc);
+        warn_slow(sc, BN_EST_RUN);
     int rc = bn_run(sc, &ro, &res, &err);
     bn_cli_progress_end();
     if (ro.ranks) { /* one part per rank: rank 0 reports (docs/parallel.md) */
@@ -326,6 +350,8 @@ static int do_coll(const struct cli_opts *o, const struct bn_scenario *sc)
     unsigned jobs;
     if (!jobs_of(o, 0, &jobs)) /* 0: as many as fit */
         return 2;
+    if (bn_cli_dist()->rank == 0)
+        warn_slow(sc, BN_EST_COLL);
     if (bn_cli_dist()->size > 1 && sc->sim.partitions) { /* each row cut across the ranks */
         int rank = bn_cli_dist()->rank, st = ranks_parts_ok(sc);
         if (st)
@@ -370,7 +396,7 @@ static int do_job(const struct cli_opts *o, const struct bn_scenario *sc)
     struct bn_error err = {0};
     struct bn_job_results res;
     struct bn_job_opts jo = {.trace = o->trace != NULL};
-    warn_slow_routes(sc);
+    warn_slow(sc, BN_EST_JOBS);
     int run = bn_job_run(sc, &jo, &res, &err);
     bn_cli_progress_end();
     if (run != BN_OK)
@@ -628,7 +654,7 @@ static int do_topo(const struct cli_opts *o, const struct bn_scenario *sc)
         return 2;
     }
     struct bn_mem_estimate run, coll;
-    warn_slow_routes(sc);
+    warn_slow(sc, BN_EST_TOPO);
     if (bn_check_memory(sc, BN_EST_TOPO, &err) != BN_OK ||
         bn_estimate_memory(sc, BN_EST_RUN, &run, &err) != BN_OK ||
         bn_estimate_memory(sc, BN_EST_COLL, &coll, &err) != BN_OK ||

@@ -123,7 +123,7 @@ static void warn_slow(const struct bn_scenario *sc, enum bn_est_what what)
     struct bn_time_estimate t;
     struct bn_error err = {0};
     char d[32];
-    if (bn_check_memory(sc, BN_EST_TOPO, &err) != BN_OK) /* refused next, no wait to tell */
+    if (bn_check_memory(sc, what, &err) != BN_OK) /* refused next, no wait to tell */
         return;
     if (bn_estimate_time(sc, what, &t, &err) == BN_OK && t.wall_s > 60 &&
         t.events + t.recomputations > 0) {
@@ -749,11 +749,12 @@ int bn_cli_run(int argc, char **argv, int first, enum bn_cli_mode mode, const ch
                                   : do_run(&o, sc);
         bn_cli_progress_end();
         int sig = bn_cli_caught();
-        if (sig == SIGALRM && (rc == 0 || rc == 3))
+        bool out = rc == 0 || rc == 3 || rc == STALLED_STATUS; /* the partial results are out */
+        if (sig == SIGALRM && out)
             fprintf(stderr, "bnet: stopped at --max-wall %s s: what was measured before it is "
                     "reported, marked interrupted; exit status 124 (docs/limits.md)\n",
                     o.max_wall);
-        else if (sig && (rc == 0 || rc == 3)) /* the partial results are out */
+        else if (sig && out)
             fprintf(stderr, "bnet: interrupted by %s: what was measured before it is "
                     "reported, marked interrupted; exit status %d\n",
                     sig == SIGINT ? "SIGINT" : "SIGTERM", 128 + sig);

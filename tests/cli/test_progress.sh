@@ -39,7 +39,7 @@ ok "bnet coll: the row, transfers done, share and ETA" $?
 grep -q '33554432' "$T/stdout"
 ok "bnet coll: its table on stdout" $?
 
-on_tty "$T/job" job --set jobs.0.dp=4
+on_tty "$T/job" job --set jobs.0.dp=8
 st=$?
 ok "bnet job on a terminal: exit 0" $st
 has_line "$T/job" job tasks

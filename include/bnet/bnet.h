@@ -44,9 +44,28 @@ struct bn_ranks {
     void (*abort)(void *ud, int status, const char *why);
 };
 
+/* What the progress watcher (bn_progress_watch) hears of any run of the
+ * process, a few times a second of wall time. */
+struct bn_run_progress {
+    double simulated_us;      /* simulated time of the run going on (-1: none here) */
+    double wall_s;            /* wall-clock seconds since the run started (setup included) */
+    uint64_t events, packet_hops; /* the run's counts so far */
+    uint32_t done, total;     /* the driver's units: flows (bn_run), transfers of every
+                               * iteration (a collective), tasks of every iteration (jobs) */
+    double share;             /* of the call's whole work done, 0 to 1 (-1: not known) */
+    uint32_t parts_done, parts; /* the call's runs (coll: rows, p2p: sizes, compare:
+                                 * fabrics, sweep: points) over, of all (0: one run) */
+};
+typedef void (*bn_run_progress_fn)(void *ud, const struct bn_run_progress *p);
+/* Every later run of the process (bn_run, bn_coll_sweep*, bn_job_run,
+ * bn_p2p_run, bn_compare_run*, bn_sweep_run*) reports to fn (NULL: none
+ * does); worker processes report nothing, their parent as each task ends.
+ * Not for a signal handler; the command sets it once. */
+void bn_progress_watch(bn_run_progress_fn fn, void *ud);
+
 /* Options of bn_run; the whole struct may be NULL. */
 struct bn_run_opts {
-    /* Called about every few hundred thousand events (may be NULL). */
+    /* Called a few times a second of wall time (may be NULL). */
     void (*progress)(void *ud, const struct bn_progress *p);
     void *progress_ud;        /* passed back as `ud` */
     /* The run's parts on separate processes (NULL: all in this one). Only
@@ -55,7 +74,7 @@ struct bn_run_opts {
 };
 
 /* Ask the running simulation (bn_run, bn_coll_sweep, bn_job_run, bn_p2p_run)
- * to stop at its next check, every few hundred thousand events: it returns
+ * to stop at its next check, a fraction of a second of wall time apart: it returns
  * BN_OK with what it measured so far, marked interrupted. Async-signal-safe
  * (for a SIGINT handler). The request stays until bn_interrupt_clear: later
  * runs in the same process stop at their first check too. */
@@ -91,6 +110,24 @@ int bn_estimate_memory(const struct bn_scenario *sc, enum bn_est_what what,
  * estimate passes what is available; else BN_OK. bn_run, bn_coll_sweep,
  * bn_job_run, bn_p2p_run and bn_plan_topology's caller call it. */
 int bn_check_memory(const struct bn_scenario *sc, enum bn_est_what what, struct bn_error *err);
+
+/* The work a run will take and its wall time, estimated before anything is
+ * built (docs/limits.md, "Time"): at packet level its events, from the
+ * data packets it moves and the events a packet costs (measured); at flow
+ * level its rate recomputations (a flow or transfer starting or ending);
+ * the wall time at the per-event and per-recomputation costs of
+ * docs/performance.md, the routing tables' computation included. For
+ * BN_EST_RUN and BN_EST_COLL (a sweep's rows in one process, one after
+ * another); the other kinds get the routes' time only. */
+struct bn_time_estimate {
+    double events;            /* packet level (0 at flow level, or not known: a flow file) */
+    double recomputations;    /* flow level (0 at packet level) */
+    double wall_s;            /* all of it, route_s included */
+    double route_s;           /* computing the routing tables */
+};
+/* Fill `out`. BN_OK, or the topology's error (as bn_estimate_memory). */
+int bn_estimate_time(const struct bn_scenario *sc, enum bn_est_what what,
+                     struct bn_time_estimate *out, struct bn_error *err);
 
 /* Build the scenario's fabric, run its workload, fill `out` (opts may be
  * NULL). `out` need not be initialized; on BN_OK the caller frees it with

@@ -408,6 +408,10 @@ struct bn_scenario_fault {
     uint32_t tier;               /* random_links: links from switches of this tier up (0: hosts') */
     uint8_t kind;                /* enum bn_sc_fault_kind */
     bool instant;                /* every switch's routes change as it strikes (known at once) */
+    /* where target was given, as key_line (bn_scenario_item_where): the
+     * check against the topology names it (in the item's padding: its size
+     * is unchanged) */
+    uint32_t target_line;
 };
 
 /* routing.*: the control plane that reroutes around failures (docs/failures.md). */

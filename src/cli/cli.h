@@ -43,6 +43,7 @@ struct cli_opts {
     const char *paths, *dot;  /* topo: --paths SRC,DST, --dot PATH */
     const char *trace;        /* job: --trace PATH */
     const char *jobs;         /* compare, sweep, coll: -j N */
+    const char *max_wall;     /* --max-wall SECONDS: stop there, as a SIGINT would */
     const char *seeds;        /* sweep: --seeds LIST */
     const char **vary;        /* sweep: each --vary KEY=V1,V2 */
     int nvary;

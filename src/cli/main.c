@@ -50,6 +50,11 @@ static const char *const usage_main =
     "\n";
 
 static const char *const usage_main_end =
+    "Exit status: 0 success; 1 internal failure; 2 bad input or an output that\n"
+    "cannot be written; 3 faults made work fail; 4 a livelock stopped the run\n"
+    "(sim.stall_us; results written); 124 stopped at --max-wall; 130,\n"
+    "143 SIGINT, SIGTERM (results so far written, marked interrupted); 141 SIGPIPE\n"
+    "(docs/limits.md).\n"
     "Run 'bnet help run' for details. Docs: docs/scenario.md, docs/results.md.\n";
 
 static const char *const usage_run =
@@ -64,8 +69,11 @@ static const char *const usage_run =
     "                   heatmaps, the topology's busiest links (needs gnuplot)\n"
     "  --reproducible   write wall-clock and memory figures as 0 in the JSON, so\n"
     "                   the same scenario and seed give a byte-identical file\n"
-    "  --quiet          no summary on stdout\n"
-    "Progress goes to stderr when it is a terminal and the run takes over 1 s.\n";
+    "  --quiet          no summary on stdout, no progress line\n"
+    "  --max-wall SECONDS  stop after this wall time, as SIGINT does: the results\n"
+    "                   so far, marked interrupted; exit status 124\n"
+    "A run over 1 s shows a progress line on stderr when it is a terminal (every\n"
+    "command that simulates does): simulated time, units done, share, ETA.\n";
 
 static const char *const usage_topo =
     "Build the topology and print, without simulating: hosts; switches per tier\n"
@@ -100,6 +108,9 @@ static const char *const usage_coll =
     "                   many as the processors and memory allow); the same results\n"
     "  --plot DIR       draw busbw against size (a line per algorithm) as SVG into DIR\n"
     "  --no-seed-report the table without the seed's figures after its footer\n"
+    "  --max-wall SECONDS  stop after this wall time, as SIGINT does: the results\n"
+    "                   so far, marked interrupted; exit status 124\n"
+    "  --quiet          no table on stdout, no progress line\n"
     "Algorithms, protocols and the tuners: docs/collectives.md.\n";
 
 static const char *const usage_job =
@@ -112,7 +123,9 @@ static const char *const usage_job =
     "  --seed N         random seed (same as --set seed=N)\n"
     "  --json PATH      write results as JSON to PATH ('-' for stdout)\n"
     "  --trace PATH     write the timeline as Chrome trace-event JSON (Perfetto)\n"
-    "  --quiet          no table on stdout\n"
+    "  --max-wall SECONDS  stop after this wall time, as SIGINT does: the results\n"
+    "                   so far, marked interrupted; exit status 124\n"
+    "  --quiet          no table on stdout, no progress line\n"
     "Without FILE: scenarios/job_default.yaml. Keys and models: docs/jobs.md.\n";
 
 static const char *const usage_p2p =
@@ -129,6 +142,9 @@ static const char *const usage_p2p =
     "  --set KEY=VALUE  override one scenario key, e.g. --set fabric=roce-400g\n"
     "  --json PATH      write results as JSON to PATH ('-' for stdout)\n"
     "  --no-seed-report the table without the seed's figures after it\n"
+    "  --max-wall SECONDS  stop after this wall time, as SIGINT does: the results\n"
+    "                   so far, marked interrupted; exit status 124\n"
+    "  --quiet          no table on stdout, no progress line\n"
     "Without FILE: two ConnectX-7 NDR hosts under one switch (scenarios/p2p_ib_ndr.yaml).\n"
     "The NIC and host model: docs/endpoints.md.\n";
 
@@ -148,6 +164,9 @@ static const char *const usage_compare =
     "  --json PATH      write results as JSON to PATH ('-' for stdout)\n"
     "  --csv PREFIX     write the table as PREFIX-compare.csv\n"
     "  --plot DIR       draw busbw against size per fabric as SVG into DIR (gnuplot)\n"
+    "  --max-wall SECONDS  stop after this wall time, as SIGINT does: the results\n"
+    "                   so far, marked interrupted; exit status 124\n"
+    "  --quiet          no table on stdout, no progress line\n"
     "Without FILE: scenarios/cluster128.yaml. docs/compare.md.\n";
 
 static const char *const usage_sweep =
@@ -164,7 +183,9 @@ static const char *const usage_sweep =
     "  --set KEY=VALUE  override one scenario key, for every point\n"
     "  --json PATH      write results as JSON to PATH ('-' for stdout)\n"
     "  --csv PREFIX     write the table as PREFIX-sweep.csv\n"
-    "  --quiet          no table on stdout\n"
+    "  --max-wall SECONDS  stop after this wall time, as SIGINT does: the results\n"
+    "                   so far, marked interrupted; exit status 124\n"
+    "  --quiet          no table on stdout, no progress line\n"
     "Progress (points done, ETA) goes to stderr when it is a terminal.\n"
     "Without FILE: the embedded traffic scenario. docs/sweep.md.\n";
 

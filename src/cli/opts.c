@@ -101,8 +101,10 @@ static const struct bn_cli_opt options[] = {
     {0, "paths", "SRC,DST", TOPO, NULL, false, false, "paths"},
     {0, "dot", "PATH|-", TOPO, NULL, false, false, "dot"},
     {0, "reproducible", NULL, RUN, NULL, false, false, "reproducible"},
-    {0, "quiet", NULL, RUN | JOB | SWEEP, NULL, false, false, "quiet"},
+    {0, "quiet", NULL, RUN | COLL | JOB | P2P | COMPARE | SWEEP, NULL, false, false, "quiet"},
     {0, "no-seed-report", NULL, COLL | P2P, NULL, false, false, "no_seed_report"},
+    {0, "max-wall", "SECONDS", RUN | COLL | JOB | P2P | COMPARE | SWEEP, NULL, false, false,
+     "max_wall"},
 };
 
 #define NOPTS (sizeof options / sizeof options[0])
@@ -323,6 +325,7 @@ static int field_opt(const struct bn_cli_opt *opt, const char *label, const char
         {"gpus", offsetof(struct cli_opts, gpus)}, {"nodes", offsetof(struct cli_opts, nodes)},
         {"nranks", offsetof(struct cli_opts, nranks)},
         {"output_file", offsetof(struct cli_opts, output_file)},
+        {"max_wall", offsetof(struct cli_opts, max_wall)},
     };
     if (strcmp(opt->field, REFUSED) == 0)
         return refused(label);

@@ -19,6 +19,7 @@
 #include "bnet/sweep.h"
 #include "cli/cli.h"
 #include "cli/dist.h"
+#include "cli/progress.h"
 #include "cli/signals.h"
 #include "plot/plot.h"
 
@@ -83,22 +84,6 @@ static int load_scenario(const struct cli_opts *o, enum bn_cli_mode mode, struct
     return rc;
 }
 
-struct progress_state {
-    int shown;
-};
-
-static void show_progress(void *ud, const struct bn_progress *p)
-{
-    struct progress_state *ps = ud;
-    if (p->wall_s < 1.0)
-        return;
-    ps->shown = 1;
-    fprintf(stderr, "\r[bnet] simulated %.1f us | wall %.1f s | %.2f M packet-hops/s | flows %u/%u   ",
-            p->simulated_us, p->wall_s, p->packet_hops / p->wall_s / 1e6, p->flows_done,
-            p->flows_total);
-    fflush(stderr);
-}
-
 static int exit_status(const struct bn_error *err)
 {
     if (bn_cli_dist()->rank == 0) /* under mpirun every rank has it: one says it */
@@ -115,13 +100,41 @@ static int failed_status(uint32_t n, uint32_t of, const char *what)
     return 3;
 }
 
-/* A fabric whose routing tables take minutes: say so before the wait. */
-static void warn_slow_routes(const struct bn_scenario *sc)
+/* A run the livelock watchdog stopped (sim.stall_us): the results so far
+ * are written, sim.stalled; docs/limits.md. */
+enum { STALLED_STATUS = 4 };
+
+/* "3 minutes", "2.5 hours" into buf. */
+static const char *minutes(double s, char *buf, size_t len)
+{
+    if (s >= 5400)
+        snprintf(buf, len, "%.1f hours", s / 3600);
+    else
+        snprintf(buf, len, "%.0f minutes", s / 60 < 1 ? 1 : s / 60);
+    return buf;
+}
+
+/* A run that takes over a minute (its events or flow-rate recomputations,
+ * estimated: bn_estimate_time), or a fabric whose routing tables take
+ * minutes: say so before the wait. */
+static void warn_slow(const struct bn_scenario *sc, enum bn_est_what what)
 {
     struct bn_mem_estimate e;
+    struct bn_time_estimate t;
     struct bn_error err = {0};
-    if (bn_check_memory(sc, BN_EST_TOPO, &err) != BN_OK) /* refused next, no wait to tell */
+    char d[32];
+    if (bn_check_memory(sc, what, &err) != BN_OK) /* refused next, no wait to tell */
         return;
+    if (bn_estimate_time(sc, what, &t, &err) == BN_OK && t.wall_s > 60 &&
+        t.events + t.recomputations > 0) {
+        bool flow = t.recomputations > 0;
+        fprintf(stderr, "bnet: estimate: about %.3g %s, about %s of wall time in one process "
+                "(docs/limits.md, \"Time\"); --max-wall SECONDS stops it "
+                "with what it measured\n", flow ? t.recomputations : t.events,
+                flow ? "flow-rate recomputations at flow level" : "events at packet level",
+                minutes(t.wall_s, d, sizeof d));
+        return;
+    }
     if (bn_estimate_memory(sc, BN_EST_TOPO, &e, &err) == BN_OK && e.route_s > 60)
         fprintf(stderr, "bnet: warning: routing %llu switches to %llu leaves takes about %.0f "
                 "minutes (docs/limits.md)\n", (unsigned long long)e.switches,
@@ -215,19 +228,13 @@ static int ranks_status(int rc, const struct bn_error *err)
 static int do_run(const struct cli_opts *o, const struct bn_scenario *sc)
 {
     struct bn_error err = {0};
-    struct progress_state ps = {0};
     struct bn_run_opts ro = {.ranks = bn_cli_dist_ranks()};
     int rank = bn_cli_dist()->rank;
-    if (isatty(STDERR_FILENO) && rank == 0) {
-        ro.progress = show_progress;
-        ro.progress_ud = &ps;
-    }
     struct bn_results res;
     if (rank == 0)
-        warn_slow_routes(sc);
+        warn_slow(sc, BN_EST_RUN);
     int rc = bn_run(sc, &ro, &res, &err);
-    if (ps.shown)
-        fputc('\n', stderr);
+    bn_cli_progress_end();
     if (ro.ranks) { /* one part per rank: rank 0 reports (docs/parallel.md) */
         int st = ranks_status(rc, &err);
         if (rc == BN_OK && (st || rank))
@@ -239,9 +246,10 @@ static int do_run(const struct cli_opts *o, const struct bn_scenario *sc)
     }
     rc = bn_provenance_command(&res.prov, o->command, &err);
     if (res.stalled)
-        fprintf(stderr, "bnet: warning: stopped at %.1f us: no flow took data in order for "
+        fprintf(stderr, "bnet: stopped at %.1f us: no flow took data in order for "
                 "sim.stall_us (%.0f us) while frames kept arriving, a livelock (docs/model.md, "
-                "\"Livelock\"); %u of %u flows completed\n", res.simulated_us, sc->sim.stall_us,
+                "\"Livelock\"); %u of %u flows completed; results written, sim.stalled; exit "
+                "status 4 (docs/limits.md)\n", res.simulated_us, sc->sim.stall_us,
                 res.flows_completed, res.nflows);
     if (!o->quiet && !(o->json && strcmp(o->json, "-") == 0))
         bn_results_print(stdout, &res);
@@ -250,8 +258,11 @@ static int do_run(const struct cli_opts *o, const struct bn_scenario *sc)
     if (rc == BN_OK && o->csv)
         rc = bn_results_write_csv(&res, o->csv, &err);
     int st = rc != BN_OK ? exit_status(&err) : o->plot ? plot_results(o, BN_CLI_RUN, &res) : 0;
-    /* 3: the run is whole, but faults made flows fail (docs/results.md) */
-    if (!st && res.flows_failed)
+    /* 4: the livelock watchdog stopped it, its results written but not
+     * whole; 3: the run is whole, but faults made flows fail (docs/results.md) */
+    if (!st && res.stalled)
+        st = STALLED_STATUS;
+    else if (!st && res.flows_failed)
         st = failed_status(res.flows_failed, res.nflows, "flows failed");
     bn_results_free(&res);
     return st;
@@ -274,6 +285,7 @@ static void print_row(void *ud, const struct bn_coll_results *r, uint32_t row)
 {
     const struct cli_opts *o = ud;
     struct bn_coll_results shown = *r; /* with the launch the flags describe */
+    bn_cli_progress_clear();
     launch_of(o, &shown);
     if (row == 0)
         bn_coll_print_header(stdout, &shown);
@@ -334,10 +346,12 @@ static int do_coll(const struct cli_opts *o, const struct bn_scenario *sc)
 {
     struct bn_error err = {0};
     struct bn_coll_results res;
-    bool table = !(o->json && strcmp(o->json, "-") == 0);
+    bool table = !o->quiet && !(o->json && strcmp(o->json, "-") == 0);
     unsigned jobs;
     if (!jobs_of(o, 0, &jobs)) /* 0: as many as fit */
         return 2;
+    if (bn_cli_dist()->rank == 0)
+        warn_slow(sc, BN_EST_COLL);
     if (bn_cli_dist()->size > 1 && sc->sim.partitions) { /* each row cut across the ranks */
         int rank = bn_cli_dist()->rank, st = ranks_parts_ok(sc);
         if (st)
@@ -355,8 +369,10 @@ static int do_coll(const struct cli_opts *o, const struct bn_scenario *sc)
             return st < 0 ? 0 : st;
     } else if (bn_coll_sweep_jobs(sc, jobs, table ? print_row : NULL, (void *)o, &res, &err) !=
                BN_OK) {
+        bn_cli_progress_end();
         return exit_status(&err);
     }
+    bn_cli_progress_end();
     launch_of(o, &res);
     int rc = bn_provenance_command(&res.prov, o->command, &err);
     if (table)
@@ -380,8 +396,10 @@ static int do_job(const struct cli_opts *o, const struct bn_scenario *sc)
     struct bn_error err = {0};
     struct bn_job_results res;
     struct bn_job_opts jo = {.trace = o->trace != NULL};
-    warn_slow_routes(sc);
-    if (bn_job_run(sc, &jo, &res, &err) != BN_OK)
+    warn_slow(sc, BN_EST_JOBS);
+    int run = bn_job_run(sc, &jo, &res, &err);
+    bn_cli_progress_end();
+    if (run != BN_OK)
         return exit_status(&err);
     int rc = bn_provenance_command(&res.prov, o->command, &err);
     bool to_stdout = (o->json && strcmp(o->json, "-") == 0) ||
@@ -403,6 +421,7 @@ static int do_job(const struct cli_opts *o, const struct bn_scenario *sc)
 static void print_p2p_row(void *ud, const struct bn_p2p_results *r, uint32_t pair, uint32_t row)
 {
     const struct cli_opts *o = ud;
+    bn_cli_progress_clear();
     if (row == 0)
         bn_p2p_print_header_opts(stdout, r, pair, print_flags(o));
     bn_p2p_print_row_opts(stdout, r, pair, row, print_flags(o));
@@ -413,8 +432,10 @@ static int do_p2p(const struct cli_opts *o, const struct bn_scenario *sc)
 {
     struct bn_error err = {0};
     struct bn_p2p_results res;
-    bool table = !(o->json && strcmp(o->json, "-") == 0);
-    if (bn_p2p_run(sc, table ? print_p2p_row : NULL, (void *)o, &res, &err) != BN_OK)
+    bool table = !o->quiet && !(o->json && strcmp(o->json, "-") == 0);
+    int run = bn_p2p_run(sc, table ? print_p2p_row : NULL, (void *)o, &res, &err);
+    bn_cli_progress_end();
+    if (run != BN_OK)
         return exit_status(&err);
     if (table)
         bn_p2p_print_footer_opts(stdout, &res, print_flags(o));
@@ -467,18 +488,6 @@ bad:
     return NULL;
 }
 
-static void sweep_progress(void *ud, uint32_t done, uint32_t total, double wall_s)
-{
-    int *shown = ud;
-    if (!isatty(STDERR_FILENO))
-        return;
-    *shown = 1;
-    double eta = done ? wall_s / done * (total - done) : 0;
-    fprintf(stderr, "\r[bnet] sweep %u/%u points | wall %.1f s | ETA %.0f s   ", done, total,
-            wall_s, eta);
-    fflush(stderr);
-}
-
 static int do_sweep(const struct cli_opts *o, const struct bn_scenario *sc)
 {
     unsigned jobs;
@@ -491,18 +500,17 @@ static int do_sweep(const struct cli_opts *o, const struct bn_scenario *sc)
     const char **vary = calloc((size_t)o->nvary + 2, sizeof *vary);
     struct bn_sweep_results *res = malloc(sizeof *res);
     struct bn_error err = {0};
-    int rc, shown = 0;
+    int rc;
     if (!vary || !res) {
         rc = bn_fail(&err, BN_ENOMEM, "out of memory");
     } else {
         for (int i = 0; i < o->nvary; i++)
             vary[i] = o->vary[i];
         vary[o->nvary] = seeds;
-        rc = bn_sweep_run_part(sc, vary, jobs, (uint32_t)d->rank, (uint32_t)d->size,
-                               d->rank == 0 ? sweep_progress : NULL, &shown, res, &err);
+        rc = bn_sweep_run_part(sc, vary, jobs, (uint32_t)d->rank, (uint32_t)d->size, NULL, NULL,
+                               res, &err);
     }
-    if (shown)
-        fputc('\n', stderr);
+    bn_cli_progress_end();
     free(vary);
     free(seeds);
     int st = ranks_status(rc, &err);
@@ -528,13 +536,20 @@ static int do_sweep(const struct cli_opts *o, const struct bn_scenario *sc)
                   : bn_fail(&err, BN_ENOMEM, "out of memory");
         free(path);
     }
-    uint32_t failed = 0, npoints = rc == BN_OK ? res->npoints : 0;
-    for (uint32_t p = 0; p < npoints; p++)
+    uint32_t failed = 0, stalled = 0, npoints = rc == BN_OK ? res->npoints : 0;
+    for (uint32_t p = 0; p < npoints; p++) {
         failed += res->points[p].res.flows_failed > 0;
+        stalled += res->points[p].res.stalled;
+    }
+    if (rc == BN_OK && stalled)
+        fprintf(stderr, "bnet: %u of %u points stopped by the livelock watchdog (sim.stall_us; "
+                "sim.stalled in their results); exit status 4 (docs/limits.md)\n", stalled,
+                npoints);
     if (res && rc == BN_OK)
         bn_sweep_results_free(res);
     free(res);
     return rc != BN_OK ? exit_status(&err)
+           : stalled   ? STALLED_STATUS
            : failed    ? failed_status(failed, npoints, "points had flows that failed")
                        : 0;
 }
@@ -557,6 +572,7 @@ static int do_compare(const struct cli_opts *o, const struct bn_scenario *sc)
     int rc = res ? bn_compare_run_part(sc, sets, jobs, (uint32_t)d->rank, (uint32_t)d->size, res,
                                        &err)
                  : bn_fail(&err, BN_ENOMEM, "out of memory");
+    bn_cli_progress_end();
     free(sets);
     if (d->size > 1) {
         int st = ranks_status(rc, &err);
@@ -571,7 +587,7 @@ static int do_compare(const struct cli_opts *o, const struct bn_scenario *sc)
     }
     if (rc == BN_OK)
         rc = bn_provenance_command(&res->prov, o->command, &err);
-    if (rc == BN_OK && !(o->json && strcmp(o->json, "-") == 0))
+    if (rc == BN_OK && !o->quiet && !(o->json && strcmp(o->json, "-") == 0))
         bn_compare_print(stdout, res);
     if (rc == BN_OK && o->json)
         rc = bn_compare_write_json(res, o->json, &err);
@@ -586,6 +602,26 @@ static int do_compare(const struct cli_opts *o, const struct bn_scenario *sc)
         bn_compare_results_free(res);
     free(res);
     return st;
+}
+
+/* --max-wall SECONDS: a decimal number above 0 (digits, an optional
+ * fraction; no sign, exponent or base, as bn_cli_digits), at most a year. */
+static int max_wall_of(const char *v, double *out)
+{
+    const char *end;
+    uint64_t whole, frac = 0, scale = 1;
+    if (bn_cli_digits(v, &end, 31536000, &whole) != 0)
+        return -1;
+    if (*end == '.') {
+        const char *f = end + 1;
+        while (*f >= '0' && *f <= '9' && scale < 1000000000)
+            frac = frac * 10 + (uint64_t)(*f++ - '0'), scale *= 10;
+        if (f == end + 1 || *f)
+            return -1;
+        end = f;
+    }
+    *out = (double)whole + (double)frac / (double)scale;
+    return *end || *out <= 0 ? -1 : 0;
 }
 
 /* "SRC,DST": two host indices. */
@@ -618,7 +654,7 @@ static int do_topo(const struct cli_opts *o, const struct bn_scenario *sc)
         return 2;
     }
     struct bn_mem_estimate run, coll;
-    warn_slow_routes(sc);
+    warn_slow(sc, BN_EST_TOPO);
     if (bn_check_memory(sc, BN_EST_TOPO, &err) != BN_OK ||
         bn_estimate_memory(sc, BN_EST_RUN, &run, &err) != BN_OK ||
         bn_estimate_memory(sc, BN_EST_COLL, &coll, &err) != BN_OK ||
@@ -658,6 +694,12 @@ int bn_cli_run(int argc, char **argv, int first, enum bn_cli_mode mode, const ch
     int rc = o.command ? bn_cli_parse(argc, argv, first, mode, &o) : 1;
     if (rc == 0 && mode == BN_CLI_COLL && (o.ranks = bn_cli_rank_count(&o)) < 0)
         rc = 2;
+    double max_wall = 0;
+    if (rc == 0 && o.max_wall && max_wall_of(o.max_wall, &max_wall) != 0) {
+        fprintf(stderr, "bnet: option '--max-wall' needs seconds of wall time, a number above "
+                "0 such as 60 or 0.5, at most a year (got '%s')\n", o.max_wall);
+        rc = 2;
+    }
     if (rc == 0)
         rc = bn_cli_check_outputs(&o);
     if (rc != 0) {
@@ -689,19 +731,35 @@ int bn_cli_run(int argc, char **argv, int first, enum bn_cli_mode mode, const ch
         rc = do_topo(&o, sc);
     else {
         bn_cli_signals_stoppable(); /* signals.c: the results so far, then 128 + it */
+        if (max_wall > 0)
+            bn_cli_signals_max_wall(max_wall); /* the same, then 124 */
+        /* progress.c: what each command's runs count, and what its parts are */
+        static const char *const units[] = {"flows", "", "transfers", "tasks", "messages",
+                                            "units", "flows"};
+        static const char *const parts[] = {NULL, NULL, "row", NULL, "size", "fabric",
+                                            "point"};
+        static const char *const names[] = {"run", "topo", "coll", "job", "p2p", "compare",
+                                            "sweep"};
+        bn_cli_progress_start(names[mode], units[mode], parts[mode], o.quiet);
         rc = mode == BN_CLI_COLL  ? do_coll(&o, sc)
              : mode == BN_CLI_JOB ? do_job(&o, sc)
              : mode == BN_CLI_P2P ? do_p2p(&o, sc)
              : mode == BN_CLI_COMPARE ? do_compare(&o, sc)
              : mode == BN_CLI_SWEEP ? do_sweep(&o, sc)
                                   : do_run(&o, sc);
+        bn_cli_progress_end();
         int sig = bn_cli_caught();
-        if (sig && (rc == 0 || rc == 3)) /* the partial results are out */
+        bool out = rc == 0 || rc == 3 || rc == STALLED_STATUS; /* the partial results are out */
+        if (sig == SIGALRM && out)
+            fprintf(stderr, "bnet: stopped at --max-wall %s s: what was measured before it is "
+                    "reported, marked interrupted; exit status 124 (docs/limits.md)\n",
+                    o.max_wall);
+        else if (sig && out)
             fprintf(stderr, "bnet: interrupted by %s: what was measured before it is "
                     "reported, marked interrupted; exit status %d\n",
                     sig == SIGINT ? "SIGINT" : "SIGTERM", 128 + sig);
         if (sig && rc != 2) /* partial results out, or stopped in set-up (said) */
-            rc = 128 + sig;
+            rc = sig == SIGALRM ? 124 : 128 + sig;
     }
     free(sc);
     free_opts(&o);

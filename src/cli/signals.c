@@ -7,9 +7,12 @@
  * the process at once, its unfinished output files removed. SIGPIPE (a
  * reader that went away: `bnet run | head -1`) ends it at once too, the
  * same way, with status 141 and no message, as a shell's pipeline expects.
+ * --max-wall's timer (SIGALRM) stops a run as a first SIGINT does, status
+ * 124 as timeout(1)'s.
  * docs/limits.md, "Exit status".
  */
 #include <signal.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "bnet/bnet.h"
@@ -25,6 +28,15 @@ static void on_stop(int sig)
         _exit(128 + sig);
     }
     caught = sig;
+    bn_interrupt();
+}
+
+/* --max-wall: a stop like a first SIGINT's; a signal after it ends the
+ * process at once, as a second one does. */
+static void on_alarm(int sig)
+{
+    if (!caught)
+        caught = sig;
     bn_interrupt();
 }
 
@@ -54,6 +66,20 @@ void bn_cli_signals(void)
 void bn_cli_signals_stoppable(void)
 {
     stoppable = 1;
+}
+
+void bn_cli_signals_max_wall(double seconds)
+{
+    /* SA_RESTART: the writes and waits it interrupts go on */
+    struct sigaction sa = {.sa_handler = on_alarm, .sa_flags = SA_RESTART};
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGALRM, &sa, NULL);
+    struct itimerval it = {0};
+    it.it_value.tv_sec = (time_t)seconds;
+    it.it_value.tv_usec = (suseconds_t)((seconds - (double)(time_t)seconds) * 1e6);
+    if (it.it_value.tv_sec == 0 && it.it_value.tv_usec == 0)
+        it.it_value.tv_usec = 1;
+    setitimer(ITIMER_REAL, &it, NULL);
 }
 
 int bn_cli_caught(void)

@@ -7,7 +7,11 @@
 void bn_cli_signals(void);
 /* From here a first SIGINT or SIGTERM asks the library to stop. */
 void bn_cli_signals_stoppable(void);
-/* The signal that asked to stop (0: none). */
+/* Ask the library to stop after `seconds` of wall time (SIGALRM, from a
+ * timer armed now), as a first SIGINT does; bn_cli_caught then says
+ * SIGALRM. */
+void bn_cli_signals_max_wall(double seconds);
+/* The signal that asked to stop (0: none; SIGALRM: --max-wall). */
 int bn_cli_caught(void);
 
 #endif

@@ -1,7 +1,7 @@
 /*
  * A stop requested from outside a run (the command's SIGINT/SIGTERM
- * handler calls bn_interrupt): the event loop looks at it every few hundred
- * thousand events and ends the run there, its results marked interrupted.
+ * handler calls bn_interrupt): the event loop looks at it a few times a
+ * second and ends the run there, its results marked interrupted.
  * One flag for the process, as a signal is.
  */
 #ifndef BN_CORE_INTERRUPT_H

@@ -526,12 +526,26 @@ static int exec_start(struct bn_sim *s, void *self, struct bn_error *err)
     return rc;
 }
 
+/* The progress line: transfers delivered, of every iteration's (halved
+ * together until they fit the counts). */
+static void exec_progress(const void *self, uint32_t *done, uint32_t *total)
+{
+    const struct exec *x = self;
+    uint64_t n = x->sched->nxfers, d = x->run.delivered < n ? x->run.delivered : n;
+    uint64_t all = n * x->iters_total, at = n * x->iter + d;
+    while (all > UINT32_MAX)
+        all >>= 1, at >>= 1;
+    *done = (uint32_t)(at < all ? at : all);
+    *total = (uint32_t)all;
+}
+
 static const struct bn_driver_ops coll_driver = {
     .name = "collective",
     .start = exec_start,
     .event = exec_event,
     .complete = on_complete,
     .done = exec_done,
+    .progress = exec_progress,
     .qp_error = exec_qp_error,
     .ranks_notes = exec_notes,
     .ranks_apply = exec_apply,

@@ -12,6 +12,7 @@
 
 #include "coll/proto.h"
 #include "coll/tuner.h"
+#include "core/progress.h"
 #include "core/where.h"
 #include "driver/coll.h"
 #include "driver/workers.h"
@@ -473,11 +474,25 @@ static uint32_t share_rows(struct share sh, uint32_t nsizes)
 }
 
 /* Rows one after another in this process, each reported as it ends. */
+/* The progress line's weight of row i: its bytes (a row's events grow
+ * with them), over all rows of the share. */
+static double rows_bytes(const struct bn_coll_results *out, uint32_t nsizes, struct share sh,
+                         uint32_t upto)
+{
+    double b = 0;
+    for (uint32_t i = sh.part; i < nsizes && i < upto; i += sh.nparts)
+        b += (double)out->rows[i].size;
+    return b;
+}
+
 static int run_in_turn(const struct bn_scenario *sc, uint32_t nsizes, struct share sh,
                        bn_coll_row_fn on_row, void *ud, struct bn_coll_results *out,
                        struct bn_error *err)
 {
-    for (uint32_t i = sh.part; i < nsizes; i += sh.nparts) {
+    double all = rows_bytes(out, nsizes, sh, nsizes);
+    for (uint32_t i = sh.part, k = 0; i < nsizes; i += sh.nparts, k++) {
+        bn_progress_stage(rows_bytes(out, nsizes, sh, i) / all, (double)out->rows[i].size / all,
+                          k, share_rows(sh, nsizes));
         int rc = run_row(sc, out->rows[i].size, sh.ranks, &out->rows[i], err);
         if (rc == BN_EINTR) { /* the rows measured so far stand */
             out->interrupted = true;
@@ -508,6 +523,8 @@ struct rows_ctx {
     struct bn_coll_results *out;
     bool *done;            /* [nsizes] */
     uint32_t cut;          /* the first row interrupted (nsizes: none) */
+    uint32_t nsizes, placed;   /* the progress line: rows in, and their bytes */
+    double bytes, all, t0;
     bn_coll_row_fn on_row;
     void *ud;
 };
@@ -538,6 +555,9 @@ static int place_row(void *ctx, uint32_t i, const void *msg, struct bn_error *er
     x->out->rows[i] = m->row;
     finish_row(x->out, (enum bn_coll_kind)x->sc->coll.op, &x->out->rows[i]);
     x->done[i] = true;
+    x->bytes += (double)m->row.size;
+    bn_progress_parts(x->bytes / x->all, ++x->placed, share_rows(x->sh, x->nsizes),
+                      bn_wall_now() - x->t0);
     if (x->sh.nparts > 1) /* a share: the whole sweep is gathered elsewhere */
         return BN_OK;
     /* report the rows now in order after the last reported */
@@ -599,7 +619,8 @@ static int sweep_share(const struct bn_scenario *sc, unsigned jobs, struct share
         rc = run_in_turn(sc, nsizes, sh, on_row, ud, out, err);
     } else if (rc == BN_OK) {
         struct rows_ctx x = {.sc = sc, .sh = sh, .out = out, .done = done, .cut = nsizes,
-                             .on_row = on_row, .ud = ud};
+                             .on_row = on_row, .ud = ud, .nsizes = nsizes, .t0 = t0,
+                             .all = rows_bytes(out, nsizes, sh, nsizes)};
         struct bn_workers w = {.ntasks = mine, .jobs = at_once,
                                .msg_size = sizeof(struct row_msg), .what = "coll",
                                .interruptible = true, .run = run_row_task, .place = place_row,
@@ -610,6 +631,7 @@ static int sweep_share(const struct bn_scenario *sc, unsigned jobs, struct share
         out->interrupted = rc == BN_OK && (out->interrupted || out->nrows < nsizes);
     }
     free(done);
+    bn_progress_stage_clear();
     out->wall_s = bn_wall_now() - t0;
     struct rusage ru, rc_ru; /* the workers' peak counts too: the largest row's */
     uint64_t self = getrusage(RUSAGE_SELF, &ru) == 0 ? (uint64_t)ru.ru_maxrss * 1024 : 0;

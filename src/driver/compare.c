@@ -22,6 +22,7 @@
 #include "bnet/compare.h"
 #include "bnet/p2p.h"
 #include "core/interrupt.h"
+#include "core/progress.h"
 #include "core/where.h"
 #include "driver/workers.h"
 #include "sim/sim.h"
@@ -410,6 +411,8 @@ struct compare_ctx {
     const char *const *sets;
     uint32_t part, nparts;     /* task k is column part + k x nparts */
     struct bn_compare_results *out;
+    uint32_t placed, mine;     /* the progress line: columns in, of this share's */
+    double t0;
 };
 
 /* In the worker: measure column i. */
@@ -432,6 +435,8 @@ static int place_column(void *ctx, uint32_t i, const void *msg, struct bn_error 
         return m->rc;
     }
     x->out->cols[i] = m->col;
+    x->placed++;
+    bn_progress_parts((double)x->placed / x->mine, x->placed, x->mine, bn_wall_now() - x->t0);
     return BN_OK;
 }
 
@@ -534,6 +539,8 @@ int bn_compare_run_part(const struct bn_scenario *sc, const char *const *sets, u
     }
     struct compare_ctx x = {.sc = sc, .sets = sets, .part = part, .nparts = nparts, .out = out};
     uint32_t mine = out->ncols > part ? (out->ncols - part + nparts - 1) / nparts : 0;
+    x.mine = mine;
+    x.t0 = t0;
     struct bn_workers w = {.ntasks = mine, .jobs = jobs, .msg_size = sizeof(struct worker_msg),
                            .what = "compare", .interruptible = true, .run = run_column,
                            .place = place_column, .ctx = &x};

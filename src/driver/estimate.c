@@ -289,3 +289,105 @@ int bn_check_memory(const struct bn_scenario *sc, enum bn_est_what what_for,
                    (double)e.available_bytes / 1e9,
                    sc->sim.memory_limit_bytes ? "of sim.memory_limit_bytes" : bn_mem_bound_name(bound));
 }
+
+/*
+ * Time. Packet level: events = data packets x the events a packet costs,
+ * measured (2026-12-07, this build): a bnet run of 2 MB flows on a
+ * three-tier fat-tree takes 17 to 31 events per data packet (its hops,
+ * the ACK's, the NIC's and the switches' events, retransmissions; k = 4 to
+ * 16, ECMP, go-back-N, with or without DCQCN), an all-to-all of 100 KB
+ * flows 24: 24 is taken; a collective on cluster128 (rails, NVLink inside
+ * servers) 12.8 at 16 and 64 MiB (small rows cost more per packet, but
+ * little in all): 13. Each event at 8 M events/s, the large fabrics' rate
+ * of docs/performance.md's table (7.1 to 15.1 M events/s). Flow level:
+ * a recomputation per flow or transfer starting or ending, at 25 us for
+ * flows (the 8192-host permutation of docs/flow_level.md: 0.44 s for 16k
+ * changes; Poisson traffic, whose components are most of the fabric, costs
+ * up to 40x that) and 1.5 us for a collective's transfers (the 1024-GPU
+ * ring there: 12.4 s for 8.4 M changes).
+ */
+#define EVENTS_PER_PACKET_RUN 24.0
+#define EVENTS_PER_PACKET_COLL 13.0
+#define EVENT_S (1.0 / 8e6)
+#define RECOMPUTE_FLOW_S 25e-6
+#define RECOMPUTE_XFER_S 1.5e-6
+
+/* Bytes each rank sends per byte of a row's size, by the ring's count
+ * (nccl-tests' busbw factors: 2 (n - 1) / n for AllReduce). */
+static double send_factor(enum bn_coll_kind kind, double n)
+{
+    switch (kind) {
+    case BN_COLL_ALLREDUCE:
+        return 2 * (n - 1) / n;
+    case BN_COLL_REDUCESCATTER:
+    case BN_COLL_ALLGATHER:
+    case BN_COLL_ALLTOALL:
+        return (n - 1) / n;
+    default: /* broadcast, reduce, sendrecv: each rank forwards the message once */
+        return 1;
+    }
+}
+
+/* A row's transfers, as coll_parts counts the largest's. */
+static double row_transfers(const struct bn_scenario *sc, double n, double size)
+{
+    double ch = bn_coll_channels(sc);
+    if (sc->coll.aggregate)
+        return 3 * n * ch;
+    double slices = size / (n * ch * (double)sc->coll.slice_bytes);
+    slices = slices < 1 ? 1 : slices;
+    switch ((enum bn_coll_kind)sc->coll.op) {
+    case BN_COLL_ALLTOALL:
+        return n * (n - 1) * ch;
+    case BN_COLL_BROADCAST:
+    case BN_COLL_REDUCE:
+    case BN_COLL_SENDRECV:
+        return n * ch * slices;
+    default:
+        return 2 * n * (n - 1) * ch * slices;
+    }
+}
+
+static void coll_time(const struct bn_scenario *sc, double n, bool flow,
+                      struct bn_time_estimate *t)
+{
+    double iters = ((double)sc->coll.warmup + sc->coll.iters) * (sc->coll.in_place ? 2 : 1);
+    double mtu = sc->nic.mtu_bytes ? sc->nic.mtu_bytes : 4096;
+    for (uint64_t size = sc->coll.min_bytes; size && size <= sc->coll.max_bytes;) {
+        double bytes = n * send_factor((enum bn_coll_kind)sc->coll.op, n) * (double)size * iters;
+        if (flow)
+            t->recomputations += 2 * row_transfers(sc, n, (double)size) * iters;
+        else
+            t->events += bytes / mtu * EVENTS_PER_PACKET_COLL;
+        if (sc->coll.step_factor > 1 ? size > sc->coll.max_bytes / sc->coll.step_factor
+                                     : size > sc->coll.max_bytes - sc->coll.step_bytes)
+            break;
+        size = sc->coll.step_factor > 1 ? size * sc->coll.step_factor : size + sc->coll.step_bytes;
+    }
+}
+
+int bn_estimate_time(const struct bn_scenario *sc, enum bn_est_what what,
+                     struct bn_time_estimate *t, struct bn_error *err)
+{
+    memset(t, 0, sizeof *t);
+    struct bn_mem_estimate e;
+    int rc = bn_estimate_memory(sc, BN_EST_TOPO, &e, err);
+    if (rc != BN_OK)
+        return rc;
+    bool flow = sc->sim.fidelity == BN_SC_FIDELITY_FLOW;
+    if (what == BN_EST_COLL) {
+        coll_time(sc, (double)e.hosts, flow, t);
+    } else if (what == BN_EST_RUN && !bn_workload_at(sc->workload.kind)->needs_flow_file) {
+        double ideal, flows = (double)flow_count(sc, e.hosts, &ideal);
+        double mtu = sc->nic.mtu_bytes ? sc->nic.mtu_bytes : 4096;
+        double messages = sc->workload.messages ? sc->workload.messages : 1;
+        if (flow)
+            t->recomputations = 2 * flows * messages;
+        else
+            t->events = flows * (double)sc->workload.message_bytes / mtu * EVENTS_PER_PACKET_RUN;
+    }
+    t->route_s = e.route_s;
+    t->wall_s = t->route_s + t->events * EVENT_S +
+                t->recomputations * (what == BN_EST_COLL ? RECOMPUTE_XFER_S : RECOMPUTE_FLOW_S);
+    return BN_OK;
+}

@@ -514,12 +514,18 @@ static bool exec_done(const void *self)
 static void exec_progress(const void *self, uint32_t *done, uint32_t *total)
 {
     const struct bn_jobs_exec *x = self;
-    *done = *total = 0;
+    uint64_t d = 0, all = 0; /* tasks, of every iteration: one iteration may be the whole run */
     for (uint32_t k = 0; k < x->njobs; k++)
         if (x->jobs[k].j->kind != BN_SC_JOB_BACKGROUND) {
-            *done += x->jobs[k].iter;
-            *total += x->jobs[k].j->iterations;
+            const struct bn_job_rt *jr = &x->jobs[k];
+            uint64_t n = jr->g.ntasks, it = jr->iter;
+            d += n * it + (jr->tasks_left && jr->tasks_left <= n ? n - jr->tasks_left : 0);
+            all += n * jr->j->iterations;
         }
+    while (all > UINT32_MAX)
+        all >>= 1, d >>= 1;
+    *done = (uint32_t)(d < all ? d : all);
+    *total = (uint32_t)all;
 }
 
 static const struct bn_driver_ops jobs_driver = {

@@ -16,6 +16,7 @@
 #include "bnet/p2p.h"
 #include "core/grow.h"
 #include "core/interrupt.h"
+#include "core/progress.h"
 #include "core/where.h"
 #include "sim/sim.h"
 
@@ -374,12 +375,17 @@ int bn_p2p_run(const struct bn_scenario *sc,
         rc = bn_provenance_keep(&out->prov, sc, err);
     if (rc == BN_OK)
         rc = plan(sc, out, err);
+    /* the progress line: each size a share of every pair's bytes */
+    double all = rc == BN_OK ? (double)out->npairs * (double)(2 * hi - lo) : 0, before = 0;
     for (uint32_t k = 0; rc == BN_OK && k < out->npairs && !out->interrupted; k++) {
         struct bn_p2p_pair *pr = &out->pairs[k];
         pr->rows = calloc(nsizes, sizeof *pr->rows);
         if (!pr->rows)
             rc = bn_fail(err, BN_ENOMEM, "out of memory");
         for (uint64_t b = lo; rc == BN_OK && b <= hi && !out->interrupted; b *= 2) {
+            bn_progress_stage(before / all, (double)b / all, k * nsizes + pr->nrows,
+                              out->npairs * nsizes);
+            before += (double)b;
             rc = run_size(sc, pr->src, pr->dst, b, &pr->rows[pr->nrows], &out->interrupted, err);
             if (rc == BN_OK && !out->interrupted) {
                 pr->nrows++;
@@ -389,6 +395,7 @@ int bn_p2p_run(const struct bn_scenario *sc,
             out->interrupted = out->interrupted || bn_interrupt_requested();
         }
     }
+    bn_progress_stage_clear();
     if (rc != BN_OK)
         bn_p2p_results_free(out);
     return rc;

@@ -12,6 +12,7 @@
 #include "bnet/bnet.h"
 #include "bnet/sweep.h"
 #include "core/interrupt.h"
+#include "core/progress.h"
 #include "driver/workers.h"
 #include "sim/sim.h"
 
@@ -218,8 +219,10 @@ static int place_point(void *ctx, uint32_t t, const void *msg, struct bn_error *
     }
     pt->done = true;
     x->out->done++;
+    double wall = bn_wall_now() - x->t0;
     if (x->progress)
-        x->progress(x->ud, x->out->done, x->tasks, bn_wall_now() - x->t0);
+        x->progress(x->ud, x->out->done, x->tasks, wall);
+    bn_progress_parts((double)x->out->done / x->tasks, x->out->done, x->tasks, wall);
     return BN_OK;
 }
 

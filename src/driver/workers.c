@@ -69,6 +69,7 @@ static int spawn(const struct bn_workers *w, uint32_t task, void *msg, struct ch
     }
     if (pid == 0) {
         worker_signals();
+        bn_progress_watch(NULL, NULL); /* the parent reports, as tasks end */
         close(fds[0]);
         memset(msg, 0, w->msg_size);
         w->run(w->ctx, task, msg);

@@ -1652,6 +1652,9 @@ static uint32_t field_ordinal(const struct bn_scn_key *k)
 
 uint32_t *bn_scn_item_line(struct bn_scenario *sc, const struct bn_scn_key *k, uint32_t index)
 {
+    if (k->list == LIST_FAULTS && index < BN_SC_FAULTS_MAX &&
+        k->offset == offsetof(struct bn_scenario, faults[0].target))
+        return &sc->faults[index].target_line; /* checked later, against the topology */
     uint32_t f = field_ordinal(k);
     if (k->list != LIST_JOBS || index >= BN_SC_JOBS_MAX || f >= BN_SC_JOB_KEYS_MAX)
         return NULL;

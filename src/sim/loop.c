@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "core/interrupt.h"
+#include "core/progress.h"
 #include "link/impair.h"
 #include "sim/sim.h"
 
@@ -98,17 +99,60 @@ static int dispatch(struct bn_sim *s, const struct bn_event *ev, struct bn_error
     }
 }
 
-static void report_progress(const struct bn_sim *s, const struct bn_run_opts *opts, double t0)
+/* The driver's share of its work: its units done, or (none counted) the
+ * simulated time against sim.max_time_us; -1 if neither is known. */
+static double run_share(const struct bn_sim *s, uint32_t done, uint32_t total, bn_time_t stop)
+{
+    double units = total ? (double)done / total : -1;
+    double time = stop != BN_TIME_NEVER && stop > 0 ? (double)s->fab.now / (double)stop : -1;
+    return units > time ? units : time;
+}
+
+static void report_progress(const struct bn_sim *s, const struct bn_run_opts *opts, double t0,
+                            double now, bn_time_t stop)
 {
     struct bn_progress p = {
         .simulated_us = bn_time_to_us(s->fab.now),
-        .wall_s = bn_wall_now() - t0,
+        .wall_s = now - t0,
         .events = s->events,
         .packet_hops = s->fab.packet_hops,
     };
     if (s->drv.ops->progress)
         s->drv.ops->progress(s->drv.self, &p.flows_done, &p.flows_total);
-    opts->progress(opts->progress_ud, &p);
+    if (opts && opts->progress)
+        opts->progress(opts->progress_ud, &p);
+    struct bn_run_progress rp = {
+        .simulated_us = p.simulated_us, .wall_s = p.wall_s, .events = p.events,
+        .packet_hops = p.packet_hops, .done = p.flows_done, .total = p.flows_total,
+        .share = run_share(s, p.flows_done, p.flows_total, stop),
+    };
+    bn_progress_report(&rp);
+}
+
+/* The wall clock, read every check_every events: the progress report (at
+ * most every quarter second) and a stop asked from outside. The interval
+ * doubles or halves to keep the reads 50 to 200 ms apart, whatever an
+ * event costs (a packet's hop, tens of ns; a flow-level re-solve, up to
+ * milliseconds), so a stop is acted on within a fraction of a second and
+ * the clock costs nothing measurable. True: stop here. */
+enum { CHECK_FIRST = 1024, CHECK_MAX = 1u << 20 };
+static bool wall_check(struct bn_sim *s, const struct bn_run_opts *opts, double t0,
+                       bn_time_t stop, bool ranked)
+{
+    double now = bn_wall_now(), dt = now - s->check_wall;
+    if (s->check_every == 0)
+        s->check_every = CHECK_FIRST, s->report_wall = now;
+    else if (dt < 0.05 && s->check_every < CHECK_MAX)
+        s->check_every *= 2;
+    else if (dt > 0.2 && s->check_every > 1)
+        s->check_every /= 2;
+    s->check_wall = now;
+    s->check_at = s->events + s->check_every;
+    if (now - s->report_wall >= 0.25 && ((opts && opts->progress) || bn_progress_watched())) {
+        s->report_wall = now;
+        report_progress(s, opts, t0, now, stop);
+    }
+    return !ranked && bn_interrupt_requested(); /* on ranks: at the exchange (ranks.c) */
 }
 
 /* Start loading what the coming events will touch while this one runs:
@@ -266,15 +310,14 @@ int bn_sim_run_events(struct bn_sim *s, const struct bn_run_opts *opts, double t
                            bn_time_to_us(s->fab.now));
         if (s->fab.queue_overflow)
             return queue_overflow(s, err);
-        if ((++s->events & 0x3ffff) == 0) {
-            if (opts && opts->progress)
-                report_progress(s, opts, t0);
-            if (ranked) /* interrupts and stalls: at the windows' exchange (ranks.c) */
+        if (__builtin_expect(++s->events >= s->check_at, 0) &&
+            wall_check(s, opts, t0, stop, ranked)) { /* what ran so far stands, marked so */
+            s->stopped_early = s->interrupted = *over = true;
+            return BN_OK;
+        }
+        if ((s->events & 0x3ffff) == 0) { /* at fixed counts: the same run stops alike */
+            if (ranked) /* stalls: at the windows' exchange (ranks.c) */
                 ;
-            else if (bn_interrupt_requested()) { /* what ran so far stands, marked so */
-                s->stopped_early = s->interrupted = *over = true;
-                return BN_OK;
-            }
             else if (stalled(s)) {
                 s->stopped_early = s->stalled = *over = true;
                 return BN_OK;

@@ -94,6 +94,9 @@ struct bn_sim {
     struct bn_partition *part;  /* sim.partitions (NULL: one loop) */
     struct bn_driver drv;
     uint64_t events;
+    uint64_t check_at;          /* the event count of the next wall-clock check (loop.c) */
+    uint32_t check_every;       /* events between them (0: none yet) */
+    double check_wall, report_wall; /* wall time of the last check, of the last report */
     bool stopped_early;
     bool interrupted;           /* bn_interrupt stopped it (stopped_early too) */
     bool stalled;               /* the livelock watchdog stopped it (stopped_early too) */

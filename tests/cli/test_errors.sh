@@ -806,6 +806,17 @@ expect_error "faults must be a list" "$S/fault_scalar.yaml:3:" "key 'faults'" "l
     -- run "$S/fault_scalar.yaml"
 expect_error "a fault's unknown target" "key 'faults[0].target'" "'nosuch'" \
     -- run --quiet --set topology.k=4 --set faults.0.target=nosuch
+# the check against the topology comes after loading: it names the line
+printf 'topology:\n  k: 4\nfaults:\n  - kind: link_down\n    target: tor0/2\n  - kind: switch_down\n    at_us: 20\n    target: spine99\n' >"$S/fault_target.yaml"
+expect_error "a fault's unknown target in a file names FILE:LINE" \
+    "$S/fault_target.yaml:8: key 'faults[1].target'" "'spine99'" "no such switch" \
+    -- run "$S/fault_target.yaml"
+expect_error "... and the same for bnet coll" \
+    "$S/fault_target.yaml:8: key 'faults[1].target'" "'spine99'" \
+    -- coll "$S/fault_target.yaml"
+expect_error "... and given by --set, names the --set" \
+    "--set faults.0.target: key 'faults[0].target'" "'nosuch'" \
+    -- run --quiet --set topology.k=4 --set faults.0.target=nosuch
 expect_error "a flap without an end" "key 'faults[0].until_us'" \
     -- run --quiet --set topology.k=4 --set faults.0.kind=link_flap \
     --set "faults.0.target=tor0 agg0" --set faults.0.down_us=5 --set faults.0.up_us=5

@@ -13,15 +13,16 @@
 #  - fuzz: runs each harness for SECONDS with its seeds and dictionary, N
 #    harnesses at a time (-j, default 1); the corpus grows in
 #    build-fuzz/corpus/HARNESS/ and carries over to the next run.
-# Harnesses: scenario_yaml scenario_set topo_file ibnetdiscover flow_file e2e
-# (default: all). Exit status 1 on any finding, each named with the file
-# that reproduces it: build-fuzz/fuzz/fuzz_HARNESS FILE runs it again.
+# Harnesses: scenario_yaml scenario_set topo_file ibnetdiscover ns3_topo
+# flow_file workload_file chakra_et calib_file e2e (default: all). Exit
+# status 1 on any finding, each named with the file that reproduces it:
+# build-fuzz/fuzz/fuzz_HARNESS FILE runs it again.
 # BNET_JOBS caps the build's parallel jobs (default: the number of cores).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 out=$root/build-fuzz
-all=(scenario_yaml scenario_set topo_file ibnetdiscover ns3_topo flow_file workload_file e2e)
+all=(scenario_yaml scenario_set topo_file ibnetdiscover ns3_topo flow_file workload_file chakra_et calib_file e2e)
 per_input_timeout=10   # seconds; a slower input is a finding (a hang)
 
 usage() {
@@ -59,6 +60,7 @@ max_len() {
     case $1 in
     scenario_yaml) echo 16384 ;;
     ibnetdiscover | topo_file | ns3_topo) echo 8192 ;;
+    calib_file) echo 16384 ;;
     e2e) echo 1024 ;;
     *) echo 4096 ;;
     esac
@@ -84,13 +86,15 @@ build() {
 seeds() {
     local s=$out/seeds
     rm -rf "$s"
-    mkdir -p "$s"/{scenario_yaml,scenario_set,topo_file,ibnetdiscover,ns3_topo,flow_file,workload_file,e2e,errors}
+    mkdir -p "$s"/{scenario_yaml,scenario_set,topo_file,ibnetdiscover,ns3_topo,flow_file,workload_file,calib_file,e2e,errors}
     cp scenarios/*.yaml "$s/scenario_yaml/"
     cp scenarios/*.topo tests/topo/data/*.topo "$s/topo_file/"
     cp tests/topo/data/*.ibnet "$s/ibnetdiscover/"
     cp tests/topo/data/ns3_*.txt "$s/ns3_topo/"
     cp scenarios/*.flows tests/workload/data/* "$s/flow_file/"
     cp scenarios/*.txt "$s/workload_file/"
+    # published nccl-tests and perftest outputs; Chakra traces: fuzz/corpus/chakra_et
+    cp tests/data/calib/*.txt "$s/calib_file/"
     # test_errors.sh's one-command printf lines (continuations joined), run
     # with S pointing at the seed folder
     sed -e ':a' -e '/\\$/{N;s/\\\n *//;ba' -e '}' tests/cli/test_errors.sh |
@@ -140,7 +144,7 @@ dicts() {
     } >"$d/scenario_set.dict"
     cat "$d/scenario_set.dict" fuzz/dict/e2e.dict >"$d/e2e.dict"
     local h
-    for h in topo_file ibnetdiscover ns3_topo flow_file workload_file; do
+    for h in topo_file ibnetdiscover ns3_topo flow_file workload_file chakra_et calib_file; do
         cat fuzz/dict/numbers.dict "fuzz/dict/$h.dict" >"$d/$h.dict"
     done
 }

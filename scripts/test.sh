@@ -11,8 +11,10 @@ scripts/need-packages.sh libopenmpi-dev openmpi-bin
 scripts/setup.sh build
 # tests only: dot renders --dot (test_plan.c), jq reads JSON (test_signals.sh),
 # abidiff checks the ABI (test_abi.sh), Debian's python3 runs the Python
-# package's tests (test_python.sh) and the JSON Schemas' (test_schema.sh)
-scripts/need-packages.sh graphviz jq abigail-tools python3 python3-pip python3-setuptools python3-yaml python3-pandas python3-jsonschema dpkg-dev
+# package's tests (test_python.sh) and the JSON Schemas' (test_schema.sh);
+# headless chromium under selenium loads bnet report's page (test_report_browser.sh)
+scripts/need-packages.sh graphviz jq abigail-tools python3 python3-pip python3-setuptools python3-yaml python3-pandas python3-jsonschema dpkg-dev \
+  chromium chromium-driver python3-selenium
 (cd build && ctest --output-on-failure -j"$jobs")
 
 scripts/setup.sh build-asan -DBNET_SANITIZE=ON

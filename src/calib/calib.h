@@ -11,6 +11,10 @@
 #include "bnet/calib.h"
 #include "bnet/error.h"
 
+/* A row's message size at most, as workload.message_bytes: a larger one is
+ * no measurement (and past 2^64 no integer). */
+#define BN_CALIB_BYTES_MAX 1000000000000ULL
+
 /* A file's text, NUL-terminated, split into lines by the readers. */
 struct bn_calib_text {
     const char *path;

@@ -12,6 +12,7 @@
  * file and line: bnet fits only what it understood.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -195,10 +196,12 @@ static int data_row(struct state *st, struct bn_calib_rows *rows, uint32_t index
                        "make %d (out of place) or %d (and in place)", st->path, line, n,
                        pre + 4, pre + 8);
     char *end;
+    errno = 0;
     unsigned long long size = strtoull(tok[0], &end, 10);
-    if (*end || size == 0)
-        return bn_fail(err, BN_EINPUT, "%s:%u: size '%s' is not a byte count", st->path, line,
-                       tok[0]);
+    if (*end || size == 0 || !isdigit((unsigned char)tok[0][0]) || errno ||
+        size > BN_CALIB_BYTES_MAX)
+        return bn_fail(err, BN_EINPUT, "%s:%u: size '%s' is not a byte count (1 .. %llu)",
+                       st->path, line, tok[0], BN_CALIB_BYTES_MAX);
     double v[8];
     for (int k = 0; k < n - pre; k++) {
         bool wrong = k % 4 == 3; /* #wrong: a count, "N/A", or an old error like 0e+00 */

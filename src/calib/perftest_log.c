@@ -111,8 +111,9 @@ static int data_row(struct state *st, struct bn_calib_rows *rows, uint32_t index
     if (lat ? n != 6 && n != 9 : n != 5)
         return bn_fail(err, BN_EINPUT, "%s:%u: %d fields; perftest's %s rows have %s", st->path,
                        line, n, lat ? "latency" : "bandwidth", lat ? "6 or 9" : "5");
-    if (v[0] < 1 || v[0] != floor(v[0]))
-        return bn_fail(err, BN_EINPUT, "%s:%u: #bytes '%g' is not a size", st->path, line, v[0]);
+    if (v[0] < 1 || v[0] != floor(v[0]) || v[0] > (double)BN_CALIB_BYTES_MAX)
+        return bn_fail(err, BN_EINPUT, "%s:%u: #bytes '%g' is not a size (1 .. %llu)", st->path,
+                       line, v[0], BN_CALIB_BYTES_MAX);
     /* Gb/s of the average: MB/sec is 10^6 bytes (perftest's MB), MiB/sec 2^20 */
     double scale = st->unit == U_GBITS ? 1 : st->unit == U_MBYTES ? 8e-3 : 8 * 1.048576e-3;
     double gbps = lat ? 0 : v[3] * scale;

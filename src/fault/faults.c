@@ -256,6 +256,7 @@ static void rewire(struct bn_faults *ft, const struct fault *fa)
     f->ports[d].peer = a;
     f->ports[c].peer = b;
     f->ports[b].peer = c;
+    bn_switches_rewired(ft->env.sw);
 }
 
 /* ---- throughput ---- */

@@ -386,10 +386,20 @@ int bn_sim_loop(struct bn_sim *s, const struct bn_run_opts *opts, double t0, str
     return rc;
 }
 
+/* Frames held at a cut for the next window: its messages less the
+ * flow-control signals (credits, pauses), which are no packets. */
+static uint64_t cut_frames(const struct bn_cut *c)
+{
+    uint64_t n = 0;
+    for (uint32_t i = 0; c && i < c->n; i++)
+        n += c->msg[i].kind != BN_EV_FC_SIGNAL;
+    return n;
+}
+
 int bn_sim_check_ledger(const struct bn_sim *s, struct bn_error *err)
 {
     const struct bn_fabric *f = &s->fab;
-    uint64_t in_flight = f->pool.in_use + (f->cut ? f->cut->n : 0) +
+    uint64_t in_flight = f->pool.in_use + cut_frames(f->cut) +
                          (s->part ? s->part->in_flight_elsewhere : 0);
     if (f->pkts_injected != f->pkts_delivered + f->pkts_dropped + f->pkts_lost + in_flight)
         return bn_fail(err, BN_EINTERNAL,

@@ -157,10 +157,14 @@ static inline uint32_t route(struct bn_switches *s, uint32_t in_port, struct bn_
                              bool decide)
 {
     if (pk->flags & BN_PKT_STAMPED) { /* its path hash is final already */
-        uint32_t d = (pk->entropy >> ((8u * (pk->hop - 1u)) & 31u)) & 0xffu;
-        if (decide)
-            pk->hop++;
-        return in_port + d - BN_STAMP_BIAS;
+        if (__builtin_expect(!s->stamps_void, 1)) {
+            uint32_t d = (pk->entropy >> ((8u * (pk->hop - 1u)) & 31u)) & 0xffu;
+            if (decide)
+                pk->hop++;
+            return in_port + d - BN_STAMP_BIAS;
+        }
+        if (decide) /* stamped on the old wiring: looked up from here on */
+            pk->flags &= (uint8_t)~BN_PKT_STAMPED;
     }
     const struct bn_path_memo *m = NULL;
     if (s->memo_on && pk->hop == 0) {

@@ -57,6 +57,9 @@ struct bn_switches {
     const struct bn_routes *routes;
     /* path memos, by queue pair and direction (bn_switches_enable_memo) */
     bool memo_on;
+    /* an optical circuit moved (bn_switches_rewired): a stamp may lead into
+     * another switch's ports, so stamps are no longer followed */
+    bool stamps_void;
     uint32_t memo_cap;
     uint32_t memo_epoch;                /* bumped when any switch's table changes */
     struct bn_path_memo *memo;
@@ -105,6 +108,16 @@ uint32_t bn_nonminimal_leaf(struct bn_switches *s, uint32_t node, struct bn_pack
  * walked again. (A packet stamped before keeps its stamped path.) */
 static inline void bn_switches_routes_changed(struct bn_switches *s)
 {
+    s->memo_epoch++;
+}
+
+/* A link's far end changed (an OCS reconfigured): the port offsets that
+ * memos and stamped packets carry name the old wiring. From now on paths
+ * are looked up at every hop, and memos are off. */
+static inline void bn_switches_rewired(struct bn_switches *s)
+{
+    s->stamps_void = true;
+    s->memo_on = false;
     s->memo_epoch++;
 }
 

@@ -11,9 +11,11 @@
  * host; a stated tier is checked against it. Errors are FILE:LINE: field.
  */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/lines.h"
 #include "core/num.h"
@@ -85,6 +87,17 @@ static int parse_link(struct bn_draft *d, char **tok, int n, uint32_t line, stru
     return bn_draft_add_link(d, a, b, rate, len, bn_topo_cable_kind(tok[5]), line, err);
 }
 
+/* The keys that open htsim's fat-tree configuration file (FatTreeTopology
+ * reads them in any case): also named ".topo", but not ours. */
+static bool htsim_key(const char *tok)
+{
+    static const char *const keys[] = {"Nodes", "Tiers", "Podsize", "Tier"};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (strcasecmp(tok, keys[i]) == 0)
+            return true;
+    return false;
+}
+
 static int parse_line(void *ctx, char *text, unsigned line, struct bn_error *err)
 {
     struct bn_draft *d = ctx;
@@ -113,6 +126,12 @@ static int parse_line(void *ctx, char *text, unsigned line, struct bn_error *err
     }
     if (strcmp(tok[0], "link") == 0)
         return parse_link(d, tok, n, line, err);
+    if (htsim_key(tok[0]))
+        return bn_fail(err, BN_EINPUT, "%s:%u: '%s' opens htsim's fat-tree description (Nodes, "
+                       "Tiers, Podsize and Tier blocks, htsim's -topo, as ASTRA-sim's htsim "
+                       "examples use): bnet does not read it; state the fabric as "
+                       "topology.kind=fat_tree or as host, switch and link lines",
+                       d->path, line, tok[0]);
     return bn_fail(err, BN_EINPUT, "%s:%u: unknown statement '%s' (expected host, switch or "
                    "link)", d->path, line, tok[0]);
 }

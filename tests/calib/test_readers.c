@@ -145,6 +145,13 @@ static void test_nccl_tests_refused(void **state)
     snprintf(text, sizeof text, "%s%s", head,
              "   8   2  float  sum  -1  1x.9  0.00  0.00  0  12.9  0.00  0.00  0\n");
     read_bad(text, 9, "not a number");
+    /* sizes no measurement has: past 2^64 (strtoull saturates), past 1e12 */
+    snprintf(text, sizeof text, "%s%s", head,
+             "   99999999999999999999   2  float  sum  -1  12.9  0.00  0.00  0  12.9  0.00  0.00  0\n");
+    read_bad(text, 9, "is not a byte count (1 .. 1000000000000)");
+    snprintf(text, sizeof text, "%s%s", head,
+             "   2000000000000   2  float  sum  -1  12.9  0.00  0.00  0  12.9  0.00  0.00  0\n");
+    read_bad(text, 9, "is not a byte count");
     read_bad("# What is this\n", 1, "comment");
     read_bad("           8             2     float     sum      -1    12.90    0.00    0.00  0\n",
              1, "before");
@@ -193,6 +200,10 @@ static void test_perftest(void **state)
              "    BW average[Gb/sec]   MsgRate[Mpps]\n 65536  5000  392.38\n", 3, "fields");
     read_bad("                    RDMA_Write BW Test\n #bytes     #iterations    BW peak[Gb/sec]"
              "    BW average[Gb/sec]   MsgRate[Mpps]\nrandom words\n", 3, "not a line perftest");
+    /* a size past any integer (fuzz_calib_file: its cast was undefined) */
+    read_bad("                    RDMA_Read BW Test\n #bytes     #iterations    BW peak[MB/sec]"
+             "    BW average[MB/sec]   MsgRate[Mpps]\n 6184467440737095516164  1000  155.40  1"
+             "  2.539960\n", 3, "is not a size (1 .. 1000000000000)");
 }
 
 static void test_sha256(void **state)

@@ -113,6 +113,23 @@ check "SimAI: microAllReduce: 556 us of compute, one 512 MiB all-reduce" "$T/sim
     '.jobs[0].gpus == 8 and .jobs[0].tp == 8 and (.jobs[0].compute_us | floor) == 556 and
      .jobs[0].iteration_us > 556 and (.jobs[0].collectives | length) == 1 and
      .jobs[0].collectives[0].op == "allreduce" and .jobs[0].collectives[0].size == 536870912'
+# example/workload_analytical.txt, as SimAI's README runs it
+# (SimAI_analytical -g 9216 -g_p_s 8): a 9216-GPU MoE job (tp 2, ep 16,
+# pp 12, ga 24, 1789 layers). On the default 128-GPU cluster it is refused
+# at line 1 naming all_gpus; on a 9826-host fat-tree (k = 34) at line 2,
+# its task graph (1789 layers x 24 micro-batches x 384 pipelines x 12
+# stages) above bnet's 50 million tasks
+W=$D/simai/workload_analytical.txt
+job simai_analytical "$W"
+rc=$?
+[ $rc -eq 2 ] && grep -q "workload_analytical.txt:1: key 'jobs\[0\].workload_file': all_gpus 9216 is more than the cluster's 128 GPUs" \
+    "$T/simai_analytical.err"
+ok "SimAI: example/workload_analytical.txt on 128 GPUs: refused at :1, all_gpus 9216" $?
+job simai_analytical_9k "$W" --set topology.kind=fat_tree --set topology.k=34
+rc=$?
+[ $rc -eq 2 ] && grep -q "workload_analytical.txt:2: key 'jobs\[0\].workload_file': 1789 layers x ga 24 on 384 pipelines x 12 stages would make more than 50000000 tasks" \
+    "$T/simai_analytical_9k.err" && [ ! -s "$T/simai_analytical_9k.json" ]
+ok "SimAI: example/workload_analytical.txt on 9826 hosts: refused at :2, its task count" $?
 A=$D/aicb
 job aicb_nogpus "$A/all_reduce.txt"
 rc=$?
@@ -164,6 +181,15 @@ for f in Ring_4npus Ring_16npus HGX-H100-validated; do
         "$T/astra.err" && [ ! -s "$T/astra.out" ]
     ok "ASTRA-sim: examples/network/analytical/$f.yml refused with file:line" $?
 done
+
+# its htsim backend's topology file (htsim's fat-tree description, -topo):
+# bnet's .topo reader refuses it at its first line, naming the format
+"$BNET" topo --set topology.kind=file --set topology.file="$D/astra-sim/8nodes.topo" \
+    >"$T/htsim_topo.out" 2>"$T/htsim_topo.err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "8nodes.topo:1: 'Nodes' opens htsim's fat-tree description" "$T/htsim_topo.err" &&
+    [ ! -s "$T/htsim_topo.out" ]
+ok "ASTRA-sim: examples/htsim/8nodes.topo refused at :1, named as htsim's fat-tree file" $?
 
 # ---- the ibnetdiscover(8) manual page's example (linux-rdma/rdma-core) ----
 # 2 switches, 4 CAs (one with both ports cabled: 2 hosts), 7 links, two of

@@ -6,8 +6,8 @@
 # gnuplot SVG names its definitions alike, and it holds what each result
 # has: busbw against size (coll, compare), the FCT CDF and link
 # utilization over time (run), a job timeline (job), the seed's table,
-# the configuration. Bad input: exit 2. (No browser: Debian's chromium
-# and a driver would add minutes to CI.)
+# the configuration. Bad input: exit 2. The page in a real browser:
+# test_report_browser.sh.
 # Usage: tests/cli/test_report.sh BNET
 set -uo pipefail
 source tests/cli/lib.sh

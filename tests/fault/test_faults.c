@@ -26,6 +26,10 @@
  *  - a collective that cannot finish names the rank and step it failed at;
  *  - faults are deterministic (same seed, same JSON), and random links
  *    follow the seed;
+ *  - an optical circuit switch moving two circuits (scenarios/fault_ocs.yaml)
+ *    delivers every flow: packets whose first switch stamped their path on
+ *    the old wiring are looked up on the new (they crashed bnet, routed
+ *    to a port of another switch);
  *  - one uplink of a leaf slowed to a tenth: a flow ECMP pins to it takes
  *    at least 1 MB / 10 Gb/s, while adaptive routing steers around it
  *    (the asymmetry result of CONGA, SIGCOMM 2014).
@@ -321,6 +325,23 @@ static void test_faults_are_deterministic(void **state)
     free(y);
 }
 
+static void test_ocs_rewire_delivers_every_flow(void **state)
+{
+    (void)state;
+    const char *sets[] = {"topology.kind=leaf_spine", "topology.k=8", "workload.kind=permutation",
+                          "workload.message_bytes=4MB", "nic.transport=selective_repeat",
+                          "routing.control_plane=local", "faults.0.kind=ocs_reconfigure",
+                          "faults.0.target=leaf0 spine0 leaf1 spine1", "faults.0.at_us=100",
+                          "faults.0.dark_us=1000", NULL};
+    struct bn_results r;
+    run_sets(sets, &r);
+    assert_int_equal(r.nflows, 32);
+    assert_int_equal(r.flows_completed, 32);
+    for (uint32_t i = 0; i < r.nflows; i++)
+        assert_true(r.flows[i].done && r.flows[i].failed_us < 0 && r.flows[i].fct_us > 0);
+    bn_results_free(&r);
+}
+
 static double makespan(const char *lb)
 {
     const char *sets[] = {"topology.kind=leaf_spine", "topology.k=8", "workload.message_bytes=1MB",
@@ -355,6 +376,7 @@ int main(void)
         cmocka_unit_test(test_collective_failure_names_rank_and_step),
         cmocka_unit_test(test_faults_are_deterministic),
         cmocka_unit_test(test_degraded_uplink_hurts_ecmp),
+        cmocka_unit_test(test_ocs_rewire_delivers_every_flow),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

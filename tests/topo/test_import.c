@@ -88,6 +88,7 @@ static void test_text_format_errors(void **state)
     fails("file", "host a\nswitch s\nlink a s 100 2 glass\n", ":3: link cable: 'glass'");
     fails("file", "host a\nhost a\n", ":2: node 'a' is already declared on line 1");
     fails("file", "host a\nrouter r\n", ":2: unknown statement 'router'");
+    fails("file", "# htsim\nnodes 8\ntiers 3\n", ":2: 'nodes' opens htsim's fat-tree description");
     fails("file", "host a\nswitch s tier x\n", ":2: switch tier");
     fails("file", "host a\nswitch s tier 2\nlink a s 100 2 copper\n",
           ":2: switch 's' is declared tier 2 but its links put it on tier 1");

@@ -13,7 +13,7 @@ mean_err() {
 holdout() {
     local name=$1 fit=$2 pred=$3 guard=$4
     (cd "$T" && $BNET calibrate "$OLDPWD/$fit" --out "$name.yaml" --json "$name-fit.json" \
-        --max-runs 16 --quiet)
+        --max-runs 30 --quiet)
     local rc=$?
     ok "$name: fit on $(basename "$fit") runs" $rc
     ((rc == 0)) || return

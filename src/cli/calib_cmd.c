@@ -34,7 +34,7 @@ static const char *const usage =
     "  --fit KEYS       the keys to fit, comma-separated (default: coll.step_latency_us,\n"
     "                   scale_up.efficiency, link.rate_gbps, coll.channels (a whole\n"
     "                   number); also host.pcie_ns, host.gpu_pcie_ns, switch.latency_ns,\n"
-    "                   scale_up.latency_ns, nic.tx_ns, nic.rx_ns)\n"
+    "                   scale_up.latency_ns, nic.tx_ns, nic.rx_ns, nic.msg_rate_mpps)\n"
     "  --no-fit         run the rows only: with --calibration, a calibration's prediction\n"
     "  --calibration FILE  apply a calibration first (as bnet coll --calibration)\n"
     "  --out FILE       the calibration (default calibration.yaml): apply it with\n"

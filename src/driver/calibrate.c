@@ -64,6 +64,9 @@ static const struct fittable fittables[] = {
      * range); an input's own NCCL_* channel variables bound it further */
     {.key = "coll.channels", .lo = 2, .hi = 32, .rel = false, .dflt = true, .discrete = true,
      .auto_value = auto_channels},
+    /* work requests a second: a host thread posting one QP (perftest's
+     * 2.5 M/s, tests/data/calib) to ConnectX-7's 370 M/s (its data sheet) */
+    {.key = "nic.msg_rate_mpps", .lo = 0.5, .hi = 400, .rel = false, .dflt = false},
 };
 
 const char *bn_calib_default_key(uint32_t i)

@@ -15,4 +15,9 @@ set -uo pipefail
 source tests/cli/lib.sh
 source tests/cli/calib_holdout.sh
 holdout B $D/h100-ib400-ctas24-ring-2n.txt $D/h100-ib400-ctas24-8n.txt 17.5
+# the channel count starts where NCCL_MIN_CTAS=24 put it and stays within
+ch=$(sed -n 's/^  coll.channels: \([0-9]*\)    # discrete, bounds \[2, 32\], was 24.*/\1/p' \
+    "$T/B.yaml")
+[ -n "$ch" ] && [ "$ch" -ge 24 ] && [ "$ch" -le 32 ]
+ok "coll.channels fitted from NCCL_MIN_CTAS's 24 within 24..32 (got '$ch')" $?
 finish

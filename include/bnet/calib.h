@@ -81,6 +81,7 @@ struct bn_calib_param {
     double sigma;              /* one standard deviation, from the Jacobian's covariance */
     double lo, hi;             /* bounds from published hardware figures */
     bool at_bound;             /* the fit ended within 1 % of a bound: sigma says little */
+    bool discrete;             /* an integer (coll.channels): searched, no sigma */
 };
 
 #define BN_CALIB_MAX_PARAMS 8

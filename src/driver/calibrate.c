@@ -33,25 +33,40 @@ struct fittable {
     double lo, hi;
     bool rel;
     bool dflt;               /* in the default set */
+    bool discrete;           /* an integer: searched, not in LM's Jacobian */
+    /* the value the key's 0 stands for ("auto"), or NULL */
+    double (*auto_value)(const struct bn_scenario *sc);
 };
+
+static double auto_channels(const struct bn_scenario *sc)
+{
+    return bn_coll_channels(sc);
+}
 
 static const struct fittable fittables[] = {
     /* NCCL's per-step software latency: 0.1 us to its Simple network hwLat (14 us) */
-    {"coll.step_latency_us", 0.1, 14, false, true},
+    {.key = "coll.step_latency_us", .lo = 0.1, .hi = 14, .rel = false, .dflt = true},
     /* NVLink's data share: below NCCL's NVLink4 figure (0.824) to line rate */
-    {"scale_up.efficiency", 0.5, 1.0, false, true},
+    {.key = "scale_up.efficiency", .lo = 0.5, .hi = 1.0, .rel = false, .dflt = true},
     /* the NIC's and fabric's rate: half the line rate to the line rate */
-    {"link.rate_gbps", 0.5, 1.0, true, true},
+    {.key = "link.rate_gbps", .lo = 0.5, .hi = 1.0, .rel = true, .dflt = true},
     /* one-way PCIe latency NIC <-> memory (Neugebauer et al., SIGCOMM 2018: 0.4 to 1.5 us) */
-    {"host.pcie_ns", 0, 1500, false, false},
-    {"host.gpu_pcie_ns", 0, 1500, false, false},
+    {.key = "host.pcie_ns", .lo = 0, .hi = 1500, .rel = false, .dflt = false},
+    {.key = "host.gpu_pcie_ns", .lo = 0, .hi = 1500, .rel = false, .dflt = false},
     /* switch port to port: 100 ns (IB NDR class) to 1 us (deep-buffer Ethernet) */
-    {"switch.latency_ns", 100, 1000, false, false},
+    {.key = "switch.latency_ns", .lo = 100, .hi = 1000, .rel = false, .dflt = false},
     /* NVSwitch forwarding */
-    {"scale_up.latency_ns", 50, 1000, false, false},
+    {.key = "scale_up.latency_ns", .lo = 50, .hi = 1000, .rel = false, .dflt = false},
     /* NIC send and receive processing (ConnectX class: hundreds of ns) */
-    {"nic.tx_ns", 0, 2000, false, false},
-    {"nic.rx_ns", 0, 2000, false, false},
+    {.key = "nic.tx_ns", .lo = 0, .hi = 2000, .rel = false, .dflt = false},
+    {.key = "nic.rx_ns", .lo = 0, .hi = 2000, .rel = false, .dflt = false},
+    /* NCCL's channels: 2 to its 32 (MAXCHANNELS, NCCL_MIN/MAX_NCHANNELS'
+     * range); an input's own NCCL_* channel variables bound it further */
+    {.key = "coll.channels", .lo = 2, .hi = 32, .rel = false, .dflt = true, .discrete = true,
+     .auto_value = auto_channels},
+    /* work requests a second: a host thread posting one QP (perftest's
+     * 2.5 M/s, tests/data/calib) to ConnectX-7's 370 M/s (its data sheet) */
+    {.key = "nic.msg_rate_mpps", .lo = 0.5, .hi = 400, .rel = false, .dflt = false},
 };
 
 const char *bn_calib_default_key(uint32_t i)
@@ -92,6 +107,7 @@ struct run {
     char (*best_algo)[16];
     char (*best_proto)[8];
     bool have_best;
+    int channels_param;             /* coll.channels' index in params, or -1 */
 };
 
 static int set_value(struct bn_scenario *sc, const char *key, const char *value,
@@ -141,6 +157,30 @@ static const char *nccl_name(const char *v, bool proto)
     return NULL;
 }
 
+/* The channel bounds an input's NCCL_MIN/MAX_NCHANNELS and NCCL_MIN/MAX_CTAS
+ * give (one CTA per channel); 1 and 64 without them. */
+static int env_channels(const struct bn_calib_input *in, uint32_t *lo, uint32_t *hi,
+                        struct bn_error *err)
+{
+    const char *names[] = {"NCCL_MIN_NCHANNELS", "NCCL_MIN_CTAS", "NCCL_MAX_NCHANNELS",
+                           "NCCL_MAX_CTAS"};
+    *lo = 1;
+    *hi = 64;
+    for (int i = 0; i < 4; i++) {
+        const char *v = env_of(in, names[i]);
+        char *end;
+        unsigned long n = v ? strtoul(v, &end, 10) : 0;
+        if (v && (*end || n < 1 || n > 64))
+            return bn_fail(err, BN_EINPUT, "%s: %s '%s': a channel count, 1 to 64", in->path,
+                           names[i], v);
+        if (v && i < 2 && n > *lo)
+            *lo = (uint32_t)n;
+        if (v && i >= 2 && n < *hi)
+            *hi = (uint32_t)n;
+    }
+    return BN_OK;
+}
+
 /* The NCCL_* variables NCCL reads for what it runs: the algorithm, the
  * protocol, the channels (NCCL_MIN_CTAS / NCCL_MAX_CTAS count CTAs, one
  * per channel). Others are kept in the input, not modelled. */
@@ -160,20 +200,8 @@ static int apply_env(struct bn_scenario *sc, const struct bn_calib_input *in,
     if (rc == BN_OK && proto)
         rc = set_value(sc, "coll.proto", nccl_name(proto, true), err);
     uint32_t now = bn_coll_channels(sc), lo = 1, hi = 64;
-    const char *names[] = {"NCCL_MIN_NCHANNELS", "NCCL_MIN_CTAS", "NCCL_MAX_NCHANNELS",
-                           "NCCL_MAX_CTAS"};
-    for (int i = 0; rc == BN_OK && i < 4; i++) {
-        const char *v = env_of(in, names[i]);
-        char *end;
-        unsigned long n = v ? strtoul(v, &end, 10) : 0;
-        if (v && (*end || n < 1 || n > 64))
-            return bn_fail(err, BN_EINPUT, "%s: %s '%s': a channel count, 1 to 64", in->path,
-                           names[i], v);
-        if (v && i < 2 && n > lo)
-            lo = (uint32_t)n;
-        if (v && i >= 2 && n < hi)
-            hi = (uint32_t)n;
-    }
+    if (rc == BN_OK)
+        rc = env_channels(in, &lo, &hi, err);
     uint32_t ch = now < lo ? lo : now > hi ? hi : now;
     if (rc == BN_OK && ch != now)
         rc = set_number(sc, "coll.channels", ch, err);
@@ -339,8 +367,16 @@ static int run_rows(struct run *run, const double *x, struct bn_error *err)
     const struct bn_calib_data *d = run->d;
     if (x) { /* the values into each input's cluster */
         for (uint32_t k = 0; rc == BN_OK && k < d->ninputs; k++)
-            for (uint32_t p = 0; rc == BN_OK && p < run->nparams; p++)
-                rc = set_number(run->input_sc[k], run->out->params[p].key, x[p], err);
+            for (uint32_t p = 0; rc == BN_OK && p < run->nparams; p++) {
+                double v = x[p];
+                if ((int)p == run->channels_param) { /* within the input's NCCL_* bounds */
+                    uint32_t lo = 1, hi = 64;
+                    rc = env_channels(&d->inputs[k], &lo, &hi, err);
+                    v = v < lo ? lo : v > hi ? hi : v;
+                }
+                if (rc == BN_OK)
+                    rc = set_number(run->input_sc[k], run->out->params[p].key, v, err);
+            }
     }
     if (rc != BN_OK)
         return rc;
@@ -427,6 +463,9 @@ static int choose_params(const struct bn_scenario *base, const struct bn_calib_o
         if (rc != BN_OK)
             return bn_fail(err, BN_EINTERNAL, "key '%s' has no value", key);
         p->initial = p->value = strtod(buf, NULL);
+        if (p->initial == 0 && f->auto_value)
+            p->initial = p->value = f->auto_value(base);
+        p->discrete = f->discrete;
         p->lo = f->rel ? f->lo * p->initial : f->lo;
         p->hi = f->rel ? f->hi * p->initial : f->hi;
         if (!(p->hi > p->lo))
@@ -461,65 +500,143 @@ static void keep_rows(struct run *run, bool after)
     }
 }
 
-/* Before LM, one pass of a coarse scan: each key in turn at 22 % and
- * 78 % of its range, keeping the best. The rows' times are flat in some
- * keys near their defaults (a step latency hides behind the data until it
- * passes a slice's transfer time: measured, 2 x 8 H100 Ring, 1 MiB: 80.8
- * us at 1 and 1.1 us a step, 92.8 at 5), where a forward difference sees
- * no slope and LM would stop at the start. */
-static int scan(struct run *run, double *x, struct bn_error *err)
+/* The cost (sum of squared log errors) of every row at x. */
+static int cost_at(struct run *run, const double *x, double *r, double *cost,
+                   struct bn_error *err)
+{
+    int rc = residuals(run, x, r, err);
+    *cost = 0;
+    for (uint32_t i = 0; rc == BN_OK && i < run->d->nrows; i++)
+        *cost += r[i] * r[i];
+    return rc;
+}
+
+/* Before LM, a compass search (Kolda, Lewis and Torczon, SIAM Review 2003):
+ * each key in turn one step up and down (a quarter of its range at first),
+ * kept where the cost falls; the steps halve after a pass that found
+ * nothing. The rows' times are not smooth in the keys: NCCL's model picks
+ * another algorithm or protocol as a bandwidth moves, and a step latency
+ * hides behind a slice's transfer until it passes it, so LM's forward
+ * differences alone stop where the slope they see is flat or wrong (a
+ * one-pass scan and LM left hold-out A at NVLink share 0.61, rms 0.149,
+ * where 0.73 gives 0.142). Discrete keys (the channel count) step by
+ * whole numbers down to 1 and are fitted here only. It spends at most
+ * `budget` runs. */
+static int search(struct run *run, double *x, uint32_t budget, struct bn_error *err)
 {
     const struct bn_calib_results *out = run->out;
-    double r0 = run->have_best ? run->best_cost : INFINITY;
+    uint32_t n = out->nparams, used = 0;
     double *r = malloc(run->d->nrows * sizeof *r);
     if (!r)
         return bn_fail(err, BN_ENOMEM, "out of memory");
+    double best = run->have_best ? run->best_cost : INFINITY, h[BN_CALIB_MAX_PARAMS];
     int rc = BN_OK;
-    for (uint32_t p = 0; rc == BN_OK && p < out->nparams; p++) {
-        double lo = out->params[p].lo, hi = out->params[p].hi, keep = x[p];
-        for (int k = 0; rc == BN_OK && k < 2; k++) {
-            x[p] = lo + (hi - lo) * (k ? 0.78 : 0.22);
-            rc = residuals(run, x, r, err);
-            double cost = 0;
-            for (uint32_t i = 0; rc == BN_OK && i < run->d->nrows; i++)
-                cost += r[i] * r[i];
-            if (rc == BN_OK && cost < r0) {
-                r0 = cost;
-                keep = x[p];
+    if (!run->have_best) { /* a start clamped into its bounds: run it */
+        rc = cost_at(run, x, r, &best, err);
+        used++;
+    }
+    for (uint32_t p = 0; p < n; p++) {
+        double range = out->params[p].hi - out->params[p].lo;
+        h[p] = out->params[p].discrete ? fmax(1, round(range / 4)) : range / 4;
+    }
+    for (int pass = 0; rc == BN_OK && pass < 8 && used < budget; pass++) {
+        bool moved = false;
+        for (uint32_t p = 0; rc == BN_OK && p < n && used < budget; p++) {
+            const struct bn_calib_param *q = &out->params[p];
+            double keep = x[p];
+            for (int dir = 1; rc == BN_OK && dir >= -1 && used < budget; dir -= 2) {
+                double v = fmin(q->hi, fmax(q->lo, keep + dir * h[p]));
+                if (q->discrete)
+                    v = round(v);
+                if (v == keep || v == x[p])
+                    continue;
+                double c, was = x[p];
+                x[p] = v;
+                rc = cost_at(run, x, r, &c, err);
+                used++;
+                if (rc == BN_OK && c < best) {
+                    best = c;
+                    moved = true;
+                } else {
+                    x[p] = was;
+                }
             }
         }
-        x[p] = keep;
+        bool small = true;
+        for (uint32_t p = 0; !moved && p < n; p++) {
+            double range = out->params[p].hi - out->params[p].lo;
+            h[p] = out->params[p].discrete ? fmax(1, floor(h[p] / 2)) : h[p] / 2;
+            small &= out->params[p].discrete ? false : h[p] < 0.02 * range;
+        }
+        if (!moved && small)
+            break;
     }
     free(r);
     return rc;
 }
 
+/* LM over the continuous keys, the discrete ones held at the search's. */
+struct lm_sub {
+    struct run *run;
+    double x[BN_CALIB_MAX_PARAMS];
+    uint32_t idx[BN_CALIB_MAX_PARAMS];
+};
+
+static int sub_residuals(void *ud, const double *x, double *r, struct bn_error *err)
+{
+    struct lm_sub *s = ud;
+    for (uint32_t i = 0; i < BN_CALIB_MAX_PARAMS && s->idx[i] != UINT32_MAX; i++)
+        s->x[s->idx[i]] = x[i];
+    return residuals(s->run, s->x, r, err);
+}
+
 static int fit(struct run *run, const struct bn_calib_opts *o, struct bn_error *err)
 {
     struct bn_calib_results *out = run->out;
-    struct bn_calib_fit f = {.n = out->nparams, .m = run->d->nrows,
-                             .max_evals = o->max_evals ? o->max_evals : 30};
+    uint32_t budget = o->max_evals ? o->max_evals : 30;
+    double x[BN_CALIB_MAX_PARAMS];
+    for (uint32_t p = 0; p < out->nparams; p++)
+        x[p] = out->params[p].value;
+    /* the search takes up to two thirds of the runs, LM what is left */
+    uint32_t before = out->evaluations;
+    int rc = search(run, x, budget * 2 / 3, err);
+    /* from the best point found (the search keeps only improvements) */
+    struct lm_sub sub = {.run = run};
+    memcpy(sub.x, x, sizeof x);
+    memset(sub.idx, 0xff, sizeof sub.idx);
+    struct bn_calib_fit f = {.m = run->d->nrows};
     for (uint32_t p = 0; p < out->nparams; p++) {
-        f.x[p] = out->params[p].value;
-        f.lo[p] = out->params[p].lo;
-        f.hi[p] = out->params[p].hi;
+        if (out->params[p].discrete)
+            continue;
+        sub.idx[f.n] = p;
+        f.x[f.n] = x[p];
+        f.lo[f.n] = out->params[p].lo;
+        f.hi[f.n] = out->params[p].hi;
+        f.n++;
     }
-    int rc = scan(run, f.x, err);
-    if (rc == BN_OK)
-        rc = bn_calib_lm(&f, residuals, run, err);
+    uint32_t spent = out->evaluations - before;
+    f.max_evals = budget > spent + f.n + 1 ? budget - spent : f.n + 1;
+    if (rc == BN_OK && f.n)
+        rc = bn_calib_lm(&f, sub_residuals, &sub, err);
     if (rc != BN_OK)
         return rc;
-    out->status = f.info;
-    for (uint32_t p = 0; p < out->nparams; p++) {
+    out->status = f.n ? f.info : 0;
+    for (uint32_t i = 0; i < f.n; i++)
+        sub.x[sub.idx[i]] = f.x[i];
+    for (uint32_t p = 0, i = 0; p < out->nparams; p++) {
         struct bn_calib_param *q = &out->params[p];
-        q->value = f.x[p];
-        q->sigma = f.sigma[p];
-        double room = 0.01 * (q->hi - q->lo);
-        q->at_bound = q->value - q->lo < room || q->hi - q->value < room;
+        bool cont = !q->discrete;
+        q->value = sub.x[p];
+        q->sigma = cont ? f.sigma[i++] : NAN;
+        /* 0.1 % of the range: a wide range (0.5 to 400 M/s) holds fitted
+         * values near a bound that are not at it */
+        double room = 0.001 * (q->hi - q->lo);
+        q->at_bound = q->value - q->lo <= room || q->hi - q->value <= room;
     }
     /* the rows at the optimum, for the table: lmdif returns the best x it
      * ran (its last call may be a Jacobian column's) */
-    if (run->have_best && same_x(run, f.x, run->best_x)) {
+    double *best = sub.x;
+    if (run->have_best && same_x(run, best, run->best_x)) {
         size_t n = run->d->nrows;
         memcpy(run->pred_us, run->best_us, n * sizeof *run->pred_us);
         memcpy(run->pred_gbs, run->best_gbs, n * sizeof *run->pred_gbs);
@@ -528,7 +645,7 @@ static int fit(struct run *run, const struct bn_calib_opts *o, struct bn_error *
         return BN_OK;
     }
     out->evaluations++;
-    return run_rows(run, f.x, err);
+    return run_rows(run, best, err);
 }
 
 int bn_calibrate(const struct bn_scenario *base, const struct bn_calib_data *d,
@@ -568,6 +685,18 @@ int bn_calibrate(const struct bn_scenario *base, const struct bn_calib_data *d,
     if (rc == BN_OK && o->fit)
         rc = choose_params(base, o, out, err);
     run.nparams = out->nparams;
+    run.channels_param = -1;
+    for (uint32_t p = 0; p < out->nparams; p++)
+        if (strcmp(out->params[p].key, "coll.channels") == 0)
+            run.channels_param = (int)p;
+    /* the channels start as the first input's cluster runs them (its NCCL_*
+     * channel variables applied), not as the base would */
+    for (uint32_t k = 0; rc == BN_OK && run.channels_param >= 0 && k < d->ninputs; k++)
+        if (d->inputs[k].kind == BN_CALIB_NCCL_TESTS) {
+            struct bn_calib_param *q = &out->params[run.channels_param];
+            q->initial = q->value = bn_coll_channels(run.input_sc[k]);
+            break;
+        }
     run.jobs = o->jobs;
     run.best_us = calloc(d->nrows, sizeof *run.best_us);
     run.best_gbs = calloc(d->nrows, sizeof *run.best_gbs);

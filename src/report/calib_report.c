@@ -57,7 +57,7 @@ void bn_calib_print(FILE *out, const struct bn_calib_results *r)
             const struct bn_calib_param *q = &r->params[p];
             char sig[24];
             if (isnan(q->sigma))
-                snprintf(sig, sizeof sig, "-");
+                snprintf(sig, sizeof sig, q->discrete ? "(discrete)" : "-");
             else
                 snprintf(sig, sizeof sig, "%.4g", q->sigma);
             fprintf(out, "  %-24s %12.6g %12.6g %12s   [%g, %g]%s\n", q->key, q->initial,
@@ -134,7 +134,7 @@ int bn_calib_write_yaml(const struct bn_calib_results *r, const char *path, stru
         if (!isnan(q->sigma))
             fprintf(f, "    # +/- %.3g", q->sigma);
         else
-            fprintf(f, "    #");
+            fprintf(f, "    #%s", q->discrete ? " discrete" : "");
         fprintf(f, ", bounds [%g, %g], was %g%s\n", q->lo, q->hi, q->initial,
                 q->at_bound ? ", at a bound" : "");
     }
@@ -174,6 +174,7 @@ int bn_calib_write_json(const struct bn_calib_results *r, const char *path, stru
         json_object_set_new(o, "lo", json_real(q->lo));
         json_object_set_new(o, "hi", json_real(q->hi));
         json_object_set_new(o, "at_bound", json_boolean(q->at_bound));
+        json_object_set_new(o, "discrete", json_boolean(q->discrete));
         json_array_append_new(params, o);
     }
     for (uint32_t i = 0; i < r->nrows; i++) {

@@ -9,11 +9,17 @@ mean_err() {
         | add / length * 100 | . * 10 | round / 10' "$1"
 }
 
+# The figures hold at 30 runs of every row; a sanitizer build (several
+# times slower, within the same 300 s) runs the same paths with 10 and
+# checks no figure.
+RUNS=30
+[ -n "${BNET_SANITIZED:-}" ] && RUNS=10
+
 # holdout NAME FIT_FILE PREDICT_FILE GUARD_PCT
 holdout() {
     local name=$1 fit=$2 pred=$3 guard=$4
     (cd "$T" && $BNET calibrate "$OLDPWD/$fit" --out "$name.yaml" --json "$name-fit.json" \
-        --max-runs 16 --quiet)
+        --max-runs $RUNS --quiet)
     local rc=$?
     ok "$name: fit on $(basename "$fit") runs" $rc
     ((rc == 0)) || return
@@ -27,6 +33,10 @@ holdout() {
     local before after
     before=$(mean_err "$T/$name.json" before_us)
     after=$(mean_err "$T/$name.json" after_us)
+    if [ -n "${BNET_SANITIZED:-}" ]; then
+        echo "note  $name: mean |error| >= 1 MiB $after % at $RUNS runs (sanitizer build: not checked)"
+        return
+    fi
     awk -v a="$after" -v g="$guard" 'BEGIN { exit !(a <= g) }'
     ok "$name: mean |error| >= 1 MiB $after % (uncalibrated $before %; stated, with margin: $guard %)" $?
 }

@@ -179,6 +179,32 @@ static void gather_items(const struct bn_cli_dist *d, void *items, size_t size, 
 }
 #endif
 
+void bn_cli_dist_gather_rss(const struct bn_cli_dist *d, struct bn_results *res)
+{
+#ifdef BNET_MPI
+    if (d->size > 1) {
+        uint64_t mine = res->peak_rss_bytes, *all = d->rank == 0 ? calloc((size_t)d->size, 8) : NULL;
+        MPI_Gather(&mine, 1, MPI_UINT64_T, all, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+        if (d->rank != 0 || !all) {
+            free(all);
+            return;
+        }
+        res->rss_ranks = (uint32_t)d->size;
+        res->peak_rss_rank_max = 0;
+        res->peak_rss_rank_min = UINT64_MAX;
+        for (int r = 0; r < d->size; r++) {
+            if (r < BN_RSS_RANKS)
+                res->peak_rss_rank[r] = all[r];
+            res->peak_rss_rank_max = all[r] > res->peak_rss_rank_max ? all[r] : res->peak_rss_rank_max;
+            res->peak_rss_rank_min = all[r] < res->peak_rss_rank_min ? all[r] : res->peak_rss_rank_min;
+        }
+        free(all);
+    }
+#endif
+    (void)d;
+    (void)res;
+}
+
 void bn_cli_dist_gather_coll(const struct bn_cli_dist *d, struct bn_coll_results *res)
 {
 #ifdef BNET_MPI

@@ -32,6 +32,9 @@ const struct bn_ranks *bn_cli_dist_ranks(void);
  * no rank should have sent aborts the job. */
 void bn_cli_dist_gather_sweep(const struct bn_cli_dist *d, struct bn_sweep_results *res);
 /* The same for bnet coll's rows (rank r measured rows i % size == r). */
+/* Every rank's peak resident memory into rank 0's results (a partitioned
+ * run's ranks; all call it). */
+void bn_cli_dist_gather_rss(const struct bn_cli_dist *d, struct bn_results *res);
 void bn_cli_dist_gather_coll(const struct bn_cli_dist *d, struct bn_coll_results *res);
 /* The same for bnet compare's columns (rank r measured c % size == r). */
 void bn_cli_dist_gather_compare(const struct bn_cli_dist *d, struct bn_compare_results *res);

@@ -230,6 +230,8 @@ static int do_run(const struct cli_opts *o, const struct bn_scenario *sc)
         fputc('\n', stderr);
     if (ro.ranks) { /* one part per rank: rank 0 reports (docs/parallel.md) */
         int st = ranks_status(rc, &err);
+        if (st == 0) /* all ran: rank 0 lists every rank's peak memory */
+            bn_cli_dist_gather_rss(bn_cli_dist(), &res);
         if (rc == BN_OK && (st || rank))
             bn_results_free(&res);
         if (st || rank)

@@ -61,6 +61,15 @@ check "the series was sampled and halved" "$T/mpi.json" \
 # its tail is sparse: windows jump past the next sample unless it counts
 same2 "PFC + DCQCN incast, with its time series" scenarios/incast_pfc_dcqcn.yaml \
     --set observe.link_rows=8
+# each rank's peak memory, in the JSON that is not reproducible
+timeout 120 mpirun --oversubscribe -np 2 "$BNET" run --set topology.k=8 --set observe.sample_us=0 \
+    --set workload.message_bytes=50KB --quiet --json "$T/rss.json" 2>"$T/err"
+rc=$?
+[[ $rc -eq 0 ]] && jq -e '.sim.ranks_rss.ranks == 2 and (.sim.ranks_rss.peak_rss_bytes | length) == 2
+    and all(.sim.ranks_rss.peak_rss_bytes[]; . > 1000000) and
+    .sim.ranks_rss.peak_rss_max >= .sim.ranks_rss.peak_rss_min' "$T/rss.json" >/dev/null
+ok "each rank's peak memory in the JSON (exit $rc)" $?
+check "no ranks' memory in reproducible JSON" "$T/mpi.json" '.sim.ranks_rss == null'
 same 2 "stopped by sim.max_time_us" --set sim.max_time_us=7 --set switch.load_balancing=spray_rr
 check "stopped early, frames left in flight" "$T/mpi.json" \
     '.sim.stopped_early == true and .summary.packets.in_flight > 0'

@@ -45,6 +45,12 @@ int bn_cli_dist_init(int *argc, char ***argv)
     MPI_Init(argc, argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &self.rank);
     MPI_Comm_size(MPI_COMM_WORLD, &self.size);
+    MPI_Comm node; /* the ranks sharing this machine's memory */
+    if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) ==
+        MPI_SUCCESS) {
+        MPI_Comm_size(node, &self.local);
+        MPI_Comm_free(&node);
+    }
     return 0;
 #else
     (void)argc;
@@ -284,7 +290,8 @@ const struct bn_ranks *bn_cli_dist_ranks(void)
 {
 #ifdef BNET_MPI
     static struct bn_ranks r;
-    r = (struct bn_ranks){.rank = self.rank, .size = self.size, .alltoall = mpi_alltoall,
+    r = (struct bn_ranks){.rank = self.rank, .size = self.size, .local = self.local,
+                          .alltoall = mpi_alltoall,
                           .alltoallv = mpi_alltoallv, .abort = mpi_abort};
     return self.size > 1 ? &r : NULL;
 #else

@@ -13,6 +13,7 @@
 
 struct bn_cli_dist {
     int rank, size;   /* 0 and 1 outside mpirun */
+    int local;        /* ranks on this machine (0: not known) */
 };
 
 /* Join mpirun's job when launched by it (MPI_Init); 0, or an exit status

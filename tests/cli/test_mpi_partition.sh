@@ -111,6 +111,12 @@ refused "3 parts on 2 ranks" "key 'sim.partitions': 3 parts, but mpirun started 
     --set observe.sample_us=0 --partitions 3
 refused "a time series sampled within the lookahead" "key 'observe.sample_us'" \
     --set observe.sample_us=0.01
+# the memory estimate per rank: each holds the whole model and MPI's own,
+# against its share of the machine (sim.memory_limit_bytes: the machine's)
+refused "over a rank's share of the machine" "at most 1 rank fits per machine: spread the 2" \
+    --set observe.sample_us=0 --set sim.memory_limit_bytes=15000000
+refused "no rank count fits" "key 'sim.partitions'.*no rank count fits" \
+    --set observe.sample_us=0 --set sim.memory_limit_bytes=8000000
 refused "faults" "faults and link impairments are not run across" \
     scenarios/fault_link_local.yaml --set observe.sample_us=0
 

@@ -118,7 +118,7 @@ static char *two_ranks(const char *const *sets)
 {
     pid_t child;
     struct pair p = fork_pair(&child);
-    struct bn_ranks ranks = {p.rank, 2, &p, pair_alltoall, pair_alltoallv, pair_abort};
+    struct bn_ranks ranks = {p.rank, 2, &p, pair_alltoall, pair_alltoallv, pair_abort, 1};
     struct bn_run_opts opts = {.ranks = &ranks};
     struct bn_scenario sc;
     test_scenario(&sc, sets);
@@ -197,7 +197,7 @@ static void coll_two_ranks(const char *const *sets, struct bn_coll_results *out)
 {
     pid_t child;
     struct pair p = fork_pair(&child);
-    struct bn_ranks ranks = {p.rank, 2, &p, pair_alltoall, pair_alltoallv, pair_abort};
+    struct bn_ranks ranks = {p.rank, 2, &p, pair_alltoall, pair_alltoallv, pair_abort, 1};
     struct bn_scenario sc;
     test_scenario(&sc, sets);
     struct bn_error err = {0};

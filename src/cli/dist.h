@@ -28,6 +28,9 @@ int bn_cli_dist_status(int own, bool *print);
 /* Under mpirun: the ranks one partitioned run's parts go to (NULL: one
  * process, or a build without MPI). */
 const struct bn_ranks *bn_cli_dist_ranks(void);
+/* Under mpirun: end this rank with a message when it waits longer than
+ * timeout_s at one exchange of bn_cli_dist_ranks()' (0: never). */
+void bn_cli_dist_watch(double timeout_s);
 /* Rank 0 takes the points the other ranks ran into res (their shares),
  * and every rank learns whether one was interrupted. Collective; a point
  * no rank should have sent aborts the job. */

@@ -225,6 +225,8 @@ static int do_run(const struct cli_opts *o, const struct bn_scenario *sc)
     struct bn_results res;
     if (rank == 0)
         warn_slow_routes(sc);
+    if (ro.ranks)
+        bn_cli_dist_watch(sc->sim.window_timeout_s);
     int rc = bn_run(sc, &ro, &res, &err);
     if (ps.shown)
         fputc('\n', stderr);
@@ -344,6 +346,7 @@ static int do_coll(const struct cli_opts *o, const struct bn_scenario *sc)
         int rank = bn_cli_dist()->rank, st = ranks_parts_ok(sc);
         if (st)
             return st;
+        bn_cli_dist_watch(sc->sim.window_timeout_s);
         int rc = bn_coll_sweep_ranks(sc, bn_cli_dist_ranks(), table && !rank ? print_row : NULL,
                                      (void *)o, &res, &err);
         st = ranks_status(rc, &err);

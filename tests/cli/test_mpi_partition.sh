@@ -126,21 +126,48 @@ st=$?
 [[ $st -eq 2 && $(grep -c "key 'coll.proto'" "$T/e") -eq 1 ]]
 ok "coll with a protocol's slots: exit 2, one message, no hang (exit $st)" $?
 
+# a rank that stops (SIGSTOP: alive, silent) mid-run: the other's wait at
+# the window's exchange times out (sim.window_timeout_s), saying so, and
+# mpirun ends the job
+mpirun --oversubscribe -np 2 "$BNET" run --set topology.k=16 --set observe.sample_us=0 \
+    --set workload.message_bytes=50MB --set sim.window_timeout_s=2 --quiet >/dev/null \
+    2>"$T/stop.err" &
+job=$!
+pid=
+for _ in $(seq 100); do
+    pid=$(pgrep -P "$job" -f "bnet run" | tail -1)
+    [[ -n $pid ]] && break
+    sleep 0.1
+done
+sleep 1.5
+[[ -n $pid ]] && kill -STOP "$pid"
+st=0
+timeout 60 tail --pid="$job" -f /dev/null || st=1
+[[ -n $pid ]] && kill -CONT "$pid" 2>/dev/null
+kill -9 "$job" 2>/dev/null
+wait "$job"
+rc=$?
+[[ -n $pid && $st -eq 0 && $rc -ne 0 ]] &&
+    grep -q "no word from the other ranks for 2 s at an exchange (sim.window_timeout_s)" "$T/stop.err"
+ok "a rank stopped mid-run: the window's wait times out, saying so (exit $rc)" $?
+
 # a rank that dies mid-run ends the job
 mpirun --oversubscribe -np 2 "$BNET" run --set topology.k=16 --set observe.sample_us=0 \
-    --set workload.message_bytes=50MB --quiet >/dev/null 2>&1 &
+    --set workload.message_bytes=50MB --quiet >/dev/null 2>"$T/kill.err" &
 job=$!
-for _ in $(seq 50); do
-    pid=$(pgrep -f "bnet run --set topology.k=16" | grep -v "^$job$" | tail -1)
+pid=
+for _ in $(seq 100); do # mpirun's own children: never another run's
+    pid=$(pgrep -P "$job" -f "bnet run" | tail -1)
     [[ -n $pid ]] && break
     sleep 0.1
 done
 sleep 1
-[[ -n ${pid:-} ]] && kill -9 "$pid"
+[[ -n $pid ]] && kill -9 "$pid"
 st=0
 timeout 60 tail --pid="$job" -f /dev/null || st=1
 kill -9 "$job" 2>/dev/null
 wait "$job"
-[[ $st -eq 0 && $? -ne 0 ]]
-ok "a rank killed mid-run: the job ends, failing (no hang)" $?
+rc=$?
+[[ -n $pid && $st -eq 0 && $rc -ne 0 ]] && grep -q "exited on signal 9" "$T/kill.err"
+ok "a rank killed mid-run: the job ends, failing, naming the rank's signal (no hang)" $?
 finish

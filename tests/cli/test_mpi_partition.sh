@@ -120,6 +120,13 @@ refused "no rank count fits" "key 'sim.partitions'.*no rank count fits" \
 refused "faults" "faults and link impairments are not run across" \
     scenarios/fault_link_local.yaml --set observe.sample_us=0
 
+# a cut the fabric cannot make: 3 ranks, 2 leaves (units no cut splits)
+timeout 60 mpirun --oversubscribe -np 3 "$BNET" run --set topology.kind=leaf_spine \
+    --set topology.k=2 --set observe.sample_us=0 --quiet 2>"$T/e"
+st=$?
+[[ $st -eq 2 && $(grep -c "key 'sim.partitions': 3 parts, but the fabric holds 2 units" "$T/e") -eq 1 ]]
+ok "a bad partition on 3 ranks: exit 2, one message, no hang (exit $st)" $?
+
 timeout 60 mpirun --oversubscribe -np 2 "$BNET" coll -b 1M -e 1M --partitions 2 --proto simple \
     2>"$T/e" >/dev/null
 st=$?

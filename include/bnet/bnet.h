@@ -42,6 +42,7 @@ struct bn_ranks {
     int (*alltoallv)(void *ud, const void *send, const size_t *send_len, void *recv,
                      const size_t *recv_len);
     void (*abort)(void *ud, int status, const char *why);
+    int local;      /* ranks on this machine, sharing its memory (0: taken as size) */
 };
 
 /* What the progress watcher (bn_progress_watch) hears of any run of the

@@ -219,6 +219,8 @@ struct bn_partition_stats {
     uint64_t events_unattributed;
 };
 
+enum { BN_RSS_RANKS = 64 };   /* ranks whose peak memory a run lists */
+
 struct bn_results {
     struct bn_provenance prov;       /* what was simulated */
     uint64_t seed;                   /* the seed the run used */
@@ -277,6 +279,11 @@ struct bn_results {
     uint64_t events, packet_hops;
     double simulated_us, wall_s, setup_s;
     uint64_t peak_rss_bytes;
+    /* on mpirun's ranks (docs/parallel.md): each rank's peak resident
+     * memory (the first BN_RSS_RANKS of them), and the most and least */
+    uint32_t rss_ranks;
+    uint64_t peak_rss_rank[BN_RSS_RANKS];
+    uint64_t peak_rss_rank_max, peak_rss_rank_min;
     bool stopped_early;   /* sim.max_time_us reached (or interrupted) before all flows finished */
     bool interrupted;     /* bn_interrupt stopped it: results so far */
     bool stalled;         /* the livelock watchdog stopped it (sim.stall_us): results so far */

@@ -378,6 +378,7 @@ struct bn_scenario_sim {
     uint8_t event_order;         /* enum bn_sc_event_order */
     uint8_t partition;           /* enum bn_sc_partition */
     uint32_t partitions;         /* parts run in synchronous windows (0: one loop) */
+    double window_timeout_s;     /* on ranks: the longest wait at an exchange (0 = forever) */
 };
 
 /* observe.*: what the results follow beyond the totals. */

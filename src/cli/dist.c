@@ -7,9 +7,13 @@
  * of more than one rank rather than run the study N times over.
  */
 #include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli/dist.h"
 
@@ -45,6 +49,12 @@ int bn_cli_dist_init(int *argc, char ***argv)
     MPI_Init(argc, argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &self.rank);
     MPI_Comm_size(MPI_COMM_WORLD, &self.size);
+    MPI_Comm node; /* the ranks sharing this machine's memory */
+    if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) ==
+        MPI_SUCCESS) {
+        MPI_Comm_size(node, &self.local);
+        MPI_Comm_free(&node);
+    }
     return 0;
 #else
     (void)argc;
@@ -179,6 +189,32 @@ static void gather_items(const struct bn_cli_dist *d, void *items, size_t size, 
 }
 #endif
 
+void bn_cli_dist_gather_rss(const struct bn_cli_dist *d, struct bn_results *res)
+{
+#ifdef BNET_MPI
+    if (d->size > 1) {
+        uint64_t mine = res->peak_rss_bytes, *all = d->rank == 0 ? calloc((size_t)d->size, 8) : NULL;
+        MPI_Gather(&mine, 1, MPI_UINT64_T, all, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+        if (d->rank != 0 || !all) {
+            free(all);
+            return;
+        }
+        res->rss_ranks = (uint32_t)d->size;
+        res->peak_rss_rank_max = 0;
+        res->peak_rss_rank_min = UINT64_MAX;
+        for (int r = 0; r < d->size; r++) {
+            if (r < BN_RSS_RANKS)
+                res->peak_rss_rank[r] = all[r];
+            res->peak_rss_rank_max = all[r] > res->peak_rss_rank_max ? all[r] : res->peak_rss_rank_max;
+            res->peak_rss_rank_min = all[r] < res->peak_rss_rank_min ? all[r] : res->peak_rss_rank_min;
+        }
+        free(all);
+    }
+#endif
+    (void)d;
+    (void)res;
+}
+
 void bn_cli_dist_gather_coll(const struct bn_cli_dist *d, struct bn_coll_results *res)
 {
 #ifdef BNET_MPI
@@ -206,6 +242,68 @@ void bn_cli_dist_gather_compare(const struct bn_cli_dist *d, struct bn_compare_r
     (void)res;
 }
 
+/* A wait at an exchange that outlasts sim.window_timeout_s ends this rank
+ * with a message, and mpirun then ends the job: a rank that stopped or
+ * hangs would leave the others in MPI for ever. The watchdog is a thread
+ * that never calls MPI (the main one is inside it); an exchange marks its
+ * start and end. */
+static _Atomic int64_t wait_since; /* CLOCK_MONOTONIC ns; 0: not waiting */
+static double wait_limit_s;
+static bool watching;
+
+static int64_t now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec + 1;
+}
+
+static void *watchdog(void *ud)
+{
+    (void)ud;
+    for (;;) {
+        struct timespec nap = {0, 100000000};
+        nanosleep(&nap, NULL);
+        int64_t t = atomic_load(&wait_since);
+        if (t && (double)(now_ns() - t) / 1e9 > wait_limit_s) {
+            char msg[256];
+            int n = snprintf(msg, sizeof msg, "bnet: rank %d: no word from the other ranks for "
+                             "%g s at an exchange (sim.window_timeout_s): a rank has stopped, "
+                             "hangs or died; ending the job\n", self.rank, wait_limit_s);
+            if (write(STDERR_FILENO, msg, (size_t)n) < 0)
+                _exit(1);
+            _exit(1);
+        }
+    }
+    return NULL;
+}
+
+void bn_cli_dist_watch(double timeout_s)
+{
+    if (self.size < 2 || timeout_s <= 0 || watching)
+        return;
+    wait_limit_s = timeout_s;
+    pthread_t th;
+    if (pthread_create(&th, NULL, watchdog, NULL) == 0) {
+        pthread_detach(th);
+        watching = true;
+    }
+}
+
+#ifdef BNET_MPI
+static void wait_begins(void)
+{
+    if (watching)
+        atomic_store(&wait_since, now_ns());
+}
+
+static void wait_ends(void)
+{
+    if (watching)
+        atomic_store(&wait_since, 0);
+}
+#endif
+
 /* One partitioned run's parts on the ranks (docs/parallel.md): the
  * windows' exchange as MPI collectives on the world communicator. */
 #ifdef BNET_MPI
@@ -227,8 +325,10 @@ static int mpi_alltoall(void *ud, const void *send, void *recv, size_t blk)
     (void)ud;
     if (blk > INT_MAX)
         return -1;
-    return MPI_Alltoall(send, (int)blk, MPI_BYTE, recv, (int)blk, MPI_BYTE, MPI_COMM_WORLD) !=
-           MPI_SUCCESS;
+    wait_begins();
+    int rc = MPI_Alltoall(send, (int)blk, MPI_BYTE, recv, (int)blk, MPI_BYTE, MPI_COMM_WORLD);
+    wait_ends();
+    return rc != MPI_SUCCESS;
 }
 
 static int mpi_alltoallv(void *ud, const void *send, const size_t *send_len, void *recv,
@@ -241,8 +341,11 @@ static int mpi_alltoallv(void *ud, const void *send, const size_t *send_len, voi
         return -1;
     if (counts_of(send_len, n, c, c + n) != 0 || counts_of(recv_len, n, c + 2 * n, c + 3 * n) != 0)
         return -1;
-    return MPI_Alltoallv(send, c, c + n, MPI_BYTE, recv, c + 2 * n, c + 3 * n, MPI_BYTE,
-                         MPI_COMM_WORLD) != MPI_SUCCESS;
+    wait_begins();
+    int rc = MPI_Alltoallv(send, c, c + n, MPI_BYTE, recv, c + 2 * n, c + 3 * n, MPI_BYTE,
+                           MPI_COMM_WORLD);
+    wait_ends();
+    return rc != MPI_SUCCESS;
 }
 
 static void mpi_abort(void *ud, int status, const char *why)
@@ -258,7 +361,8 @@ const struct bn_ranks *bn_cli_dist_ranks(void)
 {
 #ifdef BNET_MPI
     static struct bn_ranks r;
-    r = (struct bn_ranks){.rank = self.rank, .size = self.size, .alltoall = mpi_alltoall,
+    r = (struct bn_ranks){.rank = self.rank, .size = self.size, .local = self.local,
+                          .alltoall = mpi_alltoall,
                           .alltoallv = mpi_alltoallv, .abort = mpi_abort};
     return self.size > 1 ? &r : NULL;
 #else

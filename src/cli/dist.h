@@ -13,6 +13,7 @@
 
 struct bn_cli_dist {
     int rank, size;   /* 0 and 1 outside mpirun */
+    int local;        /* ranks on this machine (0: not known) */
 };
 
 /* Join mpirun's job when launched by it (MPI_Init); 0, or an exit status
@@ -27,11 +28,17 @@ int bn_cli_dist_status(int own, bool *print);
 /* Under mpirun: the ranks one partitioned run's parts go to (NULL: one
  * process, or a build without MPI). */
 const struct bn_ranks *bn_cli_dist_ranks(void);
+/* Under mpirun: end this rank with a message when it waits longer than
+ * timeout_s at one exchange of bn_cli_dist_ranks()' (0: never). */
+void bn_cli_dist_watch(double timeout_s);
 /* Rank 0 takes the points the other ranks ran into res (their shares),
  * and every rank learns whether one was interrupted. Collective; a point
  * no rank should have sent aborts the job. */
 void bn_cli_dist_gather_sweep(const struct bn_cli_dist *d, struct bn_sweep_results *res);
 /* The same for bnet coll's rows (rank r measured rows i % size == r). */
+/* Every rank's peak resident memory into rank 0's results (a partitioned
+ * run's ranks; all call it). */
+void bn_cli_dist_gather_rss(const struct bn_cli_dist *d, struct bn_results *res);
 void bn_cli_dist_gather_coll(const struct bn_cli_dist *d, struct bn_coll_results *res);
 /* The same for bnet compare's columns (rank r measured c % size == r). */
 void bn_cli_dist_gather_compare(const struct bn_cli_dist *d, struct bn_compare_results *res);

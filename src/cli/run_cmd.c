@@ -233,10 +233,14 @@ static int do_run(const struct cli_opts *o, const struct bn_scenario *sc)
     struct bn_results res;
     if (rank == 0)
         warn_slow(sc, BN_EST_RUN);
+    if (ro.ranks)
+        bn_cli_dist_watch(sc->sim.window_timeout_s);
     int rc = bn_run(sc, &ro, &res, &err);
     bn_cli_progress_end();
     if (ro.ranks) { /* one part per rank: rank 0 reports (docs/parallel.md) */
         int st = ranks_status(rc, &err);
+        if (st == 0) /* all ran: rank 0 lists every rank's peak memory */
+            bn_cli_dist_gather_rss(bn_cli_dist(), &res);
         if (rc == BN_OK && (st || rank))
             bn_results_free(&res);
         if (st || rank)
@@ -356,6 +360,7 @@ static int do_coll(const struct cli_opts *o, const struct bn_scenario *sc)
         int rank = bn_cli_dist()->rank, st = ranks_parts_ok(sc);
         if (st)
             return st;
+        bn_cli_dist_watch(sc->sim.window_timeout_s);
         int rc = bn_coll_sweep_ranks(sc, bn_cli_dist_ranks(), table && !rank ? print_row : NULL,
                                      (void *)o, &res, &err);
         st = ranks_status(rc, &err);

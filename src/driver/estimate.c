@@ -21,7 +21,9 @@
  * and refused (BN_EINPUT naming the key that drives the largest part)
  * when the total passes the memory available (sim.memory_limit_bytes, or
  * the least of MemAvailable, the address-space limit and the cgroup's:
- * core/memlimit.h).
+ * core/memlimit.h). On mpirun's ranks the check is per rank
+ * (bn_check_memory_ranks): every rank holds the whole model, MPI's own and
+ * its share of the results' records, against its share of the machine.
  */
 #include <stdio.h>
 #include <string.h>
@@ -390,4 +392,72 @@ int bn_estimate_time(const struct bn_scenario *sc, enum bn_est_what what,
     t->wall_s = t->route_s + t->events * EVENT_S +
                 t->recomputations * (what == BN_EST_COLL ? RECOMPUTE_XFER_S : RECOMPUTE_FLOW_S);
     return BN_OK;
+}
+
+/* A rank's own beyond the model: MPI's library and buffers (7.6 MB a rank
+ * measured at 2 and 4 ranks, docs/parallel.md). */
+#define RANK_FIXED_BYTES (8ull << 20)
+
+/* The most any rank holds on n ranks: the whole model (every rank builds
+ * it), MPI's own, its share of the ports' records packed for rank 0, and
+ * rank 0's report of every port. */
+static uint64_t rank_bytes(const struct bn_mem_estimate *e, uint64_t ports, uint32_t n)
+{
+    uint64_t rec = 4 + sizeof(struct bn_port) + sizeof(struct bn_port_stats) +
+                   sizeof(struct bn_fc_port_stats);
+    return e->total_bytes + RANK_FIXED_BYTES + ports * rec / (n ? n : 1) +
+           ports * (sizeof(struct bn_port_result) + sizeof(struct bn_fc_port_stats));
+}
+
+/* Bytes for a message: MB under a GB. */
+static const char *amount(uint64_t b, char *buf, size_t len)
+{
+    if (b < 1000000000ull)
+        snprintf(buf, len, "%.1f MB", (double)b / 1e6);
+    else
+        snprintf(buf, len, "%.2f GB", (double)b / 1e9);
+    return buf;
+}
+
+int bn_check_memory_ranks(const struct bn_scenario *sc, enum bn_est_what what,
+                          const struct bn_ranks *r, struct bn_error *err)
+{
+    int rc = bn_check_memory(sc, what, err);
+    if (rc != BN_OK || !r || r->size < 2)
+        return rc;
+    struct bn_mem_estimate e;
+    struct bn_topo_counts c;
+    if ((rc = bn_estimate_memory(sc, what, &e, err)) != BN_OK ||
+        (rc = bn_topo_count(sc, &c, err)) != BN_OK)
+        return rc;
+    uint32_t n = (uint32_t)r->size, local = r->local > 0 ? (uint32_t)r->local : n;
+    uint64_t need = rank_bytes(&e, 2 * c.links, n);
+    enum bn_mem_bound bound = BN_MEM_PHYSICAL;
+    if (!sc->sim.memory_limit_bytes)
+        bn_mem_available("", &bound);
+    /* the machine's memory is shared by its ranks; an address-space limit
+     * is each process's own */
+    bool shared = sc->sim.memory_limit_bytes || bound != BN_MEM_RLIMIT_AS;
+    uint64_t share = shared ? e.available_bytes / local : e.available_bytes;
+    if (need <= share)
+        return BN_OK;
+    uint64_t fit = shared ? e.available_bytes / need : 0;
+    char tail[160], a[4][32];
+    if (fit >= 1)
+        snprintf(tail, sizeof tail, "at most %llu rank%s per machine: spread the %u ranks "
+                 "over %llu machines (mpirun --map-by ppr:%llu:node)",
+                 (unsigned long long)fit, fit == 1 ? " fits" : "s fit", n,
+                 (unsigned long long)((n + fit - 1) / fit), (unsigned long long)fit);
+    else
+        snprintf(tail, sizeof tail, "no rank count fits: more ranks do not divide the model "
+                 "(docs/parallel.md), so one rank needs a machine with %s",
+                 amount(need, a[0], sizeof a[0]));
+    return bn_fail(err, BN_EINPUT, "%s: key 'sim.partitions': each of the %u ranks would need "
+                   "about %s (every rank holds the whole model, %s, and MPI's own), more than "
+                   "its share, %s of the %s %s with %u ranks on this machine; %s", sc->source,
+                   n, amount(need, a[1], sizeof a[1]), amount(e.total_bytes, a[2], sizeof a[2]),
+                   amount(share, a[3], sizeof a[3]), amount(e.available_bytes, a[0], sizeof a[0]),
+                   sc->sim.memory_limit_bytes ? "of sim.memory_limit_bytes"
+                                              : bn_mem_bound_name(bound),
+                   shared ? local : 1, tail);
 }

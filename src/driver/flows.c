@@ -309,7 +309,8 @@ int bn_run(const struct bn_scenario *sc, const struct bn_run_opts *opts, struct 
 {
     memset(out, 0, sizeof *out);
     struct bn_scenario *with = NULL; /* the flow file's failures added */
-    int rc = bn_check_memory(sc, BN_EST_RUN, err);
+    const struct bn_ranks *ranks = opts ? opts->ranks : NULL;
+    int rc = bn_check_memory_ranks(sc, BN_EST_RUN, ranks, err);
     if (rc == BN_OK)
         rc = bn_flow_file_faults(sc, &with, err);
     if (rc != BN_OK)

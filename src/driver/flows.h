@@ -111,4 +111,10 @@ int bn_flows_ranks_gather(struct bn_flows *fl, struct bn_error *err);
 /* flow_results.c: results after the run. */
 int bn_flows_collect(struct bn_flows *fl, struct bn_results *out, struct bn_error *err);
 
+/* bn_check_memory, and on mpirun's ranks (r, size 2 and more) the same per
+ * rank against its share of the machine, naming the ranks per machine that
+ * would fit (estimate.c). */
+int bn_check_memory_ranks(const struct bn_scenario *sc, enum bn_est_what what,
+                          const struct bn_ranks *r, struct bn_error *err);
+
 #endif

@@ -377,6 +377,18 @@ static json_t *partition_json(const struct bn_partition_stats *p)
     return o;
 }
 
+/* mpirun's ranks: each one's peak resident memory (a machine's figure,
+ * left out of reproducible JSON as peak_rss_bytes is zeroed there). */
+static json_t *ranks_rss_json(const struct bn_results *r)
+{
+    json_t *each = json_array();
+    for (uint32_t k = 0; k < r->rss_ranks && k < BN_RSS_RANKS; k++)
+        json_array_append_new(each, json_integer((json_int_t)r->peak_rss_rank[k]));
+    return json_pack("{s:i, s:I, s:I, s:o}", "ranks", (int)r->rss_ranks, "peak_rss_max",
+                     (json_int_t)r->peak_rss_rank_max, "peak_rss_min",
+                     (json_int_t)r->peak_rss_rank_min, "peak_rss_bytes", each);
+}
+
 static json_t *flow_json(const struct bn_flow_result *f)
 {
     json_t *o = json_pack("{s:i, s:i, s:I, s:f, s:f, s:f, s:f, s:I, s:I, s:b}", "src",
@@ -522,6 +534,8 @@ int bn_results_write_json(const struct bn_results *r, const char *path, int flag
     json_object_set_new(root, "sim", sim_json(r, flags));
     if (r->partition.parts)
         json_object_set_new(root, "partition", partition_json(&r->partition));
+    if (r->rss_ranks && !(flags & BN_JSON_REPRODUCIBLE))
+        json_object_set_new(json_object_get(root, "sim"), "ranks_rss", ranks_rss_json(r));
     /* the per-flow and per-port arrays go straight to the file, an
      * element at a time (at 8192 hosts the tree doubled the peak memory) */
     struct bn_json_stream js;

@@ -265,6 +265,9 @@ static void print_run(FILE *out, const struct bn_results *r)
     fprintf(out, "events          %llu;  packet-hops %llu (%.2f M/s)\n",
             (unsigned long long)r->events, (unsigned long long)r->packet_hops, rate / 1e6);
     fprintf(out, "peak memory     %.1f MB\n", r->peak_rss_bytes / 1e6);
+    if (r->rss_ranks) /* rank 0's above; every rank's here */
+        fprintf(out, "ranks' memory   %u ranks, peak %.1f MB most, %.1f MB least\n",
+                r->rss_ranks, r->peak_rss_rank_max / 1e6, r->peak_rss_rank_min / 1e6);
     const struct bn_partition_stats *p = &r->partition;
     if (p->parts) /* docs/parallel.md */
         fprintf(out, "partitions      %u parts, %u cut links, %llu windows of %.0f ns (%.1f per "

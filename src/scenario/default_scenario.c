@@ -274,6 +274,7 @@ static const char default_yaml[] =
     "  event_order: auto             # auto | push | keyed (auto: keyed when partitioned)\n"
     "  partitions: 0                 # parts run in synchronous windows (docs/parallel.md)\n"
     "  partition: auto               # auto | pods: how the fabric is cut\n"
+    "  window_timeout_s: 300         # on mpirun's ranks: the longest wait at an exchange\n"
     "\n"
     "scale_up:                       # NVLink/NVSwitch domains beside the backend\n"
     "  domain_gpus: 0                # GPUs per domain; 0 = none, 8 = per server, 72 = NVL72\n"

@@ -961,6 +961,11 @@ static const struct bn_scn_key keys[] = {
                   "most of its links reach; pods keeps whole pods (a fat-tree's pod, a "
                   "Dragonfly+ group, a rail-optimized scalable unit), cutting only above them.",
       FIELD(sim.partition) },
+    { .info.path = "sim.window_timeout_s", FLOAT_KEY, .info.unit = "s", .info.def = "300",
+      .info.doc = "On mpirun's ranks: the longest a rank waits at an exchange for the others; "
+                  "past it the rank says so and exits 1, ending the job (docs/parallel.md). "
+                  "0 = wait forever.",
+      FIELD(sim.window_timeout_s), RANGE(0, 1e6) },
 
     { .info.path = "scale_up.domain_gpus", INT_KEY, .info.unit = "GPUs", .info.def = "0",
       .info.doc = "GPUs per NVLink/NVSwitch domain: hosts h with equal h / domain_gpus share "

@@ -456,3 +456,45 @@ int bn_ranks_gather(struct bn_sim *s, const void *mine, size_t len, void **all, 
     }
     return BN_OK;
 }
+
+int bn_ranks_gather_each(struct bn_sim *s, const void *mine, size_t len, bn_ranks_take_fn take,
+                         void *ud, struct bn_error *err)
+{
+    const struct bn_ranks *r = s->part->ranks;
+    struct ranks_bufs *b = bufs_of(s->part);
+    uint32_t n = (uint32_t)r->size, self = (uint32_t)r->rank;
+    uint64_t *to = calloc(n, sizeof *to), *from = calloc(n, sizeof *from);
+    if (!to || !from) {
+        free(to);
+        free(from);
+        return bn_fail(err, BN_ENOMEM, "out of memory gathering the results");
+    }
+    to[0] = len;
+    int rc = r->alltoall(r->ud, to, from, sizeof *to) != 0 ? -1 : 0;
+    size_t most = 0;
+    for (uint32_t k = 1; k < n; k++)
+        most = from[k] > most ? from[k] : most;
+    static char none;
+    char *in = self == 0 ? malloc(most + 1) : &none;
+    bool ok = in != NULL && (self != 0 || take(ud, 0, mine, len));
+    for (uint32_t k = 1; k < n && rc == 0; k++) { /* rank k's turn: to rank 0 alone */
+        memset(b->send_len, 0, n * sizeof *b->send_len);
+        memset(b->recv_len, 0, n * sizeof *b->recv_len);
+        if (self == k)
+            b->send_len[0] = len;
+        if (self == 0)
+            b->recv_len[k] = in ? from[k] : 0;
+        rc = r->alltoallv(r->ud, mine, b->send_len, in ? in : &none, b->recv_len) != 0 ? -1 : 0;
+        if (rc == 0 && self == 0 && ok)
+            ok = take(ud, k, in, from[k]);
+    }
+    free(to);
+    free(from);
+    if (in != &none)
+        free(in);
+    if (rc != 0)
+        return transport_failed(err);
+    if (!in)
+        return bn_fail(err, BN_ENOMEM, "out of memory gathering the results");
+    return ok ? BN_OK : bn_fail(err, BN_EINTERNAL, "a part's results do not match the model");
+}

@@ -56,23 +56,25 @@ static bool nic_here(const struct bn_sim *s, uint32_t i)
     return bn_sim_here(s, s->fab.port_node[s->nics.nic[i].port]);
 }
 
-static void pack(const struct bn_sim *s, struct bn_rbuf *b)
+/* Rank 0's own ports, NICs and sending ends are in its model already: it
+ * packs only its totals, latencies and receiving ends (`self`). */
+static void pack(const struct bn_sim *s, struct bn_rbuf *b, bool self)
 {
     const struct bn_fabric *f = &s->fab;
     const struct bn_nics *n = &s->nics;
     struct totals t;
     totals_of(s, &t);
-    for (uint32_t p = 0; p < f->nports; p++)
+    for (uint32_t p = 0; !self && p < f->nports; p++)
         t.nports += bn_sim_here(s, f->port_node[p]);
-    for (uint32_t i = 0; n->ep && i < n->nnics; i++)
+    for (uint32_t i = 0; !self && n->ep && i < n->nnics; i++)
         t.neps += nic_here(s, i);
     for (uint32_t q = 0; q < n->nqps; q++) {
-        t.qp_tx += bn_sim_here(s, n->qp[q].src);
+        t.qp_tx += !self && bn_sim_here(s, n->qp[q].src);
         t.qp_rx += bn_sim_here(s, n->qp[q].dst);
     }
     bn_rbuf_put(b, &t, sizeof t);
     for (uint32_t p = 0; p < f->nports; p++) {
-        if (!bn_sim_here(s, f->port_node[p]))
+        if (self || !bn_sim_here(s, f->port_node[p]))
             continue;
         struct bn_fc_port_stats st = {0};
         if (f->fc->port_stats)
@@ -82,14 +84,14 @@ static void pack(const struct bn_sim *s, struct bn_rbuf *b)
         bn_rbuf_put(b, &f->stats[p], sizeof f->stats[p]);
         bn_rbuf_put(b, &st, sizeof st);
     }
-    for (uint32_t i = 0; n->ep && i < n->nnics; i++)
+    for (uint32_t i = 0; !self && n->ep && i < n->nnics; i++)
         if (nic_here(s, i)) {
             bn_rbuf_put(b, &i, sizeof i);
             bn_rbuf_put(b, &n->ep[i], sizeof n->ep[i]);
         }
     bn_rbuf_put(b, n->lat, (size_t)n->nlat * sizeof *n->lat);
     bn_rbuf_put(b, n->reorder_hist, (size_t)n->reorder_hist_len * sizeof *n->reorder_hist);
-    for (uint32_t q = 0; q < n->nqps; q++)
+    for (uint32_t q = 0; !self && q < n->nqps; q++)
         if (bn_sim_here(s, n->qp[q].src)) {
             bn_rbuf_put(b, &q, sizeof q);
             bn_rbuf_put(b, &n->qp[q], sizeof n->qp[q]);
@@ -163,13 +165,27 @@ static void set_totals(struct bn_sim *s, const struct totals *t)
     s->nics.rx_wait_max = t->rx_wait_max;
 }
 
-/* Rank 0: one part's records into the model (pass 0: all but the queue
- * pairs' receiving ends, which pass 1 lays over their sending ends). */
-static bool unpack(struct bn_sim *s, uint32_t part, struct bn_rcur *c, int pass,
-                   struct totals *sum, bn_time_t *lat, uint64_t *reorder)
+/* Rank 0's gathering: the sums of every part's totals, where the parts'
+ * latencies go, and the queue pairs' receiving ends, laid over their
+ * sending ends once every part's are in (a later part's sending end would
+ * cover an earlier one's receiving end). */
+struct merge {
+    struct bn_sim *s;
+    bn_time_t *lat;
+    uint64_t *reorder;
+    size_t nlat;
+    struct qp_rx *rx;
+    uint32_t nrx, bad;
+    bool failed;
+};
+
+/* Rank 0: one part's records into the model. */
+static bool unpack_part(struct merge *m, uint32_t part, const void *buf, size_t len)
 {
+    struct bn_sim *s = m->s;
     struct bn_fabric *f = &s->fab;
     struct bn_nics *n = &s->nics;
+    struct bn_rcur cur = {buf, len}, *c = &cur;
     struct totals t;
     if (!bn_rcur_get(c, &t, sizeof t) || t.nqps != n->nqps)
         return false;
@@ -177,94 +193,97 @@ static bool unpack(struct bn_sim *s, uint32_t part, struct bn_rcur *c, int pass,
         uint32_t p;
         if (!bn_rcur_get(c, &p, sizeof p) || p >= f->nports)
             return false;
-        struct bn_fc_port_stats *st = &s->part->fc_final[p];
-        if (!bn_rcur_get(c, pass ? NULL : &f->ports[p], sizeof f->ports[p]) ||
-            !bn_rcur_get(c, pass ? NULL : &f->stats[p], sizeof f->stats[p]) ||
-            !bn_rcur_get(c, pass ? NULL : st, sizeof *st))
+        if (!bn_rcur_get(c, &f->ports[p], sizeof f->ports[p]) ||
+            !bn_rcur_get(c, &f->stats[p], sizeof f->stats[p]) ||
+            !bn_rcur_get(c, &s->part->fc_final[p], sizeof s->part->fc_final[p]))
             return false;
     }
     for (uint64_t k = 0; k < t.neps; k++) {
         uint32_t i;
         if (!bn_rcur_get(c, &i, sizeof i) || i >= n->nnics ||
-            !bn_rcur_get(c, pass ? NULL : &n->ep[i], sizeof n->ep[i]))
+            !bn_rcur_get(c, &n->ep[i], sizeof n->ep[i]))
             return false;
     }
-    if (!bn_rcur_get(c, pass ? NULL : lat, (size_t)t.nlat * sizeof *lat))
+    if (!bn_rcur_get(c, m->lat + m->nlat, (size_t)t.nlat * sizeof *m->lat))
         return false;
+    m->nlat += t.nlat;
     for (uint64_t d = 0; d < t.nreorder; d++) {
         uint64_t v;
         if (!bn_rcur_get(c, &v, sizeof v))
             return false;
-        if (!pass)
-            reorder[d] += v;
+        m->reorder[d] += v;
     }
     for (uint64_t k = 0; k < t.qp_tx; k++) {
         uint32_t q;
         if (!bn_rcur_get(c, &q, sizeof q) || q >= n->nqps ||
-            !bn_rcur_get(c, pass ? NULL : &n->qp[q], sizeof n->qp[q]))
+            !bn_rcur_get(c, &n->qp[q], sizeof n->qp[q]))
             return false;
     }
     for (uint64_t k = 0; k < t.qp_rx; k++) {
         struct qp_rx r;
-        if (!bn_rcur_get(c, &r, sizeof r) || r.qp >= n->nqps)
+        if (m->nrx >= n->nqps || !bn_rcur_get(c, &r, sizeof r) || r.qp >= n->nqps)
             return false;
-        if (pass) {
-            struct bn_qp *qp = &n->qp[r.qp];
-            qp->rcv_nxt = r.rcv_nxt;
-            qp->out_of_order = r.out_of_order;
-            qp->duplicates = r.duplicates;
-            qp->cnps_sent = r.cnps_sent;
-        }
+        m->rx[m->nrx++] = r;
     }
-    if (!pass) {
-        add_totals(sum, &t);
-        s->part->events[part] = t.part_events;
-    }
-    return true;
+    s->part->events[part] = t.part_events;
+    return c->len == 0;
 }
 
-static int merge(struct bn_sim *s, const char *all, const size_t *lens, struct bn_error *err)
+static bool unpack(void *ud, uint32_t part, const void *buf, size_t len)
+{
+    struct merge *m = ud;
+    if (unpack_part(m, part, buf, len))
+        return true;
+    m->failed = true;
+    m->bad = part;
+    return false;
+}
+
+/* Rank 0: the sums, then each part's records as it comes. */
+static int merge(struct bn_sim *s, const char *mine, size_t len, const struct totals *tot,
+                 struct bn_error *err)
 {
     struct bn_partition *pt = s->part;
-    uint32_t parts = pt->parts;
     struct totals sum = {0};
-    /* every part's latencies and reorder depths, summed first */
-    for (uint32_t r = 0, off = 0; r < parts; off += (uint32_t)lens[r], r++) {
-        struct totals t;
-        if (lens[r] < sizeof t)
-            return bn_fail(err, BN_EINTERNAL, "part %u's results are cut short", r);
-        memcpy(&t, all + off, sizeof t);
-        add_totals(&sum, &t);
+    for (uint32_t r = 0; tot && r < pt->parts; r++)
+        add_totals(&sum, &tot[r]);
+    struct merge m = {.s = s};
+    if (tot) {
+        m.lat = malloc((sum.nlat + 1) * sizeof *m.lat);
+        m.reorder = calloc(sum.nreorder + 1, sizeof *m.reorder);
+        m.rx = malloc((s->nics.nqps + 1) * sizeof *m.rx);
+        pt->fc_final = calloc(s->fab.nports + 1, sizeof *pt->fc_final);
     }
-    bn_time_t *lat = malloc((sum.nlat + 1) * sizeof *lat);
-    uint64_t *reorder = calloc(sum.nreorder + 1, sizeof *reorder);
-    pt->fc_final = calloc(s->fab.nports + 1, sizeof *pt->fc_final);
-    if (!lat || !reorder || !pt->fc_final) {
-        free(lat);
-        free(reorder);
-        return bn_fail(err, BN_ENOMEM, "out of memory gathering the results");
+    bool room = !tot || (m.lat && m.reorder && m.rx && pt->fc_final);
+    for (uint32_t p = 0; tot && room && s->fab.fc->port_stats && p < s->fab.nports; p++)
+        if (bn_sim_here(s, s->fab.port_node[p])) /* rank 0's own, not packed */
+            s->fab.fc->port_stats(&s->fab, p, &pt->fc_final[p]);
+    /* every rank takes its turn, whatever rank 0 could hold */
+    int rc = bn_ranks_gather_each(s, mine, len, unpack, &m, err);
+    if (rc == BN_OK && !room)
+        rc = bn_fail(err, BN_ENOMEM, "out of memory gathering the results");
+    else if (m.failed)
+        rc = bn_fail(err, BN_EINTERNAL, "part %u's results do not match the model", m.bad);
+    if (rc != BN_OK || !tot) {
+        free(m.lat);
+        free(m.reorder);
+        free(m.rx);
+        return rc;
     }
-    memset(&sum, 0, sizeof sum);
-    for (int pass = 0; pass < 2; pass++) {
-        size_t off = 0, nlat = 0;
-        for (uint32_t r = 0; r < parts; off += lens[r], r++) {
-            struct bn_rcur c = {all + off, lens[r]};
-            struct totals t;
-            memcpy(&t, all + off, sizeof t);
-            if (!unpack(s, r, &c, pass, &sum, lat + nlat, reorder) || c.len != 0) {
-                free(lat);
-                free(reorder);
-                return bn_fail(err, BN_EINTERNAL, "part %u's results do not match the model", r);
-            }
-            nlat += t.nlat;
-        }
+    for (uint32_t k = 0; k < m.nrx; k++) {
+        struct bn_qp *qp = &s->nics.qp[m.rx[k].qp];
+        qp->rcv_nxt = m.rx[k].rcv_nxt;
+        qp->out_of_order = m.rx[k].out_of_order;
+        qp->duplicates = m.rx[k].duplicates;
+        qp->cnps_sent = m.rx[k].cnps_sent;
     }
+    free(m.rx);
     set_totals(s, &sum);
     free(s->nics.lat);
-    s->nics.lat = lat;
+    s->nics.lat = m.lat;
     s->nics.nlat = s->nics.lat_cap = (uint32_t)sum.nlat;
     free(s->nics.reorder_hist);
-    s->nics.reorder_hist = reorder;
+    s->nics.reorder_hist = m.reorder;
     s->nics.reorder_hist_len = (uint32_t)sum.nreorder;
     s->fab.fc_final = pt->fc_final;
     return BN_OK;
@@ -272,20 +291,28 @@ static int merge(struct bn_sim *s, const char *all, const size_t *lens, struct b
 
 int bn_ranks_gather_fabric(struct bn_sim *s, struct bn_error *err)
 {
-    struct bn_rbuf b = {0};
-    pack(s, &b);
-    if (b.oom) {
-        free(b.p);
-        return bn_fail(err, BN_ENOMEM, "out of memory gathering the results");
-    }
+    /* the totals first (rank 0 sizes the latencies from them), then the
+     * records, sized exactly, a part at a time */
+    struct totals t;
+    totals_of(s, &t);
     size_t *lens = calloc(s->part->parts, sizeof *lens);
-    void *all = NULL;
-    int rc = lens ? bn_ranks_gather(s, b.p, b.n, &all, lens, err)
+    void *tot = NULL;
+    int rc = lens ? bn_ranks_gather(s, &t, sizeof t, &tot, lens, err)
                   : bn_fail(err, BN_ENOMEM, "out of memory gathering the results");
-    free(b.p);
-    if (rc == BN_OK && s->part->ranks->rank == 0)
-        rc = merge(s, all, lens, err);
-    free(all);
     free(lens);
+    bool self = s->part->ranks->rank == 0;
+    struct bn_rbuf b = {.sizing = true};
+    pack(s, &b, self);
+    bn_rbuf_exact(&b);
+    if (!b.oom)
+        pack(s, &b, self);
+    if (rc == BN_OK && b.oom) /* the others would wait for its turn: it ends them */
+        rc = bn_fail(err, BN_ENOMEM, "out of memory gathering the results");
+    if (rc == BN_OK)
+        rc = bn_ranks_agree(s->part->ranks, rc, err);
+    if (rc == BN_OK)
+        rc = merge(s, b.p, b.n, s->part->ranks->rank == 0 ? tot : NULL, err);
+    free(b.p);
+    free(tot);
     return rc;
 }

@@ -191,6 +191,13 @@ int bn_ranks_gather_fabric(struct bn_sim *s, struct bn_error *err);
  * ranks' in order; NULL elsewhere) and each one's length in lens[size]. */
 int bn_ranks_gather(struct bn_sim *s, const void *mine, size_t len, void **all, size_t *lens,
                     struct bn_error *err);
+/* Rank 0 hands each rank's `len` bytes at `mine` to take(), one rank at a
+ * time in rank order (its own without a copy), so that it never holds more
+ * than one other rank's at once; collective. take() false: an error, once
+ * every rank's is through. */
+typedef bool (*bn_ranks_take_fn)(void *ud, uint32_t part, const void *buf, size_t len);
+int bn_ranks_gather_each(struct bn_sim *s, const void *mine, size_t len, bn_ranks_take_fn take,
+                         void *ud, struct bn_error *err);
 /* Is node `node` run by this process? */
 static inline bool bn_sim_here(const struct bn_sim *s, uint32_t node)
 {

@@ -61,6 +61,15 @@ check "the series was sampled and halved" "$T/mpi.json" \
 # its tail is sparse: windows jump past the next sample unless it counts
 same2 "PFC + DCQCN incast, with its time series" scenarios/incast_pfc_dcqcn.yaml \
     --set observe.link_rows=8
+# each rank's peak memory, in the JSON that is not reproducible
+timeout 120 mpirun --oversubscribe -np 2 "$BNET" run --set topology.k=8 --set observe.sample_us=0 \
+    --set workload.message_bytes=50KB --quiet --json "$T/rss.json" 2>"$T/err"
+rc=$?
+[[ $rc -eq 0 ]] && jq -e '.sim.ranks_rss.ranks == 2 and (.sim.ranks_rss.peak_rss_bytes | length) == 2
+    and all(.sim.ranks_rss.peak_rss_bytes[]; . > 1000000) and
+    .sim.ranks_rss.peak_rss_max >= .sim.ranks_rss.peak_rss_min' "$T/rss.json" >/dev/null
+ok "each rank's peak memory in the JSON (exit $rc)" $?
+check "no ranks' memory in reproducible JSON" "$T/mpi.json" '.sim.ranks_rss == null'
 same 2 "stopped by sim.max_time_us" --set sim.max_time_us=7 --set switch.load_balancing=spray_rr
 check "stopped early, frames left in flight" "$T/mpi.json" \
     '.sim.stopped_early == true and .summary.packets.in_flight > 0'
@@ -102,8 +111,21 @@ refused "3 parts on 2 ranks" "key 'sim.partitions': 3 parts, but mpirun started 
     --set observe.sample_us=0 --partitions 3
 refused "a time series sampled within the lookahead" "key 'observe.sample_us'" \
     --set observe.sample_us=0.01
+# the memory estimate per rank: each holds the whole model and MPI's own,
+# against its share of the machine (sim.memory_limit_bytes: the machine's)
+refused "over a rank's share of the machine" "at most 1 rank fits per machine: spread the 2" \
+    --set observe.sample_us=0 --set sim.memory_limit_bytes=15000000
+refused "no rank count fits" "key 'sim.partitions'.*no rank count fits" \
+    --set observe.sample_us=0 --set sim.memory_limit_bytes=8000000
 refused "faults" "faults and link impairments are not run across" \
     scenarios/fault_link_local.yaml --set observe.sample_us=0
+
+# a cut the fabric cannot make: 3 ranks, 2 leaves (units no cut splits)
+timeout 60 mpirun --oversubscribe -np 3 "$BNET" run --set topology.kind=leaf_spine \
+    --set topology.k=2 --set observe.sample_us=0 --quiet 2>"$T/e"
+st=$?
+[[ $st -eq 2 && $(grep -c "key 'sim.partitions': 3 parts, but the fabric holds 2 units" "$T/e") -eq 1 ]]
+ok "a bad partition on 3 ranks: exit 2, one message, no hang (exit $st)" $?
 
 timeout 60 mpirun --oversubscribe -np 2 "$BNET" coll -b 1M -e 1M --partitions 2 --proto simple \
     2>"$T/e" >/dev/null
@@ -111,21 +133,48 @@ st=$?
 [[ $st -eq 2 && $(grep -c "key 'coll.proto'" "$T/e") -eq 1 ]]
 ok "coll with a protocol's slots: exit 2, one message, no hang (exit $st)" $?
 
+# a rank that stops (SIGSTOP: alive, silent) mid-run: the other's wait at
+# the window's exchange times out (sim.window_timeout_s), saying so, and
+# mpirun ends the job
+mpirun --oversubscribe -np 2 "$BNET" run --set topology.k=16 --set observe.sample_us=0 \
+    --set workload.message_bytes=50MB --set sim.window_timeout_s=2 --quiet >/dev/null \
+    2>"$T/stop.err" &
+job=$!
+pid=
+for _ in $(seq 100); do
+    pid=$(pgrep -P "$job" -f "bnet run" | tail -1)
+    [[ -n $pid ]] && break
+    sleep 0.1
+done
+sleep 1.5
+[[ -n $pid ]] && kill -STOP "$pid"
+st=0
+timeout 60 tail --pid="$job" -f /dev/null || st=1
+[[ -n $pid ]] && kill -CONT "$pid" 2>/dev/null
+kill -9 "$job" 2>/dev/null
+wait "$job"
+rc=$?
+[[ -n $pid && $st -eq 0 && $rc -ne 0 ]] &&
+    grep -q "no word from the other ranks for 2 s at an exchange (sim.window_timeout_s)" "$T/stop.err"
+ok "a rank stopped mid-run: the window's wait times out, saying so (exit $rc)" $?
+
 # a rank that dies mid-run ends the job
 mpirun --oversubscribe -np 2 "$BNET" run --set topology.k=16 --set observe.sample_us=0 \
-    --set workload.message_bytes=50MB --quiet >/dev/null 2>&1 &
+    --set workload.message_bytes=50MB --quiet >/dev/null 2>"$T/kill.err" &
 job=$!
-for _ in $(seq 50); do
-    pid=$(pgrep -f "bnet run --set topology.k=16" | grep -v "^$job$" | tail -1)
+pid=
+for _ in $(seq 100); do # mpirun's own children: never another run's
+    pid=$(pgrep -P "$job" -f "bnet run" | tail -1)
     [[ -n $pid ]] && break
     sleep 0.1
 done
 sleep 1
-[[ -n ${pid:-} ]] && kill -9 "$pid"
+[[ -n $pid ]] && kill -9 "$pid"
 st=0
 timeout 60 tail --pid="$job" -f /dev/null || st=1
 kill -9 "$job" 2>/dev/null
 wait "$job"
-[[ $st -eq 0 && $? -ne 0 ]]
-ok "a rank killed mid-run: the job ends, failing (no hang)" $?
+rc=$?
+[[ -n $pid && $st -eq 0 && $rc -ne 0 ]] && grep -q "exited on signal 9" "$T/kill.err"
+ok "a rank killed mid-run: the job ends, failing, naming the rank's signal (no hang)" $?
 finish

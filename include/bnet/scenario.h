@@ -585,6 +585,7 @@ int bn_scenario_validate(const struct bn_scenario *sc, struct bn_error *err);
 int bn_scenario_apply_preset(struct bn_scenario *sc, unsigned fabric, struct bn_error *err);
 size_t bn_scenario_preset_count(void);
 const char *bn_scenario_preset_name(size_t i);   /* NULL past the last */
+size_t bn_scenario_preset_find(const char *name); /* its index; the count if none */
 /* Its name; `buf` gets a description and its keys, one per line (cut to
  * len). NULL (buf untouched) past the last. */
 const char *bn_scenario_preset_describe(size_t i, char *buf, size_t len);

@@ -141,6 +141,8 @@ static int describe(const struct bn_job_rt *jr, struct bn_job_result *r, struct 
     snprintf(r->name, sizeof r->name, "%s", jr->name);
     const char *kind = bn_scenario_choice("jobs[].kind", jr->j->kind);
     snprintf(r->kind, sizeof r->kind, "%s", kind ? kind : "?");
+    r->decodes = jr->j->kind == BN_SC_JOB_INFERENCE;
+    r->traffic = jr->j->kind == BN_SC_JOB_BACKGROUND;
     r->gpus = jr->g.nranks;
     r->tp = jr->m.tp;
     r->cp = jr->m.cp;

@@ -233,6 +233,7 @@ static uint64_t count(const struct bn_scenario *sc, uint64_t nhosts, uint64_t *s
 
 const struct bn_workload_ops bn_wl_poisson = {
     .name = "poisson",
+    .offers_load = true,
     .generate = generate,
     .count = count,
     .count_key = "workload.duration_us", /* arrivals over the duration */

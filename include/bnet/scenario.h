@@ -573,6 +573,11 @@ const char *bn_scenario_where(const struct bn_scenario *sc, const char *path, ch
 /* The same for field `path` ("jobs[].tp") of list item `index`. */
 const char *bn_scenario_item_where(const struct bn_scenario *sc, const char *path,
                                    uint32_t index, char *buf, size_t len);
+/* An error the layers below raised about a key (err->key set: "workload.load",
+ * "jobs[2].tp"): where the key got its value goes in front of its message,
+ * as bn_scenario_where says, and err->key is cleared. Nothing otherwise
+ * (err may be NULL). Returns rc, for `return bn_scenario_locate(sc, rc, err)`. */
+int bn_scenario_locate(const struct bn_scenario *sc, int rc, struct bn_error *err);
 
 /* Cross-field checks after all loads and overrides (e.g. k even); BN_OK,
  * or BN_EINPUT naming the key. bn_run and the other runs call it too. */

@@ -24,6 +24,7 @@ int bn_flow_file_faults(const struct bn_scenario *sc, struct bn_scenario **with,
     int rc = bn_topo_count(sc, &c, err);
     if (rc == BN_OK)
         rc = bn_workload_generate(sc, (uint32_t)c.hosts, &l, err);
+    rc = bn_scenario_locate(sc, rc, err);
     if (rc != BN_OK || l.nfail == 0) {
         bn_flow_list_free(&l);
         return rc;

@@ -231,7 +231,8 @@ static int run_flows(struct bn_sim *s, struct bn_flows *fl, const struct bn_run_
     fl->s = s;
     int rc = workload_hosts(fl, err);
     if (rc == BN_OK)
-        rc = bn_workload_generate_on(s->sc, &fl->hosts, &fl->flows, err);
+        rc = bn_scenario_locate(s->sc, bn_workload_generate_on(s->sc, &fl->hosts, &fl->flows, err),
+                                err);
     if (rc == BN_OK) {
         fl->fstate = calloc(fl->flows.n + 1, sizeof *fl->fstate);
         fl->qp_flow = calloc(fl->flows.n + 1, sizeof *fl->qp_flow);

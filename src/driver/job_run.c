@@ -102,6 +102,7 @@ static int build_job(const struct bn_scenario *sc, uint32_t k, uint32_t hosts,
         if (rc == BN_OK)
             rc = bn_job_build_transformer(j, &jr->m, &jr->g, err);
     }
+    rc = bn_scenario_locate(sc, rc, err); /* the job layer names the key; here, where */
     if (rc == BN_OK)
         rc = bn_jg_finish(&jr->g, err);
     return rc;

@@ -526,6 +526,11 @@ static int exec_start(struct bn_sim *s, void *self, struct bn_error *err)
     return rc;
 }
 
+static const struct bn_driver_ranks_ops coll_ranks = {
+    .notes = exec_notes,
+    .apply = exec_apply,
+};
+
 static const struct bn_driver_ops coll_driver = {
     .name = "collective",
     .start = exec_start,
@@ -533,8 +538,7 @@ static const struct bn_driver_ops coll_driver = {
     .complete = on_complete,
     .done = exec_done,
     .qp_error = exec_qp_error,
-    .ranks_notes = exec_notes,
-    .ranks_apply = exec_apply,
+    .ranks = &coll_ranks,
 };
 
 /* An aggregate's longest chain (coll/sched.h) hop by hop: the step

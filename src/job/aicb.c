@@ -293,8 +293,8 @@ int bn_job_build_aicb(const struct bn_scenario *sc, uint32_t index, uint32_t hos
     r.f = fopen(path, "r");
     if (!r.f)
         return bn_fail_item(err, BN_EINPUT, "jobs", index, "workload_file", "cannot open '%s': %s",
-                       path,
-                       strerror(errno));
+                            path,
+                            strerror(errno));
     struct bn_job_plan plan;
     struct bn_job_layer *layers = NULL;
     uint64_t gpus = 0;
@@ -303,8 +303,8 @@ int bn_job_build_aicb(const struct bn_scenario *sc, uint32_t index, uint32_t hos
     free(r.raw);
     if (rc == BN_OK && j->gpus && j->gpus != gpus)
         rc = bn_fail_item(err, BN_EINPUT, "jobs", index, "gpus", "%u, but the workload file is "
-                     "for %llu GPUs", j->gpus,
-                     (unsigned long long)gpus);
+                          "for %llu GPUs", j->gpus,
+                          (unsigned long long)gpus);
     if (rc == BN_OK)
         rc = bn_job_build_pipeline(&plan, g, err);
     if (rc == BN_OK)

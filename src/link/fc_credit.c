@@ -31,9 +31,9 @@ static int credit_setup(struct bn_fabric *f, const struct bn_fc_setup *in, struc
     const struct bn_scenario *sc = in->sc;
     if (sc->sw.buffer_bytes < in->max_wire)
         return bn_fail_key(err, BN_EINPUT, "switch.buffer_bytes",
-                       "%llu bytes of credit cannot admit one "
-                       "%u-byte frame",
-                       (unsigned long long)sc->sw.buffer_bytes, in->max_wire);
+                           "%llu bytes of credit cannot admit one "
+                           "%u-byte frame",
+                           (unsigned long long)sc->sw.buffer_bytes, in->max_wire);
     struct credit_port *c = bn_big_calloc(f->nports + 1, sizeof *c);
     if (!c)
         return bn_fail(err, BN_ENOMEM, "out of memory for flow-control state");

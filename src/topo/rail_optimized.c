@@ -35,19 +35,19 @@ static int shape(const struct bn_scenario *sc, struct rail_shape *r, struct bn_e
     r->up = (uint32_t)(u + 0.5);
     if (r->up < 1 || u - r->up > 1e-9 || r->up - u > 1e-9)
         return bn_fail_key(err, BN_EINPUT, "topology.oversubscription", "%g does not divide "
-                       "the %u servers of an SU into whole leaf uplinks",
-                       tp->oversubscription, s);
+                           "the %u servers of an SU into whole leaf uplinks",
+                           tp->oversubscription, s);
     if (s + r->up > k)
         return bn_fail_key(err, BN_EINPUT, "topology.k", "a rail leaf needs %u host ports + "
-                       "%u uplinks, more than its radix %u", s, r->up, k);
+                           "%u uplinks, more than its radix %u", s, r->up, k);
     r->gpus = tp->gpus_per_server * s * tp->scalable_units;
     r->leaves = tp->gpus_per_server * tp->scalable_units;
     if (r->leaves <= k) {
         if ((r->leaves * r->up) % k != 0)
             return bn_fail_key(err, BN_EINPUT, "topology.scalable_units", "%u leaves x %u "
-                           "uplinks do not fill whole radix-%u spines",
-                           r->leaves,
-                           r->up, k);
+                               "uplinks do not fill whole radix-%u spines",
+                               r->leaves,
+                               r->up, k);
         r->spines = r->leaves * r->up / k;
         return BN_OK;
     }
@@ -62,8 +62,8 @@ static int shape(const struct bn_scenario *sc, struct rail_shape *r, struct bn_e
     uint32_t per_core = r->pods * ((r->u2 + r->plane - 1) / r->plane);
     if (r->pods > k || per_core > k)
         return bn_fail_key(err, BN_EINPUT, "topology.scalable_units", "%u pods of %u leaves "
-                       "exceed what radix-%u cores can join",
-                       r->pods, r->lpp, k);
+                           "exceed what radix-%u cores can join",
+                           r->pods, r->lpp, k);
     return BN_OK;
 }
 

@@ -27,10 +27,10 @@ static int parse_victim(const struct bn_scenario *sc, uint32_t nhosts, uint32_t 
         a >= nhosts || b >= nhosts || a == b || a == sc->workload.incast_receiver ||
         b == sc->workload.incast_receiver)
         return bn_fail_key(err, BN_EINPUT, "workload.incast_victim",
-                       "'%s' is not 'SRC,DST': two different "
-                       "host indices below %u, neither the receiver (%u)",
-                       text, nhosts,
-                       sc->workload.incast_receiver);
+                           "'%s' is not 'SRC,DST': two different "
+                           "host indices below %u, neither the receiver (%u)",
+                           text, nhosts,
+                           sc->workload.incast_receiver);
     *src = a;
     *dst = b;
     return BN_OK;
@@ -43,8 +43,8 @@ static int generate(const struct bn_scenario *sc, const struct bn_wl_hosts *h,
     uint32_t recv = sc->workload.incast_receiver, n = sc->workload.incast_senders;
     if (recv >= nhosts)
         return bn_fail_key(err, BN_EINPUT, "workload.incast_receiver",
-                       "host %u does not exist (%u hosts)",
-                       recv, nhosts);
+                           "host %u does not exist (%u hosts)",
+                           recv, nhosts);
     uint32_t vsrc, vdst;
     int rc = parse_victim(sc, nhosts, &vsrc, &vdst, err);
     if (rc != BN_OK)
@@ -59,9 +59,9 @@ static int generate(const struct bn_scenario *sc, const struct bn_wl_hosts *h,
     if (n > m) {
         free(others);
         return bn_fail_key(err, BN_EINPUT, "workload.incast_senders",
-                       "%u senders but only %u other hosts%s",
-                       n, m,
-                       vsrc != UINT32_MAX ? " besides the victim's" : "");
+                           "%u senders but only %u other hosts%s",
+                           n, m,
+                           vsrc != UINT32_MAX ? " besides the victim's" : "");
     }
     /* partial Fisher-Yates: the first n are a uniform sample */
     for (uint32_t i = 0; i < n; i++) {

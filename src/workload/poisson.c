@@ -90,10 +90,10 @@ static int racks_check(const struct bn_scenario *sc, const struct racks *r, uint
             continue;
         if (f > 0 && r->count[l] < 2)
             return bn_fail_key(err, BN_EINPUT, "workload.rack_local", "leaf %u holds one "
-                           "host, with no neighbour to send to", l);
+                               "host, with no neighbour to send to", l);
         if (f < 1 && r->count[l] == n)
             return bn_fail_key(err, BN_EINPUT, "workload.rack_local", "every host is under "
-                           "one leaf: no flow can leave it (set 1 or -1)");
+                               "one leaf: no flow can leave it (set 1 or -1)");
     }
     return BN_OK;
 }
@@ -114,7 +114,7 @@ static int bursts(const struct bn_scenario *sc, uint32_t n, double gap_us, struc
     uint32_t k = sc->workload.incast_senders;
     if (k > n - 1)
         return bn_fail_key(err, BN_EINPUT, "workload.incast_senders", "%u senders but only "
-                       "%u other hosts", k, n - 1);
+                           "%u other hosts", k, n - 1);
     uint32_t *hosts = malloc((size_t)n * sizeof *hosts);
     if (!hosts)
         return bn_fail(err, BN_ENOMEM, "out of memory");
@@ -169,8 +169,7 @@ static int generate(const struct bn_scenario *sc, const struct bn_wl_hosts *h,
         char why[sizeof err->msg];
         snprintf(why, sizeof why, "%s", err->msg);
         free(cdf);
-        return bn_fail_key(err, BN_EINPUT, "workload.size_cdf", "%s",
-                       why);
+        return bn_fail_key(err, BN_EINPUT, "workload.size_cdf", "%s", why);
     }
     struct racks r = {0};
     double local = sc->workload.rack_local;
@@ -199,7 +198,7 @@ static int generate(const struct bn_scenario *sc, const struct bn_wl_hosts *h,
                     rng, out, err);
     if (rc == BN_OK && out->n == 0)
         rc = bn_fail_key(err, BN_EINPUT, "workload.duration_us", "no flow arrives in %g us "
-                     "at this load", sc->workload.duration_us);
+                         "at this load", sc->workload.duration_us);
     if (rc == BN_OK)
         qsort(out->flows, out->n, sizeof *out->flows, by_start);
     racks_free(&r);

@@ -70,6 +70,7 @@ struct bn_coll_results {
     struct bn_provenance prov;  /* what was simulated */
     /* coll.* names; datatype and redop may be "all": each row has its own */
     char op[BN_NAME_MAX], datatype[BN_NAME_MAX], redop[BN_NAME_MAX];
+    bool allreduce;             /* op is AllReduce (the seed report's busbw figure) */
     uint32_t type_bytes;        /* bytes per element of datatype (0: "all") */
     int32_t root;               /* -1 where the collective has none, as nccl-tests prints */
     uint32_t nranks, gpus_per_server; /* GPU ranks (= hosts); topology.gpus_per_server */

@@ -28,6 +28,11 @@ enum bn_status {
 struct bn_error {
     int status;       /* the enum bn_status the call returned */
     char msg[512];    /* one line, NUL-terminated, no trailing newline; cut to fit */
+    /* The scenario key msg is about ("workload.load", "jobs[2].tp"), when it
+     * was raised below the scenario layer, which knows no file or line:
+     * bn_scenario_locate puts where the key got its value in front of msg
+     * and clears it. "" otherwise (bn_fail clears it). */
+    char key[64];
 };
 
 /* Fill err (may be NULL) with `status` and the printf-style message;

@@ -44,6 +44,9 @@ struct bn_job_coll_row {
 /* One job of the scenario's jobs: list; times are simulated. */
 struct bn_job_result {
     char name[BN_NAME_MAX], kind[16]; /* jobs[].name (or "job<index>"); "training", ... */
+    bool decodes;               /* inference: the prefill and decode figures below hold */
+    bool traffic;               /* background traffic: flows, not iterations (the
+                                 * background figures below hold) */
     uint32_t gpus, tp, cp, pp, dp, ep, micro_batches; /* GPUs, degrees; per iteration */
     uint32_t iterations;        /* completed */
     uint32_t first_host;        /* where rank 0 runs */

@@ -266,6 +266,7 @@ struct bn_results {
     char notifications[16];   /* what the congestion control's receivers send ("CNPs",
                                * "BECNs"; "": none): `cnps` counts them */
     bool fc_pauses;           /* the flow control sends pause frames (PFC) */
+    bool cc_passive;          /* the congestion control never slows a sender ("none") */
     /* PFC pause (XOFF) and resume (XON) frames all ports sent; congestion
      * notifications that reached senders (packets) */
     uint64_t pause_frames, resume_frames, cnps;

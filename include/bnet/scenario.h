@@ -578,6 +578,11 @@ const char *bn_scenario_where(const struct bn_scenario *sc, const char *path, ch
 /* The same for field `path` ("jobs[].tp") of list item `index`. */
 const char *bn_scenario_item_where(const struct bn_scenario *sc, const char *path,
                                    uint32_t index, char *buf, size_t len);
+/* An error the layers below raised about a key (err->key set: "workload.load",
+ * "jobs[2].tp"): where the key got its value goes in front of its message,
+ * as bn_scenario_where says, and err->key is cleared. Nothing otherwise
+ * (err may be NULL). Returns rc, for `return bn_scenario_locate(sc, rc, err)`. */
+int bn_scenario_locate(const struct bn_scenario *sc, int rc, struct bn_error *err);
 
 /* Cross-field checks after all loads and overrides (e.g. k even); BN_OK,
  * or BN_EINPUT naming the key. bn_run and the other runs call it too. */
@@ -590,6 +595,7 @@ int bn_scenario_validate(const struct bn_scenario *sc, struct bn_error *err);
 int bn_scenario_apply_preset(struct bn_scenario *sc, unsigned fabric, struct bn_error *err);
 size_t bn_scenario_preset_count(void);
 const char *bn_scenario_preset_name(size_t i);   /* NULL past the last */
+size_t bn_scenario_preset_find(const char *name); /* its index; the count if none */
 /* Its name; `buf` gets a description and its keys, one per line (cut to
  * len). NULL (buf untouched) past the last. */
 const char *bn_scenario_preset_describe(size_t i, char *buf, size_t len);

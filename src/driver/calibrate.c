@@ -21,6 +21,7 @@
 #include "bnet/p2p.h"
 #include "bnet/version.h"
 #include "calib/calib.h"
+#include "coll/sched.h"
 #include "driver/workers.h"
 
 #define AGGREGATE_MIN_BYTES (1ull << 30)
@@ -255,7 +256,7 @@ static int run_coll_row(struct run *run, const struct bn_calib_row *row, uint32_
         rc = set_number(sc, "coll.max_bytes", (double)row->bytes, err);
     /* aggregate flows where they match the packet level: ring AllReduce
      * of 1 GiB and more (what NCCL's model and bnet's tuner both run) */
-    bool agg = row->bytes >= AGGREGATE_MIN_BYTES && strcmp(row->op, "allreduce") == 0 &&
+    bool agg = row->bytes >= AGGREGATE_MIN_BYTES && sc->coll.op == BN_COLL_ALLREDUCE &&
                sc->coll.proto == 0;
     if (rc == BN_OK && agg)
         rc = bn_scenario_set(sc, "coll.aggregate=true", err);

@@ -539,6 +539,11 @@ static void exec_progress(const void *self, uint32_t *done, uint32_t *total)
     *total = (uint32_t)all;
 }
 
+static const struct bn_driver_ranks_ops coll_ranks = {
+    .notes = exec_notes,
+    .apply = exec_apply,
+};
+
 static const struct bn_driver_ops coll_driver = {
     .name = "collective",
     .start = exec_start,
@@ -547,8 +552,7 @@ static const struct bn_driver_ops coll_driver = {
     .done = exec_done,
     .progress = exec_progress,
     .qp_error = exec_qp_error,
-    .ranks_notes = exec_notes,
-    .ranks_apply = exec_apply,
+    .ranks = &coll_ranks,
 };
 
 /* A hop of an aggregate's longest chain: its last leg's queue pair, the

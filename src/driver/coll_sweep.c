@@ -416,6 +416,7 @@ static int plan_rows(const struct bn_scenario *sc, struct bn_coll_results *out, 
     if (rc != BN_OK)
         return rc;
     snprintf(out->op, sizeof out->op, "%s", bn_coll_op_name(sc->coll.op));
+    out->allreduce = kind == BN_COLL_ALLREDUCE;
     const char *type = bn_coll_type_name(sc->coll.datatype);
     const char *redop = bn_coll_redop_name(sc->coll.redop);
     snprintf(out->datatype, sizeof out->datatype, "%s", type ? type : "all");

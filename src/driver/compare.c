@@ -45,14 +45,6 @@ static uint32_t scale_up_domain(size_t i)
     return gpus;
 }
 
-static size_t preset_index(const char *name)
-{
-    size_t i = 0;
-    while (bn_scenario_preset_name(i) && strcmp(bn_scenario_preset_name(i), name) != 0)
-        i++;
-    return i;
-}
-
 /* The column's scenario with assignments applied ("key=value" each). */
 static int derive(const struct bn_scenario *base, const char *const *extra,
                   struct bn_scenario *sc, struct bn_error *err)
@@ -347,7 +339,7 @@ static int measure(const struct bn_scenario *base, const char *const *sets, cons
     memset(c, 0, sizeof *c);
     unmeasured(c);
     snprintf(c->fabric, sizeof c->fabric, "%s", fabric);
-    c->scale_up = scale_up_domain(preset_index(fabric)) > 0;
+    c->scale_up = scale_up_domain(bn_scenario_preset_find(fabric)) > 0;
     struct bn_scenario *fsc = malloc(sizeof *fsc);
     if (!fsc)
         return bn_fail(err, BN_ENOMEM, "out of memory");
@@ -488,7 +480,7 @@ static int parse_fabrics(const struct bn_scenario *sc, const char *const *sets,
             }
             continue;
         }
-        size_t i = preset_index(tok);
+        size_t i = bn_scenario_preset_find(tok);
         if (!bn_scenario_preset_name(i))
             return bn_fail(err, BN_EINPUT, "%s: key 'compare.fabrics': '%s' is not a preset (see "
                            "bnet presets)", BN_WHERE(sc, "compare.fabrics"), tok);

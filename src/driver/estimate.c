@@ -193,7 +193,7 @@ int bn_estimate_memory(const struct bn_scenario *sc, enum bn_est_what what,
 {
     memset(e, 0, sizeof *e);
     struct bn_topo_counts c;
-    int rc = bn_topo_count(sc, &c, err);
+    int rc = bn_scenario_locate(sc, bn_topo_count(sc, &c, err), err);
     if (rc != BN_OK)
         return rc;
     uint64_t ports = 2 * c.links;

@@ -7,7 +7,6 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "core/path.h"
 #include "driver/flows.h"
@@ -18,15 +17,14 @@ int bn_flow_file_faults(const struct bn_scenario *sc, struct bn_scenario **with,
                         struct bn_error *err)
 {
     *with = NULL;
-    const char *fmt;
-    if (!bn_workload_at(sc->workload.kind)->needs_flow_file ||
-        !(fmt = bn_flow_file_format(sc)) || strcmp(fmt, "htsim") != 0)
+    if (!bn_workload_at(sc->workload.kind)->needs_flow_file || !bn_flow_file_fails_links(sc))
         return BN_OK; /* only htsim's files fail links (HPCC's name nodes the fabric's ids) */
     struct bn_topo_counts c;
     struct bn_flow_list l = {0};
     int rc = bn_topo_count(sc, &c, err);
     if (rc == BN_OK)
         rc = bn_workload_generate(sc, (uint32_t)c.hosts, &l, err);
+    rc = bn_scenario_locate(sc, rc, err);
     if (rc != BN_OK || l.nfail == 0) {
         bn_flow_list_free(&l);
         return rc;
@@ -35,7 +33,7 @@ int bn_flow_file_faults(const struct bn_scenario *sc, struct bn_scenario **with,
     bn_path_beside(sc->source, sc->workload.flow_file, path, sizeof path);
     uint32_t aggs = 0, up = 0;
     struct bn_fat_tree_shape sh;
-    if (strcmp(bn_topo_builder_name(sc->topology.kind), "fat_tree") != 0)
+    if (!bn_topo_builder_at(sc->topology.kind)->fat_tree_shape)
         rc = bn_fail(err, BN_EINPUT, "%s:%u: htsim's failure lines name fat-tree links, but "
                      "topology.kind is %s", path, l.fail[0].line,
                      bn_topo_builder_name(sc->topology.kind));

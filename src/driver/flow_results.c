@@ -283,12 +283,12 @@ static int msg_results(const struct bn_flows *fl, struct bn_results *out, struct
     return BN_OK;
 }
 
-/* poisson: the load its flows offer, over the hosts' link capacity in
- * the arrival window. */
+/* A workload that offers a load (poisson): what its flows offer, over
+ * the hosts' link capacity in the arrival window. */
 static void offered_load(const struct bn_flows *fl, struct bn_results *out)
 {
     const struct bn_scenario *sc = fl->s->sc;
-    if (strcmp(bn_workload_name(sc->workload.kind), "poisson") != 0)
+    if (!bn_workload_at(sc->workload.kind)->offers_load)
         return;
     double bytes = 0;
     for (uint32_t i = 0; i < fl->flows.n; i++)
@@ -315,6 +315,7 @@ int bn_flows_collect(struct bn_flows *fl, struct bn_results *out, struct bn_erro
     snprintf(out->notifications, sizeof out->notifications, "%s",
              s->nics.cc->notice ? s->nics.cc->notice : "");
     out->fc_pauses = f->fc->pauses;
+    out->cc_passive = s->nics.cc->passive;
     struct bn_ideal id;
     int rc = bn_ideal_init(&id, fl->s, err);
     if (rc != BN_OK)

@@ -183,6 +183,12 @@ static bn_time_t flows_ranks_sync(void *self, const uint64_t (*all)[2], uint32_t
     return bn_flows_series_next(fl);
 }
 
+static const struct bn_driver_ranks_ops flows_ranks = {
+    .state = flows_ranks_state,
+    .sync = flows_ranks_sync,
+    .app_everywhere = true,
+};
+
 static const struct bn_driver_ops flows_driver = {
     .name = "flows",
     .start = flows_start,
@@ -194,9 +200,7 @@ static const struct bn_driver_ops flows_driver = {
     .prefetch = flows_prefetch,
     .qp_error = flows_qp_error,
     .work_mark = flows_work_mark,
-    .ranks_state = flows_ranks_state,
-    .ranks_sync = flows_ranks_sync,
-    .app_everywhere = true,
+    .ranks = &flows_ranks,
 };
 
 static void flows_free(struct bn_flows *fl)
@@ -231,7 +235,8 @@ static int run_flows(struct bn_sim *s, struct bn_flows *fl, const struct bn_run_
     fl->s = s;
     int rc = workload_hosts(fl, err);
     if (rc == BN_OK)
-        rc = bn_workload_generate_on(s->sc, &fl->hosts, &fl->flows, err);
+        rc = bn_scenario_locate(s->sc, bn_workload_generate_on(s->sc, &fl->hosts, &fl->flows, err),
+                                err);
     if (rc == BN_OK) {
         fl->fstate = calloc(fl->flows.n + 1, sizeof *fl->fstate);
         fl->qp_flow = calloc(fl->flows.n + 1, sizeof *fl->qp_flow);

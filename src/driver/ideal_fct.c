@@ -20,7 +20,6 @@
 #include "driver/ideal_fct.h"
 #include "nic/encap.h"
 
-#include <stdlib.h>
 
 #define HOPS_MAX 32
 
@@ -33,99 +32,61 @@ struct hop {
 
 int bn_ideal_init(struct bn_ideal *id, struct bn_sim *s, struct bn_error *err)
 {
-    uint32_t n = s->fab.nports + 1;
     *id = (struct bn_ideal){.s = s};
-    id->mark = calloc(n, sizeof *id->mark);
-    id->slot = calloc(n, sizeof *id->slot);
-    id->cur = malloc(n * sizeof *id->cur);
-    id->next = malloc(n * sizeof *id->next);
-    id->curw = malloc(n * sizeof *id->curw);
-    id->nextw = malloc(n * sizeof *id->nextw);
-    if (!id->mark || !id->slot || !id->cur || !id->next || !id->curw || !id->nextw) {
-        bn_ideal_free(id);
+    /* room for every port in a frontier, and one switch's choices more */
+    if (bn_switch_walk_init(&id->w, s->fab.nports, s->fab.nports + 1 + BN_WALK_CHOICES) != BN_OK)
         return bn_fail(err, BN_ENOMEM, "out of memory for the flows' ideal paths");
-    }
     return BN_OK;
 }
 
 void bn_ideal_free(struct bn_ideal *id)
 {
-    free(id->mark);
-    free(id->slot);
-    free(id->cur);
-    free(id->next);
-    free(id->curw);
-    free(id->nextw);
-    id->mark = id->slot = id->cur = id->next = NULL;
-    id->curw = id->nextw = NULL;
+    bn_switch_walk_free(&id->w);
 }
 
-/* The hops from src to dst, as the switches send a packet like `probe`:
- * the latencies along the first path; a stage's rate, where the flow is
- * spread over several links (spraying, adaptive routing, per-packet
- * entropy), the least over them of rate / the flow's share, as an even
- * split at every switch gives it. Their count, 0 if no path arrives. */
+/* The hops found so far, and their count once the walk arrives. */
+struct hops {
+    const struct bn_port *ports;
+    struct hop *h;
+    uint32_t k;
+};
+
+/* One hop: the latencies along the first path; the stage's rate, where
+ * the flow is spread over several links (spraying, adaptive routing,
+ * per-packet entropy), the least over them of rate / the flow's share, as
+ * an even split at every switch gives it. Done where a branch reaches a
+ * host, which every branch must do at once. */
+static int on_hop(void *ctx, const struct bn_walk_hop *wh)
+{
+    struct hops *x = ctx;
+    const struct bn_port *ports = x->ports;
+    double stage = 0;
+    bool done = false;
+    for (uint32_t i = 0; i < wh->n; i++) {
+        uint32_t p = wh->port[i];
+        double r = (double)ports[p].rate_bps / wh->w[i];
+        stage = stage == 0 || r < stage ? r : stage;
+        done = done || (ports[ports[p].peer].flags & BN_PORT_AT_HOST);
+    }
+    uint32_t on = wh->on;
+    bool cut = bn_port_cuts_through(ports, on, wh->on_next);
+    x->h[wh->k] = (struct hop){(uint64_t)stage, ports[on].rate_bps, ports[on].lat_ps, cut};
+    if (!done)
+        return 0;
+    x->k = wh->k + 1;
+    return wh->next_n == 0 ? 1 : -1;
+}
+
+/* The hops from src to dst, as the switches send a packet like `probe`;
+ * their count, 0 if no path arrives. */
 static uint32_t walk(struct bn_ideal *id, const struct bn_packet *probe, uint32_t p0, bool spread,
                      struct hop *h)
 {
     struct bn_sim *s = id->s;
-    const struct bn_port *ports = s->fab.ports;
-    uint32_t cur_n = 1, on = p0;
-    id->cur[0] = p0;
-    id->curw[0] = 1;
-    for (uint32_t k = 0; k < HOPS_MAX; k++) {
-        double stage = 0;
-        uint32_t next_n = 0, stamp = ++id->stamp, on_next = UINT32_MAX;
-        bool done = false;
-        for (uint32_t i = 0; i < cur_n; i++) {
-            uint32_t p = id->cur[i], peer = ports[p].peer;
-            double r = (double)ports[p].rate_bps / id->curw[i];
-            stage = stage == 0 || r < stage ? r : stage;
-            if (ports[peer].flags & BN_PORT_AT_HOST) {
-                done = true;
-                continue;
-            }
-            uint32_t pick, node = ports[peer].node;
-            uint32_t c = bn_switch_choices(&s->sw, node, probe, spread, id->cand, BN_IDEAL_CHOICES,
-                                           &pick);
-            if (c == 0 || c > BN_IDEAL_CHOICES)
-                return 0;
-            /* one next hop (the flow's hash picked it), or all of them */
-            const uint32_t *next = pick != UINT32_MAX ? &pick : id->cand;
-            uint32_t nnext = pick != UINT32_MAX ? 1 : c;
-            if (p == on)
-                on_next = next[0];
-            for (uint32_t j = 0; j < nnext; j++) {
-                uint32_t q = next[j];
-                double w = id->curw[i] / nnext;
-                if (id->mark[q] == stamp) {
-                    id->nextw[id->slot[q]] += w;
-                    continue;
-                }
-                id->mark[q] = stamp;
-                id->slot[q] = next_n;
-                id->next[next_n] = q;
-                id->nextw[next_n++] = w;
-            }
-        }
-        /* cut-through cannot outrun its input: onto a faster link the
-         * switch waits for the tail (switch.c) */
-        bool cut = (ports[on].flags & (BN_PORT_PEER_SWITCH | BN_PORT_CUT_OUT)) ==
-                       (BN_PORT_PEER_SWITCH | BN_PORT_CUT_OUT) &&
-                   (on_next == UINT32_MAX || ports[on_next].rate_bps <= ports[on].rate_bps);
-        h[k] = (struct hop){(uint64_t)stage, ports[on].rate_bps, ports[on].lat_ps, cut};
-        if (done)
-            return next_n == 0 ? k + 1 : 0;
-        uint32_t *tp = id->cur;
-        double *tw = id->curw;
-        id->cur = id->next;
-        id->curw = id->nextw;
-        id->next = tp;
-        id->nextw = tw;
-        cur_n = next_n;
-        on = on_next;
-    }
-    return 0;
+    struct hops x = {s->fab.ports, h, 0};
+    int st = bn_switch_walk(&id->w, &s->sw, s->fab.ports, p0, probe, spread, HOPS_MAX, on_hop,
+                            &x);
+    return st == BN_WALK_OK ? x.k : 0;
 }
 
 /* A message's frames: the first, the full ones between, the last (wire

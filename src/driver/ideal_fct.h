@@ -8,15 +8,12 @@
 #include <stdbool.h>
 
 #include "sim/sim.h"
+#include "switch/walk.h"
 
-#define BN_IDEAL_CHOICES 512 /* next hops of one switch */
-
-/* Scratch for the path walks (a mark and a frontier slot per port). */
+/* Scratch for the path walks. */
 struct bn_ideal {
     struct bn_sim *s;
-    uint32_t *mark, *slot, stamp;
-    uint32_t *cur, *next, cand[BN_IDEAL_CHOICES];
-    double *curw, *nextw;
+    struct bn_switch_walk w;
 };
 
 int bn_ideal_init(struct bn_ideal *id, struct bn_sim *s, struct bn_error *err);

@@ -102,6 +102,7 @@ static int build_job(const struct bn_scenario *sc, uint32_t k, uint32_t hosts,
         if (rc == BN_OK)
             rc = bn_job_build_transformer(j, &jr->m, &jr->g, err);
     }
+    rc = bn_scenario_locate(sc, rc, err); /* the job layer names the key; here, where */
     if (rc == BN_OK)
         rc = bn_jg_finish(&jr->g, err);
     return rc;
@@ -141,6 +142,8 @@ static int describe(const struct bn_job_rt *jr, struct bn_job_result *r, struct 
     snprintf(r->name, sizeof r->name, "%s", jr->name);
     const char *kind = bn_scenario_choice("jobs[].kind", jr->j->kind);
     snprintf(r->kind, sizeof r->kind, "%s", kind ? kind : "?");
+    r->decodes = jr->j->kind == BN_SC_JOB_INFERENCE;
+    r->traffic = jr->j->kind == BN_SC_JOB_BACKGROUND;
     r->gpus = jr->g.nranks;
     r->tp = jr->m.tp;
     r->cp = jr->m.cp;

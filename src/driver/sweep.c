@@ -159,6 +159,7 @@ struct point_msg {
 
 struct sweep_ctx {
     const struct bn_scenario *sc;
+    struct bn_scenario *psc;     /* a point's scenario (large: off the stack), the worker's */
     struct bn_sweep_results *out;
     uint32_t part, nparts;       /* task t runs point t * nparts + part */
     uint32_t tasks;              /* points of this share */
@@ -173,11 +174,10 @@ static void run_point(void *ctx, uint32_t t, void *msg)
     const struct sweep_ctx *x = ctx;
     uint32_t p = t * x->nparts + x->part;
     struct point_msg *m = msg;
-    static struct bn_scenario psc; /* large: off the stack */
     struct bn_run_opts ro = {0};
-    m->rc = point_scenario(x->sc, x->out, p, &psc, &m->err);
+    m->rc = point_scenario(x->sc, x->out, p, x->psc, &m->err);
     if (m->rc == BN_OK)
-        m->rc = bn_run(&psc, &ro, &m->res, &m->err);
+        m->rc = bn_run(x->psc, &ro, &m->res, &m->err);
     if (m->rc != BN_OK)
         return;
     uint32_t nf = m->res.nfaults < BN_SC_FAULTS_MAX ? m->res.nfaults : BN_SC_FAULTS_MAX;
@@ -279,17 +279,18 @@ int bn_sweep_run_part(const struct bn_scenario *sc, const char *const *vary, uns
     int rc = tmp ? setup(sc, vary, out, tmp, err) : bn_fail(err, BN_ENOMEM, "out of memory");
     if (rc == BN_OK)
         rc = check_points(sc, out, jobs, tmp, err);
-    free(tmp);
     out->jobs = jobs < out->npoints ? jobs : out->npoints;
     uint32_t mine = out->npoints > part ? (out->npoints - part + nparts - 1) / nparts : 0;
-    struct sweep_ctx x = {.sc = sc, .out = out, .part = part, .nparts = nparts, .tasks = mine,
-                          .progress = progress, .ud = ud, .t0 = t0};
+    /* tmp is the points' scratch now: each forked worker writes its own copy */
+    struct sweep_ctx x = {.sc = sc, .psc = tmp, .out = out, .part = part, .nparts = nparts,
+                          .tasks = mine, .progress = progress, .ud = ud, .t0 = t0};
     struct bn_workers w = {.ntasks = mine, .jobs = out->jobs,
                            .msg_size = sizeof(struct point_msg), .what = "sweep",
                            .interruptible = true, .run = run_point, .place = place_point,
                            .ctx = &x};
     if (rc == BN_OK)
         rc = bn_workers_run(&w, err);
+    free(tmp);
     out->interrupted = rc == BN_OK && (out->done < mine || bn_interrupt_requested());
     out->wall_s = bn_wall_now() - t0;
     if (rc != BN_OK)

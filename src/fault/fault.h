@@ -47,6 +47,8 @@ struct bn_cp_ops {
 /* The registry (routing.control_plane = 0 for auto, else 1 + index). */
 const struct bn_cp_ops *bn_cp_at(size_t i);
 const char *bn_cp_name(size_t i);
+/* The fault kinds' names (faults[].kind: enum bn_sc_fault_kind), NULL past the last. */
+const char *bn_fault_kind_name(size_t i);
 extern const struct bn_cp_ops bn_cp_ib_sm, bn_cp_ethernet;
 
 /* What the faults act on: the assembled model. */

@@ -14,6 +14,14 @@
 #include "fault/faults.h"
 #include "link/impair.h"
 
+const char *bn_fault_kind_name(size_t i)
+{
+    static const char *const names[] = {"link_down", "link_degrade", "link_ber", "link_flap",
+                                        "switch_down", "nic_down", "random_links",
+                                        "ocs_reconfigure"}; /* enum bn_sc_fault_kind's order */
+    return i < sizeof names / sizeof names[0] ? names[i] : NULL;
+}
+
 #define GIVE_UP_PS BN_PS_PER_S /* traffic not restored within a simulated second: never */
 
 void bn_fault_schedule(struct bn_faults *ft, bn_time_t t, uint16_t kind, uint32_t obj,
@@ -645,7 +653,7 @@ int bn_faults_report(const struct bn_faults *ft, struct bn_fault_result **out, u
     for (uint32_t i = 0; i < ft->nfaults; i++) {
         const struct fault *fa = &ft->fault[i];
         struct bn_fault_result *r = &(*out)[i];
-        const char *kind = bn_scenario_choice("faults[].kind", fa->sf->kind);
+        const char *kind = bn_fault_kind_name(fa->sf->kind);
         snprintf(r->kind, sizeof r->kind, "%s", kind ? kind : "?");
         if (fa->sf->kind == BN_SC_FAULT_RANDOM_LINKS)
             describe_links(ft, fa, r->target, sizeof r->target);

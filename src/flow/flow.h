@@ -25,6 +25,7 @@
 #include "link/fabric.h"
 #include "nic/nic.h"
 #include "switch/switch.h"
+#include "switch/walk.h"
 
 /* Per queue pair. */
 struct bn_flow_qp {
@@ -42,16 +43,14 @@ struct bn_flow_qp {
     uint8_t walked;        /* its path is known */
 };
 
-/* The path walk's scratch (paths.c): per port, marks and slots that merge
- * a port reached twice; the frontier of one hop and the next; the uses. */
+/* The path walk's scratch (paths.c): the walk's own (switch/walk.h); per
+ * port, marks and slots that merge a port used twice; the uses. */
 struct bn_flow_walk {
-    uint32_t *use_mark, *front_mark, *use_slot, *front_slot, stamp, walk_stamp;
-    uint32_t *cur, *next, cap;
-    float *curw, *nextw;
+    struct bn_switch_walk sw;
+    uint32_t *use_mark, *use_slot, stamp, walk_stamp;
     uint32_t *use_p, nuse;
     float *use_w;
     uint8_t *use_passive;
-    uint32_t *cand;
 };
 
 struct bn_flow_engine {

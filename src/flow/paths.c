@@ -13,27 +13,50 @@
 #include "flow/flow.h"
 
 #define WALK_HOPS 16      /* more switches than any minimal path crosses */
-#define WALK_CHOICES 512  /* next hops of one switch */
 
 static double ps_per_byte(uint64_t rate_bps)
 {
     return 8.0 * (double)BN_PS_PER_S / (double)rate_bps;
 }
 
-/* Add weight w of port p to a list (p, w)[0..*n), merging a port already
- * in it (mark[p] == stamp: at slot[p]). */
-static void add(uint32_t *slot, uint32_t *p, float *w, uint32_t *n, uint32_t *mark,
-                uint32_t stamp, uint32_t port, float weight)
+/* One direction's walk: its uses scaled by `scale`, its latency. */
+struct dir {
+    struct bn_flow_walk *wk;
+    const struct bn_fabric *f;
+    float scale;
+    bn_time_t *lat_a;
+    double *lat_b;
+};
+
+/* Add weight w of port p to the walk's uses, merging a port already in
+ * them (this direction's: use_mark[p] == walk_stamp, at use_slot[p]). */
+static void add_use(struct bn_flow_walk *wk, uint32_t port, float weight)
 {
-    if (mark[port] == stamp) {
-        w[slot[port]] += weight;
+    if (wk->use_mark[port] == wk->walk_stamp) {
+        wk->use_w[wk->use_slot[port]] += weight;
         return;
     }
-    mark[port] = stamp;
-    slot[port] = *n;
-    p[*n] = port;
-    w[*n] = weight;
-    (*n)++;
+    wk->use_mark[port] = wk->walk_stamp;
+    wk->use_slot[port] = wk->nuse;
+    wk->use_p[wk->nuse] = port;
+    wk->use_w[wk->nuse++] = weight;
+}
+
+/* One hop: each port's use; the followed path's latency, a frame's head
+ * only through a cut-through switch. */
+static int on_hop(void *ctx, const struct bn_walk_hop *h)
+{
+    struct dir *d = ctx;
+    const struct bn_port *ports = d->f->ports;
+    for (uint32_t i = 0; i < h->n; i++)
+        add_use(d->wk, h->port[i], (float)h->w[i] * d->scale);
+    uint32_t p = h->on;
+    *d->lat_a += ports[p].lat_ps;
+    if (h->on_next != UINT32_MAX && bn_port_cuts_through(ports, p, h->on_next))
+        *d->lat_a += bn_serialization_ps(d->f->head_bytes, ports[p].rate_bps);
+    else
+        *d->lat_b += ps_per_byte(ports[p].rate_bps);
+    return 0;
 }
 
 /* One direction: from endpoint port p0, a packet like `probe` (spread per
@@ -47,66 +70,20 @@ static int walk_one(struct bn_flow_engine *e, uint32_t p0, const struct bn_packe
     struct bn_flow_walk *wk = &e->walk;
     uint32_t first_use = wk->nuse;
     wk->walk_stamp = ++wk->stamp; /* each direction its own uses */
-    const struct bn_port *ports = e->f->ports;
-    uint32_t cur_n = 1, next_n;
-    wk->cur[0] = p0;
-    wk->curw[0] = 1;
-    uint32_t on = p0; /* the port the latency follows */
     *lat_a = 0;
-    *lat_b = -ps_per_byte(ports[p0].rate_bps); /* the first frame's time is the flow's */
-    for (uint32_t hop = 0; cur_n; hop++) {
-        if (hop > WALK_HOPS)
-            return bn_fail(err, BN_EINPUT, "flow level: a path passes %u switches", WALK_HOPS);
-        uint32_t fstamp = ++wk->stamp;
-        next_n = 0;
-        for (uint32_t i = 0; i < cur_n; i++) {
-            uint32_t p = wk->cur[i];
-            add(wk->use_slot, wk->use_p, wk->use_w, &wk->nuse, wk->use_mark, wk->walk_stamp, p,
-                wk->curw[i] * scale);
-            uint32_t peer = ports[p].peer;
-            bool to_host = ports[peer].flags & BN_PORT_AT_HOST;
-            if (p == on && to_host) {
-                *lat_a += ports[p].lat_ps;
-                *lat_b += ps_per_byte(ports[p].rate_bps);
-            }
-            if (to_host)
-                continue;
-            uint32_t pick, k = bn_switch_choices(e->sw, ports[peer].node, probe, spread,
-                                                 wk->cand, WALK_CHOICES, &pick);
-            if (k == 0 || k > WALK_CHOICES)
-                return bn_fail(err, BN_EINPUT, "flow level: no minimal route at node %u "
-                               "(or more than %u next hops)", ports[peer].node, WALK_CHOICES);
-            if (next_n + k > wk->cap)
-                return bn_fail(err, BN_EINPUT, "flow level: a path set wider than %u links",
-                               wk->cap);
-            if (p == on) {
-                on = pick != UINT32_MAX ? pick : wk->cand[0];
-                /* cut-through passes a frame on after its head, but not
-                 * onto a faster link (switch.c waits for the tail) */
-                bool cut = (ports[p].flags & (BN_PORT_PEER_SWITCH | BN_PORT_CUT_OUT)) ==
-                               (BN_PORT_PEER_SWITCH | BN_PORT_CUT_OUT) &&
-                           ports[on].rate_bps <= ports[p].rate_bps;
-                *lat_a += ports[p].lat_ps;
-                if (cut)
-                    *lat_a += bn_serialization_ps(e->f->head_bytes, ports[p].rate_bps);
-                else
-                    *lat_b += ps_per_byte(ports[p].rate_bps);
-            }
-            if (pick != UINT32_MAX)
-                add(wk->front_slot, wk->next, wk->nextw, &next_n, wk->front_mark, fstamp, pick,
-                    wk->curw[i]);
-            else
-                for (uint32_t j = 0; j < k; j++)
-                    add(wk->front_slot, wk->next, wk->nextw, &next_n, wk->front_mark, fstamp,
-                        wk->cand[j], wk->curw[i] / (float)k);
-        }
-        uint32_t *tp = wk->cur;
-        float *tw = wk->curw;
-        wk->cur = wk->next;
-        wk->curw = wk->nextw;
-        wk->next = tp;
-        wk->nextw = tw;
-        cur_n = next_n;
+    *lat_b = -ps_per_byte(e->f->ports[p0].rate_bps); /* the first frame's time is the flow's */
+    struct dir d = {wk, e->f, scale, lat_a, lat_b};
+    switch (bn_switch_walk(&wk->sw, e->sw, e->f->ports, p0, probe, spread, WALK_HOPS + 1, on_hop,
+                           &d)) {
+    case BN_WALK_OK:
+        break;
+    case BN_WALK_LONG:
+        return bn_fail(err, BN_EINPUT, "flow level: a path passes %u switches", WALK_HOPS);
+    case BN_WALK_NO_ROUTE:
+        return bn_fail(err, BN_EINPUT, "flow level: no minimal route at node %u "
+                       "(or more than %u next hops)", wk->sw.node, BN_WALK_CHOICES);
+    default:
+        return bn_fail(err, BN_EINPUT, "flow level: a path set wider than %u links", wk->sw.cap);
     }
     for (uint32_t i = first_use; i < wk->nuse; i++)
         wk->use_passive[i] = passive;
@@ -147,37 +124,23 @@ int bn_flow_walk(struct bn_flow_engine *e, uint32_t qpid, struct bn_error *err)
 
 int bn_flow_walk_init(struct bn_flow_walk *wk, uint32_t nports, struct bn_error *err)
 {
-    wk->cap = 1u << 16;
     wk->use_mark = calloc((size_t)nports + 1, sizeof *wk->use_mark);
-    wk->front_mark = calloc((size_t)nports + 1, sizeof *wk->front_mark);
     wk->use_slot = calloc((size_t)nports + 1, sizeof *wk->use_slot);
-    wk->front_slot = calloc((size_t)nports + 1, sizeof *wk->front_slot);
-    wk->cur = malloc(wk->cap * sizeof *wk->cur);
-    wk->next = malloc(wk->cap * sizeof *wk->next);
-    wk->curw = malloc(wk->cap * sizeof *wk->curw);
-    wk->nextw = malloc(wk->cap * sizeof *wk->nextw);
     wk->use_p = malloc(2 * ((size_t)nports + 1) * sizeof *wk->use_p); /* each direction's */
     wk->use_w = malloc(2 * ((size_t)nports + 1) * sizeof *wk->use_w);
     wk->use_passive = malloc(2 * ((size_t)nports + 1));
-    wk->cand = malloc(WALK_CHOICES * sizeof *wk->cand);
-    if (!wk->use_mark || !wk->front_mark || !wk->use_slot || !wk->front_slot || !wk->cur ||
-        !wk->next || !wk->curw || !wk->nextw || !wk->use_p || !wk->use_w || !wk->use_passive || !wk->cand)
+    if (bn_switch_walk_init(&wk->sw, nports, 1u << 16) != BN_OK || !wk->use_mark ||
+        !wk->use_slot || !wk->use_p || !wk->use_w || !wk->use_passive)
         return bn_fail(err, BN_ENOMEM, "flow level: out of memory for the path walk");
     return BN_OK;
 }
 
 void bn_flow_walk_free(struct bn_flow_walk *wk)
 {
+    bn_switch_walk_free(&wk->sw);
     free(wk->use_mark);
-    free(wk->front_mark);
     free(wk->use_slot);
-    free(wk->front_slot);
-    free(wk->cur);
-    free(wk->next);
-    free(wk->curw);
-    free(wk->nextw);
     free(wk->use_p);
     free(wk->use_w);
     free(wk->use_passive);
-    free(wk->cand);
 }

@@ -26,7 +26,7 @@
 
 #include "core/num.h"
 #include "core/path.h"
-#include "core/where.h"
+#include "core/fail_key.h"
 #include "job/build.h"
 #include "job/pipeline.h"
 
@@ -292,9 +292,9 @@ int bn_job_build_aicb(const struct bn_scenario *sc, uint32_t index, uint32_t hos
     struct reader r = {.sc = sc, .index = index, .hosts = hosts, .path = path, .err = err};
     r.f = fopen(path, "r");
     if (!r.f)
-        return bn_fail(err, BN_EINPUT, "%s: key 'jobs[%u].workload_file': cannot open '%s': %s",
-                       BN_WHERE_ITEM(sc, "jobs[].workload_file", index), index, path,
-                       strerror(errno));
+        return bn_fail_item(err, BN_EINPUT, "jobs", index, "workload_file", "cannot open '%s': %s",
+                            path,
+                            strerror(errno));
     struct bn_job_plan plan;
     struct bn_job_layer *layers = NULL;
     uint64_t gpus = 0;
@@ -302,9 +302,9 @@ int bn_job_build_aicb(const struct bn_scenario *sc, uint32_t index, uint32_t hos
     fclose(r.f);
     free(r.raw);
     if (rc == BN_OK && j->gpus && j->gpus != gpus)
-        rc = bn_fail(err, BN_EINPUT, "%s: key 'jobs[%u].gpus': %u, but the workload file is "
-                     "for %llu GPUs", BN_WHERE_ITEM(sc, "jobs[].gpus", index), index, j->gpus,
-                     (unsigned long long)gpus);
+        rc = bn_fail_item(err, BN_EINPUT, "jobs", index, "gpus", "%u, but the workload file is "
+                          "for %llu GPUs", j->gpus,
+                          (unsigned long long)gpus);
     if (rc == BN_OK)
         rc = bn_job_build_pipeline(&plan, g, err);
     if (rc == BN_OK)

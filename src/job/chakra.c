@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "core/path.h"
-#include "core/where.h"
+#include "core/fail_key.h"
 #include "job/build.h"
 #include "job/chakra.h"
 
@@ -254,9 +254,9 @@ int bn_job_build_chakra(const struct bn_scenario *sc, uint32_t index, uint32_t h
     char path[2 * BN_PATH_MAX], prefix[2 * BN_PATH_MAX], rank_path[2 * BN_PATH_MAX + 16];
     bn_path_beside(sc->source, j->workload_file, path, sizeof path);
     if (!prefix_of(path, prefix, sizeof prefix))
-        return bn_fail(err, BN_EINPUT, "%s: key 'jobs[%u].workload_file': '%s': name rank 0's "
-                       "Chakra trace, PREFIX.0.et (ranks are read from PREFIX.<rank>.et)",
-                       BN_WHERE_ITEM(sc, "jobs[].workload_file", index), index, j->workload_file);
+        return bn_fail_item(err, BN_EINPUT, "jobs", index, "workload_file", "'%s': name rank 0's "
+                            "Chakra trace, PREFIX.0.et (ranks are read from PREFIX.<rank>.et)",
+                            j->workload_file);
     /* the ranks: jobs[].gpus of them, or as many files as follow on */
     uint32_t n = j->gpus;
     for (FILE *f; !j->gpus && n <= hosts; n++) {
@@ -266,9 +266,9 @@ int bn_job_build_chakra(const struct bn_scenario *sc, uint32_t index, uint32_t h
         fclose(f);
     }
     if (n > hosts)
-        return bn_fail(err, BN_EINPUT, "%s: key 'jobs[%u].workload_file': %s ranks' traces, more "
-                       "than the cluster's %u GPUs", BN_WHERE_ITEM(sc, "jobs[].workload_file",
-                       index), index, j->gpus ? "jobs[].gpus" : "more", hosts);
+        return bn_fail_item(err, BN_EINPUT, "jobs", index, "workload_file",
+                            "%s ranks' traces, more than the cluster's %u GPUs",
+                            j->gpus ? "jobs[].gpus" : "more", hosts);
     struct bn_et_trace t = {.nranks = n, .ranks = calloc((size_t)n + 1, sizeof *t.ranks)};
     int rc = t.ranks ? BN_OK : bn_fail(err, BN_ENOMEM, "out of memory for %u ranks", n);
     for (uint32_t r = 0; rc == BN_OK && r < n; r++) {

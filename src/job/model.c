@@ -5,13 +5,11 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "core/where.h"
+#include "core/fail_key.h"
 #include "job/graph.h"
 #include "job/model.h"
 
-#define BAD(key, fmt, ...)                                                               \
-    bn_fail(err, BN_EINPUT, "%s: key 'jobs[%u]." key "': " fmt,                          \
-            BN_WHERE_ITEM(sc, "jobs[]." key, index), index, __VA_ARGS__)
+#define BAD(key, fmt, ...) bn_fail_item(err, BN_EINPUT, "jobs", index, key, fmt, __VA_ARGS__)
 
 /* Degrees: dp from gpus when not given, and the products checked. */
 static int degrees(const struct bn_scenario *sc, uint32_t index, struct bn_job_model *m,

@@ -193,6 +193,17 @@ static inline uint64_t bn_port_drops(const struct bn_fabric *f, uint32_t p)
     return f->stats[p].drops_hi + f->ports[p].drops_lo;
 }
 
+/* Cut-through, the one rule: the switch at the far end of port p passes a
+ * frame on after its head (BN_PORT_CUT_OUT), but not onto a faster port
+ * `out`: it cannot outrun its input, so it waits for the tail (switch.c).
+ * out == UINT32_MAX: the next port is not known (any, at the decision). */
+static inline bool bn_port_cuts_through(const struct bn_port *ports, uint32_t p, uint32_t out)
+{
+    return (ports[p].flags & (BN_PORT_PEER_SWITCH | BN_PORT_CUT_OUT)) ==
+               (BN_PORT_PEER_SWITCH | BN_PORT_CUT_OUT) &&
+           (out == UINT32_MAX || ports[out].rate_bps <= ports[p].rate_bps);
+}
+
 static inline bool bn_port_idle(const struct bn_fabric *f, const struct bn_port *port)
 {
     return f->now >= port->busy_until;

@@ -8,7 +8,7 @@
  * a sender without credit simply waits. One data VL is modelled.
  */
 #include "core/bigmem.h"
-#include "core/where.h"
+#include "core/fail_key.h"
 #include "link/fabric.h"
 
 struct credit_port {
@@ -30,11 +30,10 @@ static int credit_setup(struct bn_fabric *f, const struct bn_fc_setup *in, struc
 {
     const struct bn_scenario *sc = in->sc;
     if (sc->sw.buffer_bytes < in->max_wire)
-        return bn_fail(err, BN_EINPUT,
-                       "%s: key 'switch.buffer_bytes': %llu bytes of credit cannot admit one "
-                       "%u-byte frame",
-                       BN_WHERE(sc, "switch.buffer_bytes"),
-                       (unsigned long long)sc->sw.buffer_bytes, in->max_wire);
+        return bn_fail_key(err, BN_EINPUT, "switch.buffer_bytes",
+                           "%llu bytes of credit cannot admit one "
+                           "%u-byte frame",
+                           (unsigned long long)sc->sw.buffer_bytes, in->max_wire);
     struct credit_port *c = bn_big_calloc(f->nports + 1, sizeof *c);
     if (!c)
         return bn_fail(err, BN_ENOMEM, "out of memory for flow-control state");

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 
 #include "core/bigmem.h"
-#include "core/where.h"
+#include "core/fail_key.h"
 #include "link/fabric.h"
 #include "link/pfc.h"
 
@@ -66,18 +66,17 @@ static int setup_port(const struct bn_fc_setup *in, const struct bn_fc_link *l,
                         : bn_pfc_headroom_bytes(l->rate_gbps, l->cable_m, sc->nic.mtu_bytes);
     uint64_t inflight = bn_pfc_inflight_bytes(l->rate_gbps, peer_lat_ps, in->max_wire, 0);
     if (head < inflight)
-        return bn_fail(err, BN_EINPUT,
-                       "%s: key 'pfc.headroom_bytes': %llu bytes cannot hold the %llu bytes in "
-                       "flight on a %g Gb/s, %g m link when a pause takes effect",
-                       BN_WHERE(sc, "pfc.headroom_bytes"),
-                       (unsigned long long)head, (unsigned long long)inflight,
-                       l->rate_gbps, l->cable_m);
+        return bn_fail_key(err, BN_EINPUT, "pfc.headroom_bytes",
+                           "%llu bytes cannot hold the %llu bytes in "
+                           "flight on a %g Gb/s, %g m link when a pause takes effect",
+                           (unsigned long long)head, (unsigned long long)inflight,
+                           l->rate_gbps, l->cable_m);
     if (sc->sw.buffer_bytes < head + 2ull * in->max_wire)
-        return bn_fail(err, BN_EINPUT,
-                       "%s: key 'switch.buffer_bytes': %llu bytes leave no room for XOFF/XON "
-                       "above %llu bytes of PFC headroom",
-                       BN_WHERE(sc, "switch.buffer_bytes"), (unsigned long long)sc->sw.buffer_bytes,
-                       (unsigned long long)head);
+        return bn_fail_key(err, BN_EINPUT, "switch.buffer_bytes",
+                           "%llu bytes leave no room for XOFF/XON "
+                           "above %llu bytes of PFC headroom",
+                           (unsigned long long)sc->sw.buffer_bytes,
+                           (unsigned long long)head);
     fc->headroom = head;
     fc->xoff = sc->sw.buffer_bytes - head;
     fc->xon = fc->xoff - in->max_wire;

@@ -28,8 +28,7 @@ void bn_port_transmit(struct bn_fabric *f, uint32_t p, uint32_t pkt)
     f->packet_hops++;
 
     bn_time_t until_decision = ser;
-    if ((port->flags & (BN_PORT_PEER_SWITCH | BN_PORT_CUT_OUT)) ==
-        (BN_PORT_PEER_SWITCH | BN_PORT_CUT_OUT))
+    if (bn_port_cuts_through(f->ports, p, UINT32_MAX))
         until_decision = bn_serialization_ps(f->head_bytes, port->rate_bps);
     /* the kind tells a switch from a NIC, so that a switch need not read
      * its arrival port's line (bn_switch_receive) */

@@ -10,6 +10,7 @@ static void none_init(struct bn_nics *n, struct bn_qp *qp)
 const struct bn_cc_ops bn_cc_none = {
     .name = "none",
     .notifies = false,
+    .passive = true,
     .init = none_init,
     .on_notify = bn_cc_ignore,
     .on_timer = bn_cc_ignore,

@@ -141,6 +141,7 @@ struct bn_cc_ops {
     const char *name;
     bool notifies;   /* receivers send congestion notifications for CE marks */
     const char *notice; /* what reports call those notifications ("CNPs"); NULL: none */
+    bool passive;    /* never slows a queue pair (reports: "no congestion control") */
     /* The module's parameters: params_size bytes (zeroed) that setup fills from the scenario's keys for NICs of
      * line_gbps, with the receivers' default minimum gap between
      * notifications per queue pair (nic.cnp_interval_us overrides it).

@@ -4,15 +4,13 @@
  * (schema in docs/results.md). Machine-dependent figures (wall time,
  * memory) stay out of the JSON so a scenario and seed give one file.
  */
-#include <string.h>
-
 #include "bnet/job.h"
 #include "report/json_util.h"
 
 static void print_job(FILE *out, const struct bn_job_result *r)
 {
     fprintf(out, "\njob %s (%s): %u GPUs", r->name, r->kind, r->gpus);
-    if (strcmp(r->kind, "background") == 0) {
+    if (r->traffic) {
         fprintf(out, ", %llu flows done, %.1f Gb/s while the others ran\n",
                 (unsigned long long)r->flows_done, r->goodput_gbps);
         return;
@@ -33,7 +31,7 @@ static void print_job(FILE *out, const struct bn_job_result *r)
     if (r->alone_us > 0)
         fprintf(out, "  alone     %12.1f us  slowdown %.3f beside the other jobs\n", r->alone_us,
                 r->slowdown);
-    if (strcmp(r->kind, "inference") == 0)
+    if (r->decodes)
         fprintf(out, "  prefill %.1f us, decode step %.1f us (network %.1f us per output "
                 "token), %.0f tokens/s\n", r->prefill_us, r->decode_us, r->decode_network_us,
                 r->tokens_per_s);
@@ -95,12 +93,12 @@ static json_t *job_json(const struct bn_job_result *r)
         json_object_set_new(o, "alone_us", json_real(r->alone_us));
         json_object_set_new(o, "slowdown", json_real(r->slowdown));
     }
-    if (strcmp(r->kind, "inference") == 0)
+    if (r->decodes)
         json_object_set_new(o, "inference",
                             json_pack("{s:f, s:f, s:f, s:f}", "prefill_us", r->prefill_us,
                                       "decode_us", r->decode_us, "decode_network_us",
                                       r->decode_network_us, "tokens_per_s", r->tokens_per_s));
-    if (strcmp(r->kind, "background") == 0)
+    if (r->traffic)
         json_object_set_new(o, "background",
                             json_pack("{s:I, s:I, s:f}", "flows_done", (json_int_t)r->flows_done,
                                       "bytes_done", (json_int_t)r->bytes_done, "goodput_gbps",

@@ -86,7 +86,7 @@ void bn_seed_of_coll(const struct bn_coll_results *r, struct bn_seed_report *out
     /* across servers the bound NCCL users mean, the NICs' goodput; inside
      * one, the links' line rate */
     double bound = big ? (big->nic_busbw_gbs > 0 ? big->nic_busbw_gbs : big->line_busbw_gbs) : 0;
-    if (strcmp(r->op, "allreduce") == 0 && big && bound > 0) {
+    if (r->allreduce && big && bound > 0) {
         double pct = 100 * big->busbw_gbs / bound;
         set(out, BUSBW, pct, pct >= BUSBW_TARGET_PCT ? BN_SEED_MET : BN_SEED_MISSED);
     }

@@ -3,8 +3,6 @@
  * of "most paused" / "most marked" ports are the top few by that figure, ties
  * in port order, so the text is as deterministic as the JSON.
  */
-#include <string.h>
-
 #include "bnet/bnet.h"
 
 #define TOP_PORTS 3
@@ -123,10 +121,9 @@ static void print_buckets(FILE *out, const struct bn_results *r)
 static void print_flows(FILE *out, const struct bn_results *r)
 {
     const struct bn_summary_stats *t = &r->throughput_gbps;
-    /* the module "none" reads as English: "no congestion control" */
-    bool no_cc = strcmp(r->congestion_control, "none") == 0;
+    /* a passive module ("none") reads as English: "no congestion control" */
     fprintf(out, "fabric          %s links, %s congestion control\n", r->flow_control,
-            no_cc ? "no" : r->congestion_control);
+            r->cc_passive ? "no" : r->congestion_control);
     fprintf(out, "flows           %u of %u completed%s", r->flows_completed, r->nflows,
             r->interrupted     ? " (interrupted: the figures are those so far)"
             : r->stalled       ? " (stopped: no flow progressed for sim.stall_us while frames "

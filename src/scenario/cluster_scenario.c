@@ -3,8 +3,6 @@
  * scenarios/cluster128.yaml (a test compares the two), loaded over the key
  * defaults.
  */
-#include <stddef.h> /* scenario.h uses size_t without including it */
-
 #include "bnet/scenario.h"
 
 static const char cluster_yaml[] =

@@ -3,8 +3,6 @@
  * the same text as scenarios/default.yaml (a test compares the two) and loads
  * to exactly bn_scenario_defaults(), so `bnet` runs without any file.
  */
-#include <stddef.h> /* scenario.h uses size_t without including it */
-
 #include "bnet/scenario.h"
 
 static const char default_yaml[] =

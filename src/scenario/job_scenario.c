@@ -2,8 +2,6 @@
  * The embedded scenario of `bnet job` without a file: the same text as
  * scenarios/job_default.yaml (a test compares the two).
  */
-#include <stddef.h> /* scenario.h uses size_t without including it */
-
 #include "bnet/scenario.h"
 
 static const char job_yaml[] =

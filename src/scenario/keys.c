@@ -113,8 +113,6 @@ static const char *control_plane_choice(size_t i)
     return i == 0 ? "auto" : bn_cp_name(i - 1);
 }
 
-CHOICES(fault_kind_choice, "link_down", "link_degrade", "link_ber", "link_flap", "switch_down",
-        "nic_down", "random_links", "ocs_reconfigure")
 CHOICES(eth_detect_choice, "bfd", "los")
 CHOICES(job_kind_choice, "training", "inference", "background")
 CHOICES(placement_choice, "packed", "spread", "random", "explicit")
@@ -728,7 +726,7 @@ static const struct bn_scn_key keys[] = {
       FIELD(routing.baseline) },
 
     { .info.path = "faults[].kind", ENUM_KEY, .info.unit = "", .info.def = "link_down",
-      .info.choice = fault_kind_choice,
+      .info.choice = bn_fault_kind_name,
       .info.doc = "What fails (a list item of faults:, at most 16): link_down, link_degrade, "
                   "link_ber, link_flap, switch_down, nic_down, random_links, ocs_reconfigure.",
       ITEM(kind) },
@@ -1678,6 +1676,25 @@ const char *bn_scenario_item_where(const struct bn_scenario *sc, const char *pat
     snprintf(item, sizeof item, "%.*s.%u%s", dot ? (int)(dot - path - 2) : 0, path, index,
              dot ? dot : "");
     return where_text(src, item, line ? *line : 0, buf, len);
+}
+
+int bn_scenario_locate(const struct bn_scenario *sc, int rc, struct bn_error *err)
+{
+    if (!err || !err->key[0])
+        return rc;
+    char where[BN_PATH_MAX + 16], path[sizeof err->key], msg[sizeof err->msg];
+    /* "jobs[2].tp": field "jobs[].tp" of item 2 */
+    const char *open = strchr(err->key, '['), *close = open ? strchr(open, ']') : NULL;
+    char *end;
+    unsigned long index = open ? strtoul(open + 1, &end, 10) : 0;
+    if (open && close && end == close && end > open + 1) {
+        snprintf(path, sizeof path, "%.*s[]%s", (int)(open - err->key), err->key, close + 1);
+        bn_scenario_item_where(sc, path, (uint32_t)index, where, sizeof where);
+    } else
+        bn_scenario_where(sc, err->key, where, sizeof where);
+    snprintf(msg, sizeof msg, "%s", err->msg);
+    bn_fail(err, err->status, "%s: %s", where, msg); /* clears err->key */
+    return rc;
 }
 
 const char *bn_scenario_choice(const char *path, unsigned index)

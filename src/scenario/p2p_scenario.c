@@ -2,8 +2,6 @@
  * The embedded scenario of `bnet p2p` without a file: the same text as
  * scenarios/p2p_ib_ndr.yaml (a test compares the two).
  */
-#include <stddef.h> /* scenario.h uses size_t without including it */
-
 #include "bnet/scenario.h"
 
 static const char p2p_yaml[] =

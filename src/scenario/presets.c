@@ -120,6 +120,14 @@ const char *bn_scenario_preset_name(size_t i)
     return i < NPRESETS ? presets[i].name : NULL;
 }
 
+size_t bn_scenario_preset_find(const char *name)
+{
+    size_t i = 0;
+    while (i < NPRESETS && strcmp(presets[i].name, name) != 0)
+        i++;
+    return i;
+}
+
 int bn_scenario_apply_preset(struct bn_scenario *sc, unsigned fabric, struct bn_error *err)
 {
     if (fabric == 0) /* "none" */

@@ -189,7 +189,7 @@ static bn_time_t fabric_rtt(const struct bn_sim *s, const struct bn_encap *e, ui
     return worst;
 }
 
-int bn_sim_build(struct bn_sim *s, const struct bn_scenario *sc, struct bn_error *err)
+static int build(struct bn_sim *s, const struct bn_scenario *sc, struct bn_error *err)
 {
     memset(s, 0, sizeof *s);
     s->sc = sc;
@@ -253,6 +253,13 @@ int bn_sim_build(struct bn_sim *s, const struct bn_scenario *sc, struct bn_error
     struct bn_fault_env fe = {.sc = sc, .f = f, .t = &s->topo, .r = &s->routes, .sw = &s->sw,
                               .nics = &s->nics};
     return bn_faults_init(&s->faults, &fe, err);
+}
+
+/* The layers below name the key a refusal is about; the scenario says
+ * where it was given. */
+int bn_sim_build(struct bn_sim *s, const struct bn_scenario *sc, struct bn_error *err)
+{
+    return bn_scenario_locate(sc, build(s, sc, err), err);
 }
 
 void bn_sim_free(struct bn_sim *s)

@@ -277,7 +277,8 @@ void bn_partition_count(struct bn_sim *s, const struct bn_event *ev)
         bool own = ev->kind != BN_EV_APP && ev->kind != BN_EV_COMPLETE;
         pt->events[pt->ranks->rank] += own;
         pt->unattributed += !own;
-        pt->replicated += ev->kind == BN_EV_APP && s->drv.ops->app_everywhere;
+        pt->replicated += ev->kind == BN_EV_APP && s->drv.ops->ranks &&
+                          s->drv.ops->ranks->app_everywhere;
         return;
     }
     switch (ev->kind) {

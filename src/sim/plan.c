@@ -128,7 +128,7 @@ int bn_plan_topology(const struct bn_scenario *sc, const struct bn_topo_query *q
     if (!s)
         return bn_fail(err, BN_ENOMEM, "out of memory");
     s->sc = sc;
-    int rc = bn_topo_build(&s->topo, sc, err);
+    int rc = bn_scenario_locate(sc, bn_topo_build(&s->topo, sc, err), err);
     if (rc == BN_OK)
         rc = bn_routes_build(&s->routes, &s->topo, err);
     if (rc == BN_OK) {

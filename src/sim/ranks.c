@@ -9,7 +9,7 @@
  * receiving end needs the messages posted); a node's ports, NIC and the
  * sending end of its queue pairs run only in its part (nics.elsewhere
  * keeps the others' senders quiet). A driver may keep state whole on
- * every part with notes the exchange carries (ranks_notes).
+ * every part with notes the exchange carries (the driver's ranks->notes).
  *
  * The end. One process stops after the first event that leaves no frame
  * in the fabric and the work done. Here each part is idle (no frame in its
@@ -39,7 +39,7 @@ struct status {
     uint64_t bytes;             /* the messages for the receiving part */
     uint64_t msgs;              /* sent to all */
     uint64_t work, delivered;   /* the livelock watchdog's, on its windows */
-    uint64_t drv[2];            /* the driver's (ranks_state) */
+    uint64_t drv[2];            /* the driver's (ranks->state) */
     uint64_t notes;             /* of `bytes`, the driver's notes (the last) */
     uint32_t flags, pad;
 };
@@ -168,7 +168,7 @@ static bool later_mark(const struct status *a, const struct bn_event *b)
     return a->mark_obj > b->obj;
 }
 
-/* Each part's held messages to their parts, the driver's notes (ranks_notes)
+/* Each part's held messages to their parts, the driver's notes (ranks->notes)
  * and everyone's state to everyone. A part's share for another: its
  * messages, then its notes. */
 static int exchange(struct bn_sim *s, bool watch, struct decision *d, struct bn_error *err)
@@ -179,7 +179,8 @@ static int exchange(struct bn_sim *s, bool watch, struct decision *d, struct bn_
     struct bn_cut *c = &pt->cut;
     uint32_t n = (uint32_t)r->size, self = (uint32_t)r->rank;
     const void *notes = NULL;
-    size_t nlen = s->drv.ops->ranks_notes ? s->drv.ops->ranks_notes(s->drv.self, &notes) : 0;
+    const struct bn_driver_ranks_ops *dr = s->drv.ops->ranks;
+    size_t nlen = dr && dr->notes ? dr->notes(s->drv.self, &notes) : 0;
     /* on the wire without the telemetry records when there are none */
     size_t stride = s->fab.telemetry ? sizeof(struct bn_cut_msg) : offsetof(struct bn_cut_msg, rec);
     memset(b->count, 0, (n + 1) * sizeof *b->count);
@@ -220,8 +221,8 @@ static int exchange(struct bn_sim *s, bool watch, struct decision *d, struct bn_
         me.work = s->drv.ops->work_mark(s->drv.self);
         me.delivered = s->fab.pkts_delivered;
     }
-    if (s->drv.ops->ranks_state)
-        s->drv.ops->ranks_state(s->drv.self, me.drv);
+    if (dr && dr->state)
+        dr->state(s->drv.self, me.drv);
     for (uint32_t k = 0; k < n; k++) {
         b->st_out[k] = me;
         b->st_out[k].bytes = b->send_len[k];
@@ -255,8 +256,8 @@ static int exchange(struct bn_sim *s, bool watch, struct decision *d, struct bn_
         return bn_fail(err, BN_ENOMEM, "out of memory for events at t=%.3f us",
                        bn_time_to_us(s->fab.now));
     bn_time_t noted = BN_TIME_NEVER;
-    if (s->drv.ops->ranks_notes)
-        noted = s->drv.ops->ranks_apply(s->drv.self, b->notes_in, nb);
+    if (dr && dr->notes)
+        noted = dr->apply(s->drv.self, b->notes_in, nb);
     *d = (struct decision){.next = noted, .all_idle = true};
     for (uint32_t k = 0; k < n; k++) {
         const struct status *o = &b->st_in[k];
@@ -280,8 +281,8 @@ static int exchange(struct bn_sim *s, bool watch, struct decision *d, struct bn_
      * it receives nothing): idle from here, with no event of its own */
     if (!pt->idle && s->fab.pool.in_use == 0 && s->drv.ops->done(s->drv.self))
         pt->idle = true;
-    if (s->drv.ops->ranks_sync) { /* alike on every part: its events open windows too */
-        bn_time_t t = s->drv.ops->ranks_sync(s->drv.self, (const uint64_t(*)[2])b->drv, n);
+    if (dr && dr->sync) { /* alike on every part: its events open windows too */
+        bn_time_t t = dr->sync(s->drv.self, (const uint64_t(*)[2])b->drv, n);
         d->next = t < d->next ? t : d->next;
     }
     return s->fab.oom ? bn_fail(err, BN_ENOMEM, "out of memory for events") : BN_OK;

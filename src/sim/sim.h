@@ -38,6 +38,27 @@ struct bn_sim;
  * counts units for the progress line; prefetch (may be NULL) is a hint:
  * start loading what arrival will touch for `pk`, changing nothing.
  */
+/* A partitioned run on ranks (ranks.c): what the driver tells the other
+ * parts at each exchange and makes of theirs. Only such a run reads it. */
+struct bn_driver_ranks_ops {
+    /* Two counts this part tells every other, and what the driver makes
+     * of all n parts' there: every part alike may schedule its own events,
+     * from a lookahead on; it returns the earliest (BN_TIME_NEVER: none).
+     * Both may be NULL. */
+    void (*state)(const void *self, uint64_t out[2]);
+    bn_time_t (*sync)(void *self, const uint64_t (*all)[2], uint32_t n);
+    /* The notes this part sends every other (both NULL or both set): their
+     * length (*out: them), and the other parts' notes, in part order, to
+     * apply (which makes the part's own sent): returns the earliest event
+     * it scheduled (BN_TIME_NEVER: none). */
+    size_t (*notes)(void *self, const void **out);
+    bn_time_t (*apply)(void *self, const void *notes, size_t len);
+    /* Every part runs every one of the driver's own events (BN_EV_APP),
+     * which one process runs once; else each runs in one part, or in two
+     * as a mirror (bn_sim_mirrored). */
+    bool app_everywhere;
+};
+
 struct bn_driver_ops {
     const char *name;
     int (*start)(struct bn_sim *s, void *self, struct bn_error *err);
@@ -52,23 +73,7 @@ struct bn_driver_ops {
     /* A count that grows whenever the work moves on (in-order data taken,
      * a flow done), for the livelock watchdog (may be NULL: no watchdog). */
     uint64_t (*work_mark)(const void *self);
-    /* A partitioned run on ranks (ranks.c; both may be NULL): two counts
-     * this part tells every other at each exchange, and what the driver
-     * makes of all n parts' there: every part alike may schedule its own
-     * events, from a lookahead on; it returns the earliest (BN_TIME_NEVER:
-     * none). */
-    void (*ranks_state)(const void *self, uint64_t out[2]);
-    bn_time_t (*ranks_sync)(void *self, const uint64_t (*all)[2], uint32_t n);
-    /* On ranks (both NULL or both set): the notes this part sends every
-     * other at the exchange (its length; *out: them), and the other parts'
-     * notes, in part order, to apply (which makes the part's own sent):
-     * returns the earliest event it scheduled (BN_TIME_NEVER: none). */
-    size_t (*ranks_notes)(void *self, const void **out);
-    bn_time_t (*ranks_apply)(void *self, const void *notes, size_t len);
-    /* On ranks: every part runs every one of the driver's own events
-     * (BN_EV_APP), which one process runs once; else each runs in one
-     * part, or in two as a mirror (bn_sim_mirrored). */
-    bool app_everywhere;
+    const struct bn_driver_ranks_ops *ranks; /* on ranks (NULL: nothing to tell) */
 };
 
 struct bn_driver {

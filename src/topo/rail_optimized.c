@@ -17,7 +17,7 @@
  * (DGX SuperPOD B200 RA, docs.nvidia.com/dgx-superpod): 4 SU = 32 leaves, 16
  * spines; 16 SU = 128 leaves, 128 spines, 64 cores; 64 SU = 512/512/256.
  */
-#include "core/where.h"
+#include "core/fail_key.h"
 #include "topo/topo.h"
 
 struct rail_shape {
@@ -34,23 +34,20 @@ static int shape(const struct bn_scenario *sc, struct rail_shape *r, struct bn_e
     *r = (struct rail_shape){0};
     r->up = (uint32_t)(u + 0.5);
     if (r->up < 1 || u - r->up > 1e-9 || r->up - u > 1e-9)
-        return bn_fail(err, BN_EINPUT, "%s: key 'topology.oversubscription': %g does not divide "
-                       "the %u servers of an SU into whole leaf uplinks",
-                       BN_WHERE(sc, "topology.oversubscription"),
-                       tp->oversubscription, s);
+        return bn_fail_key(err, BN_EINPUT, "topology.oversubscription", "%g does not divide "
+                           "the %u servers of an SU into whole leaf uplinks",
+                           tp->oversubscription, s);
     if (s + r->up > k)
-        return bn_fail(err, BN_EINPUT, "%s: key 'topology.k': a rail leaf needs %u host ports + "
-                       "%u uplinks, more than its radix %u", BN_WHERE(sc, "topology.k"),
-                       s, r->up, k);
+        return bn_fail_key(err, BN_EINPUT, "topology.k", "a rail leaf needs %u host ports + "
+                           "%u uplinks, more than its radix %u", s, r->up, k);
     r->gpus = tp->gpus_per_server * s * tp->scalable_units;
     r->leaves = tp->gpus_per_server * tp->scalable_units;
     if (r->leaves <= k) {
         if ((r->leaves * r->up) % k != 0)
-            return bn_fail(err, BN_EINPUT, "%s: key 'topology.scalable_units': %u leaves x %u "
-                           "uplinks do not fill whole radix-%u spines",
-                           BN_WHERE(sc, "topology.scalable_units"),
-                           r->leaves,
-                           r->up, k);
+            return bn_fail_key(err, BN_EINPUT, "topology.scalable_units", "%u leaves x %u "
+                               "uplinks do not fill whole radix-%u spines",
+                               r->leaves,
+                               r->up, k);
         r->spines = r->leaves * r->up / k;
         return BN_OK;
     }
@@ -64,10 +61,9 @@ static int shape(const struct bn_scenario *sc, struct rail_shape *r, struct bn_e
     r->cores = r->up * r->plane;
     uint32_t per_core = r->pods * ((r->u2 + r->plane - 1) / r->plane);
     if (r->pods > k || per_core > k)
-        return bn_fail(err, BN_EINPUT, "%s: key 'topology.scalable_units': %u pods of %u leaves "
-                       "exceed what radix-%u cores can join",
-                       BN_WHERE(sc, "topology.scalable_units"),
-                       r->pods, r->lpp, k);
+        return bn_fail_key(err, BN_EINPUT, "topology.scalable_units", "%u pods of %u leaves "
+                           "exceed what radix-%u cores can join",
+                           r->pods, r->lpp, k);
     return BN_OK;
 }
 

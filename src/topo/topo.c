@@ -34,6 +34,11 @@ const char *bn_topo_builder_name(size_t i)
     return i < NBUILDERS ? builders[i]->name : NULL;
 }
 
+const struct bn_topo_builder_ops *bn_topo_builder_at(size_t i)
+{
+    return i < NBUILDERS ? builders[i] : NULL;
+}
+
 int bn_topo_count(const struct bn_scenario *sc, struct bn_topo_counts *c, struct bn_error *err)
 {
     struct bn_topo t;

@@ -94,12 +94,15 @@ struct bn_topo_edge {
 struct bn_topo_builder_ops {
     const char *name;
     bool rail_servers;   /* hosts in servers of topology.gpus_per_server, a rail per GPU */
+    bool fat_tree_shape; /* laid out as bn_fat_tree_shape says: k pods of ToRs and
+                          * aggregation switches under the cores */
     int (*build)(struct bn_topo *t, const struct bn_scenario *sc, struct bn_error *err);
 };
 
 /* The builders' registry (topology.kind): the i-th one's name, NULL past
  * the last. */
 const char *bn_topo_builder_name(size_t i);
+const struct bn_topo_builder_ops *bn_topo_builder_at(size_t i);
 int bn_topo_build(struct bn_topo *t, const struct bn_scenario *sc, struct bn_error *err);
 /* The size the scenario's topology will have, without laying it out: its
  * builder runs with links counted, not stored (nodes only: 16 bytes each),

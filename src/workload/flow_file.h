@@ -22,6 +22,7 @@ struct bn_flow_reader {
 
 struct bn_flow_format {
     const char *name;            /* as workload.flow_format */
+    bool fails_links;            /* its files may fail links (bn_flow_list.fail) */
     /* Whether a file whose first significant line splits into tok[0..n)
      * is in this format. */
     bool (*claims)(char *const *tok, int n);

@@ -349,6 +349,7 @@ static bool claims(char *const *tok, int n)
 
 const struct bn_flow_format bn_flow_htsim = {
     .name = "htsim",
+    .fails_links = true, /* its `failure` lines */
     .claims = claims,
     .begin = begin,
     .line = line,

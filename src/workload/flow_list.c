@@ -196,20 +196,20 @@ static int sniff_line(void *ctx, char *line, unsigned lineno, struct bn_error *e
     return BN_EINTR; /* found: stop reading */
 }
 
-const char *bn_flow_file_format(const struct bn_scenario *sc)
+bool bn_flow_file_fails_links(const struct bn_scenario *sc)
 {
     if (sc->workload.flow_format)
-        return formats[sc->workload.flow_format - 1]->name;
+        return formats[sc->workload.flow_format - 1]->fails_links;
     char path[BN_PATH_MAX * 2];
     bn_path_beside(sc->source, sc->workload.flow_file, path, sizeof path);
     FILE *fp = fopen(path, "r");
     if (!fp)
-        return NULL;
+        return false;
     struct sniff x = {NULL};
     struct bn_error err;
     bn_each_line(fp, path, sniff_line, &x, NULL, &err);
     fclose(fp);
-    return x.fmt ? x.fmt->name : NULL;
+    return x.fmt && x.fmt->fails_links;
 }
 
 static int generate(const struct bn_scenario *sc, const struct bn_wl_hosts *h,

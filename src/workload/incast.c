@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "core/where.h"
+#include "core/fail_key.h"
 #include "workload/workload.h"
 
 /* workload.incast_victim: "" (none) or "SRC,DST", two hosts other than the
@@ -26,11 +26,11 @@ static int parse_victim(const struct bn_scenario *sc, uint32_t nhosts, uint32_t 
     if (sscanf(text, "%u ,%u %n", &a, &b, &end) != 2 || text[end] || text[0] == '-' ||
         a >= nhosts || b >= nhosts || a == b || a == sc->workload.incast_receiver ||
         b == sc->workload.incast_receiver)
-        return bn_fail(err, BN_EINPUT,
-                       "%s: key 'workload.incast_victim': '%s' is not 'SRC,DST': two different "
-                       "host indices below %u, neither the receiver (%u)",
-                       BN_WHERE(sc, "workload.incast_victim"), text, nhosts,
-                       sc->workload.incast_receiver);
+        return bn_fail_key(err, BN_EINPUT, "workload.incast_victim",
+                           "'%s' is not 'SRC,DST': two different "
+                           "host indices below %u, neither the receiver (%u)",
+                           text, nhosts,
+                           sc->workload.incast_receiver);
     *src = a;
     *dst = b;
     return BN_OK;
@@ -42,9 +42,9 @@ static int generate(const struct bn_scenario *sc, const struct bn_wl_hosts *h,
     uint32_t nhosts = h->n;
     uint32_t recv = sc->workload.incast_receiver, n = sc->workload.incast_senders;
     if (recv >= nhosts)
-        return bn_fail(err, BN_EINPUT,
-                       "%s: key 'workload.incast_receiver': host %u does not exist (%u hosts)",
-                       BN_WHERE(sc, "workload.incast_receiver"), recv, nhosts);
+        return bn_fail_key(err, BN_EINPUT, "workload.incast_receiver",
+                           "host %u does not exist (%u hosts)",
+                           recv, nhosts);
     uint32_t vsrc, vdst;
     int rc = parse_victim(sc, nhosts, &vsrc, &vdst, err);
     if (rc != BN_OK)
@@ -58,10 +58,10 @@ static int generate(const struct bn_scenario *sc, const struct bn_wl_hosts *h,
             others[m++] = i;
     if (n > m) {
         free(others);
-        return bn_fail(err, BN_EINPUT,
-                       "%s: key 'workload.incast_senders': %u senders but only %u other hosts%s",
-                       BN_WHERE(sc, "workload.incast_senders"), n, m,
-                       vsrc != UINT32_MAX ? " besides the victim's" : "");
+        return bn_fail_key(err, BN_EINPUT, "workload.incast_senders",
+                           "%u senders but only %u other hosts%s",
+                           n, m,
+                           vsrc != UINT32_MAX ? " besides the victim's" : "");
     }
     /* partial Fisher-Yates: the first n are a uniform sample */
     for (uint32_t i = 0; i < n; i++) {

@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "core/where.h"
+#include "core/fail_key.h"
 #include "workload/size_cdf.h"
 #include "workload/workload.h"
 
@@ -89,13 +89,11 @@ static int racks_check(const struct bn_scenario *sc, const struct racks *r, uint
         if (!r->count[l])
             continue;
         if (f > 0 && r->count[l] < 2)
-            return bn_fail(err, BN_EINPUT, "%s: key 'workload.rack_local': leaf %u holds one "
-                           "host, with no neighbour to send to", BN_WHERE(sc, "workload.rack_local"),
-                           l);
+            return bn_fail_key(err, BN_EINPUT, "workload.rack_local", "leaf %u holds one "
+                               "host, with no neighbour to send to", l);
         if (f < 1 && r->count[l] == n)
-            return bn_fail(err, BN_EINPUT, "%s: key 'workload.rack_local': every host is under "
-                           "one leaf: no flow can leave it (set 1 or -1)",
-                           BN_WHERE(sc, "workload.rack_local"));
+            return bn_fail_key(err, BN_EINPUT, "workload.rack_local", "every host is under "
+                               "one leaf: no flow can leave it (set 1 or -1)");
     }
     return BN_OK;
 }
@@ -115,8 +113,8 @@ static int bursts(const struct bn_scenario *sc, uint32_t n, double gap_us, struc
 {
     uint32_t k = sc->workload.incast_senders;
     if (k > n - 1)
-        return bn_fail(err, BN_EINPUT, "%s: key 'workload.incast_senders': %u senders but only "
-                       "%u other hosts", BN_WHERE(sc, "workload.incast_senders"), k, n - 1);
+        return bn_fail_key(err, BN_EINPUT, "workload.incast_senders", "%u senders but only "
+                           "%u other hosts", k, n - 1);
     uint32_t *hosts = malloc((size_t)n * sizeof *hosts);
     if (!hosts)
         return bn_fail(err, BN_ENOMEM, "out of memory");
@@ -171,8 +169,7 @@ static int generate(const struct bn_scenario *sc, const struct bn_wl_hosts *h,
         char why[sizeof err->msg];
         snprintf(why, sizeof why, "%s", err->msg);
         free(cdf);
-        return bn_fail(err, BN_EINPUT, "%s: key 'workload.size_cdf': %s",
-                       BN_WHERE(sc, "workload.size_cdf"), why);
+        return bn_fail_key(err, BN_EINPUT, "workload.size_cdf", "%s", why);
     }
     struct racks r = {0};
     double local = sc->workload.rack_local;
@@ -200,9 +197,8 @@ static int generate(const struct bn_scenario *sc, const struct bn_wl_hosts *h,
                         (bpus * share * n),
                     rng, out, err);
     if (rc == BN_OK && out->n == 0)
-        rc = bn_fail(err, BN_EINPUT, "%s: key 'workload.duration_us': no flow arrives in %g us "
-                     "at this load", BN_WHERE(sc, "workload.duration_us"),
-                     sc->workload.duration_us);
+        rc = bn_fail_key(err, BN_EINPUT, "workload.duration_us", "no flow arrives in %g us "
+                         "at this load", sc->workload.duration_us);
     if (rc == BN_OK)
         qsort(out->flows, out->n, sizeof *out->flows, by_start);
     racks_free(&r);
@@ -233,6 +229,7 @@ static uint64_t count(const struct bn_scenario *sc, uint64_t nhosts, uint64_t *s
 
 const struct bn_workload_ops bn_wl_poisson = {
     .name = "poisson",
+    .offers_load = true,
     .generate = generate,
     .count = count,
     .count_key = "workload.duration_us", /* arrivals over the duration */

@@ -81,6 +81,8 @@ struct bn_wl_hosts {
 struct bn_workload_ops {
     const char *name;
     bool needs_flow_file;        /* reads workload.flow_file, which must be set */
+    bool offers_load;            /* its flows offer workload.load of the hosts' capacity over
+                                  * workload.duration_us (results: the load offered) */
     int (*generate)(const struct bn_scenario *sc, const struct bn_wl_hosts *h,
                     struct bn_rng *rng, struct bn_flow_list *out, struct bn_error *err);
     /* Before generating, for the memory estimate (driver/estimate.c): how
@@ -98,10 +100,10 @@ const struct bn_workload_ops *bn_workload_at(size_t i);
 const char *bn_workload_name(size_t i);
 /* The registry of workload.flow_format: "auto", then the formats. */
 const char *bn_flow_format_name(size_t i);
-/* workload.flow_file's format ("htsim", ...): workload.flow_format, or
- * what its first significant line claims; NULL if it cannot be read (the
- * reading proper reports why). */
-const char *bn_flow_file_format(const struct bn_scenario *sc);
+/* Whether workload.flow_file's format (workload.flow_format, or what its
+ * first significant line claims) may fail links (bn_flow_list.fail); false
+ * if it cannot be read (the reading proper reports why). */
+bool bn_flow_file_fails_links(const struct bn_scenario *sc);
 int bn_workload_generate_on(const struct bn_scenario *sc, const struct bn_wl_hosts *h,
                             struct bn_flow_list *out, struct bn_error *err);
 /* The same knowing only the host count (rate: link.rate_gbps; no leaves). */

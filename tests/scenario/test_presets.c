@@ -91,6 +91,18 @@ static void test_describe_bounds(void **state)
 }
 
 /* bn_interrupt stops a run at its first check and stays until cleared. */
+/* bn_scenario_preset_find is bn_scenario_preset_name's inverse; the count
+ * for a name that is none. */
+static void test_find(void **state)
+{
+    (void)state;
+    size_t n = bn_scenario_preset_count();
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(bn_scenario_preset_find(bn_scenario_preset_name(i)), i);
+    assert_int_equal(bn_scenario_preset_find("ib-ndrx"), n);
+    assert_int_equal(bn_scenario_preset_find(""), n);
+}
+
 static void test_interrupt_clear(void **state)
 {
     (void)state;
@@ -117,6 +129,7 @@ int main(void)
         cmocka_unit_test(test_set_and_refusal),
         cmocka_unit_test(test_presets_run),
         cmocka_unit_test(test_describe_bounds),
+        cmocka_unit_test(test_find),
         cmocka_unit_test(test_interrupt_clear),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

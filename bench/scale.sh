@@ -10,9 +10,12 @@
 #   stepwise   wall time and peak memory of stepwise (compact) ring and
 #              hier AllReduce rows of 64 MiB at the flow level, 1024 and
 #              2048 GPUs
+#   jobs       one training iteration of a Llama-3-70B-shaped job at the
+#              flow level in aggregate: 4,096 GPUs (job_llama70b_16k with
+#              DP 64) against its stepwise run, 16,384 and 131,072 GPUs
 # Timed with /usr/bin/time (process wall, peak RSS); busbw read from bnet's
 # JSON with jq.
-# Usage: bench/scale.sh [targets|agreement|stepwise|all]   (default: all)
+# Usage: bench/scale.sh [targets|agreement|stepwise|jobs|all]   (default: all)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/need-packages.sh time jq
@@ -68,4 +71,18 @@ if [[ $what == stepwise || $what == all ]]; then
             jq -r '.rows[0] | "  busbw \(.busbw_gbs) GB/s, #wrong \(.wrong)"' "$out/r.json"
         done
     done
+fi
+
+if [[ $what == jobs || $what == all ]]; then
+    echo "# target: a Llama-3-70B-shaped iteration, flow level: 16,384 GPUs < 5 min, 131,072 < 30 min"
+    dp64=(--set jobs.0.dp=64 --set jobs.0.global_batch=512)
+    for agg in false true; do
+        timed "job 4,096 GPUs, coll.aggregate=$agg" job scenarios/job_llama70b_16k.yaml \
+            "${dp64[@]}" --set coll.aggregate=$agg --json "$out/j$agg.json"
+        echo "  iteration $(jq '.jobs[0].iteration_us' "$out/j$agg.json") us"
+    done
+    timed "job 16,384 GPUs (job_llama70b_16k)" job scenarios/job_llama70b_16k.yaml --json "$out/j.json"
+    echo "  iteration $(jq '.jobs[0].iteration_us' "$out/j.json") us"
+    timed "job 131,072 GPUs (job_llama70b_131k)" job scenarios/job_llama70b_131k.yaml --json "$out/j.json"
+    echo "  iteration $(jq '.jobs[0].iteration_us' "$out/j.json") us"
 fi

@@ -35,7 +35,7 @@
 #include "job/graph.h"
 #include "driver/coll.h"
 #include "driver/flows.h"
-#include "flow/maxmin.h"
+#include "flow/flow.h"
 #include "switch/lb.h"
 #include "job/model.h"
 
@@ -51,6 +51,20 @@ static uint64_t flow_count(const struct bn_scenario *sc, uint64_t hosts, double 
     return flows;
 }
 
+/* The links a flow loads at the flow level, data and ACKs: one path, or
+ * a spread path set (about 1 + k/2 + k^2/4 ports each way up a three-tier
+ * fabric of radix k), which classes of identical links (flow/linkclass.h)
+ * fold to a few dozen unless per-packet entropy turns them off. */
+static double flow_uses(const struct bn_scenario *sc)
+{
+    const struct bn_lb_ops *lb = bn_lb_at(sc->sw.load_balancing);
+    bool per_packet = sc->nic.entropy == BN_SC_PER_PACKET;
+    double half = sc->topology.k / 2.0;
+    if (per_packet)
+        return 2 * (1 + half + half * half) + 16;
+    return lb->pure || lb->sticky ? 32 : 64;
+}
+
 static void run_parts(const struct bn_scenario *sc, const struct bn_topo_counts *c,
                       struct bn_mem_estimate *e)
 {
@@ -61,13 +75,8 @@ static void run_parts(const struct bn_scenario *sc, const struct bn_topo_counts 
                               sizeof(struct bn_flow_spec) + sizeof(struct bn_flow_result) +
                               2 * sizeof(struct bn_path_memo)) +
                      flows * sc->workload.messages * (sizeof(struct bn_msg) + sizeof(bn_time_t));
-    if (sc->sim.fidelity == BN_SC_FIDELITY_FLOW) {
-        const struct bn_lb_ops *lb = bn_lb_at(sc->sw.load_balancing);
-        bool spread = sc->nic.entropy == BN_SC_PER_PACKET || !(lb->pure || lb->sticky);
-        double half = sc->topology.k / 2.0;
-        double uses = spread ? 2 * (1 + half + half * half) + 16 : 32;
-        e->flows_bytes += (uint64_t)((double)flows * uses * (sizeof(struct bn_mm_use) + 8));
-    }
+    if (sc->sim.fidelity == BN_SC_FIDELITY_FLOW)
+        e->flows_bytes += (uint64_t)((double)flows * flow_uses(sc) * (sizeof(struct bn_mm_use) + 8));
     if (sc->observe.sample_us > 0) {
         double length = sc->sim.max_time_us > 0 ? sc->sim.max_time_us : 2 * ideal;
         uint64_t followed = flows < sc->observe.max_flows ? flows : sc->observe.max_flows;
@@ -80,18 +89,30 @@ static void run_parts(const struct bn_scenario *sc, const struct bn_topo_counts 
     }
 }
 
+/* The jobs' graphs: tasks (each with its edges and run state) as the
+ * builders make them (job/model.c); and their queue pairs, one per
+ * connection a collective or a send opens (a ring's per rank and channel,
+ * a pipeline stage's send each way: about GPUs x (channels + 2)), each
+ * with the links it loads at the flow level. */
+static void jobs_parts(const struct bn_scenario *sc, struct bn_mem_estimate *e)
+{
+    double per_task = sizeof(struct bn_task) + 3 * 3 * sizeof(uint32_t) + 40;
+    double ch = sc->coll.channels ? sc->coll.channels : 2; /* job_colls.c's default */
+    double per_qp = sizeof(struct bn_qp) + sc->nic.sr_window / 4 + 64 + 24;
+    if (sc->sim.fidelity == BN_SC_FIDELITY_FLOW)
+        per_qp += sizeof(struct bn_flow_qp) + flow_uses(sc) * (sizeof(struct bn_mm_use) + 8);
+    for (uint32_t k = 0; k < sc->njobs; k++) {
+        const struct bn_scenario_job *j = &sc->jobs[k];
+        double gpus = j->gpus ? j->gpus : (double)j->tp * j->cp * j->pp * (j->dp ? j->dp : 1);
+        e->jobs_bytes += (uint64_t)(per_task * (double)bn_job_task_estimate(j) +
+                                    per_qp * gpus * (ch + 2));
+    }
+}
+
 /* The largest row's schedule: the transfers an algorithm of the op moves
  * (a ring's 2 (n - 1) steps per rank and channel, cut into slices; an
  * all-to-all's n (n - 1) pairs per channel), each writing a slot whose
  * contribution set holds a bit per rank. */
-/* The jobs' graphs: tasks (each with its edges and run state) as the
- * builders make them (job/model.c). */
-static void jobs_parts(const struct bn_scenario *sc, struct bn_mem_estimate *e)
-{
-    double per_task = sizeof(struct bn_task) + 3 * 3 * sizeof(uint32_t) + 40;
-    for (uint32_t k = 0; k < sc->njobs; k++)
-        e->jobs_bytes += (uint64_t)(per_task * (double)bn_job_task_estimate(&sc->jobs[k]));
-}
 
 static void coll_parts(const struct bn_scenario *sc, const struct bn_topo_counts *c,
                        struct bn_mem_estimate *e)

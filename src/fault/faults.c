@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "core/rng.h"
-#include "core/where.h"
+#include "core/fail_key.h"
 #include "fault/faults.h"
 #include "link/impair.h"
 
@@ -34,9 +34,9 @@ void bn_fault_schedule(struct bn_faults *ft, bn_time_t t, uint16_t kind, uint32_
 static int bad_target(const struct bn_faults *ft, const struct fault *fa, const char *why,
                       struct bn_error *err)
 {
-    return bn_fail(err, BN_EINPUT, "%s: key 'faults[%u].target': '%s': %s",
-                   BN_WHERE_ITEM(ft->env.sc, "faults[].target", fa->index), fa->index,
-                   fa->sf->target, why);
+    (void)ft; /* the scenario layer's caller adds where (bn_scenario_locate) */
+    return bn_fail_item(err, BN_EINPUT, "faults", fa->index, "target", "'%s': %s",
+                        fa->sf->target, why);
 }
 
 static int add_port(struct fault *fa, uint32_t p, struct bn_error *err)

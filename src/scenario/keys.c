@@ -1136,7 +1136,7 @@ static const struct bn_scn_key keys[] = {
       .info.doc = "With sim.fidelity flow: each connection's transfers run as one flow of "
                   "all their bytes, and a row takes at least the longest chain of hops a piece "
                   "makes, so it costs O(ranks x channels) whatever its size (ring and hier; "
-                  "no #wrong check; docs/flow_level.md).",
+                  "no #wrong check; bnet coll and bnet job's collectives; docs/flow_level.md).",
       FIELD(coll.aggregate) },
 
     { .info.path = "sharp.enabled", BOOL_KEY, .info.unit = "", .info.def = "false",

@@ -475,7 +475,7 @@ int bn_ranks_gather_each(struct bn_sim *s, const void *mine, size_t len, bn_rank
     size_t most = 0;
     for (uint32_t k = 1; k < n; k++)
         most = from[k] > most ? from[k] : most;
-    static char none;
+    char none = 0; /* a non-NULL buffer for ranks that take nothing */
     char *in = self == 0 ? malloc(most + 1) : &none;
     bool ok = in != NULL && (self != 0 || take(ud, 0, mine, len));
     for (uint32_t k = 1; k < n && rc == 0; k++) { /* rank k's turn: to rank 0 alone */

@@ -16,8 +16,9 @@
 #    runs there (the sanitizer build is 3-10 times slower).
 # Shrunk, with the reason: lb_spray_go_back_n (go-back-N under spraying
 # retransmits for 6.6 s whole) stops at 1000 us; superpod_b200's sweep is
-# one 64 KiB size (1 s); cluster_131k is left out (13 s of routing tables
-# for 131,072 GPUs, timed in test_sizes.sh). About 40 s in the normal
+# one 64 KiB size (1 s); job_llama70b_16k runs 4 of its 256 data-parallel
+# replicas; cluster_131k and job_llama70b_131k are left out (13 s of
+# routing tables for 131,072 GPUs, timed in test_sizes.sh). About 40 s in the normal
 # build on 2 cores.
 # Usage: tests/cli/test_determinism.sh BNET
 set -uo pipefail
@@ -28,8 +29,9 @@ args_for() {
     local b=$1 f=$2
     case $b in
         p2p_*) A=(p2p "$f" -s 4096 -n 50) ;;
+        job_llama70b_131k|cluster_131k) A=() ;;
+        job_llama70b_*) A=(job "$f" --quiet --set jobs.0.dp=4 --set jobs.0.global_batch=32) ;;
         job_*|jobs_*) A=(job "$f" --fidelity flow --quiet) ;;
-        cluster_131k) A=() ;;
         superpod*) A=(coll "$f" -b 64K -e 64K) ;;
         cluster*) A=(coll "$f" -b 64K -e 1M -f 4) ;;
         lb_spray_go_back_n) A=(run "$f" --quiet --reproducible --set sim.max_time_us=1000) ;;

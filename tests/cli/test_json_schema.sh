@@ -32,10 +32,11 @@ res() {
 SHORT=(--set sim.max_time_us=300)
 for f in scenarios/*.yaml; do
   b=$(basename "$f" .yaml)
-  [[ $b == cluster_131k ]] || res topo topo "$f"  # 131k: 7 s of routing, in test_sizes
+  [[ $b == cluster_131k || $b == *_131k ]] || res topo topo "$f"  # 131k: 7 s of routing, in test_sizes
   case $b in
     p2p_*) res p2p p2p "$f" -s 4096 -n 50 ;;
-    job_*|jobs_*) res job job "$f" --fidelity flow ;;
+    job_llama70b_16k) res job job "$f" --set jobs.0.dp=4 --set jobs.0.global_batch=32 ;;
+    job_*|jobs_*) [[ $b == *_131k ]] || res job job "$f" --fidelity flow ;;
     cluster_131k) ;;
     cluster*|superpod*) res coll coll "$f" -b 1M -e 1M ;;
     *) res run run "$f" --quiet "${SHORT[@]}" ;;

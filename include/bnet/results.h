@@ -65,6 +65,7 @@ struct bn_topo_info {
     bool paths_asked;                /* --paths SRC,DST */
     uint32_t path_src, path_dst, path_hops; /* host indices; links on a minimal path */
     uint64_t minimal_paths;          /* how many (parallel links count apart; saturates) */
+    uint64_t memory_jobs_bytes;      /* the estimate of bnet job's run (0: no jobs, or not asked) */
 };
 
 /* One flow of a bn_run; times are simulated. */

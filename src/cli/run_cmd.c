@@ -658,15 +658,17 @@ static int do_topo(const struct cli_opts *o, const struct bn_scenario *sc)
         fprintf(stderr, "bnet: --json - and --dot - cannot both write to stdout\n");
         return 2;
     }
-    struct bn_mem_estimate run, coll;
+    struct bn_mem_estimate run, coll, jobs = {0};
     warn_slow(sc, BN_EST_TOPO);
     if (bn_check_memory(sc, BN_EST_TOPO, &err) != BN_OK ||
         bn_estimate_memory(sc, BN_EST_RUN, &run, &err) != BN_OK ||
         bn_estimate_memory(sc, BN_EST_COLL, &coll, &err) != BN_OK ||
+        (sc->njobs && bn_estimate_memory(sc, BN_EST_JOBS, &jobs, &err) != BN_OK) ||
         bn_plan_topology(sc, &q, &info, &err) != BN_OK)
         return exit_status(&err);
     info.memory_run_bytes = run.total_bytes;
     info.memory_coll_bytes = coll.total_bytes;
+    info.memory_jobs_bytes = jobs.total_bytes;
     info.memory_available_bytes = run.available_bytes;
     if (!quiet)
         bn_topo_info_print(stdout, &info);

@@ -46,6 +46,8 @@ static void print_plan(FILE *out, const struct bn_topo_info *t)
         fprintf(out, "memory (est.)   bnet run %.1f MB, bnet coll's largest row %.1f MB "
                 "(%.1f GB available)\n", t->memory_run_bytes / 1e6, t->memory_coll_bytes / 1e6,
                 t->memory_available_bytes / 1e9);
+    if (t->memory_available_bytes && t->memory_jobs_bytes)
+        fprintf(out, "                bnet job %.1f MB\n", t->memory_jobs_bytes / 1e6);
 }
 
 void bn_topo_info_print(FILE *out, const struct bn_topo_info *t)

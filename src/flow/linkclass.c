@@ -72,23 +72,25 @@ static bool same_use(const struct bn_lc_item *a, const struct bn_lc_item *b)
            (a->cls != UNUSED || a->cap == b->cap);
 }
 
+/* Scratch for a path of n uses (each array grown alone: a failed one
+ * leaves the others valid). */
 static bool room(struct bn_linkclass *lc, uint32_t n)
 {
     if (n <= lc->it_cap)
         return true;
-    struct bn_lc_item *it = realloc(lc->it, (size_t)n * sizeof *it);
-    uint32_t *ol = it ? realloc(lc->out_link, (size_t)n * sizeof *ol) : NULL;
+    void *it = realloc(lc->it, (size_t)n * sizeof *lc->it);
     if (it)
         lc->it = it;
+    void *ol = realloc(lc->out_link, (size_t)n * sizeof *lc->out_link);
     if (ol)
         lc->out_link = ol;
-    float *ow = ol ? realloc(lc->out_w, (size_t)n * sizeof *ow) : NULL;
+    void *ow = realloc(lc->out_w, (size_t)n * sizeof *lc->out_w);
     if (ow)
         lc->out_w = ow;
-    uint8_t *op = ow ? realloc(lc->out_passive, n) : NULL;
+    void *op = realloc(lc->out_passive, n);
     if (op)
         lc->out_passive = op;
-    if (!op)
+    if (!it || !ol || !ow || !op)
         return false;
     lc->it_cap = n;
     return true;

@@ -22,7 +22,7 @@ struct bn_coll_cost {
     double nic_line_gbps, nv_line_gbps; /* the line rates under those goodputs */
     /* per algorithm family, when set: the alphas with that family's
      * software step latencies in place of the plain ones, and its launch
-     * latency, once per collective (driver/coll.h, bn_coll_steps) */
+     * latency, once per collective (driver/coll/coll.h, bn_coll_steps) */
     struct bn_coll_family_cost {
         bool set;
         double net_alpha_us, nv_alpha_us, launch_us;

@@ -2,7 +2,7 @@
  * A job's iteration as a dependency graph: compute phases, collectives on
  * communicators and point-to-point sends, each starting once the tasks it
  * depends on have finished. Plain data, like a collective schedule: the
- * network executor (driver/job_exec.c) runs it on the fabric, and
+ * network executor (driver/job/job_exec.c) runs it on the fabric, and
  * bn_jg_replay recomputes an iteration's time from per-task durations
  * (with some set to zero: what that communication exposed).
  *

@@ -28,7 +28,7 @@ static const char *const labels[NROWS] = {
 };
 
 /* Row `row` (AllReduce size k) of a column a signal cut short before it
- * was measured: NaN, or a count of UINT64_MAX (driver/compare.c). */
+ * was measured: NaN, or a count of UINT64_MAX (study/compare.c). */
 static bool unmeasured(const struct bn_compare_col *c, int row, int k)
 {
     switch (row) {

@@ -1,5 +1,5 @@
 /*
- * The weighted path walk, the one both ideal FCTs (driver/ideal_fct.c) and
+ * The weighted path walk, the one both ideal FCTs (driver/flows/ideal_fct.c) and
  * the flow level (flow/paths.c) take: from a port, hop by hop, the ports a
  * packet like `probe` may cross, as the switches answer bn_switch_choices,
  * each with the share of the flow that crosses it (one next hop carries

@@ -7,7 +7,7 @@
  * by an internal link: its rate is the unit's aggregation throughput
  * (sharp.rate_gbps; default, line rate on every port of the switch), the
  * latency into it its aggregation latency. Collectives choose which units
- * form a reduction tree (driver/coll_sweep.c); packets reach a unit over
+ * form a reduction tree (driver/coll/coll_sweep.c); packets reach a unit over
  * fixed next hops (switch/switch.c).
  *
  * Units are nodes after every other node, one per switch in switch order.

@@ -14,7 +14,7 @@
  * Failure lines, `failure switch_type AGG switch_id S link_id L`, fail
  * the L-th core uplink of aggregation switch S from the start; htsim
  * fails only those (FatTreeTopology::add_failed_link), and so does this
- * reader: the run turns them into link_down faults (driver/flow_faults.c).
+ * reader: the run turns them into link_down faults (driver/flows/flow_faults.c).
  */
 #include <stdio.h>
 #include <stdlib.h>

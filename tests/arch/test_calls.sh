@@ -26,7 +26,8 @@ declare -A below=(
   [scenario]="core link topo nic switch coll workload fault"
   [sim]="core link topo nic switch fault flow scenario"
   [driver]="core link topo nic switch coll workload calib job fault flow scenario sim"
-  [report]="core scenario driver"
+  [study]="core link topo nic switch coll workload calib job fault flow scenario sim driver"
+  [report]="core scenario driver study"
 )
 
 test -d "$objs"
@@ -34,7 +35,7 @@ ok "the library's objects are built ($objs)" $?
 # symbol -> the layer defining it
 for dir in "$objs"/*/; do
   layer=$(basename "$dir")
-  nm --defined-only "$dir"*.o 2>/dev/null | awk -v l="$layer" 'NF == 3 && $2 ~ /^[TDBRC]$/ {print $3, l}'
+  find "$dir" -name '*.o' -exec nm --defined-only {} + 2>/dev/null | awk -v l="$layer" 'NF == 3 && $2 ~ /^[TDBRC]$/ {print $3, l}'
 done | sort -u >"$T/defs"
 test -s "$T/defs"
 ok "symbols defined: $(wc -l <"$T/defs")" $?
@@ -47,11 +48,11 @@ for dir in "$objs"/*/; do
     bad=1
     continue
   fi
-  for o in "$dir"*.o; do
+  for o in $(find "$dir" -name '*.o' | sort); do
     while read -r sym def; do
       calls=$((calls + 1))
       [[ $def == "$layer" || " ${below[$layer]} " == *" $def "* ]] && continue
-      echo "FAIL  src/$layer/$(basename "$o" .o) calls $sym of $def/ (src/$layer may call: ${below[$layer]})"
+      echo "FAIL  src/${o#"$objs"/} calls $sym of $def/ (src/$layer may call: ${below[$layer]})"
       bad=1
     done < <(nm -u "$o" | awk '{print $2}' | sort -u | join - "$T/defs")
   done

@@ -22,6 +22,7 @@ declare -A allowed=(
   [flow]="core link topo nic switch flow"
   [sim]="core link topo nic switch fault flow sim"
   [driver]="core link topo nic switch coll workload fault job calib flow sim driver"
+  [study]="core link topo nic switch coll workload fault job calib flow sim driver study"
   [plot]="plot"
   [cli]="cli plot"
 )
@@ -43,7 +44,7 @@ for dir in src/*/; do
       echo "FAIL  $file:$line includes $target/ (src/$layer may include: ${allowed[$layer]})"
       bad=1
     fi
-  done < <(grep -nE '^#include "[a-z_]+/' "$dir"* | sed -E 's/^([^:]+):([0-9]+):(.*)$/\1:\2:\3/')
+  done < <(grep -rnE '^#include "[a-z_]+/' "$dir" | sed -E 's/^([^:]+):([0-9]+):(.*)$/\1:\2:\3/')
   if ((bad)); then failed=$((failed + 1)); else passed=$((passed + 1)); fi
 done
 # include/bnet/ is the public API: it includes nothing but itself

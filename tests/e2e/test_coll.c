@@ -19,7 +19,7 @@
 #include <math.h>
 
 #include "bnet/coll.h"
-#include "driver/coll.h"
+#include "driver/coll/coll.h"
 
 static void sweep(const char *const *sets, struct bn_coll_results *r)
 {

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "driver/job.h"
+#include "driver/job/job.h"
 
 /* The row of collectives like task t (appended on first sight). */
 static struct bn_job_coll_row *coll_row(struct bn_jobs_exec *x, struct bn_job_rt *jr,

@@ -11,7 +11,7 @@
 
 #include "core/rng.h"
 #include "core/where.h"
-#include "driver/job.h"
+#include "driver/job/job.h"
 
 struct pool {
     const struct bn_topo *t;

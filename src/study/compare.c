@@ -24,7 +24,7 @@
 #include "core/interrupt.h"
 #include "core/progress.h"
 #include "core/where.h"
-#include "driver/workers.h"
+#include "core/workers.h"
 #include "sim/sim.h"
 
 static const uint64_t ar_sizes[BN_COMPARE_SIZES] = {1ull << 20, 64ull << 20, 1ull << 30};

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "driver/flows.h"
+#include "driver/flows/flows.h"
 
 int bn_flow_gates_init(struct bn_flows *fl, struct bn_error *err)
 {

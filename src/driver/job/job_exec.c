@@ -15,8 +15,8 @@
 #include "core/grow.h"
 #include "core/rng.h"
 #include "core/where.h"
-#include "driver/coll.h"
-#include "driver/job.h"
+#include "driver/coll/coll.h"
+#include "driver/job/job.h"
 
 enum { EV_TASK_DONE = 0, EV_POST = 1, EV_JOB_START = 2 };
 #define INST_SEND UINT32_MAX

@@ -9,7 +9,7 @@
  */
 #include <stdlib.h>
 
-#include "driver/flows.h"
+#include "driver/flows/flows.h"
 #include "sim/ranks_buf.h"
 
 int bn_flows_ranks_bind(struct bn_flows *fl, const struct bn_ranks *ranks, struct bn_error *err)

@@ -14,8 +14,8 @@
 #include "coll/tuner.h"
 #include "core/progress.h"
 #include "core/where.h"
-#include "driver/coll.h"
-#include "driver/workers.h"
+#include "driver/coll/coll.h"
+#include "core/workers.h"
 
 static bool cut_in_blocks(enum bn_coll_kind k)
 {

@@ -9,7 +9,7 @@
 
 #include "core/stats.h"
 #include "core/units.h"
-#include "driver/slowdown.h"
+#include "driver/flows/slowdown.h"
 
 #define EDGES_MAX 64
 

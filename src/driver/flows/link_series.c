@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "driver/flows.h"
+#include "driver/flows/flows.h"
 
 static int by_key(const void *a, const void *b)
 {

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "driver/flows.h"
+#include "driver/flows/flows.h"
 
 static void flows_complete(void *self, uint32_t cookie, enum bn_completion_side side,
                            bn_time_t when)

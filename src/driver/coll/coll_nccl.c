@@ -6,7 +6,7 @@
  */
 #include <math.h>
 
-#include "driver/coll.h"
+#include "driver/coll/coll.h"
 
 void bn_coll_nccl_system(const struct bn_scenario *sc, const struct bn_coll_params *p,
                          const struct bn_coll_cost *c, struct bn_nccl_system *sys)

@@ -22,7 +22,7 @@
 #include "bnet/version.h"
 #include "calib/calib.h"
 #include "coll/sched.h"
-#include "driver/workers.h"
+#include "core/workers.h"
 
 #define AGGREGATE_MIN_BYTES (1ull << 30)
 

@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "core/where.h"
-#include "driver/coll.h"
-#include "driver/job.h"
+#include "driver/coll/coll.h"
+#include "driver/job/job.h"
 
 /* A job's communicators run on 2 channels unless coll.channels sets them:
  * NCCL sizes each communicator's channels to its own GPUs and NICs, which

@@ -10,8 +10,8 @@
 
 #include "core/rng.h"
 #include "core/where.h"
-#include "driver/coll.h"
-#include "driver/job.h"
+#include "driver/coll/coll.h"
+#include "driver/job/job.h"
 
 const char *bn_job_span_dim(uint8_t dim) { return bn_job_dim_name((enum bn_job_dim)dim); }
 const char *bn_job_span_phase(uint8_t phase) { return bn_job_phase_name((enum bn_job_phase)phase); }

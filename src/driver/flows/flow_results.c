@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "core/stats.h"
-#include "driver/flows.h"
-#include "driver/ideal_fct.h"
-#include "driver/slowdown.h"
+#include "driver/flows/flows.h"
+#include "driver/flows/ideal_fct.h"
+#include "driver/flows/slowdown.h"
 
 static void flow_results(const struct bn_flows *flows, struct bn_ideal *id,
                          struct bn_results *out)

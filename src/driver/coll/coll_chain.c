@@ -5,7 +5,7 @@
  * rate its connection's flow had while it ran. Flows of whole connections
  * cannot show this time; the collective takes it at least.
  */
-#include "driver/coll.h"
+#include "driver/coll/coll.h"
 #include "flow/flow.h"
 
 double bn_coll_chain_us(const struct bn_sim *s, const struct bn_sched *sc, const bn_time_t *at,

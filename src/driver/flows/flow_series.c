@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "driver/flows.h"
+#include "driver/flows/flows.h"
 
 static int add_queue_port(struct bn_series *sr, uint32_t port)
 {

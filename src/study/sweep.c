@@ -13,7 +13,7 @@
 #include "bnet/sweep.h"
 #include "core/interrupt.h"
 #include "core/progress.h"
-#include "driver/workers.h"
+#include "core/workers.h"
 #include "sim/sim.h"
 
 /* Key `key`'s type as bnet keys lists it; list items ("faults.0.at_us")

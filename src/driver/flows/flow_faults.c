@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include "core/path.h"
-#include "driver/flows.h"
+#include "driver/flows/flows.h"
 #include "topo/topo.h"
 #include "workload/workload.h"
 

@@ -31,7 +31,7 @@
 #include <string.h>
 
 #include "core/grow.h"
-#include "driver/coll.h"
+#include "driver/coll/coll.h"
 
 struct exec {
     struct bn_sim *s;

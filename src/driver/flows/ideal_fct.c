@@ -17,7 +17,7 @@
  * or, for a flow spread per packet, all of them, a stage carrying what
  * its links carry together.
  */
-#include "driver/ideal_fct.h"
+#include "driver/flows/ideal_fct.h"
 #include "nic/encap.h"
 
 

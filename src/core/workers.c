@@ -10,7 +10,7 @@
 
 #include "bnet/bnet.h"
 #include "core/interrupt.h"
-#include "driver/workers.h"
+#include "core/workers.h"
 
 /* All len bytes through fd (reading or writing); -1 if it ends first. */
 static int move_all(int fd, void *buf, size_t len, bool out)

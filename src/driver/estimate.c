@@ -293,6 +293,38 @@ static const char *culprit(const struct bn_scenario *sc, const struct bn_mem_est
     }
 }
 
+/* The needs of sc changed as one hint says, if they fit: the flow level
+ * for a packet-level run, then (at flow level) a collective's connections
+ * as whole flows (coll.aggregate, docs/flow_level.md). "" if neither. */
+static void what_would_fit(const struct bn_scenario *sc, enum bn_est_what what_for,
+                           char *hint, size_t len)
+{
+    hint[0] = '\0';
+    if (what_for == BN_EST_TOPO)
+        return;
+    struct bn_scenario alt = *sc; /* read only: shares sc's arrays */
+    struct bn_mem_estimate e;
+    struct bn_error ignored;
+    bool coll = what_for == BN_EST_COLL || what_for == BN_EST_JOBS;
+    if (alt.sim.fidelity != BN_SC_FIDELITY_FLOW) {
+        alt.sim.fidelity = BN_SC_FIDELITY_FLOW;
+        if (bn_estimate_memory(&alt, what_for, &e, &ignored) == BN_OK &&
+            e.total_bytes <= e.available_bytes) {
+            snprintf(hint, len, "; at flow level it would need about %.1f GB (--fidelity flow)",
+                     (double)e.total_bytes / 1e9);
+            return;
+        }
+    }
+    if (coll && !alt.coll.aggregate && !alt.coll.proto && alt.coll.tuner == BN_SC_TUNER_BNET) {
+        alt.coll.aggregate = true;
+        if (bn_estimate_memory(&alt, what_for, &e, &ignored) == BN_OK &&
+            e.total_bytes <= e.available_bytes)
+            snprintf(hint, len, "; at flow level with each connection as one flow it would need "
+                     "about %.1f GB (%s--set coll.aggregate=true)", (double)e.total_bytes / 1e9,
+                     sc->sim.fidelity == BN_SC_FIDELITY_FLOW ? "" : "--fidelity flow ");
+    }
+}
+
 int bn_check_memory(const struct bn_scenario *sc, enum bn_est_what what_for,
                     struct bn_error *err)
 {
@@ -300,17 +332,19 @@ int bn_check_memory(const struct bn_scenario *sc, enum bn_est_what what_for,
     int rc = bn_estimate_memory(sc, what_for, &e, err);
     if (rc != BN_OK || e.total_bytes <= e.available_bytes)
         return rc;
-    char what[160];
+    char what[160], hint[160];
     const char *key = culprit(sc, &e, what, sizeof what);
     enum bn_mem_bound bound = BN_MEM_PHYSICAL;
     if (!sc->sim.memory_limit_bytes)
         bn_mem_available("", &bound);
+    what_would_fit(sc, what_for, hint, sizeof hint);
     return bn_fail(err, BN_EINPUT, "%s: key '%s': %s would need about %.1f GB (%s), more "
-                   "than the %.1f GB %s", sc->source, key,
+                   "than the %.1f GB %s%s", sc->source, key,
                    what_for == BN_EST_TOPO ? "the topology" : "the run",
                    (double)e.total_bytes / 1e9, what,
                    (double)e.available_bytes / 1e9,
-                   sc->sim.memory_limit_bytes ? "of sim.memory_limit_bytes" : bn_mem_bound_name(bound));
+                   sc->sim.memory_limit_bytes ? "of sim.memory_limit_bytes" : bn_mem_bound_name(bound),
+                   hint);
 }
 
 /*

@@ -901,6 +901,11 @@ expect_error "a time series beyond it" "key 'observe.sample_us'" "time series" \
 expect_error "an 8192-rank all-to-all schedule beyond the memory available" "key 'coll.op'" \
     "schedule" -- coll scenarios/default.yaml --set topology.k=32 --coll alltoall -b 64M -e 64M \
     --set sim.memory_limit_bytes=20000000000
+# a refusal names what would fit (issue 50): here a collective's connections as whole flows
+expect_error "a stepwise 8192-rank 1 GiB schedule beyond the limit, aggregate fits" \
+    "key 'coll.max_bytes'" "schedule" "--fidelity flow --set coll.aggregate=true)" \
+    -- coll scenarios/default.yaml --set topology.k=32 -b 1G -e 1G \
+    --set sim.memory_limit_bytes=2000000000
 expect_ok "bnet topo prints the estimate" "memory (est.)" "bnet run" -- topo --set topology.k=8
 # --seed is the scenario's seed for topo as for the other commands
 expect_ok "bnet topo takes --seed" "hosts           16" -- topo --seed 7 --set topology.k=4

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "bnet/bnet.h"
+#include "bnet/job.h"
 #include "scenario/keys.h"
 
 /* libFuzzer's entry point: called once per input. */
@@ -217,6 +218,29 @@ static inline void fuzz_topology(const uint8_t *data, size_t size, const char *k
     if (bn_topo_info_write_json(&info, "/dev/null", &err) != BN_OK)
         fuzz_fail("bn_topo_info_write_json to /dev/null: %s", err.msg);
     fuzz_run(sc);
+}
+
+/* The scenario's jobs[0] given the workload file `set` (a --set line)
+ * and run: the reader, the job builder and the jobs driver meet the input;
+ * the results are printed and written as JSON to /dev/null. */
+static inline void fuzz_run_job(struct bn_scenario *sc, const char *set)
+{
+    struct bn_error err = {0};
+    if (bn_scenario_set(sc, set, &err) != BN_OK || bn_scenario_validate(sc, &err) != BN_OK)
+        fuzz_fail("%s: %s", set, err.msg);
+    struct bn_job_results res;
+    int rc = bn_job_run(sc, NULL, &res, &err);
+    fuzz_expect(rc, &err, "bn_job_run");
+    if (rc != BN_OK)
+        return;
+    FILE *null = fopen("/dev/null", "w");
+    if (!null)
+        fuzz_fail("cannot open /dev/null");
+    bn_job_print(null, &res);
+    fclose(null);
+    if (bn_job_write_json(&res, "/dev/null", &err) != BN_OK)
+        fuzz_fail("bn_job_write_json to /dev/null: %s", err.msg);
+    bn_job_results_free(&res);
 }
 
 #endif

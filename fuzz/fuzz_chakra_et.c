@@ -17,8 +17,6 @@
 
 #include "fuzz.h"
 
-#include "bnet/job.h"
-
 #define RANKS_MAX 4
 #define CUT "@rank@"
 
@@ -57,7 +55,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static struct bn_scenario sc; /* tens of KB: not on the stack */
     static const char *const keys[] = {"topology.k=4", "sim.max_time_us=2000", NULL};
-    struct bn_error err = {0};
     if (!dir[0]) {
         snprintf(dir, sizeof dir, "/dev/shm/bnet-fuzz-et-XXXXXX");
         if (!mkdtemp(dir)) {
@@ -85,20 +82,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char file[BN_PATH_MAX];
     snprintf(file, sizeof file, "jobs.0.workload_file=%s/t.0.et", dir);
     fuzz_scenario(&sc, keys);
-    if (bn_scenario_set(&sc, file, &err) != BN_OK || bn_scenario_validate(&sc, &err) != BN_OK)
-        fuzz_fail("%s: %s", file, err.msg);
-    struct bn_job_results res;
-    int rc = bn_job_run(&sc, NULL, &res, &err);
-    fuzz_expect(rc, &err, "bn_job_run");
-    if (rc != BN_OK)
-        return 0;
-    FILE *null = fopen("/dev/null", "w");
-    if (!null)
-        fuzz_fail("cannot open /dev/null");
-    bn_job_print(null, &res);
-    fclose(null);
-    if (bn_job_write_json(&res, "/dev/null", &err) != BN_OK)
-        fuzz_fail("bn_job_write_json to /dev/null: %s", err.msg);
-    bn_job_results_free(&res);
+    fuzz_run_job(&sc, file);
     return 0;
 }

@@ -22,6 +22,7 @@
 #include "bnet/bnet.h"
 #include "bnet/job.h"
 #include "scenario/keys.h"
+#include "workload/workload.h"
 
 /* libFuzzer's entry point: called once per input. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -171,6 +172,51 @@ static inline void fuzz_run(const struct bn_scenario *sc)
     if (rc != BN_OK)
         fuzz_fail("bn_results_write_json to /dev/null: %s", err.msg);
     bn_results_free(&res);
+}
+
+#define FUZZ_MAX_TIME_US 2000.0
+#define FUZZ_MAX_MESSAGE_BYTES 65536u
+#define FUZZ_MIN_PERIOD_US 1.0
+
+/* What keeps one run in milliseconds whatever the input set: the
+ * topology a k=4 leaf-spine, simulated time at most 2000 us, Poisson
+ * arrivals within it, messages at most 64 KiB, periods at least 1 us. */
+static inline void fuzz_clamp(struct bn_scenario *sc)
+{
+    struct bn_error err = {0};
+    static const char *const fixed[] = {"topology.kind=leaf_spine", "topology.k=4", NULL};
+    for (const char *const *k = fixed; *k; k++)
+        if (bn_scenario_set(sc, *k, &err) != BN_OK)
+            fuzz_fail("harness key %s: %s", *k, err.msg);
+    if (sc->sim.max_time_us == 0 || sc->sim.max_time_us > FUZZ_MAX_TIME_US)
+        sc->sim.max_time_us = FUZZ_MAX_TIME_US;
+    if (sc->workload.message_bytes > FUZZ_MAX_MESSAGE_BYTES)
+        sc->workload.message_bytes = FUZZ_MAX_MESSAGE_BYTES;
+    if (sc->workload.duration_us > FUZZ_MAX_TIME_US) /* poisson: its flows, not millions */
+        sc->workload.duration_us = FUZZ_MAX_TIME_US;
+    if (sc->observe.sample_us > 0 && sc->observe.sample_us < FUZZ_MIN_PERIOD_US)
+        sc->observe.sample_us = FUZZ_MIN_PERIOD_US;
+    for (uint32_t i = 0; i < sc->nfaults; i++) {
+        struct bn_scenario_fault *f = &sc->faults[i];
+        if (f->down_us < FUZZ_MIN_PERIOD_US)
+            f->down_us = FUZZ_MIN_PERIOD_US;
+        if (f->up_us < FUZZ_MIN_PERIOD_US)
+            f->up_us = FUZZ_MIN_PERIOD_US;
+    }
+}
+
+/* sc, unless it needs a flow file (which has its own harness), put back in
+ * the frame of fuzz_clamp, validated and run. */
+static inline void fuzz_run_clamped(struct bn_scenario *sc)
+{
+    struct bn_error err = {0};
+    if (bn_workload_at(sc->workload.kind)->needs_flow_file)
+        return;
+    fuzz_clamp(sc);
+    int rc = bn_scenario_validate(sc, &err);
+    fuzz_expect(rc, &err, "bn_scenario_validate");
+    if (rc == BN_OK)
+        fuzz_run(sc);
 }
 
 /* The defaults with each "key=value" of the NULL-terminated list set: a

@@ -15,37 +15,6 @@
  */
 #include "fuzz.h"
 
-#include "workload/workload.h"
-
-#define E2E_MAX_TIME_US 2000.0
-#define E2E_MAX_MESSAGE_BYTES 65536u
-#define E2E_MIN_PERIOD_US 1.0
-
-/* What keeps one run in milliseconds whatever the input set. */
-static void clamp(struct bn_scenario *sc)
-{
-    struct bn_error err = {0};
-    static const char *const fixed[] = {"topology.kind=leaf_spine", "topology.k=4", NULL};
-    for (const char *const *k = fixed; *k; k++)
-        if (bn_scenario_set(sc, *k, &err) != BN_OK)
-            fuzz_fail("harness key %s: %s", *k, err.msg);
-    if (sc->sim.max_time_us == 0 || sc->sim.max_time_us > E2E_MAX_TIME_US)
-        sc->sim.max_time_us = E2E_MAX_TIME_US;
-    if (sc->workload.message_bytes > E2E_MAX_MESSAGE_BYTES)
-        sc->workload.message_bytes = E2E_MAX_MESSAGE_BYTES;
-    if (sc->workload.duration_us > E2E_MAX_TIME_US) /* poisson: its flows, not millions */
-        sc->workload.duration_us = E2E_MAX_TIME_US;
-    if (sc->observe.sample_us > 0 && sc->observe.sample_us < E2E_MIN_PERIOD_US)
-        sc->observe.sample_us = E2E_MIN_PERIOD_US;
-    for (uint32_t i = 0; i < sc->nfaults; i++) {
-        struct bn_scenario_fault *f = &sc->faults[i];
-        if (f->down_us < E2E_MIN_PERIOD_US)
-            f->down_us = E2E_MIN_PERIOD_US;
-        if (f->up_us < E2E_MIN_PERIOD_US)
-            f->up_us = E2E_MIN_PERIOD_US;
-    }
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static struct bn_scenario sc; /* tens of KB: not on the stack */
@@ -63,12 +32,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fuzz_expect(bn_scenario_set(&sc, line, &err), &err, "bn_scenario_set");
     }
     free(text);
-    if (bn_workload_at(sc.workload.kind)->needs_flow_file)
-        return 0;
-    clamp(&sc);
-    int rc = bn_scenario_validate(&sc, &err);
-    fuzz_expect(rc, &err, "bn_scenario_validate");
-    if (rc == BN_OK)
-        fuzz_run(&sc);
+    fuzz_run_clamped(&sc);
     return 0;
 }

@@ -24,16 +24,14 @@
 #include "workload/workload.h"
 
 /* The lists; a key of one is a field of every item ("faults[].kind"). */
-enum { LIST_FAULTS = 1, LIST_JOBS = 2 };
+enum { LIST_FAULTS = BN_KEY_LIST_FAULTS, LIST_JOBS = BN_KEY_LIST_JOBS };
 static const struct bn_scn_list lists[] = {
     {"faults", "fault", offsetof(struct bn_scenario, faults), sizeof(struct bn_scenario_fault),
      offsetof(struct bn_scenario, nfaults), BN_SC_FAULTS_MAX},
     {"jobs", "job", offsetof(struct bn_scenario, jobs), sizeof(struct bn_scenario_job),
      offsetof(struct bn_scenario, njobs), BN_SC_JOBS_MAX},
 };
-#define ITEM(m) \
-    .offset = offsetof(struct bn_scenario, faults[0].m), \
-    .size = sizeof(((struct bn_scenario *)0)->faults[0].m), .list = LIST_FAULTS
+#define ITEM(m) BN_ROW_FAULT(m)
 #define JOB(m) \
     .offset = offsetof(struct bn_scenario, jobs[0].m), \
     .size = sizeof(((struct bn_scenario *)0)->jobs[0].m), .list = LIST_JOBS
@@ -41,16 +39,15 @@ static const struct bn_scn_list lists[] = {
 #define FIELD(m) \
     .offset = offsetof(struct bn_scenario, m), .size = sizeof(((struct bn_scenario *)0)->m)
 
-#define INT_KEY .kind = BN_SCN_INT, .info.type = "int"
-#define FLOAT_KEY .kind = BN_SCN_FLOAT, .info.type = "float"
-#define BOOL_KEY .kind = BN_SCN_BOOL, .info.type = "bool"
-#define STRING_KEY .kind = BN_SCN_STRING, .info.type = "string"
-#define ENUM_KEY .kind = BN_SCN_ENUM, .info.type = "enum"
-
-#define ABOVE_ZERO .lo = 0, .flags = BN_SCN_LO | BN_SCN_LO_EXCL
-#define AT_LEAST(v) .lo = (v), .flags = BN_SCN_LO
-/* Physical-sanity bounds also keep integer picosecond time far from overflow. */
-#define RANGE(a, b) .lo = (a), .hi = (b), .flags = BN_SCN_LO | BN_SCN_HI
+/* Short names for core/keyrow.h's row pieces. */
+#define INT_KEY BN_ROW_INT
+#define FLOAT_KEY BN_ROW_FLOAT
+#define BOOL_KEY BN_ROW_BOOL
+#define STRING_KEY BN_ROW_STRING
+#define ENUM_KEY BN_ROW_ENUM
+#define ABOVE_ZERO BN_ROW_ABOVE_ZERO
+#define AT_LEAST(v) BN_ROW_AT_LEAST(v)
+#define RANGE(a, b) BN_ROW_RANGE(a, b)
 
 /* The choices of enum-like keys: a module key's are its registry's names,
  * in registry order (the index stored is the module's); the others' are
@@ -126,7 +123,7 @@ static const char *fabric_choice(size_t i)
     return i == 0 ? "none" : bn_scenario_preset_name(i - 1);
 }
 
-static const struct bn_scn_key keys[] = {
+static const struct bn_key_row keys[] = {
     { .info.path = "seed", INT_KEY, .info.unit = "", .info.def = "1",
       .info.doc = "Seed for every random choice in the run; same seed, same run (at most 2^53-1, "
                   "exact in any JSON reader).",
@@ -187,7 +184,7 @@ static const struct bn_scn_key keys[] = {
       .info.def = "= link.rate_gbps",
       .info.doc = "Line rate of switch-to-switch links; unset = link.rate_gbps (a given value must be > 0).",
       FIELD(link.fabric_rate_gbps), .lo = 0.001, .hi = 1e6,
-      .flags = BN_SCN_LO | BN_SCN_HI | BN_SCN_DERIVED },
+      .flags = BN_KEY_LO | BN_KEY_HI | BN_KEY_DERIVED },
     { .info.path = "link.host_cable_m", FLOAT_KEY, .info.unit = "m", .info.def = "2",
       .info.doc = "Cable length between a host and its switch.",
       FIELD(link.host_cable_m), RANGE(0, 1e6) },
@@ -229,7 +226,7 @@ static const struct bn_scn_key keys[] = {
       .info.doc = "PFC headroom per ingress port above XOFF; unset = mlx5's "
                   "(301 + 2.16 x cable m) x Gb/s + 2.72 x MTU. Must cover the bytes in flight.",
       FIELD(pfc.headroom_bytes), .lo = 1, .hi = 1099511627776.0,
-      .flags = BN_SCN_LO | BN_SCN_HI | BN_SCN_DERIVED },
+      .flags = BN_KEY_LO | BN_KEY_HI | BN_KEY_DERIVED },
     { .info.path = "pfc.threshold", ENUM_KEY, .info.unit = "", .info.def = "static",
       .info.choice = threshold_choice,
       .info.doc = "XOFF rule: static (buffer - headroom per port) or dynamic (a shared buffer "
@@ -301,7 +298,7 @@ static const struct bn_scn_key keys[] = {
       FIELD(sw.ecn.kmax_bytes) },
     { .info.path = "switch.ecn.pmax", FLOAT_KEY, .info.unit = "", .info.def = "0.2",
       .info.doc = "Marking probability at kmax, 0..1.",
-      FIELD(sw.ecn.pmax), .lo = 0, .hi = 1, .flags = BN_SCN_LO | BN_SCN_HI },
+      FIELD(sw.ecn.pmax), .lo = 0, .hi = 1, .flags = BN_KEY_LO | BN_KEY_HI },
 
     { .info.path = "nic.encap", ENUM_KEY, .info.unit = "", .info.def = "roce",
       .info.choice = bn_encap_name,
@@ -340,11 +337,11 @@ static const struct bn_scn_key keys[] = {
       .info.doc = "Receiver sends at most one congestion notification per queue pair per "
                   "interval; unset = dcqcn.preset's (nvidia 4, paper 50), ib_cc 0.",
       FIELD(nic.cnp_interval_us), .lo = 0, .hi = 1e6,
-      .flags = BN_SCN_LO | BN_SCN_HI | BN_SCN_DERIVED },
+      .flags = BN_KEY_LO | BN_KEY_HI | BN_KEY_DERIVED },
 #define DCQCN_OVERRIDE(key_, unit_, member_, doc_)                                       \
     { .info.path = "dcqcn." key_, FLOAT_KEY, .info.unit = unit_, .info.def = "= preset",  \
       .info.doc = doc_, FIELD(dcqcn.member_), .lo = 0, .hi = 1e9,                         \
-      .flags = BN_SCN_LO | BN_SCN_LO_EXCL | BN_SCN_HI | BN_SCN_DERIVED }
+      .flags = BN_KEY_LO | BN_KEY_LO_EXCL | BN_KEY_HI | BN_KEY_DERIVED }
     { .info.path = "dcqcn.preset", ENUM_KEY, .info.unit = "", .info.def = "nvidia",
       .info.choice = dcqcn_preset_choice,
       .info.doc = "DCQCN parameter set: nvidia (ConnectX firmware defaults) or paper "
@@ -362,11 +359,11 @@ static const struct bn_scn_key keys[] = {
     { .info.path = "dcqcn.byte_counter_bytes", INT_KEY, .info.unit = "bytes", .info.def = "= preset",
       .info.doc = "Bytes per byte-counter increase event (paper 10000000; nvidia: timer only).",
       FIELD(dcqcn.byte_counter_bytes), .lo = 1, .hi = 1e15,
-      .flags = BN_SCN_LO | BN_SCN_HI | BN_SCN_DERIVED },
+      .flags = BN_KEY_LO | BN_KEY_HI | BN_KEY_DERIVED },
     { .info.path = "dcqcn.fast_recovery", INT_KEY, .info.unit = "steps", .info.def = "= preset",
       .info.doc = "Increase events spent in fast recovery, F (nvidia 1, paper 5).",
       FIELD(dcqcn.fast_recovery), .lo = 1, .hi = 1000,
-      .flags = BN_SCN_LO | BN_SCN_HI | BN_SCN_DERIVED },
+      .flags = BN_KEY_LO | BN_KEY_HI | BN_KEY_DERIVED },
     { .info.path = "nscc.max_cwnd_bytes", INT_KEY, .info.unit = "bytes", .info.def = "0",
       .info.doc = "NSCC: starting and largest congestion window; 0 = 1.5 bandwidth-delay "
                   "products (line rate x the fabric's longest idle round trip, then the "
@@ -405,12 +402,12 @@ static const struct bn_scn_key keys[] = {
                   "non-positive gradients in a row); unset = the line rate / 1000: the paper's "
                   "10 Mb/s at 10 Gb/s, 100 Mb/s at 100 Gb/s as HPCC's evaluation scales it.",
       FIELD(timely.delta_mbps), .lo = 0.001, .hi = 1e6,
-      .flags = BN_SCN_LO | BN_SCN_HI | BN_SCN_DERIVED },
+      .flags = BN_KEY_LO | BN_KEY_HI | BN_KEY_DERIVED },
     { .info.path = "timely.min_rate_mbps", FLOAT_KEY, .info.unit = "Mb/s", .info.def = "= line/100",
       .info.doc = "timely: no decrease goes below this rate; unset = the line rate / 100 (1 Gb/s "
                   "at 100 Gb/s, HPCC's evaluation setting).",
       FIELD(timely.min_rate_mbps), .lo = 0.001, .hi = 1e7,
-      .flags = BN_SCN_LO | BN_SCN_HI | BN_SCN_DERIVED },
+      .flags = BN_KEY_LO | BN_KEY_HI | BN_KEY_DERIVED },
     { .info.path = "timely.segment_bytes", INT_KEY, .info.unit = "bytes", .info.def = "16384",
       .info.doc = "timely: the segment whose completion is one update (the paper's 16-64 KB); "
                   "between two round-trip samples, as many updates as segments went.",
@@ -451,7 +448,7 @@ static const struct bn_scn_key keys[] = {
       FIELD(swift.max_cwnd), RANGE(1, 1e9) },
     { .info.path = "hpcc.eta", FLOAT_KEY, .info.unit = "", .info.def = "0.95",
       .info.doc = "hpcc: the target utilization of the most loaded link on the path.",
-      FIELD(hpcc.eta), .lo = 0, .hi = 1, .flags = BN_SCN_LO | BN_SCN_LO_EXCL | BN_SCN_HI },
+      FIELD(hpcc.eta), .lo = 0, .hi = 1, .flags = BN_KEY_LO | BN_KEY_LO_EXCL | BN_KEY_HI },
     { .info.path = "hpcc.max_stage", INT_KEY, .info.unit = "", .info.def = "5",
       .info.doc = "hpcc: additive round trips below the target before a multiplicative step.",
       FIELD(hpcc.max_stage), RANGE(0, 1000) },
@@ -470,25 +467,25 @@ static const struct bn_scn_key keys[] = {
       FIELD(eqds.first_window_bytes), RANGE(0, 1e12) },
     { .info.path = "eqds.credit_rate", FLOAT_KEY, .info.unit = "", .info.def = "1",
       .info.doc = "eqds: receivers pace credits at this fraction of their line rate.",
-      FIELD(eqds.credit_rate), .lo = 0, .hi = 1, .flags = BN_SCN_LO | BN_SCN_LO_EXCL | BN_SCN_HI },
+      FIELD(eqds.credit_rate), .lo = 0, .hi = 1, .flags = BN_KEY_LO | BN_KEY_LO_EXCL | BN_KEY_HI },
     { .info.path = "ibcc.ccti_timer_us", FLOAT_KEY, .info.unit = "us", .info.def = "= default",
       .info.doc = "CCTI_Timer: the CCT index falls by one per period (see docs/model.md).",
       FIELD(ibcc.ccti_timer_us), .lo = 0, .hi = 1e9,
-      .flags = BN_SCN_LO | BN_SCN_LO_EXCL | BN_SCN_HI | BN_SCN_DERIVED },
+      .flags = BN_KEY_LO | BN_KEY_LO_EXCL | BN_KEY_HI | BN_KEY_DERIVED },
     { .info.path = "ibcc.ccti_increase", INT_KEY, .info.unit = "", .info.def = "= default",
       .info.doc = "CCTI_Increase: index added per BECN.",
       FIELD(ibcc.ccti_increase), .lo = 1, .hi = 1000,
-      .flags = BN_SCN_LO | BN_SCN_HI | BN_SCN_DERIVED },
+      .flags = BN_KEY_LO | BN_KEY_HI | BN_KEY_DERIVED },
     { .info.path = "ibcc.ccti_limit", INT_KEY, .info.unit = "", .info.def = "= default",
       .info.doc = "CCTI_Limit: the highest CCT index (slowest rate).",
       FIELD(ibcc.ccti_limit), .lo = 1, .hi = 65535,
-      .flags = BN_SCN_LO | BN_SCN_HI | BN_SCN_DERIVED },
+      .flags = BN_KEY_LO | BN_KEY_HI | BN_KEY_DERIVED },
     { .info.path = "nic.rto_us", FLOAT_KEY, .info.unit = "us",
       .info.def = "= 100 lossy, 10000 lossless",
       .info.doc = "Retransmission timeout; unset = 100 us on lossy links, 10 ms on lossless "
                   "ones (where a short timer only fires spuriously behind pauses); never "
                   "longer than the local ACK timeout (nic.ack_timeout), IB's transport timer.",
-      FIELD(nic.rto_us), .lo = 0.001, .hi = 1e9, .flags = BN_SCN_LO | BN_SCN_HI | BN_SCN_DERIVED },
+      FIELD(nic.rto_us), .lo = 0.001, .hi = 1e9, .flags = BN_KEY_LO | BN_KEY_HI | BN_KEY_DERIVED },
     { .info.path = "nic.retry_cnt", INT_KEY, .info.unit = "retries", .info.def = "7",
       .info.doc = "Retransmissions without progress, each a local ACK timeout apart, before a "
                   "queue pair goes to the error state and its flow or collective fails (IB RC "
@@ -854,7 +851,7 @@ static const struct bn_scn_key keys[] = {
     { .info.path = "jobs[].utilization", FLOAT_KEY, .info.unit = "", .info.def = "0.5",
       .info.doc = "Share of the peak the model's kernels reach (compute time = FLOPs / "
                   "(gpu_tflops x utilization)).", JOB(utilization), .lo = 0, .hi = 1,
-      .flags = BN_SCN_LO | BN_SCN_LO_EXCL | BN_SCN_HI },
+      .flags = BN_KEY_LO | BN_KEY_LO_EXCL | BN_KEY_HI },
     { .info.path = "jobs[].gpu_hbm_gbs", FLOAT_KEY, .info.unit = "GB/s", .info.def = "3350",
       .info.doc = "GPU memory bandwidth: a decode step reads the weights and KV cache at it "
                   "(3350: H100 SXM).", JOB(gpu_hbm_gbs), RANGE(1e-3, 1e7) },
@@ -1161,9 +1158,9 @@ _Static_assert(NKEYS <= BN_SCENARIO_KEYS_MAX, "bn_scenario.key_line has no room 
 
 size_t bn_scn_count(void) { return NKEYS; }
 
-size_t bn_scn_index(const struct bn_scn_key *k) { return (size_t)(k - keys); }
+size_t bn_scn_index(const struct bn_key_row *k) { return (size_t)(k - keys); }
 
-const struct bn_scn_key *bn_scn_at(size_t i) { return i < NKEYS ? &keys[i] : NULL; }
+const struct bn_key_row *bn_scn_at(size_t i) { return i < NKEYS ? &keys[i] : NULL; }
 
 size_t bn_scenario_key_count(void) { return NKEYS; }
 
@@ -1172,7 +1169,7 @@ const struct bn_scenario_key_info *bn_scenario_key(size_t i)
     return i < NKEYS ? &keys[i].info : NULL;
 }
 
-const struct bn_scn_key *bn_scn_find(const char *path)
+const struct bn_key_row *bn_scn_find(const char *path)
 {
     for (size_t i = 0; i < NKEYS; i++)
         if (strcmp(keys[i].info.path, path) == 0)
@@ -1185,7 +1182,7 @@ const struct bn_scn_list *bn_scn_list_at(size_t i)
     return i < sizeof lists / sizeof lists[0] ? &lists[i] : NULL;
 }
 
-const struct bn_scn_list *bn_scn_list_of(const struct bn_scn_key *k)
+const struct bn_scn_list *bn_scn_list_of(const struct bn_key_row *k)
 {
     return k && k->list ? &lists[k->list - 1] : NULL;
 }
@@ -1198,7 +1195,7 @@ const struct bn_scn_list *bn_scn_list_find(const char *name)
     return NULL;
 }
 
-const char *bn_scn_field_name(const struct bn_scn_key *k)
+const char *bn_scn_field_name(const struct bn_key_row *k)
 {
     return k->info.path + strlen(bn_scn_list_of(k)->name) + strlen("[].");
 }
@@ -1216,7 +1213,7 @@ void bn_scn_list_fields(const struct bn_scn_list *l, char *buf, size_t len)
     }
 }
 
-const struct bn_scn_key *bn_scn_item_field(const struct bn_scn_list *l, const char *field)
+const struct bn_key_row *bn_scn_item_field(const struct bn_scn_list *l, const char *field)
 {
     for (size_t i = 0; i < NKEYS; i++)
         if (bn_scn_list_of(&keys[i]) == l && strcmp(bn_scn_field_name(&keys[i]), field) == 0)
@@ -1224,7 +1221,7 @@ const struct bn_scn_key *bn_scn_item_field(const struct bn_scn_list *l, const ch
     return NULL;
 }
 
-const struct bn_scn_key *bn_scn_find_item(const char *path, uint32_t *index)
+const struct bn_key_row *bn_scn_find_item(const char *path, uint32_t *index)
 {
     size_t n = strcspn(path, ".");
     char name[16];
@@ -1246,10 +1243,10 @@ const struct bn_scn_key *bn_scn_find_item(const char *path, uint32_t *index)
     return bn_scn_item_field(l, p + 1);
 }
 
-static int apply_at(struct bn_scenario *sc, const struct bn_scn_key *k, size_t delta,
+static int apply_at(struct bn_scenario *sc, const struct bn_key_row *k, size_t delta,
                     const char *text, char *why, size_t len);
 
-int bn_scn_apply_item(struct bn_scenario *sc, const struct bn_scn_key *k, uint32_t index,
+int bn_scn_apply_item(struct bn_scenario *sc, const struct bn_key_row *k, uint32_t index,
                       const char *text, char *why, size_t len)
 {
     const struct bn_scn_list *l = bn_scn_list_of(k);
@@ -1380,40 +1377,40 @@ void bn_scn_excerpt(const char *s, size_t n, char *buf, size_t len)
 
 /* ---- what a valid value looks like ---- */
 
-static uint64_t width_max(const struct bn_scn_key *k)
+static uint64_t width_max(const struct bn_key_row *k)
 {
     return k->size >= sizeof(uint64_t) ? UINT64_MAX : UINT32_MAX;
 }
 
-static uint64_t int_lo(const struct bn_scn_key *k)
+static uint64_t int_lo(const struct bn_key_row *k)
 {
-    if (!(k->flags & BN_SCN_LO))
+    if (!(k->flags & BN_KEY_LO))
         return 0;
-    return (uint64_t)k->lo + ((k->flags & BN_SCN_LO_EXCL) ? 1u : 0u);
+    return (uint64_t)k->lo + ((k->flags & BN_KEY_LO_EXCL) ? 1u : 0u);
 }
 
-static uint64_t int_hi(const struct bn_scn_key *k)
+static uint64_t int_hi(const struct bn_key_row *k)
 {
     uint64_t hi = width_max(k);
-    if ((k->flags & BN_SCN_HI) && (uint64_t)k->hi < hi)
+    if ((k->flags & BN_KEY_HI) && (uint64_t)k->hi < hi)
         hi = (uint64_t)k->hi;
     return hi;
 }
 
-static void float_bounds(const struct bn_scn_key *k, char *buf, size_t len)
+static void float_bounds(const struct bn_key_row *k, char *buf, size_t len)
 {
-    if ((k->flags & BN_SCN_LO) && (k->flags & BN_SCN_HI))
+    if ((k->flags & BN_KEY_LO) && (k->flags & BN_KEY_HI))
         snprintf(buf, len, " from %g to %g", k->lo, k->hi);
-    else if (k->flags & BN_SCN_LO)
-        snprintf(buf, len, ", %s %g", (k->flags & BN_SCN_LO_EXCL) ? ">" : ">=", k->lo);
-    else if (k->flags & BN_SCN_HI)
+    else if (k->flags & BN_KEY_LO)
+        snprintf(buf, len, ", %s %g", (k->flags & BN_KEY_LO_EXCL) ? ">" : ">=", k->lo);
+    else if (k->flags & BN_KEY_HI)
         snprintf(buf, len, ", <= %g", k->hi);
     else
         buf[0] = '\0';
 }
 
 /* "a, b, c": an enum key's choices (cut short if buf is). */
-static void choices_list(const struct bn_scn_key *k, char *buf, size_t len)
+static void choices_list(const struct bn_key_row *k, char *buf, size_t len)
 {
     size_t used = 0;
     buf[0] = '\0';
@@ -1423,28 +1420,28 @@ static void choices_list(const struct bn_scn_key *k, char *buf, size_t len)
     }
 }
 
-void bn_scn_expect(const struct bn_scn_key *k, char *buf, size_t len)
+void bn_scn_expect(const struct bn_key_row *k, char *buf, size_t len)
 {
     char unit[32] = "", extra[96] = "";
     if (k->info.unit[0])
         snprintf(unit, sizeof unit, " in %s", k->info.unit);
     switch (k->kind) {
-    case BN_SCN_INT:
+    case BN_KEY_INT:
         snprintf(buf, len, "an integer%s from %llu to %llu", unit,
                  (unsigned long long)int_lo(k), (unsigned long long)int_hi(k));
         break;
-    case BN_SCN_FLOAT:
+    case BN_KEY_FLOAT:
         float_bounds(k, extra, sizeof extra);
         snprintf(buf, len, "a number%s%s", unit, extra);
         break;
-    case BN_SCN_BOOL:
+    case BN_KEY_BOOL:
         snprintf(buf, len, "true/false, yes/no or on/off");
         break;
-    case BN_SCN_ENUM:
+    case BN_KEY_ENUM:
         choices_list(k, extra, sizeof extra);
         snprintf(buf, len, "one of: %s", extra);
         break;
-    case BN_SCN_STRING:
+    case BN_KEY_STRING:
         snprintf(buf, len, "text of at most %zu bytes", k->size - 1);
         break;
     }
@@ -1481,7 +1478,7 @@ static int parse_bool(const char *s, bool *out)
 }
 
 /* The index of `s` among k's choices, or -1. */
-static int enum_index(const struct bn_scn_key *k, const char *s)
+static int enum_index(const struct bn_key_row *k, const char *s)
 {
     for (size_t i = 0; k->info.choice(i) && i <= UINT8_MAX; i++)
         if (strcmp(k->info.choice(i), s) == 0)
@@ -1489,23 +1486,23 @@ static int enum_index(const struct bn_scn_key *k, const char *s)
     return -1;
 }
 
-static bool float_in_bounds(const struct bn_scn_key *k, double v)
+static bool float_in_bounds(const struct bn_key_row *k, double v)
 {
-    if (k->flags & BN_SCN_LO) {
-        if (v < k->lo || ((k->flags & BN_SCN_LO_EXCL) && v == k->lo))
+    if (k->flags & BN_KEY_LO) {
+        if (v < k->lo || ((k->flags & BN_KEY_LO_EXCL) && v == k->lo))
             return false;
     }
-    return !((k->flags & BN_SCN_HI) && v > k->hi);
+    return !((k->flags & BN_KEY_HI) && v > k->hi);
 }
 
 /* ---- storing ---- */
 
-static void *field(struct bn_scenario *sc, const struct bn_scn_key *k)
+static void *field(struct bn_scenario *sc, const struct bn_key_row *k)
 {
     return (char *)sc + k->offset;
 }
 
-static int set_int(struct bn_scenario *sc, const struct bn_scn_key *k,
+static int set_int(struct bn_scenario *sc, const struct bn_key_row *k,
                    const char *text, const char *shown, char *bad, size_t len)
 {
     uint64_t v = 0;
@@ -1521,7 +1518,7 @@ static int set_int(struct bn_scenario *sc, const struct bn_scn_key *k,
     return 0;
 }
 
-static int set_float(struct bn_scenario *sc, const struct bn_scn_key *k,
+static int set_float(struct bn_scenario *sc, const struct bn_key_row *k,
                      const char *text, const char *shown, char *bad, size_t len)
 {
     double v = 0;
@@ -1534,7 +1531,7 @@ static int set_float(struct bn_scenario *sc, const struct bn_scn_key *k,
     return 0;
 }
 
-static int set_enum(struct bn_scenario *sc, const struct bn_scn_key *k,
+static int set_enum(struct bn_scenario *sc, const struct bn_key_row *k,
                     const char *text, const char *shown, char *bad, size_t len)
 {
     int i = enum_index(k, text);
@@ -1544,7 +1541,7 @@ static int set_enum(struct bn_scenario *sc, const struct bn_scn_key *k,
     return 0;
 }
 
-static int set_text(struct bn_scenario *sc, const struct bn_scn_key *k,
+static int set_text(struct bn_scenario *sc, const struct bn_key_row *k,
                     const char *text, char *bad, size_t len)
 {
     size_t n = strlen(text);
@@ -1555,25 +1552,25 @@ static int set_text(struct bn_scenario *sc, const struct bn_scn_key *k,
     return 0;
 }
 
-static int set_value(struct bn_scenario *sc, const struct bn_scn_key *k,
+static int set_value(struct bn_scenario *sc, const struct bn_key_row *k,
                      const char *text, const char *shown, char *bad, size_t len)
 {
     bool b = false;
-    if (text[0] == '\0' && k->kind != BN_SCN_STRING)
+    if (text[0] == '\0' && k->kind != BN_KEY_STRING)
         return bn_scn_why(bad, len, "missing value");
     switch (k->kind) {
-    case BN_SCN_INT:
+    case BN_KEY_INT:
         return set_int(sc, k, text, shown, bad, len);
-    case BN_SCN_FLOAT:
+    case BN_KEY_FLOAT:
         return set_float(sc, k, text, shown, bad, len);
-    case BN_SCN_BOOL:
+    case BN_KEY_BOOL:
         if (parse_bool(text, &b) != 0)
             return bn_scn_why(bad, len, "'%s' is not true or false", shown);
         *(bool *)field(sc, k) = b;
         return 0;
-    case BN_SCN_STRING:
+    case BN_KEY_STRING:
         return set_text(sc, k, text, bad, len);
-    case BN_SCN_ENUM:
+    case BN_KEY_ENUM:
         return set_enum(sc, k, text, shown, bad, len);
     }
     return -1;
@@ -1581,11 +1578,11 @@ static int set_value(struct bn_scenario *sc, const struct bn_scn_key *k,
 
 /* Set key k (a registry entry) `delta` bytes past its field: the same
  * field of a later item of the faults list. */
-static int apply_at(struct bn_scenario *sc, const struct bn_scn_key *k, size_t delta,
+static int apply_at(struct bn_scenario *sc, const struct bn_key_row *k, size_t delta,
                     const char *text, char *why, size_t len)
 {
     char shown[80], bad[160], expect[200];
-    struct bn_scn_key at = *k;
+    struct bn_key_row at = *k;
     at.offset += delta;
     bn_scn_excerpt(text, strlen(text), shown, sizeof shown);
     if (set_value(sc, &at, text, shown, bad, sizeof bad) == 0) {
@@ -1597,7 +1594,7 @@ static int apply_at(struct bn_scenario *sc, const struct bn_scn_key *k, size_t d
     return -1;
 }
 
-int bn_scn_apply(struct bn_scenario *sc, const struct bn_scn_key *k,
+int bn_scn_apply(struct bn_scenario *sc, const struct bn_key_row *k,
                  const char *text, char *why, size_t len)
 {
     return apply_at(sc, k, 0, text, why, len);
@@ -1609,7 +1606,7 @@ void bn_scenario_defaults(struct bn_scenario *sc)
     memset(sc, 0, sizeof *sc);
     strcpy(sc->source, "<default>");
     for (size_t i = 0; i < NKEYS; i++) {
-        if (keys[i].flags & BN_SCN_DERIVED)
+        if (keys[i].flags & BN_KEY_DERIVED)
             continue; /* stays 0: "same as" the key its default names */
         const struct bn_scn_list *l = bn_scn_list_of(&keys[i]);
         for (uint32_t j = 0; j < (l ? l->max : 1); j++)
@@ -1638,22 +1635,22 @@ static const char *where_text(const char *src, const char *key, uint32_t line, c
 const char *bn_scenario_where(const struct bn_scenario *sc, const char *path, char *buf,
                               size_t len)
 {
-    const struct bn_scn_key *k = bn_scn_find(path);
+    const struct bn_key_row *k = bn_scn_find(path);
     const char *src = sc->source[0] ? sc->source : "<scenario>";
     uint32_t line = k ? sc->key_line[bn_scn_index(k)] : 0;
     return where_text(src, path, line, buf, len);
 }
 
 /* k's place among its list's keys. */
-static uint32_t field_ordinal(const struct bn_scn_key *k)
+static uint32_t field_ordinal(const struct bn_key_row *k)
 {
     uint32_t n = 0;
-    for (const struct bn_scn_key *q = keys; q < k; q++)
+    for (const struct bn_key_row *q = keys; q < k; q++)
         n += q->list == k->list;
     return n;
 }
 
-uint32_t *bn_scn_item_line(struct bn_scenario *sc, const struct bn_scn_key *k, uint32_t index)
+uint32_t *bn_scn_item_line(struct bn_scenario *sc, const struct bn_key_row *k, uint32_t index)
 {
     if (k->list == LIST_FAULTS && index < BN_SC_FAULTS_MAX &&
         k->offset == offsetof(struct bn_scenario, faults[0].target))
@@ -1667,7 +1664,7 @@ uint32_t *bn_scn_item_line(struct bn_scenario *sc, const struct bn_scn_key *k, u
 const char *bn_scenario_item_where(const struct bn_scenario *sc, const char *path,
                                    uint32_t index, char *buf, size_t len)
 {
-    const struct bn_scn_key *k = bn_scn_find(path);
+    const struct bn_key_row *k = bn_scn_find(path);
     const char *src = sc->source[0] ? sc->source : "<scenario>";
     const uint32_t *line = k ? bn_scn_item_line((struct bn_scenario *)(uintptr_t)sc, k, index)
                              : NULL;
@@ -1699,14 +1696,14 @@ int bn_scenario_locate(const struct bn_scenario *sc, int rc, struct bn_error *er
 
 const char *bn_scenario_choice(const char *path, unsigned index)
 {
-    const struct bn_scn_key *k = bn_scn_find(path);
-    return k && k->kind == BN_SCN_ENUM ? k->info.choice(index) : NULL;
+    const struct bn_key_row *k = bn_scn_find(path);
+    return k && k->kind == BN_KEY_ENUM ? k->info.choice(index) : NULL;
 }
 
 int bn_scenario_get(const struct bn_scenario *sc, const char *path, char *buf, size_t len)
 {
     uint32_t index = 0;
-    const struct bn_scn_key *k = bn_scn_find(path);
+    const struct bn_key_row *k = bn_scn_find(path);
     if (k && k->list)
         k = NULL; /* "faults[].x" names no value; "faults.N.x" does */
     else if (!k)
@@ -1717,22 +1714,22 @@ int bn_scenario_get(const struct bn_scenario *sc, const char *path, char *buf, s
     const char *at = (const char *)sc + k->offset + index * (l ? l->stride : 0);
     const char *name;
     switch (k->kind) {
-    case BN_SCN_INT:
+    case BN_KEY_INT:
         snprintf(buf, len, "%llu", k->size == sizeof(uint64_t)
                                        ? (unsigned long long)*(const uint64_t *)(const void *)at
                                        : (unsigned long long)*(const uint32_t *)(const void *)at);
         break;
-    case BN_SCN_FLOAT:
+    case BN_KEY_FLOAT:
         snprintf(buf, len, "%.17g", *(const double *)(const void *)at);
         break;
-    case BN_SCN_BOOL:
+    case BN_KEY_BOOL:
         snprintf(buf, len, "%s", *(const bool *)(const void *)at ? "true" : "false");
         break;
-    case BN_SCN_ENUM:
+    case BN_KEY_ENUM:
         name = k->info.choice(*(const uint8_t *)at);
         snprintf(buf, len, "%s", name ? name : "?");
         break;
-    case BN_SCN_STRING:
+    case BN_KEY_STRING:
         snprintf(buf, len, "%s", at);
         break;
     }

@@ -123,7 +123,7 @@ static const char *fabric_choice(size_t i)
     return i == 0 ? "none" : bn_scenario_preset_name(i - 1);
 }
 
-static const struct bn_key_row keys[] = {
+static const struct bn_key_row head[] = {
     { .info.path = "seed", INT_KEY, .info.unit = "", .info.def = "1",
       .info.doc = "Seed for every random choice in the run; same seed, same run (at most 2^53-1, "
                   "exact in any JSON reader).",
@@ -724,8 +724,7 @@ static const struct bn_key_row keys[] = {
 
     { .info.path = "faults[].kind", ENUM_KEY, .info.unit = "", .info.def = "link_down",
       .info.choice = bn_fault_kind_name,
-      .info.doc = "What fails (a list item of faults:, at most 16): link_down, link_degrade, "
-                  "link_ber, link_flap, switch_down, nic_down, random_links, ocs_reconfigure.",
+      .info.doc = "What fails (a list item of faults:, at most 16).",
       ITEM(kind) },
     { .info.path = "faults[].at_us", FLOAT_KEY, .info.unit = "us", .info.def = "0",
       .info.doc = "When it strikes (simulated time).",
@@ -738,31 +737,10 @@ static const struct bn_key_row keys[] = {
                   "(\"spine1\"); a host (\"host3\"); ocs_reconfigure: two circuits "
                   "(\"a b c d\": a-b and c-d become a-d and c-b).",
       ITEM(target) },
-    { .info.path = "faults[].rate_gbps", FLOAT_KEY, .info.unit = "Gb/s", .info.def = "0",
-      .info.doc = "link_degrade: the rate the link falls to (e.g. 200 for a 400G port with half "
-                  "its lanes).",
-      ITEM(rate_gbps), RANGE(0, 1e6) },
-    { .info.path = "faults[].ber", FLOAT_KEY, .info.unit = "", .info.def = "0",
-      .info.doc = "link_ber: bit-error rate; a frame of b bits is dropped with probability "
-                  "1 - (1 - ber)^b.",
-      ITEM(ber), RANGE(0, 1) },
-    { .info.path = "faults[].down_us", FLOAT_KEY, .info.unit = "us", .info.def = "0",
-      .info.doc = "link_flap: each down period.",
-      ITEM(down_us), RANGE(0, 1e9) },
-    { .info.path = "faults[].up_us", FLOAT_KEY, .info.unit = "us", .info.def = "0",
-      .info.doc = "link_flap: each up period between.",
-      ITEM(up_us), RANGE(0, 1e9) },
-    { .info.path = "faults[].count", INT_KEY, .info.unit = "links", .info.def = "1",
-      .info.doc = "random_links: how many distinct links fail (drawn from the run's seed).",
-      ITEM(count), RANGE(1, 1000000) },
-    { .info.path = "faults[].tier", INT_KEY, .info.unit = "tier", .info.def = "1",
-      .info.doc = "random_links: draw among the uplinks of this tier's nodes (0 = hosts' links, "
-                  "1 = leaves' uplinks, 2 = spines' uplinks to cores).",
-      ITEM(tier), RANGE(0, 3) },
-    { .info.path = "faults[].dark_us", FLOAT_KEY, .info.unit = "us", .info.def = "10000",
-      .info.doc = "ocs_reconfigure: how long the circuits being moved carry nothing (MEMS "
-                  "mirrors settling).",
-      ITEM(dark_us), RANGE(0, 1e9) },
+};
+
+/* Here come the fault kinds' own faults[] keys (src/fault/kind_*.c), then: */
+static const struct bn_key_row tail[] = {
     { .info.path = "faults[].instant", BOOL_KEY, .info.unit = "", .info.def = "false",
       .info.doc = "The control plane knows at once: every switch's routes change as the fault "
                   "strikes (and ends), with no detection or propagation delay (a link known "
@@ -1152,28 +1130,52 @@ static const struct bn_key_row keys[] = {
       FIELD(sharp.max_trees), RANGE(1, 64) },
 };
 
-#define NKEYS (sizeof keys / sizeof keys[0])
+/* The registry is head[], the fault kinds' keys, tail[]: one sequence of
+ * rows, indexed without any table built at run time. */
+#define NHEAD (sizeof head / sizeof head[0])
+#define NTAIL (sizeof tail / sizeof tail[0])
 
-_Static_assert(NKEYS <= BN_SCENARIO_KEYS_MAX, "bn_scenario.key_line has no room for every key");
+_Static_assert(NHEAD + BN_FAULT_KIND_KEYS_MAX + NTAIL <= BN_SCENARIO_KEYS_MAX,
+               "bn_scenario.key_line has no room for every key");
 
-size_t bn_scn_count(void) { return NKEYS; }
+size_t bn_scn_count(void) { return NHEAD + bn_fault_kind_nkeys() + NTAIL; }
 
-size_t bn_scn_index(const struct bn_key_row *k) { return (size_t)(k - keys); }
+size_t bn_scn_index(const struct bn_key_row *k)
+{
+    size_t m = bn_fault_kind_nkeys();
+    if (k >= head && k < head + NHEAD)
+        return (size_t)(k - head);
+    if (k >= tail && k < tail + NTAIL)
+        return NHEAD + m + (size_t)(k - tail);
+    for (size_t j = 0; j < m; j++)
+        if (bn_fault_kind_key(j) == k)
+            return NHEAD + j;
+    abort(); /* not a registry row: a bug */
+}
 
-const struct bn_key_row *bn_scn_at(size_t i) { return i < NKEYS ? &keys[i] : NULL; }
+const struct bn_key_row *bn_scn_at(size_t i)
+{
+    if (i < NHEAD)
+        return &head[i];
+    size_t m = bn_fault_kind_nkeys();
+    if (i < NHEAD + m)
+        return bn_fault_kind_key(i - NHEAD);
+    return i < NHEAD + m + NTAIL ? &tail[i - NHEAD - m] : NULL;
+}
 
-size_t bn_scenario_key_count(void) { return NKEYS; }
+size_t bn_scenario_key_count(void) { return bn_scn_count(); }
 
 const struct bn_scenario_key_info *bn_scenario_key(size_t i)
 {
-    return i < NKEYS ? &keys[i].info : NULL;
+    const struct bn_key_row *k = bn_scn_at(i);
+    return k ? &k->info : NULL;
 }
 
 const struct bn_key_row *bn_scn_find(const char *path)
 {
-    for (size_t i = 0; i < NKEYS; i++)
-        if (strcmp(keys[i].info.path, path) == 0)
-            return &keys[i];
+    for (size_t i = 0; i < bn_scn_count(); i++)
+        if (strcmp(bn_scn_at(i)->info.path, path) == 0)
+            return bn_scn_at(i);
     return NULL;
 }
 
@@ -1204,20 +1206,20 @@ void bn_scn_list_fields(const struct bn_scn_list *l, char *buf, size_t len)
 {
     size_t used = 0;
     buf[0] = '\0';
-    for (size_t i = 0; i < NKEYS && used < len; i++) {
-        if (bn_scn_list_of(&keys[i]) != l)
+    for (size_t i = 0; i < bn_scn_count() && used < len; i++) {
+        if (bn_scn_list_of(bn_scn_at(i)) != l)
             continue;
         int w = snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
-                         bn_scn_field_name(&keys[i]));
+                         bn_scn_field_name(bn_scn_at(i)));
         used += w > 0 ? (size_t)w : 0;
     }
 }
 
 const struct bn_key_row *bn_scn_item_field(const struct bn_scn_list *l, const char *field)
 {
-    for (size_t i = 0; i < NKEYS; i++)
-        if (bn_scn_list_of(&keys[i]) == l && strcmp(bn_scn_field_name(&keys[i]), field) == 0)
-            return &keys[i];
+    for (size_t i = 0; i < bn_scn_count(); i++)
+        if (bn_scn_list_of(bn_scn_at(i)) == l && strcmp(bn_scn_field_name(bn_scn_at(i)), field) == 0)
+            return bn_scn_at(i);
     return NULL;
 }
 
@@ -1279,8 +1281,8 @@ bool bn_scn_is_section(const char *prefix)
     size_t n = strlen(prefix);
     if (n == 0)
         return true;
-    for (size_t i = 0; i < NKEYS; i++)
-        if (strncmp(keys[i].info.path, prefix, n) == 0 && keys[i].info.path[n] == '.')
+    for (size_t i = 0; i < bn_scn_count(); i++)
+        if (strncmp(bn_scn_at(i)->info.path, prefix, n) == 0 && bn_scn_at(i)->info.path[n] == '.')
             return true;
     return false;
 }
@@ -1290,7 +1292,7 @@ static bool child_seen(const char *section, size_t upto, const char *name, size_
 {
     size_t m;
     for (size_t i = 0; i < upto; i++) {
-        const char *c = child_of(keys[i].info.path, section, &m);
+        const char *c = child_of(bn_scn_at(i)->info.path, section, &m);
         if (c && m == n && strncmp(c, name, n) == 0)
             return true;
     }
@@ -1302,13 +1304,13 @@ void bn_scn_children(const char *section, char *buf, size_t len)
     size_t used = 0, n;
     unsigned lists_named = 0;
     buf[0] = '\0';
-    for (size_t i = 0; i < NKEYS && used < len; i++) {
-        const char *c = child_of(keys[i].info.path, section, &n);
-        if (!c || child_seen(section, i, c, n) || (lists_named & (1u << keys[i].list)))
+    for (size_t i = 0; i < bn_scn_count() && used < len; i++) {
+        const char *c = child_of(bn_scn_at(i)->info.path, section, &n);
+        if (!c || child_seen(section, i, c, n) || (lists_named & (1u << bn_scn_at(i)->list)))
             continue;
-        if (keys[i].list) { /* the list, as a file writes it */
-            lists_named |= 1u << keys[i].list;
-            c = bn_scn_list_of(&keys[i])->name;
+        if (bn_scn_at(i)->list) { /* the list, as a file writes it */
+            lists_named |= 1u << bn_scn_at(i)->list;
+            c = bn_scn_list_of(bn_scn_at(i))->name;
             n = strlen(c);
         }
         int w = snprintf(buf + used, len - used, "%s%.*s", used ? ", " : "", (int)n, c);
@@ -1322,11 +1324,11 @@ void bn_scn_children(const char *section, char *buf, size_t len)
  * key's path (list fields as faults.N.kind are not offered); "" if none. */
 static void suggestion(const char *key, char *buf, size_t len)
 {
-    const char *paths[NKEYS];
+    const char *paths[BN_SCENARIO_KEYS_MAX];
     size_t n = 0;
-    for (size_t i = 0; i < NKEYS; i++)
-        if (!keys[i].list)
-            paths[n++] = keys[i].info.path;
+    for (size_t i = 0; i < bn_scn_count(); i++)
+        if (!bn_scn_at(i)->list)
+            paths[n++] = bn_scn_at(i)->info.path;
     const char *near = key ? bn_nearest_word(key, paths, n) : NULL;
     if (near)
         snprintf(buf, len, "; did you mean '%s'?", near);
@@ -1605,12 +1607,12 @@ void bn_scenario_defaults(struct bn_scenario *sc)
     char why[BN_SCN_WHY_MAX];
     memset(sc, 0, sizeof *sc);
     strcpy(sc->source, "<default>");
-    for (size_t i = 0; i < NKEYS; i++) {
-        if (keys[i].flags & BN_KEY_DERIVED)
+    for (size_t i = 0; i < bn_scn_count(); i++) {
+        if (bn_scn_at(i)->flags & BN_KEY_DERIVED)
             continue; /* stays 0: "same as" the key its default names */
-        const struct bn_scn_list *l = bn_scn_list_of(&keys[i]);
+        const struct bn_scn_list *l = bn_scn_list_of(bn_scn_at(i));
         for (uint32_t j = 0; j < (l ? l->max : 1); j++)
-            if (apply_at(sc, &keys[i], j * (l ? l->stride : 0), keys[i].info.def, why,
+            if (apply_at(sc, bn_scn_at(i), j * (l ? l->stride : 0), bn_scn_at(i)->info.def, why,
                          sizeof why) != 0)
                 abort(); /* a registry default that fails its own check: a bug */
     }
@@ -1645,8 +1647,8 @@ const char *bn_scenario_where(const struct bn_scenario *sc, const char *path, ch
 static uint32_t field_ordinal(const struct bn_key_row *k)
 {
     uint32_t n = 0;
-    for (const struct bn_key_row *q = keys; q < k; q++)
-        n += q->list == k->list;
+    for (size_t i = 0, end = bn_scn_index(k); i < end; i++)
+        n += bn_scn_at(i)->list == k->list;
     return n;
 }
 

@@ -8,8 +8,8 @@
 
 static const struct bn_key_row keys[] = {
     { .info.path = "faults[].rate_gbps", BN_ROW_FLOAT, .info.unit = "Gb/s", .info.def = "0",
-      .info.doc = "link_degrade: the rate the link falls to (e.g. 200 for a 400G port with half "
-                  "its lanes).",
+      .info.doc = "link_degrade, nic_degrade: the rate the link falls to (e.g. 200 for a 400G "
+                  "port with half its lanes).",
       BN_ROW_FAULT(rate_gbps), BN_ROW_RANGE(0, 1e6) },
 };
 
@@ -22,7 +22,7 @@ static int validate(const struct bn_scenario_fault *sf, const char *src, uint32_
     return BN_OK;
 }
 
-static int set_rate(struct bn_faults *ft, struct fault *fa, bool degraded, struct bn_error *err)
+int bn_fault_set_rate(struct bn_faults *ft, struct fault *fa, bool degraded, struct bn_error *err)
 {
     struct bn_fabric *f = ft->env.f;
     if (!ft->rate0 && !(ft->rate0 = calloc(f->nports + 1, sizeof *ft->rate0)))
@@ -43,12 +43,12 @@ static int strike(struct bn_faults *ft, struct fault *fa, struct bn_error *err)
 {
     fa->planned = true; /* nothing to reroute: converged at once */
     fa->converged = fa->at;
-    return set_rate(ft, fa, true, err);
+    return bn_fault_set_rate(ft, fa, true, err);
 }
 
 static int end(struct bn_faults *ft, struct fault *fa, struct bn_error *err)
 {
-    return set_rate(ft, fa, false, err);
+    return bn_fault_set_rate(ft, fa, false, err);
 }
 
 const struct bn_fault_kind_ops bn_fault_link_degrade = {

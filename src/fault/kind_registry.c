@@ -3,12 +3,12 @@
 
 extern const struct bn_fault_kind_ops bn_fault_link_down, bn_fault_link_degrade,
     bn_fault_link_ber, bn_fault_link_flap, bn_fault_switch_down, bn_fault_nic_down,
-    bn_fault_random_links, bn_fault_ocs_reconfigure;
+    bn_fault_random_links, bn_fault_ocs_reconfigure, bn_fault_nic_degrade;
 
 static const struct bn_fault_kind_ops *const kinds[] = {
     &bn_fault_link_down,   &bn_fault_link_degrade, &bn_fault_link_ber,
     &bn_fault_link_flap,   &bn_fault_switch_down,  &bn_fault_nic_down,
-    &bn_fault_random_links, &bn_fault_ocs_reconfigure,
+    &bn_fault_random_links, &bn_fault_ocs_reconfigure, &bn_fault_nic_degrade,
 };
 
 const struct bn_fault_kind_ops *bn_fault_kind_at(size_t i)

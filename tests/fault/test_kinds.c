@@ -3,7 +3,10 @@
  * kinds: every kind has a name, a summary and its set-up hooks; its names
  * are faults[].kind's choices in registry order; each kind's own keys are
  * faults[] fields the scenario registry offers (bnet keys), after
- * faults[].target and within the room it keeps for them.
+ * faults[].target and within the room it keeps for them; and nic_degrade
+ * (the kind added through that recipe) slows a host's link: a 1 MB flow
+ * from a host whose link runs at 10 Gb/s takes at least 1 MB / 10 Gb/s
+ * = 800 us, where at 400 Gb/s it takes some 20 us.
  */
 #include <string.h>
 
@@ -28,7 +31,7 @@ static void test_every_kind_is_complete(void **state)
             assert_string_not_equal(bn_fault_kind_at(j)->name, k->name);
         assert_string_equal(bn_scenario_choice("faults[].kind", (unsigned)n), k->name);
     }
-    assert_true(n >= 8);
+    assert_true(n >= 9);
     assert_null(bn_scenario_choice("faults[].kind", (unsigned)n));
     assert_null(bn_fault_kind_name(n));
     assert_true(bn_fault_kind_nkeys() <= BN_FAULT_KIND_KEYS_MAX);
@@ -60,11 +63,56 @@ static void test_kind_keys_reach_the_registry(void **state)
     assert_string_equal(buf, "10000");
 }
 
+/* h0 - s0 - h1, 400 Gb/s; one 1 MB flow h0 -> h1. */
+static double one_flow_us(const char *kind)
+{
+    char topo[80], flows[80], file[120], tf[120], k[64];
+    snprintf(topo, sizeof topo, "%s",
+             test_tmpfile("host h0\nhost h1\nswitch s0 tier 1\n"
+                          "link h0 s0 400 2 copper\nlink h1 s0 400 2 copper\n"));
+    snprintf(flows, sizeof flows, "%s", test_tmpfile("0 1 1000000 0\n"));
+    snprintf(file, sizeof file, "topology.file=%s", topo);
+    snprintf(tf, sizeof tf, "workload.flow_file=%s", flows);
+    snprintf(k, sizeof k, "faults.0.kind=%s", kind ? kind : "");
+    const char *sets[] = {"topology.kind=file", file, "workload.kind=flow_list", tf,
+                          "link.rate_gbps=400", k, "faults.0.target=h0",
+                          "faults.0.rate_gbps=10", NULL};
+    if (!kind)
+        sets[5] = NULL; /* no fault */
+    struct bn_scenario sc;
+    test_scenario(&sc, sets);
+    struct bn_results r;
+    test_run(&sc, &r);
+    assert_ledger_balanced(&r);
+    assert_int_equal(r.nflows, 1);
+    assert_true(r.flows[0].done);
+    if (kind) {
+        assert_int_equal(r.nfaults, 1);
+        assert_string_equal(r.faults[0].kind, kind);
+        assert_true(r.faults[0].converged_us == 0); /* nothing to reroute */
+        assert_int_equal(r.faults[0].pkts_lost, 0);
+    }
+    double fct = r.flows[0].fct_us;
+    bn_results_free(&r);
+    return fct;
+}
+
+static void test_nic_degrade_slows_the_hosts_link(void **state)
+{
+    (void)state;
+    double healthy = one_flow_us(NULL), slow = one_flow_us("nic_degrade");
+    printf("1 MB from h0: %.1f us at 400 Gb/s, %.1f us at 10 Gb/s\n", healthy, slow);
+    assert_true(healthy < 100);
+    assert_true(slow >= 1e6 * 8 / 10e9 * 1e6);
+    assert_true(slow < 1.2 * 1e6 * 8 / 10e9 * 1e6 + healthy); /* framing overhead, no more */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_kind_is_complete),
         cmocka_unit_test(test_kind_keys_reach_the_registry),
+        cmocka_unit_test(test_nic_degrade_slows_the_hosts_link),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

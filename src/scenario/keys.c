@@ -1424,7 +1424,7 @@ static void choices_list(const struct bn_key_row *k, char *buf, size_t len)
 
 void bn_scn_expect(const struct bn_key_row *k, char *buf, size_t len)
 {
-    char unit[32] = "", extra[96] = "";
+    char unit[32] = "", extra[190] = ""; /* every choice: faults[].kind's 9 take 115 */
     if (k->info.unit[0])
         snprintf(unit, sizeof unit, " in %s", k->info.unit);
     switch (k->kind) {

@@ -94,7 +94,8 @@ int bn_fault_resolve_node(struct bn_faults *ft, struct fault *fa, uint8_t kind,
     uint32_t n = bn_topo_find_node(t, fa->sf->target);
     if (n == UINT32_MAX || t->nodes[n].kind != kind)
         return bn_fault_bad_target(fa, kind == BN_NODE_HOST ? "no such host (e.g. host3)"
-                                                       : "no such switch (e.g. spine1)", err);
+                                                            : "no such switch (e.g. spine1)",
+                                   err);
     const struct bn_topo_node *nd = &t->nodes[n];
     int rc = BN_OK;
     for (uint32_t p = nd->first_port; p < nd->first_port + nd->nports && rc == BN_OK; p++)

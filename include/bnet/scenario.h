@@ -79,17 +79,9 @@ enum bn_sc_fidelity { BN_SC_FIDELITY_PACKET = 0, BN_SC_FIDELITY_FLOW };
 enum bn_sc_event_order { BN_SC_ORDER_AUTO = 0, BN_SC_ORDER_PUSH, BN_SC_ORDER_KEYED };
 /* sim.partition: how the fabric is cut into sim.partitions parts. */
 enum bn_sc_partition { BN_SC_PARTITION_AUTO = 0, BN_SC_PARTITION_PODS };
-/* faults[].kind */
-enum bn_sc_fault_kind {
-    BN_SC_FAULT_LINK_DOWN = 0,   /* a link (target) goes down */
-    BN_SC_FAULT_LINK_DEGRADE,    /* a link runs at rate_gbps (lanes lost) */
-    BN_SC_FAULT_LINK_BER,        /* a link corrupts frames at bit-error rate ber */
-    BN_SC_FAULT_LINK_FLAP,       /* a link goes down for down_us, up for up_us, again */
-    BN_SC_FAULT_SWITCH_DOWN,     /* every link of a switch (target) goes down */
-    BN_SC_FAULT_NIC_DOWN,        /* a host's (target) backend link goes down */
-    BN_SC_FAULT_RANDOM_LINKS,    /* `count` random links above tier `tier` go down (seeded) */
-    BN_SC_FAULT_OCS_RECONFIGURE, /* optical circuits (target) swap peers after dark_us */
-};
+/* faults[].kind: the index of a kind in src/fault's registry
+ * (kind_registry.c; bnet keys lists them); link_down, the default, is 0. */
+enum bn_sc_fault_kind { BN_SC_FAULT_LINK_DOWN = 0 };
 /* routing.ethernet.detect: a failure noticed by BFD (interval x multiplier)
  * or by loss of signal (routing.ethernet.los_us). */
 enum bn_sc_eth_detect { BN_SC_DETECT_BFD = 0, BN_SC_DETECT_LOS };
@@ -407,7 +399,7 @@ struct bn_scenario_fault {
     double dark_us;              /* ocs_reconfigure: circuits carry nothing this long */
     uint32_t count;              /* random_links: how many */
     uint32_t tier;               /* random_links: links from switches of this tier up (0: hosts') */
-    uint8_t kind;                /* enum bn_sc_fault_kind */
+    uint8_t kind;                /* index in the fault kinds' registry (src/fault) */
     bool instant;                /* every switch's routes change as it strikes (known at once) */
     /* where target was given, as key_line (bn_scenario_item_where): the
      * check against the topology names it (in the item's padding: its size

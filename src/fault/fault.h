@@ -18,6 +18,7 @@
 
 #include "bnet/results.h"
 #include "core/evq.h"
+#include "core/keyrow.h"
 #include "link/fabric.h"
 #include "nic/nic.h"
 #include "switch/switch.h"
@@ -47,8 +48,16 @@ struct bn_cp_ops {
 /* The registry (routing.control_plane = 0 for auto, else 1 + index). */
 const struct bn_cp_ops *bn_cp_at(size_t i);
 const char *bn_cp_name(size_t i);
-/* The fault kinds' names (faults[].kind: enum bn_sc_fault_kind), NULL past the last. */
+/* The fault kinds' registry (kind_registry.c; faults[].kind is the index):
+ * each one's name and one-line summary, NULL past the last; and their own
+ * faults[] keys, all kinds' in registry order (NULL past the last), that
+ * the scenario registry splices in after faults[].target. */
 const char *bn_fault_kind_name(size_t i);
+const char *bn_fault_kind_summary(size_t i);
+const struct bn_key_row *bn_fault_kind_key(size_t j);
+size_t bn_fault_kind_nkeys(void);
+/* Room in the scenario registry for them (checked by tests/fault). */
+#define BN_FAULT_KIND_KEYS_MAX 24
 extern const struct bn_cp_ops bn_cp_ib_sm, bn_cp_ethernet;
 
 /* What the faults act on: the assembled model. */

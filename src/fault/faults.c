@@ -11,16 +11,8 @@
 
 #include "core/rng.h"
 #include "core/fail_key.h"
-#include "fault/faults.h"
+#include "fault/kind.h"
 #include "link/impair.h"
-
-const char *bn_fault_kind_name(size_t i)
-{
-    static const char *const names[] = {"link_down", "link_degrade", "link_ber", "link_flap",
-                                        "switch_down", "nic_down", "random_links",
-                                        "ocs_reconfigure"}; /* enum bn_sc_fault_kind's order */
-    return i < sizeof names / sizeof names[0] ? names[i] : NULL;
-}
 
 #define GIVE_UP_PS BN_PS_PER_S /* traffic not restored within a simulated second: never */
 
@@ -31,15 +23,14 @@ void bn_fault_schedule(struct bn_faults *ft, bn_time_t t, uint16_t kind, uint32_
     bn_fabric_schedule(ft->env.f, t, kind, obj, arg);
 }
 
-static int bad_target(const struct bn_faults *ft, const struct fault *fa, const char *why,
-                      struct bn_error *err)
+int bn_fault_bad_target(const struct fault *fa, const char *why, struct bn_error *err)
 {
-    (void)ft; /* the scenario layer's caller adds where (bn_scenario_locate) */
+    /* the scenario layer's caller adds where (bn_scenario_locate) */
     return bn_fail_item(err, BN_EINPUT, "faults", fa->index, "target", "'%s': %s",
                         fa->sf->target, why);
 }
 
-static int add_port(struct fault *fa, uint32_t p, struct bn_error *err)
+int bn_fault_add_port(struct fault *fa, uint32_t p, struct bn_error *err)
 {
     uint32_t *np = realloc(fa->ports, (fa->nports + 1) * sizeof *np);
     if (!np)
@@ -61,7 +52,7 @@ static uint32_t port_between(const struct bn_topo *t, uint32_t a, uint32_t b)
 
 /* A link named by a port ("tor0/5") or by its ends ("tor0 agg1"), from
  * `text`; *rest points past what was read. */
-static uint32_t parse_link(const struct bn_topo *t, const char *text, const char **rest)
+uint32_t bn_fault_parse_link(const struct bn_topo *t, const char *text, const char **rest)
 {
     char a[BN_TOPO_NAME_MAX] = "", b[BN_TOPO_NAME_MAX] = "";
     int n = 0;
@@ -77,87 +68,40 @@ static uint32_t parse_link(const struct bn_topo *t, const char *text, const char
     return na == UINT32_MAX || nb == UINT32_MAX ? UINT32_MAX : port_between(t, na, nb);
 }
 
-static bool backend_link(const struct bn_topo *t, uint32_t p)
+bool bn_fault_backend_link(const struct bn_topo *t, uint32_t p)
 {
     return bn_topo_in_fabric(t, t->ports[p].node) &&
            bn_topo_in_fabric(t, t->ports[t->ports[p].peer].node);
 }
 
-static int resolve_link(struct bn_faults *ft, struct fault *fa, struct bn_error *err)
+int bn_fault_resolve_link(struct bn_faults *ft, struct fault *fa, struct bn_error *err)
 {
     const char *rest = "";
-    uint32_t p = parse_link(ft->env.t, fa->sf->target, &rest);
-    if (p == UINT32_MAX || !backend_link(ft->env.t, p))
-        return bad_target(ft, fa, "no such backend link (name a port, 'tor0/5', or a link by "
+    uint32_t p = bn_fault_parse_link(ft->env.t, fa->sf->target, &rest);
+    if (p == UINT32_MAX || !bn_fault_backend_link(ft->env.t, p))
+        return bn_fault_bad_target(fa, "no such backend link (name a port, 'tor0/5', or a link by "
                           "its two ends, 'tor0 agg1'; bnet topo --dot shows the names)", err);
     if (rest[strspn(rest, " \t")])
-        return bad_target(ft, fa, "one link expected", err);
+        return bn_fault_bad_target(fa, "one link expected", err);
     fa->one_way = strchr(fa->sf->target, '/') != NULL;
-    return add_port(fa, p, err);
+    return bn_fault_add_port(fa, p, err);
 }
 
-static int resolve_node(struct bn_faults *ft, struct fault *fa, uint8_t kind, struct bn_error *err)
+int bn_fault_resolve_node(struct bn_faults *ft, struct fault *fa, uint8_t kind,
+                          struct bn_error *err)
 {
     const struct bn_topo *t = ft->env.t;
     uint32_t n = bn_topo_find_node(t, fa->sf->target);
     if (n == UINT32_MAX || t->nodes[n].kind != kind)
-        return bad_target(ft, fa, kind == BN_NODE_HOST ? "no such host (e.g. host3)"
-                                                       : "no such switch (e.g. spine1)", err);
+        return bn_fault_bad_target(fa, kind == BN_NODE_HOST ? "no such host (e.g. host3)"
+                                                            : "no such switch (e.g. spine1)",
+                                   err);
     const struct bn_topo_node *nd = &t->nodes[n];
     int rc = BN_OK;
     for (uint32_t p = nd->first_port; p < nd->first_port + nd->nports && rc == BN_OK; p++)
-        if (backend_link(t, p) && (kind == BN_NODE_SWITCH || p == nd->first_port))
-            rc = add_port(fa, p, err);
+        if (bn_fault_backend_link(t, p) && (kind == BN_NODE_SWITCH || p == nd->first_port))
+            rc = bn_fault_add_port(fa, p, err);
     return rc;
-}
-
-/* `count` distinct uplinks of tier `tier`'s nodes, drawn from the seed. */
-static int resolve_random(struct bn_faults *ft, struct fault *fa, struct bn_error *err)
-{
-    const struct bn_topo *t = ft->env.t;
-    uint32_t *cand = malloc(((size_t)t->nports + 1) * sizeof *cand), n = 0;
-    if (!cand)
-        return bn_fail(err, BN_ENOMEM, "out of memory for faults");
-    for (uint32_t p = 0; p < t->nports; p++) {
-        uint32_t a = t->ports[p].node, b = t->ports[t->ports[p].peer].node;
-        if (backend_link(t, p) && t->nodes[a].tier == fa->sf->tier && t->nodes[b].tier > t->nodes[a].tier)
-            cand[n++] = p;
-    }
-    int rc = BN_OK;
-    if (n < fa->sf->count)
-        rc = bn_fail(err, BN_EINPUT, "%s: key 'faults[%u].count': %u links asked, tier %u has %u "
-                     "uplinks", ft->env.sc->source, fa->index, fa->sf->count, fa->sf->tier, n);
-    struct bn_rng rng;
-    bn_rng_init(&rng, ft->env.sc->seed, BN_STREAM_FAULT | fa->index);
-    for (uint32_t i = 0; i < fa->sf->count && rc == BN_OK; i++) { /* partial Fisher-Yates */
-        uint32_t j = i + (uint32_t)bn_rng_below(&rng, n - i), p = cand[j];
-        cand[j] = cand[i];
-        cand[i] = p;
-        rc = add_port(fa, p, err);
-    }
-    free(cand);
-    return rc;
-}
-
-/* ocs_reconfigure: circuits a-b and c-d, given as "a b c d". */
-static int resolve_circuits(struct bn_faults *ft, struct fault *fa, struct bn_error *err)
-{
-    const struct bn_topo *t = ft->env.t;
-    const char *rest = fa->sf->target, *next;
-    for (int i = 0; i < 2; i++) {
-        uint32_t p = parse_link(t, rest, &next);
-        if (p == UINT32_MAX || t->nodes[t->ports[p].node].kind != BN_NODE_SWITCH ||
-            t->nodes[t->ports[t->ports[p].peer].node].kind != BN_NODE_SWITCH)
-            return bad_target(ft, fa, "two switch-to-switch links expected, 'a b c d' (circuits "
-                              "a-b and c-d become a-d and c-b)", err);
-        int rc = add_port(fa, p, err);
-        if (rc != BN_OK)
-            return rc;
-        rest = next;
-    }
-    if (fa->ports[0] == fa->ports[1] || fa->ports[0] == t->ports[fa->ports[1]].peer)
-        return bad_target(ft, fa, "the two circuits must differ", err);
-    return BN_OK;
 }
 
 static int check_times(struct bn_faults *ft, struct fault *fa, struct bn_error *err)
@@ -167,19 +111,11 @@ static int check_times(struct bn_faults *ft, struct fault *fa, struct bn_error *
     if (sf->until_us > 0 && sf->until_us <= sf->at_us)
         return bn_fail(err, BN_EINPUT, "%s: key 'faults[%u].until_us': %g us is not after at_us "
                        "(%g us)", src, fa->index, sf->until_us, sf->at_us);
-    if (sf->kind == BN_SC_FAULT_LINK_FLAP && (sf->down_us <= 0 || sf->up_us <= 0))
-        return bn_fail(err, BN_EINPUT, "%s: key 'faults[%u].down_us': a flap needs down_us and "
-                       "up_us above 0", src, fa->index);
-    if (sf->kind == BN_SC_FAULT_LINK_FLAP && sf->until_us <= 0)
-        return bn_fail(err, BN_EINPUT, "%s: key 'faults[%u].until_us': a flap needs an end "
-                       "(until_us)", src, fa->index);
-    if (sf->kind == BN_SC_FAULT_LINK_DEGRADE && sf->rate_gbps < 0.001)
-        return bn_fail(err, BN_EINPUT, "%s: key 'faults[%u].rate_gbps': link_degrade needs the "
-                       "rate the link falls to (>= 0.001 Gb/s)", src, fa->index);
-    if (sf->kind == BN_SC_FAULT_LINK_BER && sf->ber <= 0)
-        return bn_fail(err, BN_EINPUT, "%s: key 'faults[%u].ber': link_ber needs a bit-error rate "
-                       "above 0", src, fa->index);
-    if (sf->kind != BN_SC_FAULT_RANDOM_LINKS && !sf->target[0])
+    const struct bn_fault_kind_ops *k = bn_fault_kind_at(sf->kind);
+    int rc = k->validate ? k->validate(sf, src, fa->index, err) : BN_OK;
+    if (rc != BN_OK)
+        return rc;
+    if (!k->draws_links && !sf->target[0])
         return bn_fail(err, BN_EINPUT, "%s: key 'faults[%u].target': missing (what fails?)", src,
                        fa->index);
     return BN_OK;
@@ -193,18 +129,7 @@ static int resolve(struct bn_faults *ft, struct fault *fa, struct bn_error *err)
     fa->at = bn_time_from_us(fa->sf->at_us);
     fa->until = fa->sf->until_us > 0 ? bn_time_from_us(fa->sf->until_us) : BN_TIME_NEVER;
     fa->converged = fa->restored = BN_TIME_NEVER;
-    switch (fa->sf->kind) {
-    case BN_SC_FAULT_SWITCH_DOWN:
-        return resolve_node(ft, fa, BN_NODE_SWITCH, err);
-    case BN_SC_FAULT_NIC_DOWN:
-        return resolve_node(ft, fa, BN_NODE_HOST, err);
-    case BN_SC_FAULT_RANDOM_LINKS:
-        return resolve_random(ft, fa, err);
-    case BN_SC_FAULT_OCS_RECONFIGURE:
-        return resolve_circuits(ft, fa, err);
-    default:
-        return resolve_link(ft, fa, err);
-    }
+    return bn_fault_kind_at(fa->sf->kind)->resolve(ft, fa, err);
 }
 
 /* ---- links ---- */
@@ -225,46 +150,12 @@ static int hold(struct bn_faults *ft, uint32_t p, bool down, struct bn_error *er
     return bn_link_set_down(ft->env.f, p, now_down, err);
 }
 
-static int hold_all(struct bn_faults *ft, struct fault *fa, bool down, struct bn_error *err)
+int bn_fault_hold_all(struct bn_faults *ft, struct fault *fa, bool down, struct bn_error *err)
 {
     int rc = BN_OK;
     for (uint32_t i = 0; i < fa->nports && rc == BN_OK; i++)
         rc = hold(ft, fa->ports[i], down, err);
     return rc == BN_OK ? bn_fault_reroute(ft, fa, err) : rc;
-}
-
-static int set_rate(struct bn_faults *ft, struct fault *fa, bool degraded, struct bn_error *err)
-{
-    struct bn_fabric *f = ft->env.f;
-    if (!ft->rate0 && !(ft->rate0 = calloc(f->nports + 1, sizeof *ft->rate0)))
-        return bn_fail(err, BN_ENOMEM, "out of memory for faults");
-    for (uint32_t i = 0; i < fa->nports; i++) {
-        uint32_t p = fa->ports[i];
-        if (!ft->rate0[p])
-            ft->rate0[p] = f->ports[p].rate_bps;
-        if (!ft->rate0[f->ports[p].peer])
-            ft->rate0[f->ports[p].peer] = f->ports[f->ports[p].peer].rate_bps;
-        bn_link_set_rate(f, p, degraded ? (uint64_t)(fa->sf->rate_gbps * 1e9 + 0.5) : ft->rate0[p],
-                         !fa->one_way);
-    }
-    return BN_OK;
-}
-
-/* The circuits a-b and c-d become a-d and c-b (an OCS's new permutation). */
-static void rewire(struct bn_faults *ft, const struct fault *fa)
-{
-    struct bn_topo *t = ft->env.t;
-    struct bn_fabric *f = ft->env.f;
-    uint32_t a = fa->ports[0], b = t->ports[a].peer, c = fa->ports[1], d = t->ports[c].peer;
-    t->ports[a].peer = d;
-    t->ports[d].peer = a;
-    t->ports[c].peer = b;
-    t->ports[b].peer = c;
-    f->ports[a].peer = d;
-    f->ports[d].peer = a;
-    f->ports[c].peer = b;
-    f->ports[b].peer = c;
-    bn_switches_rewired(ft->env.sw);
 }
 
 /* ---- throughput ---- */
@@ -409,64 +300,39 @@ static int start_measuring(struct bn_faults *ft, struct fault *fa, struct bn_err
     fa->npre = n;
     /* a degraded link loses nothing to tell its traffic by; before the
      * first probe there is no window to compare with */
-    fa->measurable = fa->sf->kind != BN_SC_FAULT_LINK_DEGRADE && ft->probe_t > 0;
+    fa->measurable = !bn_fault_kind_at(fa->sf->kind)->loses_nothing && ft->probe_t > 0;
     fa->collecting = fa->measurable;
     return BN_OK;
 }
 
 /* ---- events ---- */
 
-static void later(struct bn_faults *ft, const struct fault *fa, bn_time_t t, uint32_t phase)
+void bn_fault_later(struct bn_faults *ft, const struct fault *fa, bn_time_t t, uint32_t phase)
 {
     if (t < fa->until)
         bn_fault_schedule(ft, t, BN_EV_FAULT, (uint32_t)(fa - ft->fault), phase);
 }
 
+int bn_fault_strike_down(struct bn_faults *ft, struct fault *fa, struct bn_error *err)
+{
+    return bn_fault_hold_all(ft, fa, true, err);
+}
+
+int bn_fault_end_up(struct bn_faults *ft, struct fault *fa, struct bn_error *err)
+{
+    return bn_fault_hold_all(ft, fa, false, err);
+}
+
 static int strike(struct bn_faults *ft, struct fault *fa, struct bn_error *err)
 {
-    const struct bn_scenario_fault *sf = fa->sf;
+    const struct bn_fault_kind_ops *k = bn_fault_kind_at(fa->sf->kind);
     fa->struck = true;
     int rc = start_measuring(ft, fa, err);
     if (rc != BN_OK)
         return rc;
-    if (fa->until != BN_TIME_NEVER && sf->kind != BN_SC_FAULT_OCS_RECONFIGURE)
+    if (fa->until != BN_TIME_NEVER && !k->ends_itself)
         bn_fault_schedule(ft, fa->until, BN_EV_FAULT, (uint32_t)(fa - ft->fault), PH_END);
-    switch (sf->kind) {
-    case BN_SC_FAULT_LINK_DEGRADE:
-        fa->planned = true; /* nothing to reroute: converged at once */
-        fa->converged = fa->at;
-        return set_rate(ft, fa, true, err);
-    case BN_SC_FAULT_LINK_BER:
-        fa->planned = true;
-        fa->converged = fa->at;
-        return bn_link_set_ber(ft->env.f, fa->ports[0], sf->ber, ft->env.sc->seed, err);
-    case BN_SC_FAULT_LINK_FLAP:
-        fa->flaps++;
-        later(ft, fa, ft->env.f->now + bn_time_from_us(sf->down_us), PH_FLAP_UP);
-        return hold_all(ft, fa, true, err);
-    case BN_SC_FAULT_OCS_RECONFIGURE:
-        bn_fault_schedule(ft, ft->env.f->now + bn_time_from_us(sf->dark_us), BN_EV_FAULT,
-                          (uint32_t)(fa - ft->fault), PH_LIT);
-        return hold_all(ft, fa, true, err);
-    default:
-        return hold_all(ft, fa, true, err);
-    }
-}
-
-static int end(struct bn_faults *ft, struct fault *fa, struct bn_error *err)
-{
-    switch (fa->sf->kind) {
-    case BN_SC_FAULT_LINK_DEGRADE:
-        return set_rate(ft, fa, false, err);
-    case BN_SC_FAULT_LINK_BER:
-        return bn_link_set_ber(ft->env.f, fa->ports[0], 0, ft->env.sc->seed, err);
-    case BN_SC_FAULT_LINK_FLAP:
-        return ft->down[fa->ports[0]] && bn_link_is_down(ft->env.f, fa->ports[0])
-                   ? hold_all(ft, fa, false, err)
-                   : BN_OK;
-    default:
-        return hold_all(ft, fa, false, err);
-    }
+    return k->strike(ft, fa, err);
 }
 
 int bn_faults_event(struct bn_faults *ft, const struct bn_event *ev, struct bn_error *err)
@@ -482,25 +348,14 @@ int bn_faults_event(struct bn_faults *ft, const struct bn_event *ev, struct bn_e
     if (ev->obj == PROBE)
         return probe(ft, err);
     struct fault *fa = &ft->fault[ev->obj];
-    const struct bn_scenario_fault *sf = fa->sf;
-    switch (ev->arg) {
-    case PH_STRIKE:
+    const struct bn_fault_kind_ops *k = bn_fault_kind_at(fa->sf->kind);
+    if (ev->arg == PH_STRIKE)
         return strike(ft, fa, err);
-    case PH_END:
-        return end(ft, fa, err);
-    case PH_FLAP_UP:
-        later(ft, fa, ft->env.f->now + bn_time_from_us(sf->up_us), PH_FLAP_DOWN);
-        return hold_all(ft, fa, false, err);
-    case PH_FLAP_DOWN:
-        fa->flaps++;
-        later(ft, fa, ft->env.f->now + bn_time_from_us(sf->down_us), PH_FLAP_UP);
-        return hold_all(ft, fa, true, err);
-    case PH_LIT:
-        rewire(ft, fa);
-        return hold_all(ft, fa, false, err);
-    default:
-        return bn_fail(err, BN_EINTERNAL, "unknown fault phase %u", ev->arg);
-    }
+    if (ev->arg == PH_END)
+        return k->end(ft, fa, err);
+    if (k->phase && ev->arg <= PH_LIT)
+        return k->phase(ft, fa, ev->arg, err);
+    return bn_fail(err, BN_EINTERNAL, "unknown fault phase %u", ev->arg);
 }
 
 /* ---- set-up ---- */
@@ -655,7 +510,7 @@ int bn_faults_report(const struct bn_faults *ft, struct bn_fault_result **out, u
         struct bn_fault_result *r = &(*out)[i];
         const char *kind = bn_fault_kind_name(fa->sf->kind);
         snprintf(r->kind, sizeof r->kind, "%s", kind ? kind : "?");
-        if (fa->sf->kind == BN_SC_FAULT_RANDOM_LINKS)
+        if (bn_fault_kind_at(fa->sf->kind)->draws_links)
             describe_links(ft, fa, r->target, sizeof r->target);
         else
             snprintf(r->target, sizeof r->target, "%s", fa->sf->target);

@@ -24,16 +24,14 @@
 #include "workload/workload.h"
 
 /* The lists; a key of one is a field of every item ("faults[].kind"). */
-enum { LIST_FAULTS = 1, LIST_JOBS = 2 };
+enum { LIST_FAULTS = BN_KEY_LIST_FAULTS, LIST_JOBS = BN_KEY_LIST_JOBS };
 static const struct bn_scn_list lists[] = {
     {"faults", "fault", offsetof(struct bn_scenario, faults), sizeof(struct bn_scenario_fault),
      offsetof(struct bn_scenario, nfaults), BN_SC_FAULTS_MAX},
     {"jobs", "job", offsetof(struct bn_scenario, jobs), sizeof(struct bn_scenario_job),
      offsetof(struct bn_scenario, njobs), BN_SC_JOBS_MAX},
 };
-#define ITEM(m) \
-    .offset = offsetof(struct bn_scenario, faults[0].m), \
-    .size = sizeof(((struct bn_scenario *)0)->faults[0].m), .list = LIST_FAULTS
+#define ITEM(m) BN_ROW_FAULT(m)
 #define JOB(m) \
     .offset = offsetof(struct bn_scenario, jobs[0].m), \
     .size = sizeof(((struct bn_scenario *)0)->jobs[0].m), .list = LIST_JOBS
@@ -41,16 +39,15 @@ static const struct bn_scn_list lists[] = {
 #define FIELD(m) \
     .offset = offsetof(struct bn_scenario, m), .size = sizeof(((struct bn_scenario *)0)->m)
 
-#define INT_KEY .kind = BN_SCN_INT, .info.type = "int"
-#define FLOAT_KEY .kind = BN_SCN_FLOAT, .info.type = "float"
-#define BOOL_KEY .kind = BN_SCN_BOOL, .info.type = "bool"
-#define STRING_KEY .kind = BN_SCN_STRING, .info.type = "string"
-#define ENUM_KEY .kind = BN_SCN_ENUM, .info.type = "enum"
-
-#define ABOVE_ZERO .lo = 0, .flags = BN_SCN_LO | BN_SCN_LO_EXCL
-#define AT_LEAST(v) .lo = (v), .flags = BN_SCN_LO
-/* Physical-sanity bounds also keep integer picosecond time far from overflow. */
-#define RANGE(a, b) .lo = (a), .hi = (b), .flags = BN_SCN_LO | BN_SCN_HI
+/* Short names for core/keyrow.h's row pieces. */
+#define INT_KEY BN_ROW_INT
+#define FLOAT_KEY BN_ROW_FLOAT
+#define BOOL_KEY BN_ROW_BOOL
+#define STRING_KEY BN_ROW_STRING
+#define ENUM_KEY BN_ROW_ENUM
+#define ABOVE_ZERO BN_ROW_ABOVE_ZERO
+#define AT_LEAST(v) BN_ROW_AT_LEAST(v)
+#define RANGE(a, b) BN_ROW_RANGE(a, b)
 
 /* The choices of enum-like keys: a module key's are its registry's names,
  * in registry order (the index stored is the module's); the others' are
@@ -126,7 +123,7 @@ static const char *fabric_choice(size_t i)
     return i == 0 ? "none" : bn_scenario_preset_name(i - 1);
 }
 
-static const struct bn_scn_key keys[] = {
+static const struct bn_key_row head[] = {
     { .info.path = "seed", INT_KEY, .info.unit = "", .info.def = "1",
       .info.doc = "Seed for every random choice in the run; same seed, same run (at most 2^53-1, "
                   "exact in any JSON reader).",
@@ -187,7 +184,7 @@ static const struct bn_scn_key keys[] = {
       .info.def = "= link.rate_gbps",
       .info.doc = "Line rate of switch-to-switch links; unset = link.rate_gbps (a given value must be > 0).",
       FIELD(link.fabric_rate_gbps), .lo = 0.001, .hi = 1e6,
-      .flags = BN_SCN_LO | BN_SCN_HI | BN_SCN_DERIVED },
+      .flags = BN_KEY_LO | BN_KEY_HI | BN_KEY_DERIVED },
     { .info.path = "link.host_cable_m", FLOAT_KEY, .info.unit = "m", .info.def = "2",
       .info.doc = "Cable length between a host and its switch.",
       FIELD(link.host_cable_m), RANGE(0, 1e6) },
@@ -229,7 +226,7 @@ static const struct bn_scn_key keys[] = {
       .info.doc = "PFC headroom per ingress port above XOFF; unset = mlx5's "
                   "(301 + 2.16 x cable m) x Gb/s + 2.72 x MTU. Must cover the bytes in flight.",
       FIELD(pfc.headroom_bytes), .lo = 1, .hi = 1099511627776.0,
-      .flags = BN_SCN_LO | BN_SCN_HI | BN_SCN_DERIVED },
+      .flags = BN_KEY_LO | BN_KEY_HI | BN_KEY_DERIVED },
     { .info.path = "pfc.threshold", ENUM_KEY, .info.unit = "", .info.def = "static",
       .info.choice = threshold_choice,
       .info.doc = "XOFF rule: static (buffer - headroom per port) or dynamic (a shared buffer "
@@ -301,7 +298,7 @@ static const struct bn_scn_key keys[] = {
       FIELD(sw.ecn.kmax_bytes) },
     { .info.path = "switch.ecn.pmax", FLOAT_KEY, .info.unit = "", .info.def = "0.2",
       .info.doc = "Marking probability at kmax, 0..1.",
-      FIELD(sw.ecn.pmax), .lo = 0, .hi = 1, .flags = BN_SCN_LO | BN_SCN_HI },
+      FIELD(sw.ecn.pmax), .lo = 0, .hi = 1, .flags = BN_KEY_LO | BN_KEY_HI },
 
     { .info.path = "nic.encap", ENUM_KEY, .info.unit = "", .info.def = "roce",
       .info.choice = bn_encap_name,
@@ -340,11 +337,11 @@ static const struct bn_scn_key keys[] = {
       .info.doc = "Receiver sends at most one congestion notification per queue pair per "
                   "interval; unset = dcqcn.preset's (nvidia 4, paper 50), ib_cc 0.",
       FIELD(nic.cnp_interval_us), .lo = 0, .hi = 1e6,
-      .flags = BN_SCN_LO | BN_SCN_HI | BN_SCN_DERIVED },
+      .flags = BN_KEY_LO | BN_KEY_HI | BN_KEY_DERIVED },
 #define DCQCN_OVERRIDE(key_, unit_, member_, doc_)                                       \
     { .info.path = "dcqcn." key_, FLOAT_KEY, .info.unit = unit_, .info.def = "= preset",  \
       .info.doc = doc_, FIELD(dcqcn.member_), .lo = 0, .hi = 1e9,                         \
-      .flags = BN_SCN_LO | BN_SCN_LO_EXCL | BN_SCN_HI | BN_SCN_DERIVED }
+      .flags = BN_KEY_LO | BN_KEY_LO_EXCL | BN_KEY_HI | BN_KEY_DERIVED }
     { .info.path = "dcqcn.preset", ENUM_KEY, .info.unit = "", .info.def = "nvidia",
       .info.choice = dcqcn_preset_choice,
       .info.doc = "DCQCN parameter set: nvidia (ConnectX firmware defaults) or paper "
@@ -362,11 +359,11 @@ static const struct bn_scn_key keys[] = {
     { .info.path = "dcqcn.byte_counter_bytes", INT_KEY, .info.unit = "bytes", .info.def = "= preset",
       .info.doc = "Bytes per byte-counter increase event (paper 10000000; nvidia: timer only).",
       FIELD(dcqcn.byte_counter_bytes), .lo = 1, .hi = 1e15,
-      .flags = BN_SCN_LO | BN_SCN_HI | BN_SCN_DERIVED },
+      .flags = BN_KEY_LO | BN_KEY_HI | BN_KEY_DERIVED },
     { .info.path = "dcqcn.fast_recovery", INT_KEY, .info.unit = "steps", .info.def = "= preset",
       .info.doc = "Increase events spent in fast recovery, F (nvidia 1, paper 5).",
       FIELD(dcqcn.fast_recovery), .lo = 1, .hi = 1000,
-      .flags = BN_SCN_LO | BN_SCN_HI | BN_SCN_DERIVED },
+      .flags = BN_KEY_LO | BN_KEY_HI | BN_KEY_DERIVED },
     { .info.path = "nscc.max_cwnd_bytes", INT_KEY, .info.unit = "bytes", .info.def = "0",
       .info.doc = "NSCC: starting and largest congestion window; 0 = 1.5 bandwidth-delay "
                   "products (line rate x the fabric's longest idle round trip, then the "
@@ -405,12 +402,12 @@ static const struct bn_scn_key keys[] = {
                   "non-positive gradients in a row); unset = the line rate / 1000: the paper's "
                   "10 Mb/s at 10 Gb/s, 100 Mb/s at 100 Gb/s as HPCC's evaluation scales it.",
       FIELD(timely.delta_mbps), .lo = 0.001, .hi = 1e6,
-      .flags = BN_SCN_LO | BN_SCN_HI | BN_SCN_DERIVED },
+      .flags = BN_KEY_LO | BN_KEY_HI | BN_KEY_DERIVED },
     { .info.path = "timely.min_rate_mbps", FLOAT_KEY, .info.unit = "Mb/s", .info.def = "= line/100",
       .info.doc = "timely: no decrease goes below this rate; unset = the line rate / 100 (1 Gb/s "
                   "at 100 Gb/s, HPCC's evaluation setting).",
       FIELD(timely.min_rate_mbps), .lo = 0.001, .hi = 1e7,
-      .flags = BN_SCN_LO | BN_SCN_HI | BN_SCN_DERIVED },
+      .flags = BN_KEY_LO | BN_KEY_HI | BN_KEY_DERIVED },
     { .info.path = "timely.segment_bytes", INT_KEY, .info.unit = "bytes", .info.def = "16384",
       .info.doc = "timely: the segment whose completion is one update (the paper's 16-64 KB); "
                   "between two round-trip samples, as many updates as segments went.",
@@ -451,7 +448,7 @@ static const struct bn_scn_key keys[] = {
       FIELD(swift.max_cwnd), RANGE(1, 1e9) },
     { .info.path = "hpcc.eta", FLOAT_KEY, .info.unit = "", .info.def = "0.95",
       .info.doc = "hpcc: the target utilization of the most loaded link on the path.",
-      FIELD(hpcc.eta), .lo = 0, .hi = 1, .flags = BN_SCN_LO | BN_SCN_LO_EXCL | BN_SCN_HI },
+      FIELD(hpcc.eta), .lo = 0, .hi = 1, .flags = BN_KEY_LO | BN_KEY_LO_EXCL | BN_KEY_HI },
     { .info.path = "hpcc.max_stage", INT_KEY, .info.unit = "", .info.def = "5",
       .info.doc = "hpcc: additive round trips below the target before a multiplicative step.",
       FIELD(hpcc.max_stage), RANGE(0, 1000) },
@@ -470,25 +467,25 @@ static const struct bn_scn_key keys[] = {
       FIELD(eqds.first_window_bytes), RANGE(0, 1e12) },
     { .info.path = "eqds.credit_rate", FLOAT_KEY, .info.unit = "", .info.def = "1",
       .info.doc = "eqds: receivers pace credits at this fraction of their line rate.",
-      FIELD(eqds.credit_rate), .lo = 0, .hi = 1, .flags = BN_SCN_LO | BN_SCN_LO_EXCL | BN_SCN_HI },
+      FIELD(eqds.credit_rate), .lo = 0, .hi = 1, .flags = BN_KEY_LO | BN_KEY_LO_EXCL | BN_KEY_HI },
     { .info.path = "ibcc.ccti_timer_us", FLOAT_KEY, .info.unit = "us", .info.def = "= default",
       .info.doc = "CCTI_Timer: the CCT index falls by one per period (see docs/model.md).",
       FIELD(ibcc.ccti_timer_us), .lo = 0, .hi = 1e9,
-      .flags = BN_SCN_LO | BN_SCN_LO_EXCL | BN_SCN_HI | BN_SCN_DERIVED },
+      .flags = BN_KEY_LO | BN_KEY_LO_EXCL | BN_KEY_HI | BN_KEY_DERIVED },
     { .info.path = "ibcc.ccti_increase", INT_KEY, .info.unit = "", .info.def = "= default",
       .info.doc = "CCTI_Increase: index added per BECN.",
       FIELD(ibcc.ccti_increase), .lo = 1, .hi = 1000,
-      .flags = BN_SCN_LO | BN_SCN_HI | BN_SCN_DERIVED },
+      .flags = BN_KEY_LO | BN_KEY_HI | BN_KEY_DERIVED },
     { .info.path = "ibcc.ccti_limit", INT_KEY, .info.unit = "", .info.def = "= default",
       .info.doc = "CCTI_Limit: the highest CCT index (slowest rate).",
       FIELD(ibcc.ccti_limit), .lo = 1, .hi = 65535,
-      .flags = BN_SCN_LO | BN_SCN_HI | BN_SCN_DERIVED },
+      .flags = BN_KEY_LO | BN_KEY_HI | BN_KEY_DERIVED },
     { .info.path = "nic.rto_us", FLOAT_KEY, .info.unit = "us",
       .info.def = "= 100 lossy, 10000 lossless",
       .info.doc = "Retransmission timeout; unset = 100 us on lossy links, 10 ms on lossless "
                   "ones (where a short timer only fires spuriously behind pauses); never "
                   "longer than the local ACK timeout (nic.ack_timeout), IB's transport timer.",
-      FIELD(nic.rto_us), .lo = 0.001, .hi = 1e9, .flags = BN_SCN_LO | BN_SCN_HI | BN_SCN_DERIVED },
+      FIELD(nic.rto_us), .lo = 0.001, .hi = 1e9, .flags = BN_KEY_LO | BN_KEY_HI | BN_KEY_DERIVED },
     { .info.path = "nic.retry_cnt", INT_KEY, .info.unit = "retries", .info.def = "7",
       .info.doc = "Retransmissions without progress, each a local ACK timeout apart, before a "
                   "queue pair goes to the error state and its flow or collective fails (IB RC "
@@ -727,8 +724,7 @@ static const struct bn_scn_key keys[] = {
 
     { .info.path = "faults[].kind", ENUM_KEY, .info.unit = "", .info.def = "link_down",
       .info.choice = bn_fault_kind_name,
-      .info.doc = "What fails (a list item of faults:, at most 16): link_down, link_degrade, "
-                  "link_ber, link_flap, switch_down, nic_down, random_links, ocs_reconfigure.",
+      .info.doc = "What fails (a list item of faults:, at most 16).",
       ITEM(kind) },
     { .info.path = "faults[].at_us", FLOAT_KEY, .info.unit = "us", .info.def = "0",
       .info.doc = "When it strikes (simulated time).",
@@ -741,31 +737,10 @@ static const struct bn_scn_key keys[] = {
                   "(\"spine1\"); a host (\"host3\"); ocs_reconfigure: two circuits "
                   "(\"a b c d\": a-b and c-d become a-d and c-b).",
       ITEM(target) },
-    { .info.path = "faults[].rate_gbps", FLOAT_KEY, .info.unit = "Gb/s", .info.def = "0",
-      .info.doc = "link_degrade: the rate the link falls to (e.g. 200 for a 400G port with half "
-                  "its lanes).",
-      ITEM(rate_gbps), RANGE(0, 1e6) },
-    { .info.path = "faults[].ber", FLOAT_KEY, .info.unit = "", .info.def = "0",
-      .info.doc = "link_ber: bit-error rate; a frame of b bits is dropped with probability "
-                  "1 - (1 - ber)^b.",
-      ITEM(ber), RANGE(0, 1) },
-    { .info.path = "faults[].down_us", FLOAT_KEY, .info.unit = "us", .info.def = "0",
-      .info.doc = "link_flap: each down period.",
-      ITEM(down_us), RANGE(0, 1e9) },
-    { .info.path = "faults[].up_us", FLOAT_KEY, .info.unit = "us", .info.def = "0",
-      .info.doc = "link_flap: each up period between.",
-      ITEM(up_us), RANGE(0, 1e9) },
-    { .info.path = "faults[].count", INT_KEY, .info.unit = "links", .info.def = "1",
-      .info.doc = "random_links: how many distinct links fail (drawn from the run's seed).",
-      ITEM(count), RANGE(1, 1000000) },
-    { .info.path = "faults[].tier", INT_KEY, .info.unit = "tier", .info.def = "1",
-      .info.doc = "random_links: draw among the uplinks of this tier's nodes (0 = hosts' links, "
-                  "1 = leaves' uplinks, 2 = spines' uplinks to cores).",
-      ITEM(tier), RANGE(0, 3) },
-    { .info.path = "faults[].dark_us", FLOAT_KEY, .info.unit = "us", .info.def = "10000",
-      .info.doc = "ocs_reconfigure: how long the circuits being moved carry nothing (MEMS "
-                  "mirrors settling).",
-      ITEM(dark_us), RANGE(0, 1e9) },
+};
+
+/* Here come the fault kinds' own faults[] keys (src/fault/kind_*.c), then: */
+static const struct bn_key_row tail[] = {
     { .info.path = "faults[].instant", BOOL_KEY, .info.unit = "", .info.def = "false",
       .info.doc = "The control plane knows at once: every switch's routes change as the fault "
                   "strikes (and ends), with no detection or propagation delay (a link known "
@@ -854,7 +829,7 @@ static const struct bn_scn_key keys[] = {
     { .info.path = "jobs[].utilization", FLOAT_KEY, .info.unit = "", .info.def = "0.5",
       .info.doc = "Share of the peak the model's kernels reach (compute time = FLOPs / "
                   "(gpu_tflops x utilization)).", JOB(utilization), .lo = 0, .hi = 1,
-      .flags = BN_SCN_LO | BN_SCN_LO_EXCL | BN_SCN_HI },
+      .flags = BN_KEY_LO | BN_KEY_LO_EXCL | BN_KEY_HI },
     { .info.path = "jobs[].gpu_hbm_gbs", FLOAT_KEY, .info.unit = "GB/s", .info.def = "3350",
       .info.doc = "GPU memory bandwidth: a decode step reads the weights and KV cache at it "
                   "(3350: H100 SXM).", JOB(gpu_hbm_gbs), RANGE(1e-3, 1e7) },
@@ -1155,28 +1130,52 @@ static const struct bn_scn_key keys[] = {
       FIELD(sharp.max_trees), RANGE(1, 64) },
 };
 
-#define NKEYS (sizeof keys / sizeof keys[0])
+/* The registry is head[], the fault kinds' keys, tail[]: one sequence of
+ * rows, indexed without any table built at run time. */
+#define NHEAD (sizeof head / sizeof head[0])
+#define NTAIL (sizeof tail / sizeof tail[0])
 
-_Static_assert(NKEYS <= BN_SCENARIO_KEYS_MAX, "bn_scenario.key_line has no room for every key");
+_Static_assert(NHEAD + BN_FAULT_KIND_KEYS_MAX + NTAIL <= BN_SCENARIO_KEYS_MAX,
+               "bn_scenario.key_line has no room for every key");
 
-size_t bn_scn_count(void) { return NKEYS; }
+size_t bn_scn_count(void) { return NHEAD + bn_fault_kind_nkeys() + NTAIL; }
 
-size_t bn_scn_index(const struct bn_scn_key *k) { return (size_t)(k - keys); }
+size_t bn_scn_index(const struct bn_key_row *k)
+{
+    size_t m = bn_fault_kind_nkeys();
+    if (k >= head && k < head + NHEAD)
+        return (size_t)(k - head);
+    if (k >= tail && k < tail + NTAIL)
+        return NHEAD + m + (size_t)(k - tail);
+    for (size_t j = 0; j < m; j++)
+        if (bn_fault_kind_key(j) == k)
+            return NHEAD + j;
+    abort(); /* not a registry row: a bug */
+}
 
-const struct bn_scn_key *bn_scn_at(size_t i) { return i < NKEYS ? &keys[i] : NULL; }
+const struct bn_key_row *bn_scn_at(size_t i)
+{
+    if (i < NHEAD)
+        return &head[i];
+    size_t m = bn_fault_kind_nkeys();
+    if (i < NHEAD + m)
+        return bn_fault_kind_key(i - NHEAD);
+    return i < NHEAD + m + NTAIL ? &tail[i - NHEAD - m] : NULL;
+}
 
-size_t bn_scenario_key_count(void) { return NKEYS; }
+size_t bn_scenario_key_count(void) { return bn_scn_count(); }
 
 const struct bn_scenario_key_info *bn_scenario_key(size_t i)
 {
-    return i < NKEYS ? &keys[i].info : NULL;
+    const struct bn_key_row *k = bn_scn_at(i);
+    return k ? &k->info : NULL;
 }
 
-const struct bn_scn_key *bn_scn_find(const char *path)
+const struct bn_key_row *bn_scn_find(const char *path)
 {
-    for (size_t i = 0; i < NKEYS; i++)
-        if (strcmp(keys[i].info.path, path) == 0)
-            return &keys[i];
+    for (size_t i = 0; i < bn_scn_count(); i++)
+        if (strcmp(bn_scn_at(i)->info.path, path) == 0)
+            return bn_scn_at(i);
     return NULL;
 }
 
@@ -1185,7 +1184,7 @@ const struct bn_scn_list *bn_scn_list_at(size_t i)
     return i < sizeof lists / sizeof lists[0] ? &lists[i] : NULL;
 }
 
-const struct bn_scn_list *bn_scn_list_of(const struct bn_scn_key *k)
+const struct bn_scn_list *bn_scn_list_of(const struct bn_key_row *k)
 {
     return k && k->list ? &lists[k->list - 1] : NULL;
 }
@@ -1198,7 +1197,7 @@ const struct bn_scn_list *bn_scn_list_find(const char *name)
     return NULL;
 }
 
-const char *bn_scn_field_name(const struct bn_scn_key *k)
+const char *bn_scn_field_name(const struct bn_key_row *k)
 {
     return k->info.path + strlen(bn_scn_list_of(k)->name) + strlen("[].");
 }
@@ -1207,24 +1206,24 @@ void bn_scn_list_fields(const struct bn_scn_list *l, char *buf, size_t len)
 {
     size_t used = 0;
     buf[0] = '\0';
-    for (size_t i = 0; i < NKEYS && used < len; i++) {
-        if (bn_scn_list_of(&keys[i]) != l)
+    for (size_t i = 0; i < bn_scn_count() && used < len; i++) {
+        if (bn_scn_list_of(bn_scn_at(i)) != l)
             continue;
         int w = snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
-                         bn_scn_field_name(&keys[i]));
+                         bn_scn_field_name(bn_scn_at(i)));
         used += w > 0 ? (size_t)w : 0;
     }
 }
 
-const struct bn_scn_key *bn_scn_item_field(const struct bn_scn_list *l, const char *field)
+const struct bn_key_row *bn_scn_item_field(const struct bn_scn_list *l, const char *field)
 {
-    for (size_t i = 0; i < NKEYS; i++)
-        if (bn_scn_list_of(&keys[i]) == l && strcmp(bn_scn_field_name(&keys[i]), field) == 0)
-            return &keys[i];
+    for (size_t i = 0; i < bn_scn_count(); i++)
+        if (bn_scn_list_of(bn_scn_at(i)) == l && strcmp(bn_scn_field_name(bn_scn_at(i)), field) == 0)
+            return bn_scn_at(i);
     return NULL;
 }
 
-const struct bn_scn_key *bn_scn_find_item(const char *path, uint32_t *index)
+const struct bn_key_row *bn_scn_find_item(const char *path, uint32_t *index)
 {
     size_t n = strcspn(path, ".");
     char name[16];
@@ -1246,10 +1245,10 @@ const struct bn_scn_key *bn_scn_find_item(const char *path, uint32_t *index)
     return bn_scn_item_field(l, p + 1);
 }
 
-static int apply_at(struct bn_scenario *sc, const struct bn_scn_key *k, size_t delta,
+static int apply_at(struct bn_scenario *sc, const struct bn_key_row *k, size_t delta,
                     const char *text, char *why, size_t len);
 
-int bn_scn_apply_item(struct bn_scenario *sc, const struct bn_scn_key *k, uint32_t index,
+int bn_scn_apply_item(struct bn_scenario *sc, const struct bn_key_row *k, uint32_t index,
                       const char *text, char *why, size_t len)
 {
     const struct bn_scn_list *l = bn_scn_list_of(k);
@@ -1282,8 +1281,8 @@ bool bn_scn_is_section(const char *prefix)
     size_t n = strlen(prefix);
     if (n == 0)
         return true;
-    for (size_t i = 0; i < NKEYS; i++)
-        if (strncmp(keys[i].info.path, prefix, n) == 0 && keys[i].info.path[n] == '.')
+    for (size_t i = 0; i < bn_scn_count(); i++)
+        if (strncmp(bn_scn_at(i)->info.path, prefix, n) == 0 && bn_scn_at(i)->info.path[n] == '.')
             return true;
     return false;
 }
@@ -1293,7 +1292,7 @@ static bool child_seen(const char *section, size_t upto, const char *name, size_
 {
     size_t m;
     for (size_t i = 0; i < upto; i++) {
-        const char *c = child_of(keys[i].info.path, section, &m);
+        const char *c = child_of(bn_scn_at(i)->info.path, section, &m);
         if (c && m == n && strncmp(c, name, n) == 0)
             return true;
     }
@@ -1305,13 +1304,13 @@ void bn_scn_children(const char *section, char *buf, size_t len)
     size_t used = 0, n;
     unsigned lists_named = 0;
     buf[0] = '\0';
-    for (size_t i = 0; i < NKEYS && used < len; i++) {
-        const char *c = child_of(keys[i].info.path, section, &n);
-        if (!c || child_seen(section, i, c, n) || (lists_named & (1u << keys[i].list)))
+    for (size_t i = 0; i < bn_scn_count() && used < len; i++) {
+        const char *c = child_of(bn_scn_at(i)->info.path, section, &n);
+        if (!c || child_seen(section, i, c, n) || (lists_named & (1u << bn_scn_at(i)->list)))
             continue;
-        if (keys[i].list) { /* the list, as a file writes it */
-            lists_named |= 1u << keys[i].list;
-            c = bn_scn_list_of(&keys[i])->name;
+        if (bn_scn_at(i)->list) { /* the list, as a file writes it */
+            lists_named |= 1u << bn_scn_at(i)->list;
+            c = bn_scn_list_of(bn_scn_at(i))->name;
             n = strlen(c);
         }
         int w = snprintf(buf + used, len - used, "%s%.*s", used ? ", " : "", (int)n, c);
@@ -1325,11 +1324,11 @@ void bn_scn_children(const char *section, char *buf, size_t len)
  * key's path (list fields as faults.N.kind are not offered); "" if none. */
 static void suggestion(const char *key, char *buf, size_t len)
 {
-    const char *paths[NKEYS];
+    const char *paths[BN_SCENARIO_KEYS_MAX];
     size_t n = 0;
-    for (size_t i = 0; i < NKEYS; i++)
-        if (!keys[i].list)
-            paths[n++] = keys[i].info.path;
+    for (size_t i = 0; i < bn_scn_count(); i++)
+        if (!bn_scn_at(i)->list)
+            paths[n++] = bn_scn_at(i)->info.path;
     const char *near = key ? bn_nearest_word(key, paths, n) : NULL;
     if (near)
         snprintf(buf, len, "; did you mean '%s'?", near);
@@ -1380,40 +1379,40 @@ void bn_scn_excerpt(const char *s, size_t n, char *buf, size_t len)
 
 /* ---- what a valid value looks like ---- */
 
-static uint64_t width_max(const struct bn_scn_key *k)
+static uint64_t width_max(const struct bn_key_row *k)
 {
     return k->size >= sizeof(uint64_t) ? UINT64_MAX : UINT32_MAX;
 }
 
-static uint64_t int_lo(const struct bn_scn_key *k)
+static uint64_t int_lo(const struct bn_key_row *k)
 {
-    if (!(k->flags & BN_SCN_LO))
+    if (!(k->flags & BN_KEY_LO))
         return 0;
-    return (uint64_t)k->lo + ((k->flags & BN_SCN_LO_EXCL) ? 1u : 0u);
+    return (uint64_t)k->lo + ((k->flags & BN_KEY_LO_EXCL) ? 1u : 0u);
 }
 
-static uint64_t int_hi(const struct bn_scn_key *k)
+static uint64_t int_hi(const struct bn_key_row *k)
 {
     uint64_t hi = width_max(k);
-    if ((k->flags & BN_SCN_HI) && (uint64_t)k->hi < hi)
+    if ((k->flags & BN_KEY_HI) && (uint64_t)k->hi < hi)
         hi = (uint64_t)k->hi;
     return hi;
 }
 
-static void float_bounds(const struct bn_scn_key *k, char *buf, size_t len)
+static void float_bounds(const struct bn_key_row *k, char *buf, size_t len)
 {
-    if ((k->flags & BN_SCN_LO) && (k->flags & BN_SCN_HI))
+    if ((k->flags & BN_KEY_LO) && (k->flags & BN_KEY_HI))
         snprintf(buf, len, " from %g to %g", k->lo, k->hi);
-    else if (k->flags & BN_SCN_LO)
-        snprintf(buf, len, ", %s %g", (k->flags & BN_SCN_LO_EXCL) ? ">" : ">=", k->lo);
-    else if (k->flags & BN_SCN_HI)
+    else if (k->flags & BN_KEY_LO)
+        snprintf(buf, len, ", %s %g", (k->flags & BN_KEY_LO_EXCL) ? ">" : ">=", k->lo);
+    else if (k->flags & BN_KEY_HI)
         snprintf(buf, len, ", <= %g", k->hi);
     else
         buf[0] = '\0';
 }
 
 /* "a, b, c": an enum key's choices (cut short if buf is). */
-static void choices_list(const struct bn_scn_key *k, char *buf, size_t len)
+static void choices_list(const struct bn_key_row *k, char *buf, size_t len)
 {
     size_t used = 0;
     buf[0] = '\0';
@@ -1423,28 +1422,28 @@ static void choices_list(const struct bn_scn_key *k, char *buf, size_t len)
     }
 }
 
-void bn_scn_expect(const struct bn_scn_key *k, char *buf, size_t len)
+void bn_scn_expect(const struct bn_key_row *k, char *buf, size_t len)
 {
-    char unit[32] = "", extra[96] = "";
+    char unit[32] = "", extra[190] = ""; /* every choice: faults[].kind's 9 take 115 */
     if (k->info.unit[0])
         snprintf(unit, sizeof unit, " in %s", k->info.unit);
     switch (k->kind) {
-    case BN_SCN_INT:
+    case BN_KEY_INT:
         snprintf(buf, len, "an integer%s from %llu to %llu", unit,
                  (unsigned long long)int_lo(k), (unsigned long long)int_hi(k));
         break;
-    case BN_SCN_FLOAT:
+    case BN_KEY_FLOAT:
         float_bounds(k, extra, sizeof extra);
         snprintf(buf, len, "a number%s%s", unit, extra);
         break;
-    case BN_SCN_BOOL:
+    case BN_KEY_BOOL:
         snprintf(buf, len, "true/false, yes/no or on/off");
         break;
-    case BN_SCN_ENUM:
+    case BN_KEY_ENUM:
         choices_list(k, extra, sizeof extra);
         snprintf(buf, len, "one of: %s", extra);
         break;
-    case BN_SCN_STRING:
+    case BN_KEY_STRING:
         snprintf(buf, len, "text of at most %zu bytes", k->size - 1);
         break;
     }
@@ -1481,7 +1480,7 @@ static int parse_bool(const char *s, bool *out)
 }
 
 /* The index of `s` among k's choices, or -1. */
-static int enum_index(const struct bn_scn_key *k, const char *s)
+static int enum_index(const struct bn_key_row *k, const char *s)
 {
     for (size_t i = 0; k->info.choice(i) && i <= UINT8_MAX; i++)
         if (strcmp(k->info.choice(i), s) == 0)
@@ -1489,23 +1488,23 @@ static int enum_index(const struct bn_scn_key *k, const char *s)
     return -1;
 }
 
-static bool float_in_bounds(const struct bn_scn_key *k, double v)
+static bool float_in_bounds(const struct bn_key_row *k, double v)
 {
-    if (k->flags & BN_SCN_LO) {
-        if (v < k->lo || ((k->flags & BN_SCN_LO_EXCL) && v == k->lo))
+    if (k->flags & BN_KEY_LO) {
+        if (v < k->lo || ((k->flags & BN_KEY_LO_EXCL) && v == k->lo))
             return false;
     }
-    return !((k->flags & BN_SCN_HI) && v > k->hi);
+    return !((k->flags & BN_KEY_HI) && v > k->hi);
 }
 
 /* ---- storing ---- */
 
-static void *field(struct bn_scenario *sc, const struct bn_scn_key *k)
+static void *field(struct bn_scenario *sc, const struct bn_key_row *k)
 {
     return (char *)sc + k->offset;
 }
 
-static int set_int(struct bn_scenario *sc, const struct bn_scn_key *k,
+static int set_int(struct bn_scenario *sc, const struct bn_key_row *k,
                    const char *text, const char *shown, char *bad, size_t len)
 {
     uint64_t v = 0;
@@ -1521,7 +1520,7 @@ static int set_int(struct bn_scenario *sc, const struct bn_scn_key *k,
     return 0;
 }
 
-static int set_float(struct bn_scenario *sc, const struct bn_scn_key *k,
+static int set_float(struct bn_scenario *sc, const struct bn_key_row *k,
                      const char *text, const char *shown, char *bad, size_t len)
 {
     double v = 0;
@@ -1534,7 +1533,7 @@ static int set_float(struct bn_scenario *sc, const struct bn_scn_key *k,
     return 0;
 }
 
-static int set_enum(struct bn_scenario *sc, const struct bn_scn_key *k,
+static int set_enum(struct bn_scenario *sc, const struct bn_key_row *k,
                     const char *text, const char *shown, char *bad, size_t len)
 {
     int i = enum_index(k, text);
@@ -1544,7 +1543,7 @@ static int set_enum(struct bn_scenario *sc, const struct bn_scn_key *k,
     return 0;
 }
 
-static int set_text(struct bn_scenario *sc, const struct bn_scn_key *k,
+static int set_text(struct bn_scenario *sc, const struct bn_key_row *k,
                     const char *text, char *bad, size_t len)
 {
     size_t n = strlen(text);
@@ -1555,25 +1554,25 @@ static int set_text(struct bn_scenario *sc, const struct bn_scn_key *k,
     return 0;
 }
 
-static int set_value(struct bn_scenario *sc, const struct bn_scn_key *k,
+static int set_value(struct bn_scenario *sc, const struct bn_key_row *k,
                      const char *text, const char *shown, char *bad, size_t len)
 {
     bool b = false;
-    if (text[0] == '\0' && k->kind != BN_SCN_STRING)
+    if (text[0] == '\0' && k->kind != BN_KEY_STRING)
         return bn_scn_why(bad, len, "missing value");
     switch (k->kind) {
-    case BN_SCN_INT:
+    case BN_KEY_INT:
         return set_int(sc, k, text, shown, bad, len);
-    case BN_SCN_FLOAT:
+    case BN_KEY_FLOAT:
         return set_float(sc, k, text, shown, bad, len);
-    case BN_SCN_BOOL:
+    case BN_KEY_BOOL:
         if (parse_bool(text, &b) != 0)
             return bn_scn_why(bad, len, "'%s' is not true or false", shown);
         *(bool *)field(sc, k) = b;
         return 0;
-    case BN_SCN_STRING:
+    case BN_KEY_STRING:
         return set_text(sc, k, text, bad, len);
-    case BN_SCN_ENUM:
+    case BN_KEY_ENUM:
         return set_enum(sc, k, text, shown, bad, len);
     }
     return -1;
@@ -1581,11 +1580,11 @@ static int set_value(struct bn_scenario *sc, const struct bn_scn_key *k,
 
 /* Set key k (a registry entry) `delta` bytes past its field: the same
  * field of a later item of the faults list. */
-static int apply_at(struct bn_scenario *sc, const struct bn_scn_key *k, size_t delta,
+static int apply_at(struct bn_scenario *sc, const struct bn_key_row *k, size_t delta,
                     const char *text, char *why, size_t len)
 {
     char shown[80], bad[160], expect[200];
-    struct bn_scn_key at = *k;
+    struct bn_key_row at = *k;
     at.offset += delta;
     bn_scn_excerpt(text, strlen(text), shown, sizeof shown);
     if (set_value(sc, &at, text, shown, bad, sizeof bad) == 0) {
@@ -1597,7 +1596,7 @@ static int apply_at(struct bn_scenario *sc, const struct bn_scn_key *k, size_t d
     return -1;
 }
 
-int bn_scn_apply(struct bn_scenario *sc, const struct bn_scn_key *k,
+int bn_scn_apply(struct bn_scenario *sc, const struct bn_key_row *k,
                  const char *text, char *why, size_t len)
 {
     return apply_at(sc, k, 0, text, why, len);
@@ -1608,12 +1607,12 @@ void bn_scenario_defaults(struct bn_scenario *sc)
     char why[BN_SCN_WHY_MAX];
     memset(sc, 0, sizeof *sc);
     strcpy(sc->source, "<default>");
-    for (size_t i = 0; i < NKEYS; i++) {
-        if (keys[i].flags & BN_SCN_DERIVED)
+    for (size_t i = 0; i < bn_scn_count(); i++) {
+        if (bn_scn_at(i)->flags & BN_KEY_DERIVED)
             continue; /* stays 0: "same as" the key its default names */
-        const struct bn_scn_list *l = bn_scn_list_of(&keys[i]);
+        const struct bn_scn_list *l = bn_scn_list_of(bn_scn_at(i));
         for (uint32_t j = 0; j < (l ? l->max : 1); j++)
-            if (apply_at(sc, &keys[i], j * (l ? l->stride : 0), keys[i].info.def, why,
+            if (apply_at(sc, bn_scn_at(i), j * (l ? l->stride : 0), bn_scn_at(i)->info.def, why,
                          sizeof why) != 0)
                 abort(); /* a registry default that fails its own check: a bug */
     }
@@ -1638,22 +1637,22 @@ static const char *where_text(const char *src, const char *key, uint32_t line, c
 const char *bn_scenario_where(const struct bn_scenario *sc, const char *path, char *buf,
                               size_t len)
 {
-    const struct bn_scn_key *k = bn_scn_find(path);
+    const struct bn_key_row *k = bn_scn_find(path);
     const char *src = sc->source[0] ? sc->source : "<scenario>";
     uint32_t line = k ? sc->key_line[bn_scn_index(k)] : 0;
     return where_text(src, path, line, buf, len);
 }
 
 /* k's place among its list's keys. */
-static uint32_t field_ordinal(const struct bn_scn_key *k)
+static uint32_t field_ordinal(const struct bn_key_row *k)
 {
     uint32_t n = 0;
-    for (const struct bn_scn_key *q = keys; q < k; q++)
-        n += q->list == k->list;
+    for (size_t i = 0, end = bn_scn_index(k); i < end; i++)
+        n += bn_scn_at(i)->list == k->list;
     return n;
 }
 
-uint32_t *bn_scn_item_line(struct bn_scenario *sc, const struct bn_scn_key *k, uint32_t index)
+uint32_t *bn_scn_item_line(struct bn_scenario *sc, const struct bn_key_row *k, uint32_t index)
 {
     if (k->list == LIST_FAULTS && index < BN_SC_FAULTS_MAX &&
         k->offset == offsetof(struct bn_scenario, faults[0].target))
@@ -1667,7 +1666,7 @@ uint32_t *bn_scn_item_line(struct bn_scenario *sc, const struct bn_scn_key *k, u
 const char *bn_scenario_item_where(const struct bn_scenario *sc, const char *path,
                                    uint32_t index, char *buf, size_t len)
 {
-    const struct bn_scn_key *k = bn_scn_find(path);
+    const struct bn_key_row *k = bn_scn_find(path);
     const char *src = sc->source[0] ? sc->source : "<scenario>";
     const uint32_t *line = k ? bn_scn_item_line((struct bn_scenario *)(uintptr_t)sc, k, index)
                              : NULL;
@@ -1699,14 +1698,14 @@ int bn_scenario_locate(const struct bn_scenario *sc, int rc, struct bn_error *er
 
 const char *bn_scenario_choice(const char *path, unsigned index)
 {
-    const struct bn_scn_key *k = bn_scn_find(path);
-    return k && k->kind == BN_SCN_ENUM ? k->info.choice(index) : NULL;
+    const struct bn_key_row *k = bn_scn_find(path);
+    return k && k->kind == BN_KEY_ENUM ? k->info.choice(index) : NULL;
 }
 
 int bn_scenario_get(const struct bn_scenario *sc, const char *path, char *buf, size_t len)
 {
     uint32_t index = 0;
-    const struct bn_scn_key *k = bn_scn_find(path);
+    const struct bn_key_row *k = bn_scn_find(path);
     if (k && k->list)
         k = NULL; /* "faults[].x" names no value; "faults.N.x" does */
     else if (!k)
@@ -1717,22 +1716,22 @@ int bn_scenario_get(const struct bn_scenario *sc, const char *path, char *buf, s
     const char *at = (const char *)sc + k->offset + index * (l ? l->stride : 0);
     const char *name;
     switch (k->kind) {
-    case BN_SCN_INT:
+    case BN_KEY_INT:
         snprintf(buf, len, "%llu", k->size == sizeof(uint64_t)
                                        ? (unsigned long long)*(const uint64_t *)(const void *)at
                                        : (unsigned long long)*(const uint32_t *)(const void *)at);
         break;
-    case BN_SCN_FLOAT:
+    case BN_KEY_FLOAT:
         snprintf(buf, len, "%.17g", *(const double *)(const void *)at);
         break;
-    case BN_SCN_BOOL:
+    case BN_KEY_BOOL:
         snprintf(buf, len, "%s", *(const bool *)(const void *)at ? "true" : "false");
         break;
-    case BN_SCN_ENUM:
+    case BN_KEY_ENUM:
         name = k->info.choice(*(const uint8_t *)at);
         snprintf(buf, len, "%s", name ? name : "?");
         break;
-    case BN_SCN_STRING:
+    case BN_KEY_STRING:
         snprintf(buf, len, "%s", at);
         break;
     }

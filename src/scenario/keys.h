@@ -10,38 +10,22 @@
 #include <stddef.h>
 
 #include "bnet/scenario.h"
+#include "core/keyrow.h"
 
-enum bn_scn_kind { BN_SCN_INT, BN_SCN_FLOAT, BN_SCN_BOOL, BN_SCN_STRING, BN_SCN_ENUM };
-
-/* Bound flags: which of lo/hi apply, and whether lo itself is excluded. */
-enum {
-    BN_SCN_LO = 1u << 0,      /* value >= lo */
-    BN_SCN_LO_EXCL = 1u << 1, /* value > lo (e.g. "0 is not allowed") */
-    BN_SCN_HI = 1u << 2,      /* value <= hi */
-    BN_SCN_DERIVED = 1u << 3, /* default is 0 = "same as another key" */
-};
-
-struct bn_scn_key {
-    struct bn_scenario_key_info info;
-    enum bn_scn_kind kind;
-    size_t offset; /* offsetof(struct bn_scenario, ...) */
-    size_t size;   /* field size: int width or string buffer size */
-    double lo, hi;
-    unsigned flags;
-    uint8_t list;  /* 0, or 1 + the list whose items have this field ("faults[].x") */
-};
+/* The row type (struct bn_key_row, enum bn_key_type, BN_KEY_* bounds) is
+ * core/keyrow.h's: modules below this layer declare rows too. */
 
 /* Longest message fragment ("why") the setter produces. */
 #define BN_SCN_WHY_MAX 400
 
 size_t bn_scn_count(void);
-const struct bn_scn_key *bn_scn_at(size_t i);
+const struct bn_key_row *bn_scn_at(size_t i);
 
 /* k's index in the registry (its slot in bn_scenario.key_line). */
-size_t bn_scn_index(const struct bn_scn_key *k);
+size_t bn_scn_index(const struct bn_key_row *k);
 
 /* Leaf key with exactly this dotted path, or NULL. */
-const struct bn_scn_key *bn_scn_find(const char *path);
+const struct bn_key_row *bn_scn_find(const char *path);
 
 /* The scenario's lists (faults:, jobs:): items of one struct, at most
  * `max`, their count in a uint32_t of bn_scenario. */
@@ -55,22 +39,22 @@ struct bn_scn_list {
 /* The i-th list, or NULL past the last; the list of a key (NULL if none);
  * the list called `name` (NULL if none). */
 const struct bn_scn_list *bn_scn_list_at(size_t i);
-const struct bn_scn_list *bn_scn_list_of(const struct bn_scn_key *k);
+const struct bn_scn_list *bn_scn_list_of(const struct bn_key_row *k);
 const struct bn_scn_list *bn_scn_list_find(const char *name);
 /* An item key's field name ("kind" of "faults[].kind"). */
-const char *bn_scn_field_name(const struct bn_scn_key *k);
+const char *bn_scn_field_name(const struct bn_key_row *k);
 /* "kind, at_us, ...": the fields of list l's items. */
 void bn_scn_list_fields(const struct bn_scn_list *l, char *buf, size_t len);
 /* "faults.N.field" as --set writes it: the item key and N, or NULL. */
-const struct bn_scn_key *bn_scn_find_item(const char *path, uint32_t *index);
+const struct bn_key_row *bn_scn_find_item(const char *path, uint32_t *index);
 /* The item key of `field` ("kind") in list l, or NULL. */
-const struct bn_scn_key *bn_scn_item_field(const struct bn_scn_list *l, const char *field);
+const struct bn_key_row *bn_scn_item_field(const struct bn_scn_list *l, const char *field);
 /* Set field k of item `index` (which then exists: the count grows to it). */
-int bn_scn_apply_item(struct bn_scenario *sc, const struct bn_scn_key *k, uint32_t index,
+int bn_scn_apply_item(struct bn_scenario *sc, const struct bn_key_row *k, uint32_t index,
                       const char *text, char *why, size_t len);
 
 /* Where the line of field k of item `index` is kept (jobs only; else NULL). */
-uint32_t *bn_scn_item_line(struct bn_scenario *sc, const struct bn_scn_key *k, uint32_t index);
+uint32_t *bn_scn_item_line(struct bn_scenario *sc, const struct bn_key_row *k, uint32_t index);
 
 /* True if some key lives under "prefix." (e.g. "switch.ecn"). */
 bool bn_scn_is_section(const char *prefix);
@@ -85,12 +69,12 @@ void bn_scn_unknown(const char *section, const char *key, const char *what, char
                     size_t len);
 
 /* "a number in Gb/s, > 0" : what a valid value for k looks like. */
-void bn_scn_expect(const struct bn_scn_key *k, char *buf, size_t len);
+void bn_scn_expect(const struct bn_key_row *k, char *buf, size_t len);
 
 /* Parse `text` as k's type, check bounds, store it in sc (its line becomes
  * 0: the YAML loader sets it after). On failure leave sc untouched, write
  * "<problem> (expected <what>)" to why, return -1. */
-int bn_scn_apply(struct bn_scenario *sc, const struct bn_scn_key *k,
+int bn_scn_apply(struct bn_scenario *sc, const struct bn_key_row *k,
                  const char *text, char *why, size_t len);
 
 /* printf into a "why" buffer; returns -1 so setters can `return bn_scn_why(...)`. */

@@ -71,13 +71,13 @@ static bool is_null(const yaml_node_t *n)
     return false;
 }
 
-static bool wants_plain(const struct bn_scn_key *k)
+static bool wants_plain(const struct bn_key_row *k)
 {
-    return k->kind == BN_SCN_INT || k->kind == BN_SCN_FLOAT || k->kind == BN_SCN_BOOL;
+    return k->kind == BN_KEY_INT || k->kind == BN_KEY_FLOAT || k->kind == BN_KEY_BOOL;
 }
 
 /* Check a scalar's form against k before parsing: shape, quoting, NULs. */
-static int leaf_form(const struct bn_scn_key *k, const yaml_node_t *v, char *why, size_t len)
+static int leaf_form(const struct bn_key_row *k, const yaml_node_t *v, char *why, size_t len)
 {
     char expect[200], shown[80];
     bn_scn_expect(k, expect, sizeof expect);
@@ -91,7 +91,7 @@ static int leaf_form(const struct bn_scn_key *k, const yaml_node_t *v, char *why
     return 0;
 }
 
-static int set_leaf(struct loader *ld, const struct bn_scn_key *k, const yaml_node_t *v)
+static int set_leaf(struct loader *ld, const struct bn_key_row *k, const yaml_node_t *v)
 {
     char why[BN_SCN_WHY_MAX];
     if (leaf_form(k, v, why, sizeof why) != 0)
@@ -152,7 +152,7 @@ static int item_field(struct loader *ld, const char *section, const yaml_node_t 
 {
     char field[NAME_MAX_BYTES + 1] = "", shown[200], why[BN_SCN_WHY_MAX], list[300];
     key_path("", key, field, sizeof field);
-    const struct bn_scn_key *k = field[0] ? bn_scn_item_field(ld->list, field) : NULL;
+    const struct bn_key_row *k = field[0] ? bn_scn_item_field(ld->list, field) : NULL;
     shown_path(section, key, shown, sizeof shown);
     if (!k) {
         bn_scn_list_fields(ld->list, list, sizeof list);
@@ -229,7 +229,7 @@ static int entry(struct loader *ld, const char *section, const yaml_node_t *key,
     const struct bn_scn_list *l = bn_scn_list_find(path);
     if (l)
         return walk_list(ld, l, val);
-    const struct bn_scn_key *k = path[0] && !strchr(path, '[') ? bn_scn_find(path) : NULL;
+    const struct bn_key_row *k = path[0] && !strchr(path, '[') ? bn_scn_find(path) : NULL;
     if (k)
         return set_leaf(ld, k, val);
     if (path[0] && bn_scn_is_section(path))

@@ -97,7 +97,7 @@ static int apply(struct bn_scenario *sc, const char *origin, const char *typed_k
     char why[BN_SCN_WHY_MAX], key_shown[80], buf[160];
     uint32_t index = 0;
     const char *key = dotted(typed_key, buf, sizeof buf);
-    const struct bn_scn_key *k = bn_scn_find(key);
+    const struct bn_key_row *k = bn_scn_find(key);
     bn_scn_excerpt(typed_key, strlen(typed_key), key_shown, sizeof key_shown);
     if (k && k->list)
         k = NULL; /* an item's field is set as faults.N.field */

@@ -22,7 +22,7 @@ typedef char where_buf[BN_PATH_MAX + 16];
 
 static uint32_t key_line(const struct bn_scenario *sc, const char *path)
 {
-    const struct bn_scn_key *k = bn_scn_find(path);
+    const struct bn_key_row *k = bn_scn_find(path);
     return k ? sc->key_line[bn_scn_index(k)] : 0;
 }
 

@@ -224,6 +224,10 @@ printf 'topology:\n  k: 4\n' >"$S/ok_b.yaml"
 
 # ---------------------------------------------------------------- the flow level
 
+expect_error "faults[].kind: every kind is offered, none cut off" \
+    "key 'faults.0.kind'" "ocs_reconfigure, nic_degrade)" \
+    -- run --set faults.0.kind=bogus
+
 expect_error "--fidelity: not a level" \
     "--fidelity 'bogus'" "key 'sim.fidelity'" "packet, flow" \
     -- run --fidelity bogus

@@ -74,7 +74,7 @@ static void set_ok(struct bn_scenario *sc, const char *assignment)
 static void assert_same_keys(const struct bn_scenario *a, const struct bn_scenario *b)
 {
     for (size_t i = 0; i < bn_scn_count(); i++) {
-        const struct bn_scn_key *k = bn_scn_at(i);
+        const struct bn_key_row *k = bn_scn_at(i);
         if (memcmp((const char *)a + k->offset, (const char *)b + k->offset, k->size) != 0)
             fail_msg("key %s differs", k->info.path);
     }

@@ -188,7 +188,7 @@ static char *read_all(const char *path)
 static void assert_same_keys(const struct bn_scenario *a, const struct bn_scenario *b)
 {
     for (size_t i = 0; i < bn_scn_count(); i++) {
-        const struct bn_scn_key *k = bn_scn_at(i);
+        const struct bn_key_row *k = bn_scn_at(i);
         if (memcmp((const char *)a + k->offset, (const char *)b + k->offset, k->size) != 0)
             fail_msg("key %s differs", k->info.path);
     }
@@ -319,7 +319,7 @@ static void test_p2p_files(void **state)
 
 /* ---- the registry ---- */
 
-static void check_key_shape(const struct bn_scn_key *k)
+static void check_key_shape(const struct bn_key_row *k)
 {
     static const char *const names[] = { "int", "float", "bool", "string", "enum" };
     const char *p = k->info.path;
@@ -328,12 +328,12 @@ static void check_key_shape(const struct bn_scn_key *k)
     assert_non_null(k->info.def);
     assert_true(k->info.doc && k->info.doc[0]);
     assert_true(p[0] && p[strlen(p) - 1] != '.' && !strstr(p, ".."));
-    assert_true((k->info.choice != NULL) == (k->kind == BN_SCN_ENUM));
+    assert_true((k->info.choice != NULL) == (k->kind == BN_KEY_ENUM));
     switch (k->kind) {
-    case BN_SCN_INT: assert_true(k->size == 4 || k->size == 8); break;
-    case BN_SCN_FLOAT: assert_int_equal(k->size, sizeof(double)); break;
-    case BN_SCN_BOOL: assert_int_equal(k->size, sizeof(bool)); break;
-    case BN_SCN_ENUM: assert_int_equal(k->size, sizeof(uint8_t)); break;
+    case BN_KEY_INT: assert_true(k->size == 4 || k->size == 8); break;
+    case BN_KEY_FLOAT: assert_int_equal(k->size, sizeof(double)); break;
+    case BN_KEY_BOOL: assert_int_equal(k->size, sizeof(bool)); break;
+    case BN_KEY_ENUM: assert_int_equal(k->size, sizeof(uint8_t)); break;
     default: assert_true(k->size >= BN_NAME_MAX); break;
     }
     assert_true(k->offset + k->size <= sizeof(struct bn_scenario));
@@ -345,12 +345,12 @@ static void test_registry(void **state)
     assert_int_equal(bn_scenario_key_count(), bn_scn_count());
     assert_null(bn_scenario_key(bn_scenario_key_count()));
     for (size_t i = 0; i < bn_scn_count(); i++) {
-        const struct bn_scn_key *k = bn_scn_at(i);
+        const struct bn_key_row *k = bn_scn_at(i);
         check_key_shape(k);
         assert_ptr_equal(bn_scenario_key(i), &k->info);
         assert_ptr_equal(bn_scn_find(k->info.path), k);
         for (size_t j = 0; j < i; j++) {
-            const struct bn_scn_key *o = bn_scn_at(j);
+            const struct bn_key_row *o = bn_scn_at(j);
             assert_string_not_equal(o->info.path, k->info.path);
             assert_true(o->offset + o->size <= k->offset || k->offset + k->size <= o->offset);
         }

@@ -140,7 +140,7 @@ static void test_bounds_match_keys(void **state)
     static const char *const rates[] = {"link.rate_gbps", "link.fabric_rate_gbps"};
     static const char *const lengths[] = {"link.host_cable_m", "link.fabric_cable_m"};
     for (size_t i = 0; i < 2; i++) {
-        const struct bn_scn_key *k = bn_scn_find(rates[i]);
+        const struct bn_key_row *k = bn_scn_find(rates[i]);
         assert_non_null(k);
         assert_true(k->lo == BN_DRAFT_RATE_MIN_GBPS && k->hi == BN_DRAFT_RATE_MAX_GBPS);
         k = bn_scn_find(lengths[i]);

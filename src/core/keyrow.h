@@ -1,0 +1,56 @@
+/*
+ * A key row: one scenario key as a module declares it (path, type, unit,
+ * default text, doc line, where its value lives, bounds). The scenario
+ * layer's registry (scenario/keys.c) is a table of these, and a module
+ * with parameters (a fault kind, src/fault/kind_*.c) carries its own rows
+ * that the registry splices in, so its knobs live with it (issue 54, as
+ * Linux's module_param in the module's file).
+ */
+#ifndef BN_CORE_KEYROW_H
+#define BN_CORE_KEYROW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bnet/scenario.h"
+
+enum bn_key_type { BN_KEY_INT, BN_KEY_FLOAT, BN_KEY_BOOL, BN_KEY_STRING, BN_KEY_ENUM };
+
+/* Bound flags: which of lo/hi apply, and whether lo itself is excluded. */
+enum {
+    BN_KEY_LO = 1u << 0,      /* value >= lo */
+    BN_KEY_LO_EXCL = 1u << 1, /* value > lo (e.g. "0 is not allowed") */
+    BN_KEY_HI = 1u << 2,      /* value <= hi */
+    BN_KEY_DERIVED = 1u << 3, /* default is 0 = "same as another key" */
+    BN_KEY_SPLICE = 1u << 4,  /* no key: the registry's module rows go here */
+};
+
+struct bn_key_row {
+    struct bn_scenario_key_info info; /* path, type and unit names, default, doc, choices */
+    enum bn_key_type kind;
+    size_t offset; /* offsetof(struct bn_scenario, ...) */
+    size_t size;   /* field size: int width or string buffer size */
+    double lo, hi;
+    unsigned flags;
+    uint8_t list;  /* 0, or 1 + the list whose items have this field ("faults[].x") */
+};
+
+/* Designated-initializer pieces for a row. */
+#define BN_ROW_INT .kind = BN_KEY_INT, .info.type = "int"
+#define BN_ROW_FLOAT .kind = BN_KEY_FLOAT, .info.type = "float"
+#define BN_ROW_BOOL .kind = BN_KEY_BOOL, .info.type = "bool"
+#define BN_ROW_STRING .kind = BN_KEY_STRING, .info.type = "string"
+#define BN_ROW_ENUM .kind = BN_KEY_ENUM, .info.type = "enum"
+#define BN_ROW_ABOVE_ZERO .lo = 0, .flags = BN_KEY_LO | BN_KEY_LO_EXCL
+#define BN_ROW_AT_LEAST(v) .lo = (v), .flags = BN_KEY_LO
+/* Physical-sanity bounds also keep integer picosecond time far from overflow. */
+#define BN_ROW_RANGE(a, b) .lo = (a), .hi = (b), .flags = BN_KEY_LO | BN_KEY_HI
+
+/* The list number of faults[] items (struct bn_key_row.list). */
+enum { BN_KEY_LIST_FAULTS = 1, BN_KEY_LIST_JOBS = 2 };
+/* Field m of every faults[] item. */
+#define BN_ROW_FAULT(m) \
+    .offset = offsetof(struct bn_scenario, faults[0].m), \
+    .size = sizeof(((struct bn_scenario *)0)->faults[0].m), .list = BN_KEY_LIST_FAULTS
+
+#endif

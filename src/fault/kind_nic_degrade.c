@@ -1,0 +1,45 @@
+/*
+ * nic_degrade: a host's (target) backend link comes up, or stays, at a
+ * fraction of its rate (rate_gbps): an InfiniBand port trained at reduced
+ * width (4x -> 1x after a lane fault; ibdiagnet reports "link width is not
+ * optimal") or an Ethernet port that autonegotiated a lower speed. Unlike
+ * link_degrade it names the host, as an operator's report does, and slows
+ * both ways of its one link; it loses nothing, so nothing reroutes.
+ */
+#include "fault/kind.h"
+
+static int validate(const struct bn_scenario_fault *sf, const char *src, uint32_t index,
+                    struct bn_error *err)
+{
+    if (sf->rate_gbps < 0.001)
+        return bn_fail(err, BN_EINPUT, "%s: key 'faults[%u].rate_gbps': nic_degrade needs the "
+                       "rate the host's link falls to (>= 0.001 Gb/s)", src, index);
+    return BN_OK;
+}
+
+static int resolve(struct bn_faults *ft, struct fault *fa, struct bn_error *err)
+{
+    return bn_fault_resolve_node(ft, fa, BN_NODE_HOST, err);
+}
+
+static int strike(struct bn_faults *ft, struct fault *fa, struct bn_error *err)
+{
+    fa->planned = true; /* nothing to reroute: converged at once */
+    fa->converged = fa->at;
+    return bn_fault_set_rate(ft, fa, true, err);
+}
+
+static int end(struct bn_faults *ft, struct fault *fa, struct bn_error *err)
+{
+    return bn_fault_set_rate(ft, fa, false, err);
+}
+
+const struct bn_fault_kind_ops bn_fault_nic_degrade = {
+    .name = "nic_degrade",
+    .summary = "a host's (target) backend link runs at rate_gbps (reduced width)",
+    .loses_nothing = true,
+    .validate = validate,
+    .resolve = resolve,
+    .strike = strike,
+    .end = end,
+};

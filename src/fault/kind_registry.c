@@ -1,0 +1,45 @@
+/* The fault kinds' registry (faults[].kind stores the index: keep the order). */
+#include "fault/kind.h"
+
+extern const struct bn_fault_kind_ops bn_fault_link_down, bn_fault_link_degrade,
+    bn_fault_link_ber, bn_fault_link_flap, bn_fault_switch_down, bn_fault_nic_down,
+    bn_fault_random_links, bn_fault_ocs_reconfigure, bn_fault_nic_degrade;
+
+static const struct bn_fault_kind_ops *const kinds[] = {
+    &bn_fault_link_down,   &bn_fault_link_degrade, &bn_fault_link_ber,
+    &bn_fault_link_flap,   &bn_fault_switch_down,  &bn_fault_nic_down,
+    &bn_fault_random_links, &bn_fault_ocs_reconfigure, &bn_fault_nic_degrade,
+};
+
+const struct bn_fault_kind_ops *bn_fault_kind_at(size_t i)
+{
+    return i < sizeof kinds / sizeof kinds[0] ? kinds[i] : NULL;
+}
+
+const char *bn_fault_kind_name(size_t i)
+{
+    const struct bn_fault_kind_ops *k = bn_fault_kind_at(i);
+    return k ? k->name : NULL;
+}
+
+const char *bn_fault_kind_summary(size_t i)
+{
+    const struct bn_fault_kind_ops *k = bn_fault_kind_at(i);
+    return k ? k->summary : NULL;
+}
+
+const struct bn_key_row *bn_fault_kind_key(size_t j)
+{
+    for (size_t i = 0; bn_fault_kind_at(i); j -= kinds[i]->nkeys, i++)
+        if (j < kinds[i]->nkeys)
+            return &kinds[i]->keys[j];
+    return NULL;
+}
+
+size_t bn_fault_kind_nkeys(void)
+{
+    size_t n = 0;
+    for (size_t i = 0; bn_fault_kind_at(i); i++)
+        n += kinds[i]->nkeys;
+    return n;
+}

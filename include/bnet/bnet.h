@@ -80,6 +80,9 @@ struct bn_run_opts {
  * (for a SIGINT handler). The request stays until bn_interrupt_clear: later
  * runs in the same process stop at their first check too. */
 void bn_interrupt(void);
+/* The same, for a wall-time limit (--max-wall): the JSON's stop_reason says
+ * "max_wall" instead of "signal". Async-signal-safe. */
+void bn_interrupt_max_wall(void);
 /* Withdraw a bn_interrupt request, before starting another run in the same
  * process (a library user's; the command runs once). Async-signal-safe. */
 void bn_interrupt_clear(void);

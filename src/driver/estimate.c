@@ -460,9 +460,19 @@ static double job_bytes(const struct bn_scenario *sc, uint32_t k)
  * level, RECOMPUTE_TASK recomputations per task of their graphs. Each
  * job's iterations, twice for one also run alone. Measured 2026-12-07: see
  * the constants. */
-static void jobs_time(const struct bn_scenario *sc, bool flow, struct bn_time_estimate *t)
+static void jobs_time(const struct bn_scenario *sc, uint64_t hosts, bool flow,
+                      struct bn_time_estimate *t)
 {
-    double mtu = sc->nic.mtu_bytes ? sc->nic.mtu_bytes : 4096;
+    double mtu = sc->nic.mtu_bytes ? sc->nic.mtu_bytes : 4096, gpus = 0;
+    for (uint32_t k = 0; k < sc->njobs; k++) {
+        struct bn_job_model m;
+        struct bn_error err = {0};
+        if (sc->jobs[k].kind != BN_SC_JOB_BACKGROUND && bn_job_model(sc, k, &m, &err) != BN_OK)
+            return; /* refused by the run, no wait to tell */
+        gpus += sc->jobs[k].kind != BN_SC_JOB_BACKGROUND ? m.gpus : 0;
+    }
+    if (gpus > (double)hosts) /* more than the fabric has: refused too */
+        return;
     for (uint32_t k = 0; k < sc->njobs; k++) {
         const struct bn_scenario_job *j = &sc->jobs[k];
         double runs = (j->iterations ? j->iterations : 1) * (j->alone ? 2 : 1);
@@ -493,7 +503,7 @@ int bn_estimate_time(const struct bn_scenario *sc, enum bn_est_what what,
         else
             t->events = flows * (double)sc->workload.message_bytes / mtu * EVENTS_PER_PACKET_RUN;
     } else if (what == BN_EST_JOBS) {
-        jobs_time(sc, flow, t);
+        jobs_time(sc, e.hosts, flow, t);
     }
     t->route_s = e.route_s;
     t->wall_s = t->route_s + t->events * (what == BN_EST_JOBS ? EVENT_JOB_S : EVENT_S) +

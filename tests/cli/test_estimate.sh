@@ -49,4 +49,11 @@ for args in "run" "coll -b 1M -e 1M" "coll --fidelity flow -b 1M -e 4M" "job --s
   [[ $st -eq 0 ]] && ! grep -q "estimate" "$T/err"
   ok "bnet $args: no estimate (exit $st)" $?
 done
+
+# refused: the one line of the refusal, no estimate before it
+"$BNET" job scenarios/default.yaml --set topology.k=4 --set jobs.0.dp=12 --set jobs.1.dp=8 \
+  >/dev/null 2>"$T/err"
+st=$?
+[[ $st -eq 2 ]] && ! grep -q "estimate" "$T/err"
+ok "bnet job with more GPUs than hosts: refused, no estimate (exit $st)" $?
 finish

@@ -23,11 +23,9 @@ void bn_interrupt_clear(void)
     max_wall = 0;
 }
 
-const char *bn_stop_reason(bool interrupted, bool stalled, bool stopped_early)
+const char *bn_interrupt_reason(void)
 {
-    if (interrupted)
-        return max_wall ? "max_wall" : "signal";
-    return stalled ? "stalled" : stopped_early ? "max_time" : "completed";
+    return !requested ? NULL : max_wall ? "max_wall" : "signal";
 }
 
 bool bn_interrupt_requested(void)

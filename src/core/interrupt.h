@@ -11,9 +11,4 @@
 
 bool bn_interrupt_requested(void);
 
-/* The JSON's stop_reason (docs/results.md): "max_wall" (bn_interrupt_max_wall),
- * "signal" (bn_interrupt), "stalled" (the livelock watchdog), "max_time"
- * (sim.max_time_us before every flow finished) or "completed". */
-const char *bn_stop_reason(bool interrupted, bool stalled, bool stopped_early);
-
 #endif

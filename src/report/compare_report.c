@@ -11,7 +11,6 @@
 #include "bnet/bnet.h"
 #include "bnet/compare.h"
 #include "report/csv_util.h"
-#include "core/interrupt.h"
 #include "report/json_util.h"
 
 enum { NROWS = 25 };

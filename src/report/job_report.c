@@ -5,7 +5,6 @@
  * memory) stay out of the JSON so a scenario and seed give one file.
  */
 #include "bnet/job.h"
-#include "core/interrupt.h"
 #include "report/json_util.h"
 
 static void print_job(FILE *out, const struct bn_job_result *r)

@@ -12,7 +12,6 @@
 
 #include "bnet/bnet.h"
 #include "bnet/coll.h"
-#include "core/interrupt.h"
 #include "report/json_util.h"
 
 #define JSON_FLAGS BN_JSON_FLAGS
@@ -674,4 +673,12 @@ int bn_coll_write_json(const struct bn_coll_results *r, const char *path, struct
     json_object_set_new(root, "seed_report", bn_json_seed(&seed));
     bn_json_config(root, &r->prov);
     return bn_json_dump(root, path, JSON_FLAGS, err);
+}
+
+const char *bn_stop_reason(bool interrupted, bool stalled, bool stopped_early)
+{
+    const char *why = bn_interrupt_reason();
+    if (interrupted)
+        return why ? why : "signal";
+    return stalled ? "stalled" : stopped_early ? "max_time" : "completed";
 }

@@ -8,7 +8,6 @@
 
 #include "bnet/bnet.h"
 #include "bnet/p2p.h"
-#include "core/interrupt.h"
 #include "report/json_util.h"
 
 static const char rule[] =

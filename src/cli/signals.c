@@ -35,9 +35,12 @@ static void on_stop(int sig)
  * process at once, as a second one does. */
 static void on_alarm(int sig)
 {
-    if (!caught)
-        caught = sig;
-    bn_interrupt();
+    if (caught) { /* a signal came first: its stop, its reason */
+        bn_interrupt();
+        return;
+    }
+    caught = sig;
+    bn_interrupt_max_wall();
 }
 
 static void on_pipe(int sig)

@@ -368,6 +368,14 @@ int bn_check_memory(const struct bn_scenario *sc, enum bn_est_what what_for,
 #define EVENT_S (1.0 / 8e6)
 #define RECOMPUTE_FLOW_S 25e-6
 #define RECOMPUTE_XFER_S 1.5e-6
+/* Jobs (bnet job), measured 2026-12-07: the default job (packet level,
+ * 113 GB of modelled backend bytes) took 278 M events, 9.9 a packet;
+ * job_llama70b_16k.yaml (flow level, 2.03 M tasks estimated) 4.6 M
+ * events and 14.6 s: taken as 2 recomputations a task at 3.6 us each. */
+#define EVENTS_PER_PACKET_JOB 10.0
+#define RECOMPUTE_TASK 2.0
+#define RECOMPUTE_JOB_S 3.6e-6
+#define EVENT_JOB_S (1.0 / 16e6) /* 20 M events/s measured there and at 1 layer */
 
 /* Bytes each rank sends per byte of a row's size, by the ring's count
  * (nccl-tests' busbw factors: 2 (n - 1) / n for AllReduce). */
@@ -423,6 +431,58 @@ static void coll_time(const struct bn_scenario *sc, double n, bool flow,
     }
 }
 
+/* Job k's bytes on the backend in one iteration, from its model
+ * (job/model.c): DP's gradient all-reduce (a ring's 2 (dp - 1) / dp per
+ * rank), PP's activations each way at each stage boundary, and TP's and
+ * EP's only when the group leaves the NVLink domain. 0 when the model is
+ * refused (the run says why). */
+static double job_bytes(const struct bn_scenario *sc, uint32_t k)
+{
+    struct bn_job_model m;
+    struct bn_error err = {0};
+    const struct bn_scenario_job *j = &sc->jobs[k];
+    if (j->kind == BN_SC_JOB_BACKGROUND || bn_job_model(sc, k, &m, &err) != BN_OK)
+        return 0;
+    double layers = (double)j->layers / m.pp, micro = m.micro ? m.micro : 1;
+    double grad = layers * (double)(m.grad_dense_layer + m.grad_expert_layer) +
+                  2.0 * (double)m.grad_embedding / m.pp;
+    double bytes = m.gpus * 2.0 * (m.dp - 1) / m.dp * grad;
+    bytes += micro * 2 * (m.pp - 1) * (double)m.dp * m.tp * (double)m.fwd.pp_bytes;
+    bool tp_out = !sc->scale_up.domain_gpus || m.tp > sc->scale_up.domain_gpus;
+    if (tp_out && m.tp > 1) /* two all-reduces a layer each pass */
+        bytes += m.gpus * layers * micro * 4 * 2.0 * (m.tp - 1) / m.tp * (double)m.fwd.tp_bytes;
+    if (tp_out || m.ep * m.tp > sc->scale_up.domain_gpus) /* two all-to-alls a layer each pass */
+        bytes += m.gpus * layers * micro * 4 * (double)m.fwd.ep_bytes;
+    return bytes;
+}
+
+/* Jobs: packet level, their backend bytes at EVENTS_PER_PACKET_JOB; flow
+ * level, RECOMPUTE_TASK recomputations per task of their graphs. Each
+ * job's iterations, twice for one also run alone. Measured 2026-12-07: see
+ * the constants. */
+static void jobs_time(const struct bn_scenario *sc, uint64_t hosts, bool flow,
+                      struct bn_time_estimate *t)
+{
+    double mtu = sc->nic.mtu_bytes ? sc->nic.mtu_bytes : 4096, gpus = 0;
+    for (uint32_t k = 0; k < sc->njobs; k++) {
+        struct bn_job_model m;
+        struct bn_error err = {0};
+        if (sc->jobs[k].kind != BN_SC_JOB_BACKGROUND && bn_job_model(sc, k, &m, &err) != BN_OK)
+            return; /* refused by the run, no wait to tell */
+        gpus += sc->jobs[k].kind != BN_SC_JOB_BACKGROUND ? m.gpus : 0;
+    }
+    if (gpus > (double)hosts) /* more than the fabric has: refused too */
+        return;
+    for (uint32_t k = 0; k < sc->njobs; k++) {
+        const struct bn_scenario_job *j = &sc->jobs[k];
+        double runs = (j->iterations ? j->iterations : 1) * (j->alone ? 2 : 1);
+        if (flow)
+            t->recomputations += runs * RECOMPUTE_TASK * (double)bn_job_task_estimate(j);
+        else
+            t->events += runs * job_bytes(sc, k) / mtu * EVENTS_PER_PACKET_JOB;
+    }
+}
+
 int bn_estimate_time(const struct bn_scenario *sc, enum bn_est_what what,
                      struct bn_time_estimate *t, struct bn_error *err)
 {
@@ -442,10 +502,14 @@ int bn_estimate_time(const struct bn_scenario *sc, enum bn_est_what what,
             t->recomputations = 2 * flows * messages;
         else
             t->events = flows * (double)sc->workload.message_bytes / mtu * EVENTS_PER_PACKET_RUN;
+    } else if (what == BN_EST_JOBS) {
+        jobs_time(sc, e.hosts, flow, t);
     }
     t->route_s = e.route_s;
-    t->wall_s = t->route_s + t->events * EVENT_S +
-                t->recomputations * (what == BN_EST_COLL ? RECOMPUTE_XFER_S : RECOMPUTE_FLOW_S);
+    t->wall_s = t->route_s + t->events * (what == BN_EST_JOBS ? EVENT_JOB_S : EVENT_S) +
+                t->recomputations * (what == BN_EST_COLL   ? RECOMPUTE_XFER_S
+                                     : what == BN_EST_JOBS ? RECOMPUTE_JOB_S
+                                                           : RECOMPUTE_FLOW_S);
     return BN_OK;
 }
 

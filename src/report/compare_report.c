@@ -229,6 +229,8 @@ int bn_compare_write_json(const struct bn_compare_results *r, const char *path,
     json_object_set_new(root, "hosts", json_integer(r->hosts));
     json_object_set_new(root, "fabrics", cols);
     json_object_set_new(root, "interrupted", json_boolean(r->interrupted));
+    json_object_set_new(root, "stop_reason",
+                        json_string(bn_stop_reason(r->interrupted, false, false)));
     bn_json_config(root, &r->prov);
     return bn_json_dump(root, path, BN_JSON_FLAGS, err);
 }

@@ -143,7 +143,7 @@ int bn_job_write_json(const struct bn_job_results *r, const char *path, struct b
     bn_seed_of_topo(&r->topo, &seed);
     json_object_set_new(root, "seed_report", bn_json_seed(&seed));
     bn_json_config(root, &r->prov);
-    json_object_set_new(root, "sim", json_pack("{s:f, s:I, s:I, s:I, s:I, s:I, s:I, s:b}",
+    json_object_set_new(root, "sim", json_pack("{s:f, s:I, s:I, s:I, s:I, s:I, s:I, s:b, s:s}",
                                                "simulated_us", r->simulated_us, "events",
                                                (json_int_t)r->events, "packet_hops",
                                                (json_int_t)r->packet_hops, "pkts_dropped",
@@ -151,6 +151,8 @@ int bn_job_write_json(const struct bn_job_results *r, const char *path, struct b
                                                (json_int_t)r->retransmits, "backend_tx_bytes",
                                                (json_int_t)r->backend_tx_bytes,
                                                "nvlink_tx_bytes", (json_int_t)r->nvlink_tx_bytes,
-                                               "interrupted", (int)r->interrupted));
+                                               "interrupted", (int)r->interrupted,
+                                               "stop_reason",
+                                               bn_stop_reason(r->interrupted, false, false)));
     return bn_json_dump(root, path, BN_JSON_FLAGS, err);
 }

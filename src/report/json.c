@@ -351,13 +351,14 @@ static json_t *sim_json(const struct bn_results *r, int flags)
 {
     bool repro = flags & BN_JSON_REPRODUCIBLE;
     double wall = repro ? 0 : r->wall_s;
-    return json_pack("{s:I, s:I, s:f, s:f, s:f, s:I, s:f, s:b, s:b, s:b}", "events",
+    return json_pack("{s:I, s:I, s:f, s:f, s:f, s:I, s:f, s:b, s:b, s:b, s:s}", "events",
                      (json_int_t)r->events, "packet_hops", (json_int_t)r->packet_hops,
                      "simulated_us", r->simulated_us, "wall_s", wall, "setup_s",
                      repro ? 0 : r->setup_s, "peak_rss_bytes",
                      (json_int_t)(repro ? 0 : r->peak_rss_bytes), "packet_hops_per_s",
                      wall > 0 ? (double)r->packet_hops / wall : 0.0, "stopped_early",
-                     r->stopped_early, "interrupted", r->interrupted, "stalled", r->stalled);
+                     r->stopped_early, "interrupted", r->interrupted, "stalled", r->stalled,
+                     "stop_reason", bn_stop_reason(r->interrupted, r->stalled, r->stopped_early));
 }
 
 /* sim.partitions: the cut and what its windows exchanged (docs/parallel.md). */
@@ -664,10 +665,20 @@ int bn_coll_write_json(const struct bn_coll_results *r, const char *path, struct
                   "nic_goodput_gbps", r->nic_goodput_gbps));
     json_object_set_new(root, "topology", bn_json_topo(&r->topo));
     json_object_set_new(root, "interrupted", json_boolean(r->interrupted));
+    json_object_set_new(root, "stop_reason",
+                        json_string(bn_stop_reason(r->interrupted, false, false)));
     json_object_set_new(root, "rows", rows);
     struct bn_seed_report seed;
     bn_seed_of_coll(r, &seed);
     json_object_set_new(root, "seed_report", bn_json_seed(&seed));
     bn_json_config(root, &r->prov);
     return bn_json_dump(root, path, JSON_FLAGS, err);
+}
+
+const char *bn_stop_reason(bool interrupted, bool stalled, bool stopped_early)
+{
+    const char *why = bn_interrupt_reason();
+    if (interrupted)
+        return why ? why : "signal";
+    return stalled ? "stalled" : stopped_early ? "max_time" : "completed";
 }

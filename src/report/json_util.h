@@ -52,4 +52,9 @@ void bn_json_stream_elem(struct bn_json_stream *s, json_t *elem);
 void bn_json_stream_array_end(struct bn_json_stream *s);
 int bn_json_stream_close(struct bn_json_stream *s, struct bn_error *err);
 
+/* The JSON's stop_reason (docs/results.md): "max_wall" or "signal" when
+ * interrupted (bn_interrupt_reason), else "stalled" (the livelock
+ * watchdog), "max_time" (sim.max_time_us first) or "completed". */
+const char *bn_stop_reason(bool interrupted, bool stalled, bool stopped_early);
+
 #endif

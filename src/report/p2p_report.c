@@ -120,6 +120,8 @@ int bn_p2p_write_json(const struct bn_p2p_results *r, const char *path, struct b
                              "goodput_gbps", r->goodput_gbps, "pcie_gbps", r->pcie_gbps,
                              "msg_rate_ceiling_mpps", r->msg_rate_mpps, "pairs", pairs,
                              "interrupted", r->interrupted));
+    json_object_set_new(root, "stop_reason",
+                        json_string(bn_stop_reason(r->interrupted, false, false)));
     struct bn_seed_report seed;
     bn_seed_of_p2p(r, &seed);
     json_object_set_new(root, "seed_report", bn_json_seed(&seed));

@@ -162,6 +162,8 @@ int bn_sweep_write_json(const struct bn_sweep_results *r, const char *path, stru
     json_object_set_new(root, "points_total", json_integer(r->npoints));
     json_object_set_new(root, "points_done", json_integer(r->done));
     json_object_set_new(root, "interrupted", json_boolean(r->interrupted));
+    json_object_set_new(root, "stop_reason",
+                        json_string(bn_stop_reason(r->interrupted, false, false)));
     struct bn_json_stream js;
     int rc = bn_json_stream_open(&js, path, root, err);
     if (rc != BN_OK)

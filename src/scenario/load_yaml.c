@@ -310,6 +310,28 @@ static int walk_mapping(struct loader *ld, const yaml_node_t *map, const char *s
     return walk_pairs(ld, map, section, entry, 0);
 }
 
+/* ASTRA-sim's analytical network configuration (the .yml files of its
+ * examples/network/analytical: topology, npus_count, bandwidth, latency, one entry
+ * per dimension), told by its npus_count key, which no scenario has:
+ * refused naming what bnet would need instead. */
+static int astra_network(struct loader *ld, const yaml_node_t *root)
+{
+    for (const yaml_node_pair_t *p = root->data.mapping.pairs.start;
+         p < root->data.mapping.pairs.top; p++) {
+        const yaml_node_t *key = yaml_document_get_node(ld->doc, p->key);
+        if (key && key->type == YAML_SCALAR_NODE && strcmp(scalar_text(key), "npus_count") == 0)
+            return bn_fail(ld->err, BN_EINPUT,
+                           "%s:%lu: key 'npus_count': an ASTRA-sim analytical network "
+                           "configuration (topology, npus_count, bandwidth, latency per "
+                           "dimension), not a bnet scenario: bnet does not read it; give the "
+                           "fabric as topology.* (docs/scenario.md), a Switch dimension of N "
+                           "NPUs at B GB/s as scale_up.domain_gpus: N and scale_up.rate_gbps: "
+                           "8 x B; a Ring dimension has no bnet topology kind",
+                           ld->source, line_of(key));
+    }
+    return BN_OK;
+}
+
 static int walk_document(struct loader *ld)
 {
     const yaml_node_t *root = yaml_document_get_root_node(ld->doc);
@@ -319,7 +341,8 @@ static int walk_document(struct loader *ld)
         return bn_fail(ld->err, BN_EINPUT,
                        "%s:%lu: the document must be a mapping of keys (got %s)",
                        ld->source, line_of(root), node_kind(root));
-    return walk_mapping(ld, root, "");
+    int rc = astra_network(ld, root);
+    return rc != BN_OK ? rc : walk_mapping(ld, root, "");
 }
 
 static unsigned long line_at_offset(const struct loader *ld, size_t offset)

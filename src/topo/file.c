@@ -126,6 +126,12 @@ static int parse_line(void *ctx, char *text, unsigned line, struct bn_error *err
     }
     if (strcmp(tok[0], "link") == 0)
         return parse_link(d, tok, n, line, err);
+    if (strcmp(tok[0], "topology:") == 0 || strcmp(tok[0], "npus_count:") == 0)
+        return bn_fail(err, BN_EINPUT, "%s:%u: '%s' opens an ASTRA-sim analytical network "
+                       "configuration (topology, npus_count, bandwidth, latency per "
+                       "dimension; its examples/network/analytical/*.yml): bnet does not read "
+                       "it; state the fabric as topology.kind or as host, switch and link lines",
+                       d->path, line, tok[0]);
     if (htsim_key(tok[0]))
         return bn_fail(err, BN_EINPUT, "%s:%u: '%s' opens htsim's fat-tree description (Nodes, "
                        "Tiers, Podsize and Tier blocks, htsim's -topo, as ASTRA-sim's htsim "

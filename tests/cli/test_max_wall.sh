@@ -33,6 +33,9 @@ stopped() {
   ok "$name: stopped within 15 s ($ms ms)" $?
   jq -e '[.. | objects | .interrupted? | select(. == true)] | length > 0' "$T/$name.json" >/dev/null
   ok "$name: the JSON is whole, marked interrupted" $?
+  jq -e '[.. | objects | .stop_reason? | select(. != null)] | length > 0 and all(. == "max_wall")' \
+    "$T/$name.json" >/dev/null
+  ok "$name: stop_reason max_wall" $?
   grep -q "stopped at --max-wall 1 s.*exit status 124" "$T/$name.err"
   ok "$name: one line says so" $?
 }
@@ -48,6 +51,8 @@ stopped sweep sweep --vary topology.k=16,20
 st=$?
 ok "a run ending before --max-wall: exit 0 (got $st)" $st
 check "a run ending before --max-wall: not interrupted" "$T/quick.json" '.sim.interrupted == false'
+check "a run ending before --max-wall: stop_reason completed" "$T/quick.json" \
+  '.sim.stop_reason == "completed"'
 
 "$BNET" run --set topology.k=64 --max-wall 1 --json "$T/setup.json" >/dev/null 2>"$T/setup.err"
 st=$?

@@ -173,13 +173,20 @@ check "AICB: ZeRO-3: 12 layers, the 1.9 GB gradient reduce-scatter on dp 4" "$T/
 
 # ---- ASTRA-sim (astra-sim/astra-sim) analytical network configs ----
 # not a bnet scenario (bnet's topologies are built from topology.*): each is
-# refused at its first line, naming the key and what bnet expects there
+# refused at its npus_count line, named as ASTRA-sim's, saying what bnet
+# needs instead; as a topology file, at its first line
 for f in Ring_4npus Ring_16npus HGX-H100-validated; do
     "$BNET" run "$D/astra-sim/$f.yml" >"$T/astra.out" 2>"$T/astra.err"
     rc=$?
-    [ $rc -eq 2 ] && grep -q "$f.yml:1: key 'topology': got a sequence (expected a mapping" \
+    [ $rc -eq 2 ] && grep -q "$f.yml:2: key 'npus_count': an ASTRA-sim analytical network configuration.*give the fabric as topology" \
+        "$T/astra.err" && [ ! -s "$T/astra.out" ] && [ "$(wc -l <"$T/astra.err")" -eq 1 ]
+    ok "ASTRA-sim: examples/network/analytical/$f.yml refused with file:line, named" $?
+    "$BNET" topo --set topology.kind=file --set topology.file="$D/astra-sim/$f.yml" \
+        >"$T/astra.out" 2>"$T/astra.err"
+    rc=$?
+    [ $rc -eq 2 ] && grep -q "$f.yml:1: 'topology:' opens an ASTRA-sim analytical network" \
         "$T/astra.err" && [ ! -s "$T/astra.out" ]
-    ok "ASTRA-sim: examples/network/analytical/$f.yml refused with file:line" $?
+    ok "ASTRA-sim: $f.yml as topology.file refused at :1, named" $?
 done
 
 # its htsim backend's topology file (htsim's fat-tree description, -topo):

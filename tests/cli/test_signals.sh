@@ -59,11 +59,11 @@ check() {
 }
 
 check "run: SIGTERM writes the results so far" TERM 143 \
-    '.sim.interrupted and .sim.stopped_early and .summary.flows_completed < .summary.flows' -- \
+    '.sim.interrupted and .sim.stopped_early and .summary.flows_completed < .summary.flows and .sim.stop_reason == "signal"' -- \
     run --quiet --set topology.k=16 --set workload.message_bytes=50MB
-check "run: SIGINT too" INT 130 '.sim.interrupted' -- \
+check "run: SIGINT too" INT 130 '.sim.interrupted and .sim.stop_reason == "signal"' -- \
     run --quiet --set topology.k=16 --set workload.message_bytes=50MB
-check "coll: SIGINT keeps the rows measured" INT 130 '.interrupted and (.rows | length) >= 1' -- \
+check "coll: SIGINT keeps the rows measured" INT 130 '.interrupted and (.rows | length) >= 1 and .stop_reason == "signal"' -- \
     coll -b 1K -e 16G -f 2
 
 # compare: its columns run in workers. A signal to bnet alone is passed on

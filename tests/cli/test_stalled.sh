@@ -12,7 +12,7 @@ source tests/cli/lib.sh
 st=$?
 [[ $st -eq 4 ]]
 ok "default run, --seed 2 (a livelock): exit 4 (got $st)" $?
-check "... its JSON written, sim.stalled" "$T/s2.json" '.sim.stalled == true and .sim.stopped_early == true'
+check "... its JSON written, sim.stalled" "$T/s2.json" '.sim.stalled == true and .sim.stopped_early == true and .sim.stop_reason == "stalled"'
 check "... 126 of 128 flows" "$T/s2.json" '.summary.flows_completed == 126'
 grep -q "livelock.*exit status 4" "$T/err" && [[ $(wc -l <"$T/err") -eq 1 ]]
 ok "... one line on stderr saying so" $?

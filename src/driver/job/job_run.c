@@ -269,9 +269,11 @@ static int run_once(const struct bn_scenario *sc, uint32_t only, bool trace,
             jobs[k].nflows = 0;
         }
     x.njobs = sc->njobs;
+    bool ran = rc == BN_OK; /* a stop in set-up (routes) leaves the jobs half built */
     if (rc == BN_OK)
         rc = bn_jobs_execute(&x, err);
-    if (rc == BN_OK || rc == BN_EINTR) {
+    out->interrupted = ran && rc == BN_EINTR;
+    if (ran && (rc == BN_OK || rc == BN_EINTR)) {
         for (uint32_t k = 0; k < sc->njobs; k++) {
             if (jobs[k].failed) {
                 out->jobs[k].failed = true;
@@ -363,10 +365,8 @@ int bn_job_run(const struct bn_scenario *sc, const struct bn_job_opts *opts,
         return bn_fail(err, BN_ENOMEM, "out of memory");
     out->njobs = sc->njobs;
     rc = run_once(sc, UINT32_MAX, opts && opts->trace, out, err);
-    if (rc == BN_EINTR) { /* what finished stands */
-        out->interrupted = true;
+    if (rc == BN_EINTR && out->interrupted) /* what finished stands; in set-up: nothing */
         rc = BN_OK;
-    }
     for (uint32_t k = 0; k < sc->njobs && rc == BN_OK && !out->interrupted; k++) {
         struct bn_job_result *r = &out->jobs[k];
         if (!sc->jobs[k].alone || sc->jobs[k].kind == BN_SC_JOB_BACKGROUND || r->failed)

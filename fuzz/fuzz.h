@@ -105,17 +105,17 @@ static inline const char *fuzz_file(const uint8_t *data, size_t size)
  * derived key's 0 ("same as another key", shown as "=" in `bnet keys`)
  * cannot be written, nor a string with blanks around it (YAML can quote
  * them; --set trims them on purpose, so `--set 'k = v'` works). */
-static inline void fuzz_check_key(struct bn_scenario *sc, const struct bn_scn_key *k,
+static inline void fuzz_check_key(struct bn_scenario *sc, const struct bn_key_row *k,
                                   const char *path)
 {
     char before[BN_PATH_MAX + 64], after[BN_PATH_MAX + 64], set[2 * BN_PATH_MAX];
     struct bn_error err = {0};
     if (bn_scenario_get(sc, path, before, sizeof before) != BN_OK)
         fuzz_fail("bn_scenario_get: no key %s", path);
-    if ((k->flags & BN_SCN_DERIVED) && strcmp(before, "0") == 0)
+    if ((k->flags & BN_KEY_DERIVED) && strcmp(before, "0") == 0)
         return;
     size_t n = strlen(before);
-    if (k->kind == BN_SCN_STRING && n > 0 &&
+    if (k->kind == BN_KEY_STRING && n > 0 &&
         (before[0] == ' ' || before[0] == '\t' || before[n - 1] == ' ' || before[n - 1] == '\t'))
         return;
     snprintf(set, sizeof set, "%s=%s", path, before);
@@ -136,7 +136,7 @@ static inline void fuzz_check_keys(const struct bn_scenario *sc)
     struct bn_error err = {0};
     copy = *sc;
     for (size_t i = 0; i < bn_scn_count(); i++) {
-        const struct bn_scn_key *k = bn_scn_at(i);
+        const struct bn_key_row *k = bn_scn_at(i);
         const struct bn_scn_list *l = bn_scn_list_of(k);
         if (l) { /* each item's field: "faults.N.kind" */
             uint32_t items = *(const uint32_t *)(const void *)((const char *)sc + l->count_offset);
@@ -176,11 +176,13 @@ static inline void fuzz_run(const struct bn_scenario *sc)
 
 #define FUZZ_MAX_TIME_US 2000.0
 #define FUZZ_MAX_MESSAGE_BYTES 65536u
+#define FUZZ_MAX_MESSAGES 64u /* a flow's bytes in at most 64 posts: not a message per byte */
 #define FUZZ_MIN_PERIOD_US 1.0
 
 /* What keeps one run in milliseconds whatever the input set: the
  * topology a k=4 leaf-spine, simulated time at most 2000 us, Poisson
- * arrivals within it, messages at most 64 KiB, periods at least 1 us. */
+ * arrivals within it, messages at most 64 KiB in at most 64 posts a flow,
+ * periods at least 1 us. */
 static inline void fuzz_clamp(struct bn_scenario *sc)
 {
     struct bn_error err = {0};
@@ -192,6 +194,8 @@ static inline void fuzz_clamp(struct bn_scenario *sc)
         sc->sim.max_time_us = FUZZ_MAX_TIME_US;
     if (sc->workload.message_bytes > FUZZ_MAX_MESSAGE_BYTES)
         sc->workload.message_bytes = FUZZ_MAX_MESSAGE_BYTES;
+    if (sc->workload.messages > FUZZ_MAX_MESSAGES)
+        sc->workload.messages = FUZZ_MAX_MESSAGES;
     if (sc->workload.duration_us > FUZZ_MAX_TIME_US) /* poisson: its flows, not millions */
         sc->workload.duration_us = FUZZ_MAX_TIME_US;
     if (sc->observe.sample_us > 0 && sc->observe.sample_us < FUZZ_MIN_PERIOD_US)

@@ -48,9 +48,10 @@ int bn_fault_resolve_node(struct bn_faults *ft, struct fault *fa, uint8_t kind,
 int bn_fault_hold_all(struct bn_faults *ft, struct fault *fa, bool down, struct bn_error *err);
 /* Schedule phase of fa at t, if before its end. */
 void bn_fault_later(struct bn_faults *ft, const struct fault *fa, bn_time_t t, uint32_t phase);
-/* fa's links at rate_gbps (degraded), or back at their own rate
- * (kind_link_degrade.c). */
-int bn_fault_set_rate(struct bn_faults *ft, struct fault *fa, bool degraded, struct bn_error *err);
+/* fa's links at rate_gbps at the strike (nothing to reroute: converged at
+ * once), back at their own rate at the end (kind_link_degrade.c). */
+int bn_fault_rate_strike(struct bn_faults *ft, struct fault *fa, struct bn_error *err);
+int bn_fault_rate_end(struct bn_faults *ft, struct fault *fa, struct bn_error *err);
 /* Down at the strike, up at the end: what a plain link, switch or NIC does. */
 int bn_fault_strike_down(struct bn_faults *ft, struct fault *fa, struct bn_error *err);
 int bn_fault_end_up(struct bn_faults *ft, struct fault *fa, struct bn_error *err);

@@ -22,7 +22,8 @@ static int validate(const struct bn_scenario_fault *sf, const char *src, uint32_
     return BN_OK;
 }
 
-int bn_fault_set_rate(struct bn_faults *ft, struct fault *fa, bool degraded, struct bn_error *err)
+/* fa's links at rate_gbps (degraded), or back at their own rate. */
+static int set_rate(struct bn_faults *ft, struct fault *fa, bool degraded, struct bn_error *err)
 {
     struct bn_fabric *f = ft->env.f;
     if (!ft->rate0 && !(ft->rate0 = calloc(f->nports + 1, sizeof *ft->rate0)))
@@ -39,16 +40,16 @@ int bn_fault_set_rate(struct bn_faults *ft, struct fault *fa, bool degraded, str
     return BN_OK;
 }
 
-static int strike(struct bn_faults *ft, struct fault *fa, struct bn_error *err)
+int bn_fault_rate_strike(struct bn_faults *ft, struct fault *fa, struct bn_error *err)
 {
     fa->planned = true; /* nothing to reroute: converged at once */
     fa->converged = fa->at;
-    return bn_fault_set_rate(ft, fa, true, err);
+    return set_rate(ft, fa, true, err);
 }
 
-static int end(struct bn_faults *ft, struct fault *fa, struct bn_error *err)
+int bn_fault_rate_end(struct bn_faults *ft, struct fault *fa, struct bn_error *err)
 {
-    return bn_fault_set_rate(ft, fa, false, err);
+    return set_rate(ft, fa, false, err);
 }
 
 const struct bn_fault_kind_ops bn_fault_link_degrade = {
@@ -59,6 +60,6 @@ const struct bn_fault_kind_ops bn_fault_link_degrade = {
     .loses_nothing = true,
     .validate = validate,
     .resolve = bn_fault_resolve_link,
-    .strike = strike,
-    .end = end,
+    .strike = bn_fault_rate_strike,
+    .end = bn_fault_rate_end,
 };

@@ -22,24 +22,12 @@ static int resolve(struct bn_faults *ft, struct fault *fa, struct bn_error *err)
     return bn_fault_resolve_node(ft, fa, BN_NODE_HOST, err);
 }
 
-static int strike(struct bn_faults *ft, struct fault *fa, struct bn_error *err)
-{
-    fa->planned = true; /* nothing to reroute: converged at once */
-    fa->converged = fa->at;
-    return bn_fault_set_rate(ft, fa, true, err);
-}
-
-static int end(struct bn_faults *ft, struct fault *fa, struct bn_error *err)
-{
-    return bn_fault_set_rate(ft, fa, false, err);
-}
-
 const struct bn_fault_kind_ops bn_fault_nic_degrade = {
     .name = "nic_degrade",
     .summary = "a host's (target) backend link runs at rate_gbps (reduced width)",
     .loses_nothing = true,
     .validate = validate,
     .resolve = resolve,
-    .strike = strike,
-    .end = end,
+    .strike = bn_fault_rate_strike,
+    .end = bn_fault_rate_end,
 };

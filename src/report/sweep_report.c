@@ -135,14 +135,16 @@ static json_t *point_json(const struct bn_sweep_results *r, uint32_t p)
                             bn_json_typed(r->axes[a].values[pt->value[a]], r->axes[a].type));
     struct bn_seed_report seed;
     bn_seed_of_run(s, &seed);
-    return json_pack("{s:i, s:o, s:I, s:s, s:s, s:o, s:o, s:{s:I, s:I, s:f, s:b, s:b, s:b}}", "point",
+    return json_pack("{s:i, s:o, s:I, s:s, s:s, s:o, s:o, s:{s:I, s:I, s:f, s:b, s:b, s:b, s:s}}",
+                     "point",
                      (json_int_t)p, "values", values, "seed", (json_int_t)s->seed,
                      "flow_control", s->flow_control, "congestion_control",
                      s->congestion_control, "summary", bn_json_summary(s), "seed_report",
                      bn_json_seed(&seed), "sim", "events", (json_int_t)s->events,
                      "packet_hops", (json_int_t)s->packet_hops, "simulated_us",
                      s->simulated_us, "stopped_early", s->stopped_early, "interrupted",
-                     s->interrupted, "stalled", s->stalled);
+                     s->interrupted, "stalled", s->stalled, "stop_reason",
+                     bn_stop_reason(s->interrupted, s->stalled, s->stopped_early));
 }
 
 int bn_sweep_write_json(const struct bn_sweep_results *r, const char *path, struct bn_error *err)

@@ -220,6 +220,14 @@ struct bn_partition_stats {
     uint64_t events_unattributed;
 };
 
+/* sim.fidelity hybrid (docs/hybrid.md): the region and what crossed it. */
+struct bn_hybrid_stats {
+    uint32_t region_hosts, region_switches; /* the region's nodes (0: not hybrid) */
+    uint32_t packet_qps, flow_qps;          /* queue pairs carried by packets, as flows */
+    uint32_t shared_ports;                  /* link directions both levels cross */
+    uint64_t updates;                       /* times the shared links were re-rated */
+};
+
 enum { BN_RSS_RANKS = 64 };   /* ranks whose peak memory a run lists */
 
 struct bn_results {
@@ -303,6 +311,7 @@ struct bn_results {
     double baseline_makespan_us, makespan_us, slowdown;
     double reroute_wall_s;    /* wall time spent computing new routes */
     struct bn_partition_stats partition; /* parts 0: not partitioned */
+    struct bn_hybrid_stats hybrid;       /* region_hosts and _switches 0: not hybrid */
 };
 
 /* Free what r owns (flows, ports, faults, series, prov) and leave it empty;

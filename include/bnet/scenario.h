@@ -71,8 +71,9 @@ enum bn_sc_ports { BN_SC_PORTS_ALL = 0, BN_SC_PORTS_ACTIVE };
 /* sim.prefetch: by fabric size (from 4096 ports), always, never; speed only. */
 enum bn_sc_prefetch { BN_SC_PREFETCH_AUTO = 0, BN_SC_PREFETCH_ON, BN_SC_PREFETCH_OFF };
 /* sim.fidelity: every packet through queues, flow and congestion control;
- * or each queue pair's data as a max-min fair flow (docs/flow_level.md). */
-enum bn_sc_fidelity { BN_SC_FIDELITY_PACKET = 0, BN_SC_FIDELITY_FLOW };
+ * or each queue pair's data as a max-min fair flow (docs/flow_level.md); or
+ * packets inside sim.region and flows outside it (hybrid, docs/hybrid.md). */
+enum bn_sc_fidelity { BN_SC_FIDELITY_PACKET = 0, BN_SC_FIDELITY_FLOW, BN_SC_FIDELITY_HYBRID };
 /* sim.event_order: simultaneous events in push order, or by kind and
  * object first (keyed: what a partitioned run needs); auto: keyed when
  * partitioned. */
@@ -371,6 +372,8 @@ struct bn_scenario_sim {
     uint8_t partition;           /* enum bn_sc_partition */
     uint32_t partitions;         /* parts run in synchronous windows (0: one loop) */
     double window_timeout_s;     /* on ranks: the longest wait at an exchange (0 = forever) */
+    char region[256];            /* hybrid: where packets run ("hosts:0-15"), flows elsewhere */
+    double hybrid_update_us;     /* hybrid: how often the two levels' shared links are re-rated */
 };
 
 /* observe.*: what the results follow beyond the totals. */

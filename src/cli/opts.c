@@ -86,6 +86,7 @@ static const struct bn_cli_opt options[] = {
     {0, "fabrics", "A,B,...", COMPARE, "compare.fabrics", false, false, NULL},
     {0, "fidelity", "LEVEL", RUN | COLL | JOB | COMPARE | SWEEP, "sim.fidelity", false, false,
      NULL},
+    {0, "region", "SPEC", RUN | COLL | JOB | COMPARE | SWEEP, "sim.region", false, false, NULL},
     {0, "partitions", "N", RUN | COLL, "sim.partitions", false, false, NULL},
     {0, "partition", "auto|pods", RUN | COLL, "sim.partition", false, false, NULL},
     {0, "vary", "KEY=V1,V2", SWEEP, NULL, false, true, "vary"},

@@ -23,6 +23,7 @@ enum bn_event_kind {
     BN_EV_FLOW_ACK,        /* obj = queue pair, arg = PSN past the message: its ACK is in */
     BN_EV_FLOW_START,      /* obj = queue pair: it joins its NIC's round robin */
     BN_EV_NIC_RX,          /* obj = NIC, arg = packet: its receive DMA takes it in */
+    BN_EV_FLOW_HYBRID,     /* hybrid: the links both levels share re-rated, idle packet flows out */
 };
 
 #endif

@@ -75,7 +75,7 @@ static void run_parts(const struct bn_scenario *sc, const struct bn_topo_counts 
                               sizeof(struct bn_flow_spec) + sizeof(struct bn_flow_result) +
                               2 * sizeof(struct bn_path_memo)) +
                      flows * sc->workload.messages * (sizeof(struct bn_msg) + sizeof(bn_time_t));
-    if (sc->sim.fidelity == BN_SC_FIDELITY_FLOW)
+    if (sc->sim.fidelity != BN_SC_FIDELITY_PACKET)
         e->flows_bytes += (uint64_t)((double)flows * flow_uses(sc) * (sizeof(struct bn_mm_use) + 8));
     if (sc->observe.sample_us > 0) {
         double length = sc->sim.max_time_us > 0 ? sc->sim.max_time_us : 2 * ideal;
@@ -99,7 +99,7 @@ static void jobs_parts(const struct bn_scenario *sc, struct bn_mem_estimate *e)
     double per_task = sizeof(struct bn_task) + 3 * 3 * sizeof(uint32_t) + 40;
     double ch = sc->coll.channels ? sc->coll.channels : 2; /* job_colls.c's default */
     double per_qp = sizeof(struct bn_qp) + sc->nic.sr_window / 4 + 64 + 24;
-    if (sc->sim.fidelity == BN_SC_FIDELITY_FLOW)
+    if (sc->sim.fidelity != BN_SC_FIDELITY_PACKET)
         per_qp += sizeof(struct bn_flow_qp) + flow_uses(sc) * (sizeof(struct bn_mm_use) + 8);
     for (uint32_t k = 0; k < sc->njobs; k++) {
         const struct bn_scenario_job *j = &sc->jobs[k];

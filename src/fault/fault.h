@@ -86,5 +86,8 @@ double bn_faults_reroute_s(const struct bn_faults *ft);
 int bn_faults_report(const struct bn_faults *ft, struct bn_fault_result **out, uint32_t *n,
                      struct bn_error *err);
 void bn_faults_free(struct bn_faults *ft);
+/* The ports fault i (the scenario's order) acts on, one of each link; NULL
+ * with *n 0 past the last (or with none). */
+const uint32_t *bn_faults_ports(const struct bn_faults *ft, uint32_t i, uint32_t *n);
 
 #endif

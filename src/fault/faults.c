@@ -533,6 +533,12 @@ int bn_faults_report(const struct bn_faults *ft, struct bn_fault_result **out, u
     return BN_OK;
 }
 
+const uint32_t *bn_faults_ports(const struct bn_faults *ft, uint32_t i, uint32_t *n)
+{
+    *n = ft && i < ft->nfaults ? ft->fault[i].nports : 0;
+    return *n ? ft->fault[i].ports : NULL;
+}
+
 void bn_faults_free(struct bn_faults *ft)
 {
     if (!ft)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "flow/flow.h"
+#include "flow/hybrid.h"
 
 /* --- the sending queue pairs, by when their message is sent --- */
 
@@ -155,6 +156,11 @@ static void solve_soon(struct bn_flow_engine *e)
     solve_at(e, e->f->now);
 }
 
+void bn_flow_solve_soon(struct bn_flow_engine *e)
+{
+    solve_soon(e);
+}
+
 static void solve_after_stop(struct bn_flow_engine *e, uint32_t qpid)
 {
     uint64_t line = e->f->ports[e->n->nic[e->n->qp[qpid].snic].port].rate_bps;
@@ -210,6 +216,8 @@ static void carry(void *ud, uint32_t qpid)
         return;
     }
     struct bn_flow_qp *fq = &e->q[qpid];
+    if (e->hy && bn_hybrid_carry(e, qpid))
+        return; /* packets carry it (or it failed: e->rc says) */
     if (fq->msg != BN_NONE || !next_message(e, qpid))
         return; /* busy: it takes the new data after what it sends */
     uint32_t nic = e->n->qp[qpid].snic;
@@ -317,6 +325,9 @@ int bn_flow_event(struct bn_flow_engine *e, const struct bn_event *ev, struct bn
     case BN_EV_FLOW_START:
         rc = start(e, ev->obj);
         break;
+    case BN_EV_FLOW_HYBRID:
+        rc = e->hy ? bn_hybrid_update(e, err) : BN_OK;
+        break;
     default:
         rc = bn_fail(err, BN_EINTERNAL, "flow level: unknown event kind %u", ev->kind);
     }
@@ -362,12 +373,14 @@ int bn_flow_init(struct bn_flow_engine *e, struct bn_fabric *f, struct bn_switch
         }
     n->carry = carry;
     n->carry_ud = e;
+    e->cc = n->cc;
     n->cc = &bn_cc_none; /* rates are the max-min shares: no module steers them */
     return BN_OK;
 }
 
 void bn_flow_free(struct bn_flow_engine *e)
 {
+    bn_hybrid_free(e);
     bn_mm_free(&e->mm);
     bn_lc_free(&e->lc);
     bn_flow_walk_free(&e->walk);

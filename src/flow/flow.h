@@ -41,7 +41,10 @@ struct bn_flow_qp {
     uint32_t hpos;         /* its place in the finish heap (BN_NONE: not there) */
     uint32_t last_wire;    /* wire bytes of that message's last frame */
     uint8_t walked;        /* its path is known */
+    uint8_t packet;        /* hybrid: its path touches the region, packets carry it */
 };
+
+struct bn_hybrid; /* hybrid.c: packets in a region, flows outside */
 
 /* The path walk's scratch (paths.c): the walk's own (switch/walk.h); per
  * port, marks and slots that merge a port used twice; the uses. */
@@ -75,6 +78,8 @@ struct bn_flow_engine {
     uint32_t *nic_flows;
     bn_time_t *busy_since;
     struct bn_flow_walk walk;
+    const struct bn_cc_ops *cc;   /* the scenario's congestion control (hybrid's packets keep it) */
+    struct bn_hybrid *hy;         /* NULL unless sim.fidelity hybrid */
     int rc;                       /* first failure inside a NIC callback */
     struct bn_error *err;
 };
@@ -88,6 +93,9 @@ void bn_flow_free(struct bn_flow_engine *e);
 int bn_flow_reserve(struct bn_flow_engine *e, uint32_t qpid);
 /* BN_EV_FLOW_SOLVE, _SENT, _RX, _ACK, _START. */
 int bn_flow_event(struct bn_flow_engine *e, const struct bn_event *ev, struct bn_error *err);
+
+/* Rates again at once (a flow started or stopped competing). */
+void bn_flow_solve_soon(struct bn_flow_engine *e);
 
 /* paths.c: the links queue pair qpid's flow loads (data one way, ACKs
  * back) with their weights, and its latencies, into e->q[qpid] and the

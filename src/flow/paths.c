@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "flow/flow.h"
+#include "flow/hybrid.h"
 
 #define WALK_HOPS 16      /* more switches than any minimal path crosses */
 
@@ -118,6 +119,8 @@ int bn_flow_walk(struct bn_flow_engine *e, uint32_t qpid, struct bn_error *err)
     b += ps_per_byte(e->f->ports[back].rate_bps);
     fq->ack_lat = a + (bn_time_t)(b * e->ack_wire + 0.5);
     fq->walked = 1;
+    if (e->hy && bn_hybrid_classify(e, qpid) && wk->nuse == 0)
+        return BN_OK; /* packets carry it, on no link a flow crosses */
     return bn_lc_set_path(&e->lc, &e->mm, qpid, wk->use_p, wk->use_w, wk->use_passive, wk->nuse,
                           err);
 }

@@ -696,7 +696,7 @@ void bn_nic_pace_event(struct bn_nics *n, uint32_t qpid)
         qp->pace_at = BN_TIME_NEVER;
     if (qp->gate_msg != BN_NONE)
         bn_nic_release(n, qpid);
-    if (!n->carry)
+    if (!n->carry || n->qp[qpid].by_packet)
         bn_nic_activate(n, qpid);
 }
 

@@ -109,6 +109,7 @@ struct bn_qp {
     uint32_t gate_msg;   /* oldest message posted but not yet given to the send engine */
     uint32_t rd_out;     /* READs and atomics outstanding */
     uint32_t peer;       /* the reverse queue pair responses travel on (BN_NONE: none yet) */
+    uint8_t by_packet;   /* hybrid (src/flow/hybrid.c): packets carry it though carry is set */
     uint64_t cc_priv[16]; /* the congestion-control module's own state */
 } __attribute__((aligned(64)));
 _Static_assert(__builtin_offsetof(struct bn_qp, pace_at) == 128,

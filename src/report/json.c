@@ -535,6 +535,14 @@ int bn_results_write_json(const struct bn_results *r, const char *path, int flag
     json_object_set_new(root, "sim", sim_json(r, flags));
     if (r->partition.parts)
         json_object_set_new(root, "partition", partition_json(&r->partition));
+    const struct bn_hybrid_stats *hy = &r->hybrid;
+    if (hy->region_hosts || hy->region_switches)
+        json_object_set_new(root, "hybrid",
+                            json_pack("{s:i, s:i, s:i, s:i, s:i, s:I}", "region_hosts",
+                                      (int)hy->region_hosts, "region_switches",
+                                      (int)hy->region_switches, "packet_qps", (int)hy->packet_qps,
+                                      "flow_qps", (int)hy->flow_qps, "shared_ports",
+                                      (int)hy->shared_ports, "updates", (json_int_t)hy->updates));
     if (r->rss_ranks && !(flags & BN_JSON_REPRODUCIBLE))
         json_object_set_new(json_object_get(root, "sim"), "ranks_rss", ranks_rss_json(r));
     /* the per-flow and per-port arrays go straight to the file, an

@@ -267,6 +267,11 @@ static void print_run(FILE *out, const struct bn_results *r)
     if (r->rss_ranks) /* rank 0's above; every rank's here */
         fprintf(out, "ranks' memory   %u ranks, peak %.1f MB most, %.1f MB least\n",
                 r->rss_ranks, r->peak_rss_rank_max / 1e6, r->peak_rss_rank_min / 1e6);
+    const struct bn_hybrid_stats *hy = &r->hybrid;
+    if (hy->region_hosts || hy->region_switches) /* docs/hybrid.md */
+        fprintf(out, "hybrid          region of %u hosts and %u switches: %u queue pairs as "
+                "packets, %u as flows; %u link directions shared\n", hy->region_hosts,
+                hy->region_switches, hy->packet_qps, hy->flow_qps, hy->shared_ports);
     const struct bn_partition_stats *p = &r->partition;
     if (p->parts) /* docs/parallel.md */
         fprintf(out, "partitions      %u parts, %u cut links, %llu windows of %.0f ns (%.1f per "

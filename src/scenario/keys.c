@@ -76,7 +76,7 @@ CHOICES(ports_choice, "all", "active")
 CHOICES(prefetch_choice, "auto", "on", "off")
 CHOICES(event_order_choice, "auto", "push", "keyed")
 CHOICES(partition_choice, "auto", "pods")
-CHOICES(fidelity_choice, "packet", "flow")
+CHOICES(fidelity_choice, "packet", "flow", "hybrid")
 
 /* "auto", then the algorithms' registry (coll.algo = 1 + its index). */
 static const char *algo_choice(size_t i)
@@ -911,8 +911,20 @@ static const struct bn_key_row tail[] = {
       .info.choice = fidelity_choice,
       .info.doc = "packet: every packet through queues, flow control and congestion control. "
                   "flow: each queue pair's data as a flow at its max-min fair share of the "
-                  "links it crosses, same routes and endpoints (docs/flow_level.md).",
+                  "links it crosses, same routes and endpoints (docs/flow_level.md). hybrid: "
+                  "packets for the queue pairs whose path enters sim.region, flows for the "
+                  "rest (docs/hybrid.md).",
       FIELD(sim.fidelity) },
+    { .info.path = "sim.region", STRING_KEY, .info.unit = "", .info.def = "",
+      .info.doc = "With sim.fidelity hybrid, where packets run: 'hosts:0-15,32' (those hosts, "
+                  "their leaves and every switch whose links down all lead into them: a pod's "
+                  "aggregation layer) or 'switches:tor0,agg1' (by name). A queue pair whose "
+                  "data or ACKs pass a region node runs at packet level end to end.",
+      FIELD(sim.region) },
+    { .info.path = "sim.hybrid_update_us", FLOAT_KEY, .info.unit = "us", .info.def = "1",
+      .info.doc = "With sim.fidelity hybrid: how often a link that packets and flows both "
+                  "cross is given, for its packets, its rate less the flows' load on it.",
+      FIELD(sim.hybrid_update_us), BN_ROW_RANGE(0.01, 1e6) },
     { .info.path = "sim.event_order", ENUM_KEY, .info.unit = "", .info.def = "auto",
       .info.choice = event_order_choice,
       .info.doc = "Simultaneous events (the same picosecond) in the order they were "

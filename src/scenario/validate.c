@@ -145,10 +145,22 @@ static int check_workload(const struct bn_scenario *sc, struct bn_error *err)
     return BN_OK;
 }
 
-/* The flow-level engine has no failures and no non-minimal routes. */
+/* The flow-level engine has no failures and no non-minimal routes; a
+ * hybrid run's failures are its packets' (docs/hybrid.md). */
 static int check_fidelity(const struct bn_scenario *sc, struct bn_error *err)
 {
     where_buf at;
+    bool hybrid = sc->sim.fidelity == BN_SC_FIDELITY_HYBRID;
+    if (hybrid != (sc->sim.region[0] != '\0'))
+        return bn_fail(err, BN_EINPUT, "%s: key 'sim.region': %s",
+                       where(sc, "sim.region", "sim.fidelity", at),
+                       hybrid ? "sim.fidelity hybrid needs a region where packets run "
+                                "(\"hosts:0-15\" or \"switches:tor0,tor1\")"
+                              : "a region is for sim.fidelity hybrid");
+    if (hybrid && sc->sw.nonminimal != BN_SC_NM_NONE)
+        return bn_fail(err, BN_EINPUT, "%s: key 'sim.fidelity': hybrid's flows do not model "
+                       "non-minimal routing (switch.nonminimal)",
+                       where(sc, "sim.fidelity", "switch.nonminimal", at));
     if (sc->sim.fidelity != BN_SC_FIDELITY_FLOW)
         return BN_OK;
     if (sc->nfaults)
@@ -173,9 +185,9 @@ static int check_partitions(const struct bn_scenario *sc, struct bn_error *err)
         return bn_fail(err, BN_EINPUT, "%s: key 'sim.event_order': push order depends on when "
                        "frames cross a cut; a partitioned run needs keyed (or auto)",
                        where(sc, "sim.event_order", "sim.partitions", at));
-    if (sc->sim.fidelity == BN_SC_FIDELITY_FLOW)
+    if (sc->sim.fidelity != BN_SC_FIDELITY_PACKET)
         return bn_fail(err, BN_EINPUT, "%s: key 'sim.partitions': partitions cut the packet "
-                       "engine's links; the flow level has none to cut",
+                       "engine's links; a flow-level or hybrid run has flows no cut splits",
                        where(sc, "sim.partitions", "sim.fidelity", at));
     return BN_OK;
 }

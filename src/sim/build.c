@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "sim/sim.h"
+#include "core/fail_key.h"
+#include "flow/hybrid.h"
 
 /* Does a switch have ports of different rates (so that cut-through may have
  * to hold a packet for its tail, bn_switch_receive)? Endpoints do not count:
@@ -189,6 +191,28 @@ static bn_time_t fabric_rtt(const struct bn_sim *s, const struct bn_encap *e, ui
     return worst;
 }
 
+/* In hybrid, what fails must touch the region: the flows outside it are
+ * never rerouted (docs/hybrid.md). */
+static int check_hybrid_faults(const struct bn_sim *s, struct bn_error *err)
+{
+    if (!s->flow || !s->flow->hy)
+        return BN_OK;
+    for (uint32_t i = 0; i < s->sc->nfaults; i++) {
+        uint32_t n;
+        const uint32_t *ports = bn_faults_ports(s->faults, i, &n);
+        for (uint32_t j = 0; j < n; j++)
+            if (!bn_hybrid_touches(s->flow, ports[j])) {
+                char name[BN_TOPO_PORT_NAME_MAX];
+                bn_topo_port_name(&s->topo, ports[j], name, sizeof name);
+                return bn_fail_item(err, BN_EINPUT, "faults", i, "target",
+                                    "the link at %s is outside sim.region; at sim.fidelity "
+                                    "hybrid only packets see failures, so the region must hold "
+                                    "what fails", name);
+            }
+    }
+    return BN_OK;
+}
+
 static int build(struct bn_sim *s, const struct bn_scenario *sc, struct bn_error *err)
 {
     memset(s, 0, sizeof *s);
@@ -242,17 +266,20 @@ static int build(struct bn_sim *s, const struct bn_scenario *sc, struct bn_error
         return bn_fail(err, BN_EINTERNAL, "events were scheduled while the fabric was built");
     if (sc->sim.partitions > 0 && (rc = bn_partition_init(s, err)) != BN_OK)
         return rc;
-    if (sc->sim.fidelity == BN_SC_FIDELITY_FLOW) {
+    if (sc->sim.fidelity != BN_SC_FIDELITY_PACKET) {
         s->flow = malloc(sizeof *s->flow);
         rc = s->flow ? bn_flow_init(s->flow, f, &s->sw, &s->nics, err)
                      : bn_fail(err, BN_ENOMEM, "out of memory for the flow-level engine");
+        if (rc == BN_OK && sc->sim.fidelity == BN_SC_FIDELITY_HYBRID)
+            rc = bn_hybrid_init(s->flow, &s->topo, sc, err);
         if (rc != BN_OK)
             return rc;
     }
     /* last: the fault schedule's first events go on the queue */
     struct bn_fault_env fe = {.sc = sc, .f = f, .t = &s->topo, .r = &s->routes, .sw = &s->sw,
                               .nics = &s->nics};
-    return bn_faults_init(&s->faults, &fe, err);
+    rc = bn_faults_init(&s->faults, &fe, err);
+    return rc == BN_OK ? check_hybrid_faults(s, err) : rc;
 }
 
 /* The layers below name the key a refusal is about; the scenario says

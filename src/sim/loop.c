@@ -83,6 +83,7 @@ static int dispatch(struct bn_sim *s, const struct bn_event *ev, struct bn_error
     case BN_EV_FLOW_RX:
     case BN_EV_FLOW_ACK:
     case BN_EV_FLOW_START:
+    case BN_EV_FLOW_HYBRID:
         return bn_flow_event(s->flow, ev, err);
     case BN_EV_FAULT:
     case BN_EV_ROUTE:

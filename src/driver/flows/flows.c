@@ -8,6 +8,7 @@
 #include <sys/resource.h>
 
 #include "driver/flows/flows.h"
+#include "flow/hybrid.h"
 
 static void flows_complete(void *self, uint32_t cookie, enum bn_completion_side side,
                            bn_time_t when)
@@ -268,6 +269,7 @@ static int run_flows(struct bn_sim *s, struct bn_flows *fl, const struct bn_run_
     if (rc == BN_OK) {
         out->events = s->events;
         bn_partition_report(s, &out->partition);
+        bn_hybrid_get_stats(s->flow, &out->hybrid);
         rc = bn_flows_collect(fl, out, err);
     }
     return rc;

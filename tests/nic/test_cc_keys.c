@@ -3,10 +3,10 @@
  * of modules, and each module carries its own keys (issue 54): every
  * module has a name and a one-line summary; its rows are fields of its
  * own block of the scenario, spliced into the scenario registry after
- * nic.cnp_interval_us, each once; and every list of their names written
- * by hand (nic.congestion_control's doc, the default scenario's comment
- * and sections, docs/scenario.md's and docs/results.md's rows) says what
- * the registry says.
+ * nic.cnp_interval_us, each once; nic.congestion_control's doc is made
+ * of their summaries; and every list of their names still written by hand
+ * (the default scenario's comment and sections, docs/scenario.md's and
+ * docs/results.md's rows) says what the registry says.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,7 +96,8 @@ static void test_keys_reach_the_registry(void **state)
 }
 
 /* nic.congestion_control's doc is "Sender rate control: " and each
- * module's "name (summary)", in registry order. */
+ * module's "name (summary)", in registry order (scenario/keys.c writes it
+ * so; bnet keys printed this text when it was written by hand). */
 static void test_doc_is_the_summaries(void **state)
 {
     (void)state;

@@ -40,6 +40,16 @@ _Static_assert(NMODULES <= BN_SC_CC_MAX, "bn_scenario.cc has no block for every 
 static const unsigned char key_order[] = {0, 1, 3, 4, 5, 6, 7, 8, 2};
 _Static_assert(sizeof key_order == NMODULES, "key_order lists every module once");
 
+/* nic.congestion_control's doc: each module's name and summary, in
+ * registry order (a constant for the key's row: tests/nic/test_cc_keys.c
+ * fails when it and the summaries disagree). */
+const char bn_cc_doc[] =
+    "Sender rate control: none (line rate), dcqcn (RoCE: ECN marks, CNPs, rate cuts by alpha), "
+    "ib_cc (InfiniBand: FECN/BECN, CCT index), nscc (Ultra Ethernet-style window: ECN and "
+    "delay), dctcp (window cut by the fraction of marked ACKs), timely (rate from the "
+    "round-trip gradient), swift (window against a delay target), hpcc (window from in-band "
+    "telemetry), eqds (receiver-paced credits).";
+
 const struct bn_cc_ops *bn_cc_at(size_t i)
 {
     return i < NMODULES ? modules[i] : NULL;

@@ -523,6 +523,9 @@ const char *bn_transport_name(size_t i);
 const struct bn_cc_ops *bn_cc_at(size_t i);
 const char *bn_cc_name(size_t i);
 const char *bn_cc_summary(size_t i);
+/* nic.congestion_control's doc: "Sender rate control: " and each module's
+ * "name (summary)" (written beside the registry: the row needs a constant). */
+extern const char bn_cc_doc[];
 extern const struct bn_cc_ops bn_cc_none;
 /* Module i's parsed keys: its block of sc (bn_scenario.cc[i]). */
 const void *bn_cc_keys(const struct bn_scenario *sc, size_t i);

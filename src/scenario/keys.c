@@ -1,8 +1,10 @@
 /*
  * The scenario key registry: one table describing every field of struct
- * bn_scenario (YAML path, type, unit, default, doc, bounds), plus the single
- * setter every value goes through. Defaults are parsed from the table's
- * default text, so the documented default is by construction the real one.
+ * bn_scenario (YAML path, type, unit, default, doc, bounds), with the rows
+ * the modules carry (congestion controls', fault kinds') spliced in, plus
+ * the single setter every value goes through. Defaults are parsed from the
+ * table's default text, so the documented default is by construction the
+ * real one.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -11,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <threads.h>
 
 #include "coll/sched.h"
 #include "coll/proto.h"
@@ -121,30 +122,6 @@ CHOICES(scaleup_comm_choice, "model", "packet")
 static const char *fabric_choice(size_t i)
 {
     return i == 0 ? "none" : bn_scenario_preset_name(i - 1);
-}
-
-/* nic.congestion_control's doc, from the registry: "Sender rate control: "
- * and each module's "name (summary)" in its order, so a new module brings
- * its own line (src/nic/cc_*.c). Written once, before a row is read. */
-static char cc_doc[1024];
-static once_flag cc_doc_once = ONCE_FLAG_INIT;
-
-static void cc_doc_write(void)
-{
-    size_t used = 0;
-    int w = snprintf(cc_doc, sizeof cc_doc, "Sender rate control: ");
-    for (size_t i = 0; w >= 0 && (size_t)w < sizeof cc_doc - used; i++) {
-        used += (size_t)w;
-        if (!bn_cc_at(i)) {
-            w = snprintf(cc_doc + used, sizeof cc_doc - used, ".");
-            if (w == 1 && used + 1 < sizeof cc_doc)
-                return;
-            break;
-        }
-        w = snprintf(cc_doc + used, sizeof cc_doc - used, "%s%s (%s)", i ? ", " : "",
-                     bn_cc_name(i), bn_cc_summary(i));
-    }
-    abort(); /* the summaries outgrew the room: a bug */
 }
 
 static const struct bn_key_row head[] = {
@@ -350,7 +327,7 @@ static const struct bn_key_row head[] = {
       FIELD(nic.sr_reorder_threshold), RANGE(1, 65536) },
     { .info.path = "nic.congestion_control", ENUM_KEY, .info.unit = "", .info.def = "none",
       .info.choice = bn_cc_name,
-      .info.doc = cc_doc, /* each module's name and summary (cc_doc_write) */
+      .info.doc = bn_cc_doc, /* each module's name and summary, beside the registry */
       FIELD(nic.congestion_control) },
     { .info.path = "nic.cnp_interval_us", FLOAT_KEY, .info.unit = "us", .info.def = "= preset",
       .info.doc = "Receiver sends at most one congestion notification per queue pair per "
@@ -1062,7 +1039,6 @@ size_t bn_scn_index(const struct bn_key_row *k)
 
 const struct bn_key_row *bn_scn_at(size_t i)
 {
-    call_once(&cc_doc_once, cc_doc_write);
     for (const struct part *p = parts; p < parts + NPARTS; p++) {
         if (i < p->n)
             return &p->rows[i];

@@ -54,8 +54,6 @@ enum bn_sc_ar_metric { BN_SC_AR_QUEUE = 0, BN_SC_AR_LOAD };
 enum bn_sc_nonminimal { BN_SC_NM_NONE = 0, BN_SC_NM_VALIANT, BN_SC_NM_UGAL };
 /* nic.entropy: one entropy value per flow, or a new one per packet (spraying). */
 enum bn_sc_entropy { BN_SC_PER_FLOW = 0, BN_SC_PER_PACKET };
-/* dcqcn.preset: ConnectX firmware defaults, or the SIGCOMM'15 paper's (as htsim). */
-enum bn_sc_dcqcn_preset { BN_SC_DCQCN_NVIDIA = 0, BN_SC_DCQCN_PAPER };
 /* workload.verb: RDMA WRITE or SEND. */
 enum bn_sc_verb { BN_SC_WRITE = 0, BN_SC_SEND };
 /* host.memory: message data in host memory, or in GPU memory (GPUDirect RDMA). */
@@ -227,73 +225,17 @@ struct bn_scenario_p2p {
     char hosts[BN_PATH_MAX];     /* "0,1": the hosts; every pair of them is tested */
 };
 
-/* DCQCN parameters: a preset, then any field overridden (0 = the preset's). */
-struct bn_scenario_dcqcn {
-    uint8_t preset;              /* enum bn_sc_dcqcn_preset */
-    double g;                    /* alpha gain: alpha <- (1-g) alpha (+ g with a CNP) */
-    /* alpha update period; least time between rate cuts; rate-increase timer */
-    double alpha_period_us, rate_reduce_period_us, rate_increase_period_us;
-    uint64_t byte_counter_bytes; /* bytes sent per byte-counter increase event */
-    uint32_t fast_recovery;      /* increase events spent in fast recovery (F) */
-    /* target rate's additive and hyper increase, Mb/s; no cut goes below min */
-    double ai_mbps, hai_mbps, min_rate_mbps;
-};
-
-/* NSCC (nic.congestion_control nscc): window-based, delay and ECN driven. */
-struct bn_scenario_nscc {
-    uint64_t max_cwnd_bytes;     /* starting and largest congestion window */
-    double target_delay_us;      /* round-trip delay above which the window stops growing fast */
-    double beta;                 /* multiplicative-decrease gain on marked, late ACKs */
-};
-
-/* DCTCP (nic.congestion_control dctcp). */
-struct bn_scenario_dctcp {
-    double g;                    /* alpha's gain per round trip */
-    uint32_t init_cwnd_pkts;     /* the window it starts with, in packets */
-};
-
-/* TIMELY (nic.congestion_control timely). */
-struct bn_scenario_timely {
-    double t_low_us, t_high_us;  /* below: additive increase; above: decrease by how far */
-    double min_rtt_us;           /* normalizes the gradient */
-    double alpha;                /* the gradient's EWMA weight of a new difference */
-    double beta;                 /* multiplicative-decrease gain */
-    double delta_mbps;           /* additive increase step; 0 = line rate / 1000 */
-    double min_rate_mbps;        /* no decrease goes below it; 0 = line rate / 100 */
-    uint32_t segment_bytes;      /* a completion's worth: TIMELY updates once per segment */
-};
-
-/* Swift's fabric window (nic.congestion_control swift). */
-struct bn_scenario_swift {
-    double base_target_us;       /* 0: the fabric's longest idle round trip */
-    double endpoint_target_us;   /* the endpoint window's target; 0: the base */
-    double hop_divisor;          /* per-hop part of the target: base / this */
-    double fs_range_x;           /* flow-scaled part's range: this x base */
-    double fs_min_cwnd, fs_max_cwnd; /* packets: where the flow-scaled part is range, 0 */
-    double ai;                   /* packets added per round trip */
-    double beta, max_mdf;        /* decrease gain, largest cut */
-    double min_cwnd, max_cwnd;   /* packets: the window's bounds (its start: max) */
-};
-
-/* HPCC (nic.congestion_control hpcc): window from in-band telemetry. */
-struct bn_scenario_hpcc {
-    double eta;                  /* target utilization */
-    double ai_mbps;              /* additive step W_AI, as a rate over the base round trip */
-    double base_rtt_us;          /* T; 0: the fabric's longest idle round trip */
-    uint32_t max_stage;          /* additive steps before a multiplicative one */
-    uint32_t int_header_bytes;   /* the INT header on every data frame and ACK */
-};
-
-/* Receiver-driven credit (nic.congestion_control eqds). */
-struct bn_scenario_eqds {
-    uint64_t first_window_bytes; /* sent unsolicited; 0: one BDP of the NIC */
-    double credit_rate;          /* receivers pace credits at this fraction of line rate */
-};
-
-/* InfiniBand congestion control (nic.congestion_control ib_cc); 0 = default. */
-struct bn_scenario_ibcc {
-    double ccti_timer_us;        /* the CCT index falls by one per period; 0 = default */
-    uint32_t ccti_increase, ccti_limit; /* index added per BECN; highest index (slowest) */
+/* The congestion-control modules' parameters (issue 54): each module
+ * declares its keys and their struct in its own file (src/nic/cc_NAME.c),
+ * and bn_scenario keeps a block of BN_SC_CC_BLOCK_BYTES for each, block i
+ * for the module at index i of nic.congestion_control's registry (each
+ * module's struct is checked at build time to fit, BN_CC_KEYS_CHECK, as
+ * Linux's ICSK_CA_PRIV_SIZE). Read a module's keys with bnet keys or
+ * bn_scenario_get, not from the block. */
+#define BN_SC_CC_MAX 16
+#define BN_SC_CC_BLOCK_BYTES 128
+struct bn_scenario_cc_block {
+    uint64_t words[BN_SC_CC_BLOCK_BYTES / 8]; /* 8-byte aligned, for doubles and uint64_t */
 };
 
 /* workload.*: the flows bn_run starts. */
@@ -497,14 +439,8 @@ struct bn_scenario {
     struct bn_scenario_pfc pfc;
     struct bn_scenario_nic nic;
     struct bn_scenario_host host;
-    struct bn_scenario_dcqcn dcqcn;
-    struct bn_scenario_ibcc ibcc;
-    struct bn_scenario_nscc nscc;
-    struct bn_scenario_dctcp dctcp;
-    struct bn_scenario_timely timely;
-    struct bn_scenario_swift swift;
-    struct bn_scenario_hpcc hpcc;
-    struct bn_scenario_eqds eqds;
+    /* The congestion-control modules' keys, by registry index (dcqcn.*, ...). */
+    struct bn_scenario_cc_block cc[BN_SC_CC_MAX];
     struct bn_scenario_workload workload;
     struct bn_scenario_sim sim;
     struct bn_scenario_observe observe;

@@ -2,9 +2,10 @@
  * A key row: one scenario key as a module declares it (path, type, unit,
  * default text, doc line, where its value lives, bounds). The scenario
  * layer's registry (scenario/keys.c) is a table of these, and a module
- * with parameters (a fault kind, src/fault/kind_*.c) carries its own rows
- * that the registry splices in, so its knobs live with it (issue 54, as
- * Linux's module_param in the module's file).
+ * with parameters (a fault kind, src/fault/kind_*.c; a congestion control,
+ * src/nic/cc_*.c) carries its own rows that the registry splices in, so
+ * its knobs live with it (issue 54, as Linux's module_param in the
+ * module's file).
  */
 #ifndef BN_CORE_KEYROW_H
 #define BN_CORE_KEYROW_H
@@ -33,7 +34,13 @@ struct bn_key_row {
     double lo, hi;
     unsigned flags;
     uint8_t list;  /* 0, or 1 + the list whose items have this field ("faults[].x") */
+    uint8_t block; /* 0, or BN_KEY_BLOCK_*: offset is within its module's block */
 };
+
+/* The module blocks of struct bn_scenario a row's offset may be within
+ * (struct bn_key_row.block): a congestion control's keys are a field of
+ * its own struct, in bn_scenario.cc[its registry index]. */
+enum { BN_KEY_BLOCK_CC = 1 };
 
 /* Designated-initializer pieces for a row. */
 #define BN_ROW_INT .kind = BN_KEY_INT, .info.type = "int"

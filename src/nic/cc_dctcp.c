@@ -13,6 +13,23 @@
  */
 #include "nic/nic.h"
 
+/* dctcp.* */
+struct dctcp_keys {
+    double g;                    /* alpha's gain per round trip */
+    uint32_t init_cwnd_pkts;     /* the window it starts with, in packets */
+};
+BN_CC_KEYS_CHECK(struct dctcp_keys);
+
+static const struct bn_key_row keys[] = {
+    { .info.path = "dctcp.g", BN_ROW_FLOAT, .info.unit = "", .info.def = "0.0625",
+      .info.doc = "dctcp: the gain of alpha's moving average per round trip (RFC 8257: 1/16).",
+      BN_ROW_CC(struct dctcp_keys, g), BN_ROW_RANGE(1e-6, 1) },
+    { .info.path = "dctcp.init_cwnd_pkts", BN_ROW_INT, .info.unit = "packets", .info.def = "10",
+      .info.doc = "dctcp: the window a flow starts with, in MTU packets (RFC 6928's 10); slow "
+                  "start doubles it each round trip until the first mark.",
+      BN_ROW_CC(struct dctcp_keys, init_cwnd_pkts), BN_ROW_RANGE(1, 1e8) },
+};
+
 struct dctcp_params {
     double g;
     uint32_t init_pkts;
@@ -32,12 +49,14 @@ static struct dctcp *st(struct bn_qp *qp) { return (struct dctcp *)(void *)qp->c
 
 static const struct dctcp_params *params(const struct bn_nics *n) { return n->cc_params; }
 
-static int dctcp_setup(const struct bn_scenario *sc, double line_gbps, void *out,
+static int dctcp_setup(const void *keys_, const char *source, double line_gbps, void *out,
                        bn_time_t *cnp_interval, struct bn_error *err)
 {
+    const struct dctcp_keys *k = keys_;
+    (void)source;
     (void)line_gbps;
     (void)err;
-    *(struct dctcp_params *)out = (struct dctcp_params){sc->dctcp.g, sc->dctcp.init_cwnd_pkts};
+    *(struct dctcp_params *)out = (struct dctcp_params){k->g, k->init_cwnd_pkts};
     *cnp_interval = 0;
     return BN_OK;
 }
@@ -98,6 +117,9 @@ static double dctcp_alpha(const struct bn_nics *n, const struct bn_qp *qp)
 
 const struct bn_cc_ops bn_cc_dctcp = {
     .name = "dctcp",
+    .summary = "window cut by the fraction of marked ACKs",
+    .keys = keys,
+    .nkeys = sizeof keys / sizeof keys[0],
     .notifies = false,
     .params_size = sizeof(struct dctcp_params),
     .setup = dctcp_setup,

@@ -37,6 +37,24 @@
 
 #include "nic/nic.h"
 
+/* eqds.* */
+struct eqds_keys {
+    uint64_t first_window_bytes; /* sent unsolicited; 0: one BDP of the NIC */
+    double credit_rate;          /* receivers pace credits at this fraction of line rate */
+};
+BN_CC_KEYS_CHECK(struct eqds_keys);
+
+static const struct bn_key_row keys[] = {
+    { .info.path = "eqds.first_window_bytes", BN_ROW_INT, .info.unit = "bytes", .info.def = "0",
+      .info.doc = "eqds: what a sender sends unsolicited before its first credit; 0 = one "
+                  "bandwidth-delay product of its NIC over the fabric's longest round trip.",
+      BN_ROW_CC(struct eqds_keys, first_window_bytes), BN_ROW_RANGE(0, 1e12) },
+    { .info.path = "eqds.credit_rate", BN_ROW_FLOAT, .info.unit = "", .info.def = "1",
+      .info.doc = "eqds: receivers pace credits at this fraction of their line rate.",
+      BN_ROW_CC(struct eqds_keys, credit_rate), .lo = 0, .hi = 1,
+      .flags = BN_KEY_LO | BN_KEY_LO_EXCL | BN_KEY_HI },
+};
+
 struct eqds_params {
     double first_bytes;     /* 0: one BDP of the NIC over the fabric's longest round trip */
     double pace;            /* credits at this fraction of the receiver's line rate */
@@ -75,13 +93,15 @@ static const struct eqds *cst(const struct bn_qp *qp)
 }
 static struct eqds_nic *pacer(struct bn_nics *n, uint32_t nic) { return bn_nic_cc_nic(n, nic); }
 
-static int eqds_setup(const struct bn_scenario *sc, double line_gbps, void *out,
+static int eqds_setup(const void *keys_, const char *source, double line_gbps, void *out,
                       bn_time_t *cnp_interval, struct bn_error *err)
 {
+    const struct eqds_keys *k = keys_;
+    (void)source;
     (void)line_gbps;
     (void)err;
     *(struct eqds_params *)out = (struct eqds_params){
-        .first_bytes = (double)sc->eqds.first_window_bytes, .pace = sc->eqds.credit_rate};
+        .first_bytes = (double)k->first_window_bytes, .pace = k->credit_rate};
     *cnp_interval = 0;
     return BN_OK;
 }
@@ -287,6 +307,9 @@ static double eqds_window(const struct bn_nics *n, const struct bn_qp *qp)
 
 const struct bn_cc_ops bn_cc_eqds = {
     .name = "eqds",
+    .summary = "receiver-paced credits",
+    .keys = keys,
+    .nkeys = sizeof keys / sizeof keys[0],
     .notifies = false,
     .notice = "credits",
     .params_size = sizeof(struct eqds_params),

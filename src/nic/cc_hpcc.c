@@ -24,6 +24,35 @@
 #include "link/telemetry.h"
 #include "nic/nic.h"
 
+/* hpcc.* */
+struct hpcc_keys {
+    double eta;                  /* target utilization */
+    double ai_mbps;              /* additive step W_AI, as a rate over the base round trip */
+    double base_rtt_us;          /* T; 0: the fabric's longest idle round trip */
+    uint32_t max_stage;          /* additive steps before a multiplicative one */
+    uint32_t int_header_bytes;   /* the INT header on every data frame and ACK */
+};
+BN_CC_KEYS_CHECK(struct hpcc_keys);
+
+static const struct bn_key_row keys[] = {
+    { .info.path = "hpcc.eta", BN_ROW_FLOAT, .info.unit = "", .info.def = "0.95",
+      .info.doc = "hpcc: the target utilization of the most loaded link on the path.",
+      BN_ROW_CC(struct hpcc_keys, eta), .lo = 0, .hi = 1,
+      .flags = BN_KEY_LO | BN_KEY_LO_EXCL | BN_KEY_HI },
+    { .info.path = "hpcc.max_stage", BN_ROW_INT, .info.unit = "", .info.def = "5",
+      .info.doc = "hpcc: additive round trips below the target before a multiplicative step.",
+      BN_ROW_CC(struct hpcc_keys, max_stage), BN_ROW_RANGE(0, 1000) },
+    { .info.path = "hpcc.ai_mbps", BN_ROW_FLOAT, .info.unit = "Mb/s", .info.def = "50",
+      .info.doc = "hpcc: the additive step W_AI, this rate times the base round trip.",
+      BN_ROW_CC(struct hpcc_keys, ai_mbps), BN_ROW_RANGE(0.001, 1e6) },
+    { .info.path = "hpcc.base_rtt_us", BN_ROW_FLOAT, .info.unit = "us", .info.def = "0",
+      .info.doc = "hpcc: the base round trip T; 0 = the fabric's longest idle round trip.",
+      BN_ROW_CC(struct hpcc_keys, base_rtt_us), BN_ROW_RANGE(0, 1e6) },
+    { .info.path = "hpcc.int_header_bytes", BN_ROW_INT, .info.unit = "bytes", .info.def = "42",
+      .info.doc = "hpcc: the in-band telemetry header every data frame and ACK carries.",
+      BN_ROW_CC(struct hpcc_keys, int_header_bytes), BN_ROW_RANGE(0, 1024) },
+};
+
 struct hpcc_params {
     double eta, ai_bps, t_ps;     /* t_ps 0: the fabric's longest idle round trip */
     uint32_t max_stage;
@@ -49,21 +78,23 @@ static const struct hpcc *cst(const struct bn_qp *qp)
     return p;
 }
 
-static int hpcc_setup(const struct bn_scenario *sc, double line_gbps, void *out,
+static int hpcc_setup(const void *keys_, const char *source, double line_gbps, void *out,
                       bn_time_t *cnp_interval, struct bn_error *err)
 {
+    const struct hpcc_keys *k = keys_;
+    (void)source;
     (void)line_gbps;
     (void)err;
     *(struct hpcc_params *)out = (struct hpcc_params){
-        .eta = sc->hpcc.eta, .ai_bps = sc->hpcc.ai_mbps * 1e6,
-        .t_ps = sc->hpcc.base_rtt_us * 1e6, .max_stage = sc->hpcc.max_stage};
+        .eta = k->eta, .ai_bps = k->ai_mbps * 1e6,
+        .t_ps = k->base_rtt_us * 1e6, .max_stage = k->max_stage};
     *cnp_interval = 0;
     return BN_OK;
 }
 
-static uint32_t hpcc_telemetry_bytes(const struct bn_scenario *sc)
+static uint32_t hpcc_telemetry_bytes(const void *keys_)
 {
-    return sc->hpcc.int_header_bytes;
+    return ((const struct hpcc_keys *)keys_)->int_header_bytes;
 }
 
 static double base_rtt(const struct bn_nics *n)
@@ -172,6 +203,9 @@ static double hpcc_window(const struct bn_nics *n, const struct bn_qp *qp)
 
 const struct bn_cc_ops bn_cc_hpcc = {
     .name = "hpcc",
+    .summary = "window from in-band telemetry",
+    .keys = keys,
+    .nkeys = sizeof keys / sizeof keys[0],
     .notifies = false,
     .params_size = sizeof(struct hpcc_params),
     .setup = hpcc_setup,

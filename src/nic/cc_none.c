@@ -9,6 +9,7 @@ static void none_init(struct bn_nics *n, struct bn_qp *qp)
 
 const struct bn_cc_ops bn_cc_none = {
     .name = "none",
+    .summary = "line rate",
     .notifies = false,
     .passive = true,
     .init = none_init,

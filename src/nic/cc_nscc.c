@@ -21,6 +21,28 @@
  */
 #include "nic/nic.h"
 
+/* nscc.* */
+struct nscc_keys {
+    uint64_t max_cwnd_bytes;     /* starting and largest congestion window */
+    double target_delay_us;      /* round-trip delay above which the window stops growing fast */
+    double beta;                 /* multiplicative-decrease gain on marked, late ACKs */
+};
+BN_CC_KEYS_CHECK(struct nscc_keys);
+
+static const struct bn_key_row keys[] = {
+    { .info.path = "nscc.max_cwnd_bytes", BN_ROW_INT, .info.unit = "bytes", .info.def = "0",
+      .info.doc = "NSCC: starting and largest congestion window; 0 = 1.5 bandwidth-delay "
+                  "products (line rate x the fabric's longest idle round trip, then the "
+                  "flow's least measured one).",
+      BN_ROW_CC(struct nscc_keys, max_cwnd_bytes), BN_ROW_RANGE(0, 1e12) },
+    { .info.path = "nscc.target_delay_us", BN_ROW_FLOAT, .info.unit = "us", .info.def = "10",
+      .info.doc = "NSCC: round-trip delay above which the window stops growing fast.",
+      BN_ROW_CC(struct nscc_keys, target_delay_us), BN_ROW_RANGE(0.001, 1e6) },
+    { .info.path = "nscc.beta", BN_ROW_FLOAT, .info.unit = "", .info.def = "0.5",
+      .info.doc = "NSCC: multiplicative-decrease gain on marked, late ACKs.",
+      BN_ROW_CC(struct nscc_keys, beta), BN_ROW_RANGE(0, 1) },
+};
+
 struct nscc_params {
     uint64_t max_cwnd_bytes;
     bn_time_t target_delay;
@@ -40,13 +62,15 @@ static struct nscc *st(struct bn_qp *qp) { return (struct nscc *)(void *)qp->cc_
 
 static const struct nscc_params *params(const struct bn_nics *n) { return n->cc_params; }
 
-static int nscc_setup(const struct bn_scenario *sc, double line_gbps, void *out,
+static int nscc_setup(const void *keys_, const char *source, double line_gbps, void *out,
                       bn_time_t *cnp_interval, struct bn_error *err)
 {
+    const struct nscc_keys *k = keys_;
+    (void)source;
     (void)line_gbps;
     (void)err;
     *(struct nscc_params *)out = (struct nscc_params){
-        sc->nscc.max_cwnd_bytes, bn_time_from_us(sc->nscc.target_delay_us), sc->nscc.beta};
+        k->max_cwnd_bytes, bn_time_from_us(k->target_delay_us), k->beta};
     *cnp_interval = 0;
     return BN_OK;
 }
@@ -106,6 +130,9 @@ static double nscc_window(const struct bn_nics *n, const struct bn_qp *qp)
 
 const struct bn_cc_ops bn_cc_nscc = {
     .name = "nscc",
+    .summary = "Ultra Ethernet-style window: ECN and delay",
+    .keys = keys,
+    .nkeys = sizeof keys / sizeof keys[0],
     .notifies = false,
     .params_size = sizeof(struct nscc_params),
     .setup = nscc_setup,

@@ -1,4 +1,9 @@
-/* Congestion-control modules selectable by name (nic.congestion_control). */
+/*
+ * Congestion-control modules selectable by name (nic.congestion_control
+ * stores the index: keep the order), and their own keys, which the
+ * scenario registry splices in (scenario/keys.c), each module's parsed
+ * into its block of the scenario (bn_scenario.cc[index]).
+ */
 #include <stdio.h>
 
 #include "nic/nic.h"
@@ -26,6 +31,24 @@ static const struct bn_cc_ops *const modules[] = {
 };
 
 #define NMODULES (sizeof modules / sizeof modules[0])
+_Static_assert(NMODULES <= BN_SC_CC_MAX, "bn_scenario.cc has no block for every module");
+
+/* The order the modules' keys come in (bnet keys, results' config, the
+ * default YAML): registry order but ib_cc's last, as the keys stood in
+ * bn_scenario before they moved here, so those outputs did not change.
+ * A new module goes at the end of both lists. */
+static const unsigned char key_order[] = {0, 1, 3, 4, 5, 6, 7, 8, 2};
+_Static_assert(sizeof key_order == NMODULES, "key_order lists every module once");
+
+/* nic.congestion_control's doc: each module's name and summary, in
+ * registry order (a constant for the key's row: tests/nic/test_cc_keys.c
+ * fails when it and the summaries disagree). */
+const char bn_cc_doc[] =
+    "Sender rate control: none (line rate), dcqcn (RoCE: ECN marks, CNPs, rate cuts by alpha), "
+    "ib_cc (InfiniBand: FECN/BECN, CCT index), nscc (Ultra Ethernet-style window: ECN and "
+    "delay), dctcp (window cut by the fraction of marked ACKs), timely (rate from the "
+    "round-trip gradient), swift (window against a delay target), hpcc (window from in-band "
+    "telemetry), eqds (receiver-paced credits).";
 
 const struct bn_cc_ops *bn_cc_at(size_t i)
 {
@@ -35,6 +58,43 @@ const struct bn_cc_ops *bn_cc_at(size_t i)
 const char *bn_cc_name(size_t i)
 {
     return i < NMODULES ? modules[i]->name : NULL;
+}
+
+const char *bn_cc_summary(size_t i)
+{
+    return i < NMODULES ? modules[i]->summary : NULL;
+}
+
+const void *bn_cc_keys(const struct bn_scenario *sc, size_t i)
+{
+    return &sc->cc[i];
+}
+
+const struct bn_key_row *bn_cc_key(size_t j)
+{
+    for (size_t o = 0; o < NMODULES; o++) {
+        const struct bn_cc_ops *m = modules[key_order[o]];
+        if (j < m->nkeys)
+            return &m->keys[j];
+        j -= m->nkeys;
+    }
+    return NULL;
+}
+
+size_t bn_cc_nkeys(void)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < NMODULES; i++)
+        n += modules[i]->nkeys;
+    return n;
+}
+
+size_t bn_cc_key_module(const struct bn_key_row *k)
+{
+    for (size_t i = 0; i < NMODULES; i++)
+        if (modules[i]->nkeys && k >= modules[i]->keys && k < modules[i]->keys + modules[i]->nkeys)
+            return i;
+    return SIZE_MAX;
 }
 
 void bn_cc_ignore(struct bn_nics *n, struct bn_qp *qp)

@@ -28,6 +28,58 @@
 
 #include "nic/nic.h"
 
+/* swift.*: the fabric window's target and gains. */
+struct swift_keys {
+    double base_target_us;       /* 0: the fabric's longest idle round trip */
+    double endpoint_target_us;   /* the endpoint window's target; 0: the base */
+    double hop_divisor;          /* per-hop part of the target: base / this */
+    double fs_range_x;           /* flow-scaled part's range: this x base */
+    double fs_min_cwnd, fs_max_cwnd; /* packets: where the flow-scaled part is range, 0 */
+    double ai;                   /* packets added per round trip */
+    double beta, max_mdf;        /* decrease gain, largest cut */
+    double min_cwnd, max_cwnd;   /* packets: the window's bounds (its start: max) */
+};
+BN_CC_KEYS_CHECK(struct swift_keys);
+
+#define KEY(m) BN_ROW_CC(struct swift_keys, m)
+static const struct bn_key_row keys[] = {
+    { .info.path = "swift.base_target_us", BN_ROW_FLOAT, .info.unit = "us", .info.def = "0",
+      .info.doc = "swift: the delay target's base; 0 = the fabric's longest idle round trip.",
+      KEY(base_target_us), BN_ROW_RANGE(0, 1e6) },
+    { .info.path = "swift.endpoint_target_us", BN_ROW_FLOAT, .info.unit = "us", .info.def = "0",
+      .info.doc = "swift: the endpoint window's target for how long data waits for the "
+                  "receiver's DMA; 0 = the base target.",
+      KEY(endpoint_target_us), BN_ROW_RANGE(0, 1e6) },
+    { .info.path = "swift.hop_divisor", BN_ROW_FLOAT, .info.unit = "", .info.def = "6.55",
+      .info.doc = "swift: the target adds base / this per switch on the path.",
+      KEY(hop_divisor), BN_ROW_RANGE(0.001, 1e6) },
+    { .info.path = "swift.fs_range_x", BN_ROW_FLOAT, .info.unit = "", .info.def = "5",
+      .info.doc = "swift: the flow-scaled part of the target spans 0 .. this x base.",
+      KEY(fs_range_x), BN_ROW_RANGE(0, 1e3) },
+    { .info.path = "swift.fs_min_cwnd", BN_ROW_FLOAT, .info.unit = "packets", .info.def = "0.1",
+      .info.doc = "swift: at this window the flow-scaled part is its whole range.",
+      KEY(fs_min_cwnd), BN_ROW_RANGE(0.001, 1e6) },
+    { .info.path = "swift.fs_max_cwnd", BN_ROW_FLOAT, .info.unit = "packets", .info.def = "100",
+      .info.doc = "swift: at this window the flow-scaled part is 0.",
+      KEY(fs_max_cwnd), BN_ROW_RANGE(0.001, 1e6) },
+    { .info.path = "swift.ai", BN_ROW_FLOAT, .info.unit = "packets", .info.def = "1",
+      .info.doc = "swift: additive increase per round trip below the target.",
+      KEY(ai), BN_ROW_RANGE(0, 1e6) },
+    { .info.path = "swift.beta", BN_ROW_FLOAT, .info.unit = "", .info.def = "0.8",
+      .info.doc = "swift: multiplicative-decrease gain above the target.",
+      KEY(beta), BN_ROW_RANGE(0, 1) },
+    { .info.path = "swift.max_mdf", BN_ROW_FLOAT, .info.unit = "", .info.def = "0.5",
+      .info.doc = "swift: the largest cut, a fraction of the window, once per round trip.",
+      KEY(max_mdf), BN_ROW_RANGE(0, 1) },
+    { .info.path = "swift.min_cwnd", BN_ROW_FLOAT, .info.unit = "packets", .info.def = "0.001",
+      .info.doc = "swift: the smallest window; under one packet the flow is paced.",
+      KEY(min_cwnd), BN_ROW_RANGE(1e-6, 1e6) },
+    { .info.path = "swift.max_cwnd", BN_ROW_FLOAT, .info.unit = "packets", .info.def = "100",
+      .info.doc = "swift: the largest window, and the one a flow starts with.",
+      KEY(max_cwnd), BN_ROW_RANGE(1, 1e9) },
+};
+#undef KEY
+
 struct swift_params {
     double base_ps, h_ps, fs_range_ps, fs_alpha, fs_beta;
     double endpoint_ps;     /* the endpoint target (0: the base) */
@@ -48,14 +100,14 @@ BN_CC_PRIV_CHECK(struct swift);
 
 static struct swift *st(struct bn_qp *qp) { return (struct swift *)(void *)qp->cc_priv; }
 
-static int swift_setup(const struct bn_scenario *sc, double line_gbps, void *out,
+static int swift_setup(const void *keys_, const char *source, double line_gbps, void *out,
                        bn_time_t *cnp_interval, struct bn_error *err)
 {
     (void)line_gbps;
-    const struct bn_scenario_swift *w = &sc->swift;
+    const struct swift_keys *w = keys_;
     if (w->fs_min_cwnd >= w->fs_max_cwnd)
         return bn_fail(err, BN_EINPUT, "%s: key 'swift.fs_min_cwnd': %g must be below "
-                       "swift.fs_max_cwnd (%g)", sc->source, w->fs_min_cwnd, w->fs_max_cwnd);
+                       "swift.fs_max_cwnd (%g)", source, w->fs_min_cwnd, w->fs_max_cwnd);
     *(struct swift_params *)out = (struct swift_params){
         .base_ps = w->base_target_us * 1e6, .endpoint_ps = w->endpoint_target_us * 1e6,
         .ai = w->ai, .beta = w->beta,
@@ -150,6 +202,9 @@ static double swift_window(const struct bn_nics *n, const struct bn_qp *qp)
 
 const struct bn_cc_ops bn_cc_swift = {
     .name = "swift",
+    .summary = "window against a delay target",
+    .keys = keys,
+    .nkeys = sizeof keys / sizeof keys[0],
     .notifies = false,
     .host_delay = true,
     .params_size = sizeof(struct swift_params),

@@ -30,6 +30,53 @@
 
 #define HAI_AFTER 5 /* gradients <= 0 in a row before the increase goes five-fold */
 
+/* timely.* */
+struct timely_keys {
+    double t_low_us, t_high_us;  /* below: additive increase; above: decrease by how far */
+    double min_rtt_us;           /* normalizes the gradient */
+    double alpha;                /* the gradient's EWMA weight of a new difference */
+    double beta;                 /* multiplicative-decrease gain */
+    double delta_mbps;           /* additive increase step; 0 = line rate / 1000 */
+    double min_rate_mbps;        /* no decrease goes below it; 0 = line rate / 100 */
+    uint32_t segment_bytes;      /* a completion's worth: TIMELY updates once per segment */
+};
+BN_CC_KEYS_CHECK(struct timely_keys);
+
+#define KEY(m) BN_ROW_CC(struct timely_keys, m)
+static const struct bn_key_row keys[] = {
+    { .info.path = "timely.t_low_us", BN_ROW_FLOAT, .info.unit = "us", .info.def = "50",
+      .info.doc = "timely: below this round trip the rate grows additively (TIMELY's T_low).",
+      KEY(t_low_us), BN_ROW_RANGE(0, 1e6) },
+    { .info.path = "timely.t_high_us", BN_ROW_FLOAT, .info.unit = "us", .info.def = "500",
+      .info.doc = "timely: above this round trip the rate falls by beta (1 - T_high / rtt).",
+      KEY(t_high_us), BN_ROW_RANGE(0.001, 1e6) },
+    { .info.path = "timely.min_rtt_us", BN_ROW_FLOAT, .info.unit = "us", .info.def = "20",
+      .info.doc = "timely: the minimum round trip the RTT gradient is divided by.",
+      KEY(min_rtt_us), BN_ROW_RANGE(0.001, 1e6) },
+    { .info.path = "timely.alpha", BN_ROW_FLOAT, .info.unit = "", .info.def = "0.875",
+      .info.doc = "timely: the weight of a new difference in the gradient's moving average.",
+      KEY(alpha), BN_ROW_RANGE(0, 1) },
+    { .info.path = "timely.beta", BN_ROW_FLOAT, .info.unit = "", .info.def = "0.8",
+      .info.doc = "timely: multiplicative-decrease gain.",
+      KEY(beta), BN_ROW_RANGE(0, 1) },
+    { .info.path = "timely.delta_mbps", BN_ROW_FLOAT, .info.unit = "Mb/s", .info.def = "= line/1000",
+      .info.doc = "timely: the additive increase per segment completed (five-fold after five "
+                  "non-positive gradients in a row); unset = the line rate / 1000: the paper's "
+                  "10 Mb/s at 10 Gb/s, 100 Mb/s at 100 Gb/s as HPCC's evaluation scales it.",
+      KEY(delta_mbps), .lo = 0.001, .hi = 1e6,
+      .flags = BN_KEY_LO | BN_KEY_HI | BN_KEY_DERIVED },
+    { .info.path = "timely.min_rate_mbps", BN_ROW_FLOAT, .info.unit = "Mb/s", .info.def = "= line/100",
+      .info.doc = "timely: no decrease goes below this rate; unset = the line rate / 100 (1 Gb/s "
+                  "at 100 Gb/s, HPCC's evaluation setting).",
+      KEY(min_rate_mbps), .lo = 0.001, .hi = 1e7,
+      .flags = BN_KEY_LO | BN_KEY_HI | BN_KEY_DERIVED },
+    { .info.path = "timely.segment_bytes", BN_ROW_INT, .info.unit = "bytes", .info.def = "16384",
+      .info.doc = "timely: the segment whose completion is one update (the paper's 16-64 KB); "
+                  "between two round-trip samples, as many updates as segments went.",
+      KEY(segment_bytes), BN_ROW_RANGE(1, 1e9) },
+};
+#undef KEY
+
 struct timely_params {
     bn_time_t t_low, t_high, min_rtt;
     double alpha, beta, delta_bps, min_bps, segment_bits;
@@ -46,18 +93,18 @@ BN_CC_PRIV_CHECK(struct timely);
 
 static struct timely *st(struct bn_qp *qp) { return (struct timely *)(void *)qp->cc_priv; }
 
-static int timely_setup(const struct bn_scenario *sc, double line_gbps, void *out,
+static int timely_setup(const void *keys_, const char *source, double line_gbps, void *out,
                         bn_time_t *cnp_interval, struct bn_error *err)
 {
-    const struct bn_scenario_timely *t = &sc->timely;
+    const struct timely_keys *t = keys_;
     if (t->t_low_us >= t->t_high_us)
         return bn_fail(err, BN_EINPUT, "%s: key 'timely.t_low_us': %g us must be below "
-                       "timely.t_high_us (%g us)", sc->source, t->t_low_us, t->t_high_us);
+                       "timely.t_high_us (%g us)", source, t->t_low_us, t->t_high_us);
     double delta = t->delta_mbps > 0 ? t->delta_mbps * 1e6 : line_gbps * 1e9 / 1000;
     double floor_bps = t->min_rate_mbps > 0 ? t->min_rate_mbps * 1e6 : line_gbps * 1e9 / 100;
     if (floor_bps > line_gbps * 1e9)
         return bn_fail(err, BN_EINPUT, "%s: key 'timely.min_rate_mbps': %g Mb/s is above the "
-                       "line rate (%g Gb/s)", sc->source, floor_bps / 1e6, line_gbps);
+                       "line rate (%g Gb/s)", source, floor_bps / 1e6, line_gbps);
     *(struct timely_params *)out = (struct timely_params){
         bn_time_from_us(t->t_low_us), bn_time_from_us(t->t_high_us),
         bn_time_from_us(t->min_rtt_us), t->alpha, t->beta, delta, floor_bps,
@@ -118,6 +165,9 @@ static void timely_on_ack(struct bn_nics *n, struct bn_qp *qp, bool ece, bn_time
 
 const struct bn_cc_ops bn_cc_timely = {
     .name = "timely",
+    .summary = "rate from the round-trip gradient",
+    .keys = keys,
+    .nkeys = sizeof keys / sizeof keys[0],
     .notifies = false,
     .params_size = sizeof(struct timely_params),
     .setup = timely_setup,

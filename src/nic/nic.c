@@ -41,7 +41,8 @@ void bn_nic_encap(const struct bn_scenario *sc, struct bn_encap *out)
     const struct bn_cc_ops *cc = bn_cc_at(sc->nic.congestion_control);
     *out = *e; /* the scenario's setter checked both indices */
     if (cc->telemetry_bytes)
-        out->hdr_bytes = (uint16_t)(out->hdr_bytes + cc->telemetry_bytes(sc));
+        out->hdr_bytes = (uint16_t)(out->hdr_bytes +
+                                    cc->telemetry_bytes(bn_cc_keys(sc, sc->nic.congestion_control)));
 }
 
 static int setup_modules(struct bn_nics *n, const struct bn_scenario *sc, struct bn_error *err)
@@ -70,7 +71,8 @@ static int setup_cc(struct bn_nics *n, const struct bn_scenario *sc, struct bn_e
     if (!n->cc_params)
         return bn_fail(err, BN_ENOMEM, "out of memory for congestion-control parameters");
     for (uint32_t k = 0; k < n->cc_nrates && rc == BN_OK && n->cc->setup; k++)
-        rc = n->cc->setup(sc, (double)n->cc_rate_bps[k] / 1e9,
+        rc = n->cc->setup(bn_cc_keys(sc, sc->nic.congestion_control), sc->source,
+                          (double)n->cc_rate_bps[k] / 1e9,
                           (char *)n->cc_params + (size_t)k * n->cc->params_size,
                           &n->cnp_interval, err);
     if (rc == BN_OK && sc->nic.cnp_interval_us > 0)

@@ -15,6 +15,7 @@
 
 #include "bnet/error.h"
 #include "bnet/scenario.h"
+#include "core/keyrow.h"
 #include "link/fabric.h"
 #include "link/telemetry.h"
 #include "nic/encap.h"
@@ -140,21 +141,29 @@ struct bn_nics;
  */
 struct bn_cc_ops {
     const char *name;
+    const char *summary; /* one line: what it steers by (nic.congestion_control's doc) */
     bool notifies;   /* receivers send congestion notifications for CE marks */
     const char *notice; /* what reports call those notifications ("CNPs"); NULL: none */
     bool passive;    /* never slows a queue pair (reports: "no congestion control") */
-    /* The module's parameters: params_size bytes (zeroed) that setup fills from the scenario's keys for NICs of
-     * line_gbps, with the receivers' default minimum gap between
-     * notifications per queue pair (nic.cnp_interval_us overrides it).
-     * setup may be NULL (no parameters). */
+    /* Its own scenario keys (core/keyrow.h rows, BN_ROW_CC: fields of its
+     * keys struct, which lives in bn_scenario.cc[its registry index] and
+     * is checked to fit, BN_CC_KEYS_CHECK); nkeys of them, 0: none. */
+    const struct bn_key_row *keys;
+    size_t nkeys;
+    /* The module's parameters: params_size bytes (zeroed) that setup fills
+     * from its parsed keys (`keys`, its block of the scenario; `source`
+     * names the scenario in errors) for NICs of line_gbps, with the
+     * receivers' default minimum gap between notifications per queue pair
+     * (nic.cnp_interval_us overrides it). setup may be NULL (no
+     * parameters). */
     size_t params_size;
-    int (*setup)(const struct bn_scenario *sc, double line_gbps, void *params,
+    int (*setup)(const void *keys, const char *source, double line_gbps, void *params,
                  bn_time_t *cnp_interval, struct bn_error *err);
     /* Non-NULL: the module reads in-band telemetry. Switches stamp its
      * data packets (link/telemetry.h), the receiver copies the records
      * onto the ACK, on_ack finds them in bn_nics.cc_int, and the INT
      * header adds this many bytes to every data frame and ACK. */
-    uint32_t (*telemetry_bytes)(const struct bn_scenario *sc);
+    uint32_t (*telemetry_bytes)(const void *keys);
     /* The module reads how long the data an ACK answers waited for the
      * receiver's DMA (bn_nics.cc_int->host_ns; the side records of
      * link/telemetry.h, without stamping). */
@@ -199,6 +208,15 @@ void bn_cc_ignore(struct bn_nics *n, struct bn_qp *qp);
 #define BN_CC_PRIV_CHECK(type) \
     _Static_assert(sizeof(type) <= sizeof(((struct bn_qp *)0)->cc_priv), \
                    #type " must fit in bn_qp.cc_priv")
+/* A module's keys struct fits its block of the scenario (bn_scenario.cc). */
+#define BN_CC_KEYS_CHECK(type) \
+    _Static_assert(sizeof(type) <= sizeof(struct bn_scenario_cc_block) && \
+                   _Alignof(type) <= _Alignof(struct bn_scenario_cc_block), \
+                   #type " must fit in bn_scenario_cc_block")
+/* A row's field m of the module's keys struct `type` (its offset within
+ * the block; the scenario registry adds the block's). */
+#define BN_ROW_CC(type, m) \
+    .offset = offsetof(type, m), .size = sizeof(((type *)0)->m), .block = BN_KEY_BLOCK_CC
 #define BN_TP_PARAMS_CHECK(type) \
     _Static_assert(sizeof(type) <= sizeof(((struct bn_nics *)0)->tp_params), \
                    #type " must fit in bn_nics.tp_params")
@@ -505,6 +523,21 @@ const struct bn_transport_ops *bn_transport_at(size_t i);
 const char *bn_transport_name(size_t i);
 const struct bn_cc_ops *bn_cc_at(size_t i);
 const char *bn_cc_name(size_t i);
+const char *bn_cc_summary(size_t i);
+/* nic.congestion_control's doc: "Sender rate control: " and each module's
+ * "name (summary)" (written beside the registry: the row needs a constant). */
+extern const char bn_cc_doc[];
 extern const struct bn_cc_ops bn_cc_none;
+/* Module i's parsed keys: its block of sc (bn_scenario.cc[i]). */
+const void *bn_cc_keys(const struct bn_scenario *sc, size_t i);
+/* Every module's own key rows, for the scenario registry to splice in
+ * after nic.cnp_interval_us: the j-th (NULL past the last), in the order
+ * the keys had in struct bn_scenario before issue 54 (cc_registry.c),
+ * and how many; the registry index of the module whose row k is. */
+const struct bn_key_row *bn_cc_key(size_t j);
+size_t bn_cc_nkeys(void);
+size_t bn_cc_key_module(const struct bn_key_row *k);
+/* Room in the scenario registry for them (checked by tests/nic). */
+#define BN_CC_KEYS_MAX 64
 
 #endif

@@ -71,7 +71,7 @@ static const char default_yaml[] =
     "  entropy: per_flow             # per_flow | per_packet (sender sprays)\n"
     "  sr_window: 1024               # selective repeat: packets tracked\n"
     "  sr_reorder_threshold: 128     # selective repeat: loss inference distance\n"
-    "  congestion_control: none      # none | dcqcn | ib_cc | nscc\n"
+    "  congestion_control: none      # none | dcqcn | ib_cc | nscc | dctcp | timely | swift | hpcc | eqds\n"
     "  # cnp_interval_us: 4          # min gap between CNPs per QP (default: preset's)\n"
     "  # rto_us: 100                 # retransmission timeout (default: 100 lossy, 10000 lossless)\n"
     "  # retry_cnt: 7                # retransmissions before a queue pair fails (IB RC)\n"

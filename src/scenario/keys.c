@@ -1,8 +1,10 @@
 /*
  * The scenario key registry: one table describing every field of struct
- * bn_scenario (YAML path, type, unit, default, doc, bounds), plus the single
- * setter every value goes through. Defaults are parsed from the table's
- * default text, so the documented default is by construction the real one.
+ * bn_scenario (YAML path, type, unit, default, doc, bounds), with the rows
+ * the modules carry (congestion controls', fault kinds') spliced in, plus
+ * the single setter every value goes through. Defaults are parsed from the
+ * table's default text, so the documented default is by construction the
+ * real one.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -66,7 +68,6 @@ CHOICES(ecmp_salt_choice, "per_switch", "same")
 CHOICES(ar_metric_choice, "queue", "load")
 CHOICES(nonminimal_choice, "none", "valiant", "ugal")
 CHOICES(entropy_choice, "per_flow", "per_packet")
-CHOICES(dcqcn_preset_choice, "nvidia", "paper")
 CHOICES(tuner_choice, "bnet", "nccl", "both")
 CHOICES(verb_choice, "write", "send")
 CHOICES(memory_choice, "host", "gpu")
@@ -326,160 +327,17 @@ static const struct bn_key_row head[] = {
       FIELD(nic.sr_reorder_threshold), RANGE(1, 65536) },
     { .info.path = "nic.congestion_control", ENUM_KEY, .info.unit = "", .info.def = "none",
       .info.choice = bn_cc_name,
-      .info.doc = "Sender rate control: none (line rate), dcqcn (RoCE: ECN marks, CNPs, "
-                  "rate cuts by alpha), ib_cc (InfiniBand: FECN/BECN, CCT index), nscc (Ultra "
-                  "Ethernet-style window: ECN and delay), dctcp (window cut by the fraction "
-                  "of marked ACKs), timely (rate from the round-trip gradient), swift (window "
-                  "against a delay target), hpcc (window from in-band telemetry), eqds "
-                  "(receiver-paced credits).",
+      .info.doc = bn_cc_doc, /* each module's name and summary, beside the registry */
       FIELD(nic.congestion_control) },
     { .info.path = "nic.cnp_interval_us", FLOAT_KEY, .info.unit = "us", .info.def = "= preset",
       .info.doc = "Receiver sends at most one congestion notification per queue pair per "
                   "interval; unset = dcqcn.preset's (nvidia 4, paper 50), ib_cc 0.",
       FIELD(nic.cnp_interval_us), .lo = 0, .hi = 1e6,
       .flags = BN_KEY_LO | BN_KEY_HI | BN_KEY_DERIVED },
-#define DCQCN_OVERRIDE(key_, unit_, member_, doc_)                                       \
-    { .info.path = "dcqcn." key_, FLOAT_KEY, .info.unit = unit_, .info.def = "= preset",  \
-      .info.doc = doc_, FIELD(dcqcn.member_), .lo = 0, .hi = 1e9,                         \
-      .flags = BN_KEY_LO | BN_KEY_LO_EXCL | BN_KEY_HI | BN_KEY_DERIVED }
-    { .info.path = "dcqcn.preset", ENUM_KEY, .info.unit = "", .info.def = "nvidia",
-      .info.choice = dcqcn_preset_choice,
-      .info.doc = "DCQCN parameter set: nvidia (ConnectX firmware defaults) or paper "
-                  "(SIGCOMM'15 style, as htsim). Keys below override single values.",
-      FIELD(dcqcn.preset) },
-    DCQCN_OVERRIDE("g", "", g, "Alpha gain g: alpha <- (1-g) alpha (+ g with a CNP). nvidia 5/1024, paper 1/256."),
-    DCQCN_OVERRIDE("alpha_period_us", "us", alpha_period_us, "Alpha update period. nvidia 1, paper 55."),
-    DCQCN_OVERRIDE("rate_reduce_period_us", "us", rate_reduce_period_us,
-                   "Minimum time between rate cuts (nvidia 4)."),
-    DCQCN_OVERRIDE("rate_increase_period_us", "us", rate_increase_period_us,
-                   "Rate-increase timer T. nvidia 300, paper 55."),
-    DCQCN_OVERRIDE("ai_mbps", "Mb/s", ai_mbps, "Additive increase of the target rate. nvidia 5, paper line/20."),
-    DCQCN_OVERRIDE("hai_mbps", "Mb/s", hai_mbps, "Hyper increase of the target rate. nvidia 50, paper line/10."),
-    DCQCN_OVERRIDE("min_rate_mbps", "Mb/s", min_rate_mbps, "No cut goes below this rate. nvidia 1."),
-    { .info.path = "dcqcn.byte_counter_bytes", INT_KEY, .info.unit = "bytes", .info.def = "= preset",
-      .info.doc = "Bytes per byte-counter increase event (paper 10000000; nvidia: timer only).",
-      FIELD(dcqcn.byte_counter_bytes), .lo = 1, .hi = 1e15,
-      .flags = BN_KEY_LO | BN_KEY_HI | BN_KEY_DERIVED },
-    { .info.path = "dcqcn.fast_recovery", INT_KEY, .info.unit = "steps", .info.def = "= preset",
-      .info.doc = "Increase events spent in fast recovery, F (nvidia 1, paper 5).",
-      FIELD(dcqcn.fast_recovery), .lo = 1, .hi = 1000,
-      .flags = BN_KEY_LO | BN_KEY_HI | BN_KEY_DERIVED },
-    { .info.path = "nscc.max_cwnd_bytes", INT_KEY, .info.unit = "bytes", .info.def = "0",
-      .info.doc = "NSCC: starting and largest congestion window; 0 = 1.5 bandwidth-delay "
-                  "products (line rate x the fabric's longest idle round trip, then the "
-                  "flow's least measured one).",
-      FIELD(nscc.max_cwnd_bytes), RANGE(0, 1e12) },
-    { .info.path = "nscc.target_delay_us", FLOAT_KEY, .info.unit = "us", .info.def = "10",
-      .info.doc = "NSCC: round-trip delay above which the window stops growing fast.",
-      FIELD(nscc.target_delay_us), RANGE(0.001, 1e6) },
-    { .info.path = "nscc.beta", FLOAT_KEY, .info.unit = "", .info.def = "0.5",
-      .info.doc = "NSCC: multiplicative-decrease gain on marked, late ACKs.",
-      FIELD(nscc.beta), RANGE(0, 1) },
-    { .info.path = "dctcp.g", FLOAT_KEY, .info.unit = "", .info.def = "0.0625",
-      .info.doc = "dctcp: the gain of alpha's moving average per round trip (RFC 8257: 1/16).",
-      FIELD(dctcp.g), RANGE(1e-6, 1) },
-    { .info.path = "dctcp.init_cwnd_pkts", INT_KEY, .info.unit = "packets", .info.def = "10",
-      .info.doc = "dctcp: the window a flow starts with, in MTU packets (RFC 6928's 10); slow "
-                  "start doubles it each round trip until the first mark.",
-      FIELD(dctcp.init_cwnd_pkts), RANGE(1, 1e8) },
-    { .info.path = "timely.t_low_us", FLOAT_KEY, .info.unit = "us", .info.def = "50",
-      .info.doc = "timely: below this round trip the rate grows additively (TIMELY's T_low).",
-      FIELD(timely.t_low_us), RANGE(0, 1e6) },
-    { .info.path = "timely.t_high_us", FLOAT_KEY, .info.unit = "us", .info.def = "500",
-      .info.doc = "timely: above this round trip the rate falls by beta (1 - T_high / rtt).",
-      FIELD(timely.t_high_us), RANGE(0.001, 1e6) },
-    { .info.path = "timely.min_rtt_us", FLOAT_KEY, .info.unit = "us", .info.def = "20",
-      .info.doc = "timely: the minimum round trip the RTT gradient is divided by.",
-      FIELD(timely.min_rtt_us), RANGE(0.001, 1e6) },
-    { .info.path = "timely.alpha", FLOAT_KEY, .info.unit = "", .info.def = "0.875",
-      .info.doc = "timely: the weight of a new difference in the gradient's moving average.",
-      FIELD(timely.alpha), RANGE(0, 1) },
-    { .info.path = "timely.beta", FLOAT_KEY, .info.unit = "", .info.def = "0.8",
-      .info.doc = "timely: multiplicative-decrease gain.",
-      FIELD(timely.beta), RANGE(0, 1) },
-    { .info.path = "timely.delta_mbps", FLOAT_KEY, .info.unit = "Mb/s", .info.def = "= line/1000",
-      .info.doc = "timely: the additive increase per segment completed (five-fold after five "
-                  "non-positive gradients in a row); unset = the line rate / 1000: the paper's "
-                  "10 Mb/s at 10 Gb/s, 100 Mb/s at 100 Gb/s as HPCC's evaluation scales it.",
-      FIELD(timely.delta_mbps), .lo = 0.001, .hi = 1e6,
-      .flags = BN_KEY_LO | BN_KEY_HI | BN_KEY_DERIVED },
-    { .info.path = "timely.min_rate_mbps", FLOAT_KEY, .info.unit = "Mb/s", .info.def = "= line/100",
-      .info.doc = "timely: no decrease goes below this rate; unset = the line rate / 100 (1 Gb/s "
-                  "at 100 Gb/s, HPCC's evaluation setting).",
-      FIELD(timely.min_rate_mbps), .lo = 0.001, .hi = 1e7,
-      .flags = BN_KEY_LO | BN_KEY_HI | BN_KEY_DERIVED },
-    { .info.path = "timely.segment_bytes", INT_KEY, .info.unit = "bytes", .info.def = "16384",
-      .info.doc = "timely: the segment whose completion is one update (the paper's 16-64 KB); "
-                  "between two round-trip samples, as many updates as segments went.",
-      FIELD(timely.segment_bytes), RANGE(1, 1e9) },
-    { .info.path = "swift.base_target_us", FLOAT_KEY, .info.unit = "us", .info.def = "0",
-      .info.doc = "swift: the delay target's base; 0 = the fabric's longest idle round trip.",
-      FIELD(swift.base_target_us), RANGE(0, 1e6) },
-    { .info.path = "swift.endpoint_target_us", FLOAT_KEY, .info.unit = "us", .info.def = "0",
-      .info.doc = "swift: the endpoint window's target for how long data waits for the "
-                  "receiver's DMA; 0 = the base target.",
-      FIELD(swift.endpoint_target_us), RANGE(0, 1e6) },
-    { .info.path = "swift.hop_divisor", FLOAT_KEY, .info.unit = "", .info.def = "6.55",
-      .info.doc = "swift: the target adds base / this per switch on the path.",
-      FIELD(swift.hop_divisor), RANGE(0.001, 1e6) },
-    { .info.path = "swift.fs_range_x", FLOAT_KEY, .info.unit = "", .info.def = "5",
-      .info.doc = "swift: the flow-scaled part of the target spans 0 .. this x base.",
-      FIELD(swift.fs_range_x), RANGE(0, 1e3) },
-    { .info.path = "swift.fs_min_cwnd", FLOAT_KEY, .info.unit = "packets", .info.def = "0.1",
-      .info.doc = "swift: at this window the flow-scaled part is its whole range.",
-      FIELD(swift.fs_min_cwnd), RANGE(0.001, 1e6) },
-    { .info.path = "swift.fs_max_cwnd", FLOAT_KEY, .info.unit = "packets", .info.def = "100",
-      .info.doc = "swift: at this window the flow-scaled part is 0.",
-      FIELD(swift.fs_max_cwnd), RANGE(0.001, 1e6) },
-    { .info.path = "swift.ai", FLOAT_KEY, .info.unit = "packets", .info.def = "1",
-      .info.doc = "swift: additive increase per round trip below the target.",
-      FIELD(swift.ai), RANGE(0, 1e6) },
-    { .info.path = "swift.beta", FLOAT_KEY, .info.unit = "", .info.def = "0.8",
-      .info.doc = "swift: multiplicative-decrease gain above the target.",
-      FIELD(swift.beta), RANGE(0, 1) },
-    { .info.path = "swift.max_mdf", FLOAT_KEY, .info.unit = "", .info.def = "0.5",
-      .info.doc = "swift: the largest cut, a fraction of the window, once per round trip.",
-      FIELD(swift.max_mdf), RANGE(0, 1) },
-    { .info.path = "swift.min_cwnd", FLOAT_KEY, .info.unit = "packets", .info.def = "0.001",
-      .info.doc = "swift: the smallest window; under one packet the flow is paced.",
-      FIELD(swift.min_cwnd), RANGE(1e-6, 1e6) },
-    { .info.path = "swift.max_cwnd", FLOAT_KEY, .info.unit = "packets", .info.def = "100",
-      .info.doc = "swift: the largest window, and the one a flow starts with.",
-      FIELD(swift.max_cwnd), RANGE(1, 1e9) },
-    { .info.path = "hpcc.eta", FLOAT_KEY, .info.unit = "", .info.def = "0.95",
-      .info.doc = "hpcc: the target utilization of the most loaded link on the path.",
-      FIELD(hpcc.eta), .lo = 0, .hi = 1, .flags = BN_KEY_LO | BN_KEY_LO_EXCL | BN_KEY_HI },
-    { .info.path = "hpcc.max_stage", INT_KEY, .info.unit = "", .info.def = "5",
-      .info.doc = "hpcc: additive round trips below the target before a multiplicative step.",
-      FIELD(hpcc.max_stage), RANGE(0, 1000) },
-    { .info.path = "hpcc.ai_mbps", FLOAT_KEY, .info.unit = "Mb/s", .info.def = "50",
-      .info.doc = "hpcc: the additive step W_AI, this rate times the base round trip.",
-      FIELD(hpcc.ai_mbps), RANGE(0.001, 1e6) },
-    { .info.path = "hpcc.base_rtt_us", FLOAT_KEY, .info.unit = "us", .info.def = "0",
-      .info.doc = "hpcc: the base round trip T; 0 = the fabric's longest idle round trip.",
-      FIELD(hpcc.base_rtt_us), RANGE(0, 1e6) },
-    { .info.path = "hpcc.int_header_bytes", INT_KEY, .info.unit = "bytes", .info.def = "42",
-      .info.doc = "hpcc: the in-band telemetry header every data frame and ACK carries.",
-      FIELD(hpcc.int_header_bytes), RANGE(0, 1024) },
-    { .info.path = "eqds.first_window_bytes", INT_KEY, .info.unit = "bytes", .info.def = "0",
-      .info.doc = "eqds: what a sender sends unsolicited before its first credit; 0 = one "
-                  "bandwidth-delay product of its NIC over the fabric's longest round trip.",
-      FIELD(eqds.first_window_bytes), RANGE(0, 1e12) },
-    { .info.path = "eqds.credit_rate", FLOAT_KEY, .info.unit = "", .info.def = "1",
-      .info.doc = "eqds: receivers pace credits at this fraction of their line rate.",
-      FIELD(eqds.credit_rate), .lo = 0, .hi = 1, .flags = BN_KEY_LO | BN_KEY_LO_EXCL | BN_KEY_HI },
-    { .info.path = "ibcc.ccti_timer_us", FLOAT_KEY, .info.unit = "us", .info.def = "= default",
-      .info.doc = "CCTI_Timer: the CCT index falls by one per period (see docs/model.md).",
-      FIELD(ibcc.ccti_timer_us), .lo = 0, .hi = 1e9,
-      .flags = BN_KEY_LO | BN_KEY_LO_EXCL | BN_KEY_HI | BN_KEY_DERIVED },
-    { .info.path = "ibcc.ccti_increase", INT_KEY, .info.unit = "", .info.def = "= default",
-      .info.doc = "CCTI_Increase: index added per BECN.",
-      FIELD(ibcc.ccti_increase), .lo = 1, .hi = 1000,
-      .flags = BN_KEY_LO | BN_KEY_HI | BN_KEY_DERIVED },
-    { .info.path = "ibcc.ccti_limit", INT_KEY, .info.unit = "", .info.def = "= default",
-      .info.doc = "CCTI_Limit: the highest CCT index (slowest rate).",
-      FIELD(ibcc.ccti_limit), .lo = 1, .hi = 65535,
-      .flags = BN_KEY_LO | BN_KEY_HI | BN_KEY_DERIVED },
+};
+
+/* Here come the congestion-control modules' own keys (src/nic/cc_*.c), then: */
+static const struct bn_key_row mid[] = {
     { .info.path = "nic.rto_us", FLOAT_KEY, .info.unit = "us",
       .info.def = "= 100 lossy, 10000 lossless",
       .info.doc = "Retransmission timeout; unset = 100 us on lossy links, 10 ms on lossless "
@@ -1142,37 +1000,77 @@ static const struct bn_key_row tail[] = {
       FIELD(sharp.max_trees), RANGE(1, 64) },
 };
 
-/* The registry is head[], the fault kinds' keys, tail[]: one sequence of
- * rows, indexed without any table built at run time. */
+/* The registry is head[], the congestion controls' keys, mid[], the fault
+ * kinds' keys, tail[]: one sequence of rows, indexed without any table
+ * built at run time. */
 #define NHEAD (sizeof head / sizeof head[0])
+#define NMID (sizeof mid / sizeof mid[0])
 #define NTAIL (sizeof tail / sizeof tail[0])
 
-_Static_assert(NHEAD + BN_FAULT_KIND_KEYS_MAX + NTAIL <= BN_SCENARIO_KEYS_MAX,
+_Static_assert(NHEAD + BN_CC_KEYS_MAX + NMID + BN_FAULT_KIND_KEYS_MAX + NTAIL <=
+                   BN_SCENARIO_KEYS_MAX,
                "bn_scenario.key_line has no room for every key");
 
-size_t bn_scn_count(void) { return NHEAD + bn_fault_kind_nkeys() + NTAIL; }
+/* A part of the sequence: rows of this file, then a module registry's. */
+static const struct part {
+    const struct bn_key_row *rows;
+    size_t n;
+    const struct bn_key_row *(*spliced)(size_t j); /* NULL: nothing after */
+    size_t (*nspliced)(void);
+} parts[] = {
+    {head, NHEAD, bn_cc_key, bn_cc_nkeys},
+    {mid, NMID, bn_fault_kind_key, bn_fault_kind_nkeys},
+    {tail, NTAIL, NULL, NULL},
+};
+#define NPARTS (sizeof parts / sizeof parts[0])
+
+static size_t spliced_count(const struct part *p) { return p->nspliced ? p->nspliced() : 0; }
+
+size_t bn_scn_count(void)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < NPARTS; i++)
+        n += parts[i].n + spliced_count(&parts[i]);
+    return n;
+}
 
 size_t bn_scn_index(const struct bn_key_row *k)
 {
-    size_t m = bn_fault_kind_nkeys();
-    if (k >= head && k < head + NHEAD)
-        return (size_t)(k - head);
-    if (k >= tail && k < tail + NTAIL)
-        return NHEAD + m + (size_t)(k - tail);
-    for (size_t j = 0; j < m; j++)
-        if (bn_fault_kind_key(j) == k)
-            return NHEAD + j;
+    size_t base = 0;
+    for (const struct part *p = parts; p < parts + NPARTS; p++) {
+        size_t m = spliced_count(p);
+        if (k >= p->rows && k < p->rows + p->n)
+            return base + (size_t)(k - p->rows);
+        for (size_t j = 0; j < m; j++)
+            if (p->spliced(j) == k)
+                return base + p->n + j;
+        base += p->n + m;
+    }
     abort(); /* not a registry row: a bug */
 }
 
 const struct bn_key_row *bn_scn_at(size_t i)
 {
-    if (i < NHEAD)
-        return &head[i];
-    size_t m = bn_fault_kind_nkeys();
-    if (i < NHEAD + m)
-        return bn_fault_kind_key(i - NHEAD);
-    return i < NHEAD + m + NTAIL ? &tail[i - NHEAD - m] : NULL;
+    for (const struct part *p = parts; p < parts + NPARTS; p++) {
+        if (i < p->n)
+            return &p->rows[i];
+        i -= p->n;
+        size_t m = spliced_count(p);
+        if (i < m)
+            return p->spliced(i);
+        i -= m;
+    }
+    return NULL;
+}
+
+size_t bn_scn_offset(const struct bn_key_row *k)
+{
+    if (k->block != BN_KEY_BLOCK_CC)
+        return k->offset;
+    size_t i = bn_cc_key_module(k);
+    if (i >= BN_SC_CC_MAX)
+        abort(); /* a block row of no module: a bug */
+    return offsetof(struct bn_scenario, cc) + i * sizeof(struct bn_scenario_cc_block) + k->offset;
 }
 
 size_t bn_scenario_key_count(void) { return bn_scn_count(); }
@@ -1513,7 +1411,7 @@ static bool float_in_bounds(const struct bn_key_row *k, double v)
 
 static void *field(struct bn_scenario *sc, const struct bn_key_row *k)
 {
-    return (char *)sc + k->offset;
+    return (char *)sc + bn_scn_offset(k);
 }
 
 static int set_int(struct bn_scenario *sc, const struct bn_key_row *k,
@@ -1597,7 +1495,8 @@ static int apply_at(struct bn_scenario *sc, const struct bn_key_row *k, size_t d
 {
     char shown[80], bad[160], expect[200];
     struct bn_key_row at = *k;
-    at.offset += delta;
+    at.offset = bn_scn_offset(k) + delta; /* a copy: where it lives, once found */
+    at.block = 0;
     bn_scn_excerpt(text, strlen(text), shown, sizeof shown);
     if (set_value(sc, &at, text, shown, bad, sizeof bad) == 0) {
         sc->key_line[bn_scn_index(k)] = 0; /* no longer the file's value */
@@ -1725,7 +1624,7 @@ int bn_scenario_get(const struct bn_scenario *sc, const char *path, char *buf, s
     if (!k || len == 0)
         return BN_EINPUT;
     const struct bn_scn_list *l = bn_scn_list_of(k);
-    const char *at = (const char *)sc + k->offset + index * (l ? l->stride : 0);
+    const char *at = (const char *)sc + bn_scn_offset(k) + index * (l ? l->stride : 0);
     const char *name;
     switch (k->kind) {
     case BN_KEY_INT:

@@ -24,6 +24,10 @@ const struct bn_key_row *bn_scn_at(size_t i);
 /* k's index in the registry (its slot in bn_scenario.key_line). */
 size_t bn_scn_index(const struct bn_key_row *k);
 
+/* Where k's value lives in struct bn_scenario (a module's key: in its
+ * block, bn_scenario.cc[...]). */
+size_t bn_scn_offset(const struct bn_key_row *k);
+
 /* Leaf key with exactly this dotted path, or NULL. */
 const struct bn_key_row *bn_scn_find(const char *path);
 

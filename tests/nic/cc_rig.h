@@ -40,7 +40,8 @@ static inline void rig_setup(struct rig *r, const char *const *sets, const char 
     bn_time_t cnp = 1;
     r->params = calloc(1, r->cc->params_size);
     assert_non_null(r->params);
-    assert_int_equal(r->cc->setup(&sc, 100, r->params, &cnp, &err), BN_OK);
+    assert_int_equal(r->cc->setup(bn_cc_keys(&sc, sc.nic.congestion_control), sc.source, 100,
+                                  r->params, &cnp, &err), BN_OK);
     r->n.cc_params = r->params;
     r->n.cc = r->cc;
     r->cc->init(&r->n, &r->qp);

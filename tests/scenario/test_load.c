@@ -75,7 +75,8 @@ static void assert_same_keys(const struct bn_scenario *a, const struct bn_scenar
 {
     for (size_t i = 0; i < bn_scn_count(); i++) {
         const struct bn_key_row *k = bn_scn_at(i);
-        if (memcmp((const char *)a + k->offset, (const char *)b + k->offset, k->size) != 0)
+        size_t at = bn_scn_offset(k);
+        if (memcmp((const char *)a + at, (const char *)b + at, k->size) != 0)
             fail_msg("key %s differs", k->info.path);
     }
 }

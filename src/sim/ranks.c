@@ -28,6 +28,7 @@
 
 #include "core/grow.h"
 #include "core/interrupt.h"
+#include "sim/ranks_buf.h"
 #include "sim/sim.h"
 
 /* What each part tells every other at an exchange. */
@@ -458,44 +459,117 @@ int bn_ranks_gather(struct bn_sim *s, const void *mine, size_t len, void **all, 
     return BN_OK;
 }
 
-int bn_ranks_gather_each(struct bn_sim *s, const void *mine, size_t len, bn_ranks_take_fn take,
-                         void *ud, struct bn_error *err)
+/* A stream's pieces: an eighth of a part's pack, at least 1 MiB (each
+ * piece packs the whole again, keeping its window: 9 passes at most). */
+#define PIECE_MIN (1u << 20)
+static size_t piece_of(uint64_t len)
+{
+    uint64_t p = (len + 7) / 8;
+    return p < PIECE_MIN ? PIECE_MIN : (size_t)p;
+}
+
+struct stream {
+    struct bn_sim *s;
+    bn_ranks_pack_fn pack;
+    void *pack_ud;
+    uint32_t part;
+    uint64_t len, at;           /* the part's bytes; those fetched */
+    char *out, *in;             /* this rank's piece; rank 0's received one */
+    bool failed;                /* the transport */
+};
+
+/* Every rank, for piece `at` of part st->part: its rank packs it, rank 0
+ * receives it (rank 0's own: packed in place). */
+static bool piece(struct stream *st)
+{
+    const struct bn_ranks *r = st->s->part->ranks;
+    struct ranks_bufs *b = bufs_of(st->s->part);
+    uint32_t n = (uint32_t)r->size, self = (uint32_t)r->rank;
+    size_t cap = piece_of(st->len), want = st->len - st->at < cap ? st->len - st->at : cap;
+    if (self == st->part) {
+        struct bn_rbuf w;
+        bn_rbuf_window(&w, self == 0 ? st->in : st->out, (uint32_t)cap, st->at);
+        st->pack(st->pack_ud, &w);
+    }
+    st->at += want;
+    if (st->part == 0)
+        return true;
+    memset(b->send_len, 0, n * sizeof *b->send_len);
+    memset(b->recv_len, 0, n * sizeof *b->recv_len);
+    if (self == st->part)
+        b->send_len[0] = want;
+    if (self == 0)
+        b->recv_len[st->part] = want;
+    if (r->alltoallv(r->ud, st->out, b->send_len, st->in, b->recv_len) != 0)
+        st->failed = true;
+    return !st->failed;
+}
+
+/* Rank 0's cursor: the next piece. */
+static bool more(void *ud, struct bn_rcur *c)
+{
+    struct stream *st = ud;
+    size_t before = st->at;
+    if (st->at >= st->len || !piece(st))
+        return false;
+    c->p = st->in;
+    c->len = st->at - before;
+    c->rest = st->len - st->at;
+    return true;
+}
+
+int bn_ranks_gather_stream(struct bn_sim *s, bn_ranks_pack_fn pack, void *pack_ud,
+                           bn_ranks_read_fn read, void *read_ud, struct bn_error *err)
 {
     const struct bn_ranks *r = s->part->ranks;
-    struct ranks_bufs *b = bufs_of(s->part);
     uint32_t n = (uint32_t)r->size, self = (uint32_t)r->rank;
-    uint64_t *to = calloc(n, sizeof *to), *from = calloc(n, sizeof *from);
-    if (!to || !from) {
-        free(to);
-        free(from);
-        return bn_fail(err, BN_ENOMEM, "out of memory gathering the results");
-    }
-    to[0] = len;
-    int rc = r->alltoall(r->ud, to, from, sizeof *to) != 0 ? -1 : 0;
+    uint64_t *to = calloc(n, sizeof *to), *len = calloc(n, sizeof *len);
+    struct bn_rbuf sz = {.sizing = true};
+    pack(pack_ud, &sz);
+    for (uint32_t k = 0; to && k < n; k++) /* every rank learns every part's length */
+        to[k] = sz.need;
+    int rc = !to || !len ? -2 : r->alltoall(r->ud, to, len, sizeof *to) != 0 ? -1 : 0;
+    char none = 0;
+    struct stream st = {.s = s, .pack = pack, .pack_ud = pack_ud, .out = &none, .in = &none};
     size_t most = 0;
-    for (uint32_t k = 1; k < n; k++)
-        most = from[k] > most ? from[k] : most;
-    char none = 0; /* a non-NULL buffer for ranks that take nothing */
-    char *in = self == 0 ? malloc(most + 1) : &none;
-    bool ok = in != NULL && (self != 0 || take(ud, 0, mine, len));
-    for (uint32_t k = 1; k < n && rc == 0; k++) { /* rank k's turn: to rank 0 alone */
-        memset(b->send_len, 0, n * sizeof *b->send_len);
-        memset(b->recv_len, 0, n * sizeof *b->recv_len);
-        if (self == k)
-            b->send_len[0] = len;
-        if (self == 0)
-            b->recv_len[k] = in ? from[k] : 0;
-        rc = r->alltoallv(r->ud, mine, b->send_len, in ? in : &none, b->recv_len) != 0 ? -1 : 0;
-        if (rc == 0 && self == 0 && ok)
-            ok = take(ud, k, in, from[k]);
+    int agreed = BN_OK;
+    for (uint32_t k = 0; rc == 0 && k < n; k++)
+        most = piece_of(len[k]) > most ? piece_of(len[k]) : most;
+    if (rc == 0 && self == 0)
+        st.in = malloc(most + 1);
+    else if (rc == 0 && len[self])
+        st.out = malloc(piece_of(len[self]) + 1);
+    if (rc == 0) { /* one rank short of room would leave the others waiting */
+        int mine = st.in && st.out ? BN_OK : bn_fail(err, BN_ENOMEM, "out of memory "
+                                                     "gathering the results");
+        if ((agreed = bn_ranks_agree(r, mine, err)) != BN_OK)
+            rc = -3;
     }
+    bool ok = true;
+    for (uint32_t k = 0; rc == 0 && k < n; k++) {
+        st.part = k;
+        st.len = len[k];
+        st.at = 0;
+        if (self == 0) {
+            struct bn_rcur c = {.rest = st.len, .more = more, .ud = &st};
+            ok = read(read_ud, k, &c) && bn_rcur_end(&c) && ok;
+        }
+        /* every rank goes through every piece (rank 0 those it left) */
+        while (k > 0 && st.at < st.len && piece(&st))
+            ;
+        rc = st.failed ? -1 : 0;
+    }
+    if (st.in && st.in != &none)
+        free(st.in);
+    if (st.out && st.out != &none)
+        free(st.out);
     free(to);
-    free(from);
-    if (in != &none)
-        free(in);
+    free(len);
+    if (rc == -3)
+        return agreed;
+    if (rc == -2)
+        return bn_fail(err, BN_ENOMEM, "out of memory gathering the results");
     if (rc != 0)
         return transport_failed(err);
-    if (!in)
-        return bn_fail(err, BN_ENOMEM, "out of memory gathering the results");
     return ok ? BN_OK : bn_fail(err, BN_EINTERNAL, "a part's results do not match the model");
 }

@@ -196,13 +196,18 @@ int bn_ranks_gather_fabric(struct bn_sim *s, struct bn_error *err);
  * ranks' in order; NULL elsewhere) and each one's length in lens[size]. */
 int bn_ranks_gather(struct bn_sim *s, const void *mine, size_t len, void **all, size_t *lens,
                     struct bn_error *err);
-/* Rank 0 hands each rank's `len` bytes at `mine` to take(), one rank at a
- * time in rank order (its own without a copy), so that it never holds more
- * than one other rank's at once; collective. take() false: an error, once
- * every rank's is through. */
-typedef bool (*bn_ranks_take_fn)(void *ud, uint32_t part, const void *buf, size_t len);
-int bn_ranks_gather_each(struct bn_sim *s, const void *mine, size_t len, bn_ranks_take_fn take,
-                         void *ud, struct bn_error *err);
+/* Rank 0 reads every part's records, part by part in rank order (its
+ * own included), a piece at a time: pack() puts this rank's records (the
+ * same every call), read() takes part `part`'s from its cursor, which
+ * brings the pieces as it reads, so that no rank holds more than a piece
+ * of any part's (an eighth, at least 1 MiB); collective. read() false,
+ * or records left unread: an error, once every part's is through. */
+struct bn_rbuf;
+struct bn_rcur;
+typedef void (*bn_ranks_pack_fn)(void *ud, struct bn_rbuf *b);
+typedef bool (*bn_ranks_read_fn)(void *ud, uint32_t part, struct bn_rcur *c);
+int bn_ranks_gather_stream(struct bn_sim *s, bn_ranks_pack_fn pack, void *pack_ud,
+                           bn_ranks_read_fn read, void *read_ud, struct bn_error *err);
 /* Is node `node` run by this process? */
 static inline bool bn_sim_here(const struct bn_sim *s, uint32_t node)
 {

@@ -75,6 +75,33 @@ static int transport_failed(struct bn_error *err)
     return bn_fail(err, BN_EINTERNAL, "the exchange between processes failed");
 }
 
+int bn_ranks_place(struct bn_sim *s, const struct bn_ranks *ranks, struct bn_error *err)
+{
+    struct bn_partition *pt = s->part;
+    const struct bn_topo *t = &s->topo;
+    if (pt->parts != (uint32_t)ranks->size)
+        return BN_OK;
+    pt->elsewhere = calloc(t->nnodes + 1, 1);
+    pt->absent = calloc(t->nports + 1, 1);
+    if (!pt->elsewhere || !pt->absent)
+        return bn_fail(err, BN_ENOMEM, "out of memory for %u ports", t->nports);
+    for (uint32_t i = 0; i < t->nnodes; i++)
+        pt->elsewhere[i] = pt->owner[i] != (uint32_t)ranks->rank;
+    /* in-band telemetry: a sender reads the line rate of every port that
+     * stamped its frames (HPCC), wherever it is */
+    const struct bn_cc_ops *cc = bn_cc_at(s->sc->nic.congestion_control);
+    for (uint32_t p = 0; (!cc || !cc->telemetry_bytes) && p < t->nports; p++) {
+        uint32_t node = t->ports[p].node, peer = t->ports[t->ports[p].peer].node;
+        pt->absent[p] = pt->elsewhere[node] && pt->elsewhere[peer] &&
+                        t->nodes[node].kind == BN_NODE_SWITCH;
+    }
+    if (cc && cc->telemetry_bytes) { /* every port here */
+        free(pt->absent);
+        pt->absent = NULL;
+    }
+    return BN_OK;
+}
+
 int bn_ranks_bind(struct bn_sim *s, const struct bn_ranks *ranks, struct bn_error *err)
 {
     struct bn_partition *pt = s->part;
@@ -99,7 +126,8 @@ int bn_ranks_bind(struct bn_sim *s, const struct bn_ranks *ranks, struct bn_erro
                        (double)(ep->data - ep->pcie) / 1000.0, (double)pt->lookahead / 1000.0);
     uint32_t n = (uint32_t)ranks->size;
     struct ranks_bufs *b = calloc(1, sizeof *b);
-    pt->elsewhere = calloc(s->topo.nnodes + 1, 1);
+    if (!pt->elsewhere) /* not placed while built */
+        pt->elsewhere = calloc(s->topo.nnodes + 1, 1);
     if (!b || !pt->elsewhere) {
         free(b);
         return bn_fail(err, BN_ENOMEM, "out of memory for %u processes", n);
@@ -140,6 +168,7 @@ void bn_ranks_free(struct bn_partition *pt)
         free(b);
     }
     free(pt->elsewhere);
+    free(pt->absent);
     free(pt->fc_final);
 }
 

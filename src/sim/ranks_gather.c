@@ -77,12 +77,13 @@ static void pack(const struct bn_sim *s, struct bn_rbuf *b, bool self)
         if (self || !bn_sim_here(s, f->port_node[p]))
             continue;
         struct bn_fc_port_stats st = {0};
-        if (f->fc->port_stats)
-            f->fc->port_stats(f, p, &st);
         bn_rbuf_put(b, &p, sizeof p);
         bn_rbuf_put(b, &f->ports[p], sizeof f->ports[p]);
         bn_rbuf_put(b, &f->stats[p], sizeof f->stats[p]);
-        bn_rbuf_put(b, &st, sizeof st);
+        if (f->fc->port_stats) { /* (a module without counters reports zeros) */
+            f->fc->port_stats(f, p, &st);
+            bn_rbuf_put(b, &st, sizeof st);
+        }
     }
     for (uint32_t i = 0; !self && n->ep && i < n->nnics; i++)
         if (nic_here(s, i)) {
@@ -194,7 +195,8 @@ static bool unpack_part(struct merge *m, uint32_t part, struct bn_rcur *c)
             return false;
         if (!bn_rcur_get(c, &f->ports[p], sizeof f->ports[p]) ||
             !bn_rcur_get(c, &f->stats[p], sizeof f->stats[p]) ||
-            !bn_rcur_get(c, &s->part->fc_final[p], sizeof s->part->fc_final[p]))
+            (f->fc->port_stats &&
+             !bn_rcur_get(c, &s->part->fc_final[p], sizeof s->part->fc_final[p])))
             return false;
     }
     for (uint64_t k = 0; k < t.neps; k++) {
@@ -256,9 +258,11 @@ static int merge(struct bn_sim *s, const struct totals *tot, struct bn_error *er
         m.lat = malloc((sum.nlat + 1) * sizeof *m.lat);
         m.reorder = calloc(sum.nreorder + 1, sizeof *m.reorder);
         m.rx = malloc((s->nics.nqps + 1) * sizeof *m.rx);
-        pt->fc_final = calloc(s->fab.nports + 1, sizeof *pt->fc_final);
+        if (s->fab.fc->port_stats)
+            pt->fc_final = calloc(s->fab.nports + 1, sizeof *pt->fc_final);
     }
-    bool room = m.room = !tot || (m.lat && m.reorder && m.rx && pt->fc_final);
+    bool room = m.room = !tot || (m.lat && m.reorder && m.rx &&
+                                  (pt->fc_final || !s->fab.fc->port_stats));
     for (uint32_t p = 0; tot && room && s->fab.fc->port_stats && p < s->fab.nports; p++)
         if (bn_sim_here(s, s->fab.port_node[p])) /* rank 0's own, not packed */
             s->fab.fc->port_stats(&s->fab, p, &pt->fc_final[p]);

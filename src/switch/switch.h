@@ -55,6 +55,9 @@ struct bn_host_route {
 
 struct bn_switches {
     const struct bn_routes *routes;
+    /* the graph, which a memo's walk reads where the fabric holds only
+     * some ports (a partitioned run's rank: bn_fabric.absent) */
+    const struct bn_topo *topo;
     /* path memos, by queue pair and direction (bn_switches_enable_memo) */
     bool memo_on;
     /* an optical circuit moved (bn_switches_rewired): a stamp may lead into

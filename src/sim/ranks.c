@@ -3,13 +3,15 @@
  * runs its part's events in partition.c's synchronous windows, what crosses
  * the cut travels through the caller's transport (struct bn_ranks: MPI in
  * the bnet command), and the run ends exactly where one process would have
- * ended it. Every process builds the whole model and runs the driver's own
- * events where the driver needs them (a flow's start everywhere, a
- * collective's post at its sender and, recorded, at its receiver: the
- * receiving end needs the messages posted); a node's ports, NIC and the
- * sending end of its queue pairs run only in its part (nics.elsewhere
- * keeps the others' senders quiet). A driver may keep state whole on
- * every part with notes the exchange carries (the driver's ranks->notes).
+ * ended it. Every process builds the model, less the switch ports with
+ * neither end in its part (bn_ranks_place: untouched pages), and runs
+ * the driver's own events where the driver needs them (a flow's start
+ * everywhere, a collective's post at its sender and, recorded, at its
+ * receiver: the receiving end needs the messages posted); a node's ports,
+ * NIC and the sending end of its queue pairs run only in its part
+ * (nics.elsewhere keeps the others' senders quiet). A driver may keep
+ * state whole on every part with notes the exchange carries (the
+ * driver's ranks->notes).
  *
  * The end. One process stops after the first event that leaves no frame
  * in the fabric and the work done. Here each part is idle (no frame in its

@@ -86,3 +86,24 @@ void bn_big_unreserve(void *base, size_t reserved)
         munmap(base, reserved);
 }
 
+
+void *bn_big_sparse_calloc(size_t n, size_t size)
+{
+    if (size && n > SIZE_MAX / size)
+        return NULL;
+    size_t len = n * size > 0 ? n * size : 1;
+    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                   -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+#ifdef MADV_NOHUGEPAGE
+    madvise(p, len, MADV_NOHUGEPAGE); /* a huge page would make 512 pages resident at once */
+#endif
+    return p;
+}
+
+void bn_big_sparse_free(void *p, size_t n, size_t size)
+{
+    if (p)
+        munmap(p, n * size > 0 ? n * size : 1);
+}

@@ -29,4 +29,11 @@ void *bn_big_reserve(size_t *bytes, size_t min);
 int bn_big_commit(void *base, size_t reserved, size_t bytes);
 void bn_big_unreserve(void *base, size_t reserved);
 
+/* A zeroed array of which a process touches only some records (a
+ * partitioned run's rank, its own ports): fresh zero pages, 4 KiB ones, so
+ * that only the pages written become resident. bn_big_sparse_free takes
+ * the same n and size. */
+void *bn_big_sparse_calloc(size_t n, size_t size);
+void bn_big_sparse_free(void *p, size_t n, size_t size);
+
 #endif

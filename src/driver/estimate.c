@@ -517,14 +517,25 @@ int bn_estimate_time(const struct bn_scenario *sc, enum bn_est_what what,
  * measured at 2 and 4 ranks, docs/parallel.md). */
 #define RANK_FIXED_BYTES (8ull << 20)
 
-/* The most any rank holds on n ranks: the whole model (every rank builds
- * it), MPI's own, its share of the ports' records packed for rank 0, and
- * rank 0's report of every port. */
-static uint64_t rank_bytes(const struct bn_mem_estimate *e, uint64_t ports, uint32_t n)
+/* The most any rank holds on n ranks: the model (every rank builds it),
+ * but for bn_run only its share of the switch ports' lines and counters
+ * (its own and the cut's peers, at most twice its share: sim/ranks.c,
+ * bn_ranks_place; all of them where in-band telemetry is read), MPI's
+ * own, a piece of its results' records on their way to rank 0 (an eighth,
+ * at least 1 MiB: bn_ranks_gather_stream), and rank 0's report of every
+ * port. */
+static uint64_t rank_bytes(const struct bn_scenario *sc, enum bn_est_what what,
+                           const struct bn_mem_estimate *e, uint64_t ports, uint32_t n)
 {
     uint64_t rec = 4 + sizeof(struct bn_port) + sizeof(struct bn_port_stats) +
                    sizeof(struct bn_fc_port_stats);
-    return e->total_bytes + RANK_FIXED_BYTES + ports * rec / (n ? n : 1) +
+    uint64_t line = sizeof(struct bn_port) + sizeof(struct bn_port_stats);
+    uint64_t sw_ports = ports > e->hosts ? ports - e->hosts : 0, away = 0;
+    if (what == BN_EST_RUN && !bn_cc_at(sc->nic.congestion_control)->telemetry_bytes && n > 2)
+        away = sw_ports * line * (n - 2) / n;
+    uint64_t piece = ports * rec / (n ? n : 1) / 8;
+    piece = piece > (1u << 20) ? piece : (1u << 20);
+    return e->total_bytes - away + RANK_FIXED_BYTES + piece +
            ports * (sizeof(struct bn_port_result) + sizeof(struct bn_fc_port_stats));
 }
 
@@ -550,7 +561,7 @@ int bn_check_memory_ranks(const struct bn_scenario *sc, enum bn_est_what what,
         (rc = bn_topo_count(sc, &c, err)) != BN_OK)
         return rc;
     uint32_t n = (uint32_t)r->size, local = r->local > 0 ? (uint32_t)r->local : n;
-    uint64_t need = rank_bytes(&e, 2 * c.links, n);
+    uint64_t need = rank_bytes(sc, what, &e, 2 * c.links, n);
     enum bn_mem_bound bound = BN_MEM_PHYSICAL;
     if (!sc->sim.memory_limit_bytes)
         bn_mem_available("", &bound);
@@ -567,12 +578,22 @@ int bn_check_memory_ranks(const struct bn_scenario *sc, enum bn_est_what what,
                  "over %llu machines (mpirun --map-by ppr:%llu:node)",
                  (unsigned long long)fit, fit == 1 ? " fits" : "s fit", n,
                  (unsigned long long)((n + fit - 1) / fit), (unsigned long long)fit);
-    else
-        snprintf(tail, sizeof tail, "no rank count fits: more ranks do not divide the model "
-                 "(docs/parallel.md), so one rank needs a machine with %s",
+    /* more ranks, one a machine: do their smaller shares fit? (no more
+     * than the leaves, which the cut keeps whole) */
+    uint64_t more = n, most = e.leaves > n ? e.leaves : n;
+    while (fit < 1 && shared && more <= most &&
+           rank_bytes(sc, what, &e, 2 * c.links, (uint32_t)more) > e.available_bytes)
+        more *= 2;
+    if (fit < 1 && shared && more <= most && more > n)
+        snprintf(tail, sizeof tail, "%llu ranks, one a machine, would fit: each holds a "
+                 "smaller share of the ports (docs/parallel.md)", (unsigned long long)more);
+    else if (fit < 1)
+        snprintf(tail, sizeof tail, "no rank count fits: more ranks do not divide the rest of "
+                 "the model (docs/parallel.md), so one rank needs a machine with %s",
                  amount(need, a[0], sizeof a[0]));
     return bn_fail(err, BN_EINPUT, "%s: key 'sim.partitions': each of the %u ranks would need "
-                   "about %s (every rank holds the whole model, %s, and MPI's own), more than "
+                   "about %s (every rank holds the model, %s, but for its share of the "
+                   "switch ports, and MPI's own), more than "
                    "its share, %s of the %s %s with %u ranks on this machine; %s", sc->source,
                    n, amount(need, a[1], sizeof a[1]), amount(e.total_bytes, a[2], sizeof a[2]),
                    amount(share, a[3], sizeof a[3]), amount(e.available_bytes, a[0], sizeof a[0]),

@@ -161,6 +161,10 @@ struct bn_fabric {
      * flow-control counters, as its part's module left them (NULL: ask
      * the module). */
     const struct bn_fc_port_stats *fc_final;
+    /* A partitioned run's rank (sim/ranks.c): per port, 1 where this process
+     * holds nothing of it (another rank's port, no peer of its own): its
+     * line and counters stay unwritten zero pages. NULL: every port here. */
+    const uint8_t *absent;
 };
 
 /* Hold a message for a port across the cut (pkt: a frame, or BN_PKT_NONE). */
@@ -323,6 +327,10 @@ static inline void bn_port_send_next(struct bn_fabric *f, uint32_t p)
  * latencies and places), their stats, the packet pool and event queue;
  * and the flow-control module `fc`, set up from `in` (after the ports). */
 int bn_fabric_init(struct bn_fabric *f, uint32_t nports, struct bn_error *err);
+/* The same, holding only the ports `absent` does not mark (NULL: all);
+ * `absent` must outlive the fabric. */
+int bn_fabric_init_on(struct bn_fabric *f, uint32_t nports, const uint8_t *absent,
+                      struct bn_error *err);
 int bn_fabric_fc_setup(struct bn_fabric *f, const struct bn_fc_ops *fc, const struct bn_fc_setup *in,
                        struct bn_error *err);
 void bn_fabric_free(struct bn_fabric *f);

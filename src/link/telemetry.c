@@ -19,7 +19,7 @@ int bn_telemetry_init(struct bn_fabric *f, bool stamps, struct bn_error *err)
     }
     f->telemetry = t;
     for (uint32_t p = 0; stamps && p < f->nports; p++)
-        if (!(f->ports[p].flags & BN_PORT_AT_HOST))
+        if (!(f->absent && f->absent[p]) && !(f->ports[p].flags & BN_PORT_AT_HOST))
             f->ports[p].flags |= BN_PORT_STAMPS;
     return BN_OK;
 }

@@ -15,17 +15,52 @@
 #include "core/fail_key.h"
 #include "flow/hybrid.h"
 
+/* A port's line rate, and whether it is an endpoint's (a NIC-like port),
+ * from the graph: what build_ports writes into its line, read here for
+ * every port, including those a rank does not hold (bn_fabric.absent). */
+static uint64_t port_rate(const struct bn_topo *t, uint32_t p)
+{
+    return (uint64_t)(t->ports[p].rate_gbps * 1e9 + 0.5);
+}
+
+static bool port_at_host(const struct bn_topo *t, uint32_t p)
+{
+    uint8_t kind = t->nodes[t->ports[p].node].kind;
+    return kind == BN_NODE_HOST || kind == BN_NODE_AGG;
+}
+
+/* Propagation, FEC and, into a switch or an aggregation unit, its
+ * forwarding latency: what a frame takes from port p to the next. */
+static bn_time_t port_lat(const struct bn_sim *s, uint32_t p)
+{
+    const struct bn_scenario *sc = s->sc;
+    const struct bn_topo *t = &s->topo;
+    const struct bn_topo_port *tp = &t->ports[p];
+    uint8_t peer_kind = t->nodes[t->ports[tp->peer].node].kind;
+    bool peer_sw = peer_kind == BN_NODE_SWITCH || peer_kind == BN_NODE_SCALEUP;
+    /* into a switch: its forwarding latency; into an aggregation unit:
+     * the aggregation latency */
+    uint32_t peer_node = t->ports[tp->peer].node;
+    bool nvls = peer_kind == BN_NODE_AGG && peer_node >= t->nvls_first && t->nnvls;
+    double fwd_ns = peer_kind == BN_NODE_SCALEUP ? sc->scale_up.latency_ns
+                    : nvls                      ? 0 /* within the NVSwitch's own */
+                    : peer_kind == BN_NODE_AGG  ? sc->sharp.latency_ns
+                                                : sc->sw.latency_ns;
+    return bn_topo_prop_ps(sc, tp) +
+           (peer_sw || peer_kind == BN_NODE_AGG ? bn_time_from_ns(fwd_ns) : 0);
+}
+
 /* Does a switch have ports of different rates (so that cut-through may have
  * to hold a packet for its tail, bn_switch_receive)? Endpoints do not count:
  * a host's NVLink port beside its NIC's is no reason to look. */
-static bool mixed_rates(const struct bn_fabric *f, const struct bn_topo *t)
+static bool mixed_rates(const struct bn_topo *t)
 {
     for (uint32_t n = 0; n < t->nnodes; n++) {
         const struct bn_topo_node *nd = &t->nodes[n];
         if (nd->kind != BN_NODE_SWITCH && nd->kind != BN_NODE_SCALEUP)
             continue;
         for (uint32_t i = 1; i < nd->nports; i++)
-            if (f->ports[nd->first_port + i].rate_bps != f->ports[nd->first_port].rate_bps)
+            if (port_rate(t, nd->first_port + i) != port_rate(t, nd->first_port))
                 return true;
     }
     return false;
@@ -36,28 +71,14 @@ static int build_ports(struct bn_sim *s, struct bn_error *err)
     const struct bn_scenario *sc = s->sc;
     const struct bn_topo *t = &s->topo;
     struct bn_fabric *f = &s->fab;
-    int rc = bn_fabric_init(f, t->nports, err);
+    const uint8_t *absent = s->part ? s->part->absent : NULL;
+    int rc = bn_fabric_init_on(f, t->nports, absent, err);
     if (rc != BN_OK)
         return rc;
     bool cut = sc->sw.forwarding == BN_SC_CUT_THROUGH;
     for (uint32_t p = 0; p < t->nports; p++) {
         const struct bn_topo_port *tp = &t->ports[p];
-        struct bn_port *port = &f->ports[p];
-        uint8_t kind = t->nodes[tp->node].kind;
-        bool at_host = kind == BN_NODE_HOST || kind == BN_NODE_AGG; /* NIC-like endpoints */
-        uint8_t peer_kind = t->nodes[t->ports[tp->peer].node].kind;
-        bool peer_sw = peer_kind == BN_NODE_SWITCH || peer_kind == BN_NODE_SCALEUP;
-        /* into a switch: its forwarding latency; into an aggregation unit:
-         * the aggregation latency */
-        uint32_t peer_node = t->ports[tp->peer].node;
-        bool nvls = peer_kind == BN_NODE_AGG && peer_node >= t->nvls_first && t->nnvls;
-        double fwd_ns = peer_kind == BN_NODE_SCALEUP ? sc->scale_up.latency_ns
-                        : nvls                      ? 0 /* within the NVSwitch's own */
-                        : peer_kind == BN_NODE_AGG  ? sc->sharp.latency_ns
-                                                    : sc->sw.latency_ns;
-        port->rate_bps = (uint64_t)(tp->rate_gbps * 1e9 + 0.5);
-        bn_time_t lat = bn_topo_prop_ps(sc, tp) +
-                        (peer_sw || peer_kind == BN_NODE_AGG ? bn_time_from_ns(fwd_ns) : 0);
+        bn_time_t lat = port_lat(s, p);
         if (lat < 0 || lat > (bn_time_t)UINT32_MAX) {
             char name[BN_TOPO_PORT_NAME_MAX];
             bn_topo_port_name(t, p, name, sizeof name);
@@ -65,12 +86,21 @@ static int build_ports(struct bn_sim *s, struct bn_error *err)
                            "length, link.fec_ns and the switch latency) is more than the "
                            "4294.967 us a link may have", sc->source, name, bn_time_to_us(lat));
         }
+        f->port_node[p] = tp->node;
+        if (absent && absent[p]) /* another rank's: its pages stay untouched */
+            continue;
+        struct bn_port *port = &f->ports[p];
+        uint8_t kind = t->nodes[tp->node].kind;
+        bool at_host = port_at_host(t, p);
+        uint8_t peer_kind = t->nodes[t->ports[tp->peer].node].kind;
+        bool peer_sw = peer_kind == BN_NODE_SWITCH || peer_kind == BN_NODE_SCALEUP;
+        port->rate_bps = port_rate(t, p);
         port->lat_ps = (uint32_t)lat;
         /* NVLink's credit flow control never drops: an NVSwitch queue is
          * not bounded by the backend switches' buffer (docs/model.md) */
         bool nvswitch = kind == BN_NODE_SCALEUP;
         port->buffer_bytes = at_host || nvswitch ? BN_PORT_UNBOUNDED : (uint32_t)sc->sw.buffer_bytes;
-        port->node = f->port_node[p] = tp->node;
+        port->node = tp->node;
         port->peer = tp->peer;
         bool peer_host = peer_kind == BN_NODE_HOST || peer_kind == BN_NODE_AGG;
         port->flags = (uint8_t)((at_host ? BN_PORT_AT_HOST : 0) | (peer_sw ? BN_PORT_PEER_SWITCH : 0) |
@@ -78,7 +108,9 @@ static int build_ports(struct bn_sim *s, struct bn_error *err)
                                 (peer_host ? BN_PORT_PEER_HOST : 0));
         bn_rng_init(&f->stats[p].rng, sc->seed, BN_STREAM_PORT + p);
     }
-    f->cut_may_hold = cut && mixed_rates(f, t);
+    f->cut_may_hold = cut && mixed_rates(t);
+    if (s->part)
+        f->cut = &s->part->cut;
     return BN_OK;
 }
 
@@ -97,7 +129,7 @@ static int build_fc(struct bn_sim *s, uint32_t max_wire, struct bn_error *err)
         link[p] = (struct bn_fc_link){
             .rate_gbps = tp->rate_gbps, .cable_m = tp->length_m,
             .prop_ps = bn_topo_prop_ps(s->sc, tp), .switch_port = kind == BN_NODE_SWITCH,
-            .never_pauses = (s->fab.ports[p].flags & BN_PORT_AT_HOST) ||
+            .never_pauses = port_at_host(t, p) ||
                             kind == BN_NODE_SCALEUP || peer == BN_NODE_AGG,
             .scale_up = kind == BN_NODE_SCALEUP || peer == BN_NODE_SCALEUP,
         };
@@ -135,15 +167,16 @@ static int build_host_maps(struct bn_sim *s, struct bn_error *err)
  * Wide slots spare a sparse fabric entering a slot for nearly every event;
  * narrow ones spare a dense fabric sorting crowded slots (100G: 2^10;
  * 400G or NVLink: 2^8; measured in docs/performance.md). */
-static unsigned slot_shift(const struct bn_fabric *f, uint32_t frame)
+static unsigned slot_shift(const struct bn_fabric *f, const struct bn_topo *t, uint32_t frame)
 {
     bn_time_t fastest = BN_TIME_NEVER;
-    for (uint32_t p = 0; p < f->nports; p++) {
-        if (!f->ports[p].rate_bps)
+    for (uint32_t p = 0; p < t->nports; p++) {
+        uint64_t rate = port_rate(t, p);
+        if (!rate)
             continue;
-        bn_time_t t = bn_serialization_ps(frame + f->wire_overhead, f->ports[p].rate_bps);
-        if (t < fastest)
-            fastest = t;
+        bn_time_t ser = bn_serialization_ps(frame + f->wire_overhead, rate);
+        if (ser < fastest)
+            fastest = ser;
     }
     unsigned shift = BN_EVQ_SHIFT_MIN;
     while (shift < BN_EVQ_SHIFT_MAX && (fastest >> (shift + 1)) >= 256)
@@ -155,15 +188,15 @@ static unsigned slot_shift(const struct bn_fabric *f, uint32_t frame)
  * `bytes` serialized at every hop (store-and-forward: an upper bound). */
 static bn_time_t one_way(const struct bn_sim *s, uint32_t src, uint32_t dst, uint32_t bytes)
 {
-    const struct bn_port *ports = s->fab.ports;
-    bn_time_t t = 0;
+    const struct bn_topo *t = &s->topo; /* not the ports: a rank holds only its own */
+    bn_time_t at = 0;
     uint32_t p = s->host_port[src];
     for (uint32_t hop = 0; hop < 64; hop++) {
-        t += ports[p].lat_ps + bn_serialization_ps(bytes, ports[p].rate_bps);
-        uint32_t peer = ports[p].peer;
-        if (ports[peer].flags & BN_PORT_AT_HOST)
-            return t;
-        struct bn_route_set set = bn_routes_lookup(&s->routes, ports[peer].node,
+        at += (bn_time_t)(uint32_t)port_lat(s, p) + bn_serialization_ps(bytes, port_rate(t, p));
+        uint32_t peer = t->ports[p].peer;
+        if (port_at_host(t, peer))
+            return at;
+        struct bn_route_set set = bn_routes_lookup(&s->routes, t->ports[peer].node,
                                                    s->host_route[dst].leaf);
         if (set.cnt == 0 && set.run)
             return 0;
@@ -213,7 +246,8 @@ static int check_hybrid_faults(const struct bn_sim *s, struct bn_error *err)
     return BN_OK;
 }
 
-static int build(struct bn_sim *s, const struct bn_scenario *sc, struct bn_error *err)
+static int build(struct bn_sim *s, const struct bn_scenario *sc, const struct bn_ranks *ranks,
+                 struct bn_error *err)
 {
     memset(s, 0, sizeof *s);
     s->sc = sc;
@@ -228,6 +262,9 @@ static int build(struct bn_sim *s, const struct bn_scenario *sc, struct bn_error
     rc = bn_topo_build(&s->topo, sc, err);
     if (rc == BN_OK)
         rc = bn_routes_build(&s->routes, &s->topo, err);
+    /* on ranks the cut comes first: a rank writes only the ports it holds */
+    if (rc == BN_OK && ranks && sc->sim.partitions > 0 && (rc = bn_partition_init(s, err)) == BN_OK)
+        rc = bn_ranks_place(s, ranks, err);
     if (rc == BN_OK)
         rc = build_ports(s, err);
     if (rc != BN_OK)
@@ -261,10 +298,10 @@ static int build(struct bn_sim *s, const struct bn_scenario *sc, struct bn_error
         return rc;
     bool keyed = sc->sim.event_order == BN_SC_ORDER_KEYED ||
                  (sc->sim.event_order == BN_SC_ORDER_AUTO && sc->sim.partitions > 0);
-    if (bn_evq_set_slot_width(&f->evq, slot_shift(f, s->nics.max_frame)) != 0 ||
+    if (bn_evq_set_slot_width(&f->evq, slot_shift(f, &s->topo, s->nics.max_frame)) != 0 ||
         bn_evq_set_keyed(&f->evq, keyed) != 0)
         return bn_fail(err, BN_EINTERNAL, "events were scheduled while the fabric was built");
-    if (sc->sim.partitions > 0 && (rc = bn_partition_init(s, err)) != BN_OK)
+    if (sc->sim.partitions > 0 && !s->part && (rc = bn_partition_init(s, err)) != BN_OK)
         return rc;
     if (sc->sim.fidelity != BN_SC_FIDELITY_PACKET) {
         s->flow = malloc(sizeof *s->flow);
@@ -286,12 +323,17 @@ static int build(struct bn_sim *s, const struct bn_scenario *sc, struct bn_error
  * where it was given. */
 int bn_sim_build(struct bn_sim *s, const struct bn_scenario *sc, struct bn_error *err)
 {
-    return bn_scenario_locate(sc, build(s, sc, err), err);
+    return bn_scenario_locate(sc, build(s, sc, NULL, err), err);
+}
+
+int bn_sim_build_ranks(struct bn_sim *s, const struct bn_scenario *sc, const struct bn_ranks *ranks,
+                       struct bn_error *err)
+{
+    return bn_scenario_locate(sc, build(s, sc, ranks, err), err);
 }
 
 void bn_sim_free(struct bn_sim *s)
 {
-    bn_partition_free(s);
     bn_faults_free(s->faults);
     if (s->flow)
         bn_flow_free(s->flow);
@@ -299,6 +341,7 @@ void bn_sim_free(struct bn_sim *s)
     bn_nics_free(&s->nics);
     bn_switches_free(&s->sw);
     bn_fabric_free(&s->fab);
+    bn_partition_free(s); /* after the fabric: its ports' `absent` */
     bn_routes_free(&s->routes);
     bn_topo_free(&s->topo);
     free(s->host_route);

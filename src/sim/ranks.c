@@ -3,13 +3,15 @@
  * runs its part's events in partition.c's synchronous windows, what crosses
  * the cut travels through the caller's transport (struct bn_ranks: MPI in
  * the bnet command), and the run ends exactly where one process would have
- * ended it. Every process builds the whole model and runs the driver's own
- * events where the driver needs them (a flow's start everywhere, a
- * collective's post at its sender and, recorded, at its receiver: the
- * receiving end needs the messages posted); a node's ports, NIC and the
- * sending end of its queue pairs run only in its part (nics.elsewhere
- * keeps the others' senders quiet). A driver may keep state whole on
- * every part with notes the exchange carries (the driver's ranks->notes).
+ * ended it. Every process builds the model, less the switch ports with
+ * neither end in its part (bn_ranks_place: untouched pages), and runs
+ * the driver's own events where the driver needs them (a flow's start
+ * everywhere, a collective's post at its sender and, recorded, at its
+ * receiver: the receiving end needs the messages posted); a node's ports,
+ * NIC and the sending end of its queue pairs run only in its part
+ * (nics.elsewhere keeps the others' senders quiet). A driver may keep
+ * state whole on every part with notes the exchange carries (the
+ * driver's ranks->notes).
  *
  * The end. One process stops after the first event that leaves no frame
  * in the fabric and the work done. Here each part is idle (no frame in its
@@ -28,6 +30,7 @@
 
 #include "core/grow.h"
 #include "core/interrupt.h"
+#include "sim/ranks_buf.h"
 #include "sim/sim.h"
 
 /* What each part tells every other at an exchange. */
@@ -74,6 +77,33 @@ static int transport_failed(struct bn_error *err)
     return bn_fail(err, BN_EINTERNAL, "the exchange between processes failed");
 }
 
+int bn_ranks_place(struct bn_sim *s, const struct bn_ranks *ranks, struct bn_error *err)
+{
+    struct bn_partition *pt = s->part;
+    const struct bn_topo *t = &s->topo;
+    if (pt->parts != (uint32_t)ranks->size)
+        return BN_OK;
+    pt->elsewhere = calloc(t->nnodes + 1, 1);
+    pt->absent = calloc(t->nports + 1, 1);
+    if (!pt->elsewhere || !pt->absent)
+        return bn_fail(err, BN_ENOMEM, "out of memory for %u ports", t->nports);
+    for (uint32_t i = 0; i < t->nnodes; i++)
+        pt->elsewhere[i] = pt->owner[i] != (uint32_t)ranks->rank;
+    /* in-band telemetry: a sender reads the line rate of every port that
+     * stamped its frames (HPCC), wherever it is */
+    const struct bn_cc_ops *cc = bn_cc_at(s->sc->nic.congestion_control);
+    for (uint32_t p = 0; (!cc || !cc->telemetry_bytes) && p < t->nports; p++) {
+        uint32_t node = t->ports[p].node, peer = t->ports[t->ports[p].peer].node;
+        pt->absent[p] = pt->elsewhere[node] && pt->elsewhere[peer] &&
+                        t->nodes[node].kind == BN_NODE_SWITCH;
+    }
+    if (cc && cc->telemetry_bytes) { /* every port here */
+        free(pt->absent);
+        pt->absent = NULL;
+    }
+    return BN_OK;
+}
+
 int bn_ranks_bind(struct bn_sim *s, const struct bn_ranks *ranks, struct bn_error *err)
 {
     struct bn_partition *pt = s->part;
@@ -98,7 +128,8 @@ int bn_ranks_bind(struct bn_sim *s, const struct bn_ranks *ranks, struct bn_erro
                        (double)(ep->data - ep->pcie) / 1000.0, (double)pt->lookahead / 1000.0);
     uint32_t n = (uint32_t)ranks->size;
     struct ranks_bufs *b = calloc(1, sizeof *b);
-    pt->elsewhere = calloc(s->topo.nnodes + 1, 1);
+    if (!pt->elsewhere) /* not placed while built */
+        pt->elsewhere = calloc(s->topo.nnodes + 1, 1);
     if (!b || !pt->elsewhere) {
         free(b);
         return bn_fail(err, BN_ENOMEM, "out of memory for %u processes", n);
@@ -139,6 +170,7 @@ void bn_ranks_free(struct bn_partition *pt)
         free(b);
     }
     free(pt->elsewhere);
+    free(pt->absent);
     free(pt->fc_final);
 }
 
@@ -383,10 +415,32 @@ static int run_loop(struct bn_sim *s, const struct bn_run_opts *opts, double t0,
     }
 }
 
+/* After the windows: what they exchanged is through, and the results'
+ * gather and report come next, where rank 0 peaks (1.6 MB at 8192 hosts;
+ * a later loop grows them again). */
+static void release_window_bufs(struct bn_partition *pt)
+{
+    struct ranks_bufs *b = bufs_of(pt);
+    free(b->outb);
+    free(b->inb);
+    free(b->notes_in);
+    free(b->in);
+    b->outb = b->inb = b->notes_in = NULL;
+    b->in = NULL;
+    b->outb_cap = b->inb_cap = b->notes_cap = b->in_cap = 0;
+    if (pt->cut.n == 0) {
+        free(pt->cut.msg);
+        pt->cut.msg = NULL;
+        pt->cut.cap = 0;
+    }
+}
+
 int bn_ranks_loop(struct bn_sim *s, const struct bn_run_opts *opts, double t0, bn_time_t stop,
                   bool prefetch, struct bn_error *err)
 {
     int rc = run_loop(s, opts, t0, stop, prefetch, err);
+    if (rc == BN_OK)
+        release_window_bufs(s->part);
     if (rc != BN_OK) { /* the others wait at the next exchange: end them all */
         const struct bn_ranks *r = s->part->ranks;
         char why[sizeof err->msg + 32];
@@ -458,44 +512,117 @@ int bn_ranks_gather(struct bn_sim *s, const void *mine, size_t len, void **all, 
     return BN_OK;
 }
 
-int bn_ranks_gather_each(struct bn_sim *s, const void *mine, size_t len, bn_ranks_take_fn take,
-                         void *ud, struct bn_error *err)
+/* A stream's pieces: an eighth of a part's pack, at least 1 MiB (each
+ * piece packs the whole again, keeping its window: 9 passes at most). */
+#define PIECE_MIN (1u << 20)
+static size_t piece_of(uint64_t len)
+{
+    uint64_t p = (len + 7) / 8;
+    return p < PIECE_MIN ? PIECE_MIN : (size_t)p;
+}
+
+struct stream {
+    struct bn_sim *s;
+    bn_ranks_pack_fn pack;
+    void *pack_ud;
+    uint32_t part;
+    uint64_t len, at;           /* the part's bytes; those fetched */
+    char *out, *in;             /* this rank's piece; rank 0's received one */
+    bool failed;                /* the transport */
+};
+
+/* Every rank, for piece `at` of part st->part: its rank packs it, rank 0
+ * receives it (rank 0's own: packed in place). */
+static bool piece(struct stream *st)
+{
+    const struct bn_ranks *r = st->s->part->ranks;
+    struct ranks_bufs *b = bufs_of(st->s->part);
+    uint32_t n = (uint32_t)r->size, self = (uint32_t)r->rank;
+    size_t cap = piece_of(st->len), want = st->len - st->at < cap ? st->len - st->at : cap;
+    if (self == st->part) {
+        struct bn_rbuf w;
+        bn_rbuf_window(&w, self == 0 ? st->in : st->out, (uint32_t)cap, st->at);
+        st->pack(st->pack_ud, &w);
+    }
+    st->at += want;
+    if (st->part == 0)
+        return true;
+    memset(b->send_len, 0, n * sizeof *b->send_len);
+    memset(b->recv_len, 0, n * sizeof *b->recv_len);
+    if (self == st->part)
+        b->send_len[0] = want;
+    if (self == 0)
+        b->recv_len[st->part] = want;
+    if (r->alltoallv(r->ud, st->out, b->send_len, st->in, b->recv_len) != 0)
+        st->failed = true;
+    return !st->failed;
+}
+
+/* Rank 0's cursor: the next piece. */
+static bool more(void *ud, struct bn_rcur *c)
+{
+    struct stream *st = ud;
+    size_t before = st->at;
+    if (st->at >= st->len || !piece(st))
+        return false;
+    c->p = st->in;
+    c->len = st->at - before;
+    c->rest = st->len - st->at;
+    return true;
+}
+
+int bn_ranks_gather_stream(struct bn_sim *s, bn_ranks_pack_fn pack, void *pack_ud,
+                           bn_ranks_read_fn read, void *read_ud, struct bn_error *err)
 {
     const struct bn_ranks *r = s->part->ranks;
-    struct ranks_bufs *b = bufs_of(s->part);
     uint32_t n = (uint32_t)r->size, self = (uint32_t)r->rank;
-    uint64_t *to = calloc(n, sizeof *to), *from = calloc(n, sizeof *from);
-    if (!to || !from) {
-        free(to);
-        free(from);
-        return bn_fail(err, BN_ENOMEM, "out of memory gathering the results");
-    }
-    to[0] = len;
-    int rc = r->alltoall(r->ud, to, from, sizeof *to) != 0 ? -1 : 0;
+    uint64_t *to = calloc(n, sizeof *to), *len = calloc(n, sizeof *len);
+    struct bn_rbuf sz = {.sizing = true};
+    pack(pack_ud, &sz);
+    for (uint32_t k = 0; to && k < n; k++) /* every rank learns every part's length */
+        to[k] = sz.need;
+    int rc = !to || !len ? -2 : r->alltoall(r->ud, to, len, sizeof *to) != 0 ? -1 : 0;
+    char none = 0;
+    struct stream st = {.s = s, .pack = pack, .pack_ud = pack_ud, .out = &none, .in = &none};
     size_t most = 0;
-    for (uint32_t k = 1; k < n; k++)
-        most = from[k] > most ? from[k] : most;
-    char none = 0; /* a non-NULL buffer for ranks that take nothing */
-    char *in = self == 0 ? malloc(most + 1) : &none;
-    bool ok = in != NULL && (self != 0 || take(ud, 0, mine, len));
-    for (uint32_t k = 1; k < n && rc == 0; k++) { /* rank k's turn: to rank 0 alone */
-        memset(b->send_len, 0, n * sizeof *b->send_len);
-        memset(b->recv_len, 0, n * sizeof *b->recv_len);
-        if (self == k)
-            b->send_len[0] = len;
-        if (self == 0)
-            b->recv_len[k] = in ? from[k] : 0;
-        rc = r->alltoallv(r->ud, mine, b->send_len, in ? in : &none, b->recv_len) != 0 ? -1 : 0;
-        if (rc == 0 && self == 0 && ok)
-            ok = take(ud, k, in, from[k]);
+    int agreed = BN_OK;
+    for (uint32_t k = 0; rc == 0 && k < n; k++)
+        most = piece_of(len[k]) > most ? piece_of(len[k]) : most;
+    if (rc == 0 && self == 0)
+        st.in = malloc(most + 1);
+    else if (rc == 0 && len[self])
+        st.out = malloc(piece_of(len[self]) + 1);
+    if (rc == 0) { /* one rank short of room would leave the others waiting */
+        int mine = st.in && st.out ? BN_OK : bn_fail(err, BN_ENOMEM, "out of memory "
+                                                     "gathering the results");
+        if ((agreed = bn_ranks_agree(r, mine, err)) != BN_OK)
+            rc = -3;
     }
+    bool ok = true;
+    for (uint32_t k = 0; rc == 0 && k < n; k++) {
+        st.part = k;
+        st.len = len[k];
+        st.at = 0;
+        if (self == 0) {
+            struct bn_rcur c = {.rest = st.len, .more = more, .ud = &st};
+            ok = read(read_ud, k, &c) && bn_rcur_end(&c) && ok;
+        }
+        /* every rank goes through every piece (rank 0 those it left) */
+        while (k > 0 && st.at < st.len && piece(&st))
+            ;
+        rc = st.failed ? -1 : 0;
+    }
+    if (st.in && st.in != &none)
+        free(st.in);
+    if (st.out && st.out != &none)
+        free(st.out);
     free(to);
-    free(from);
-    if (in != &none)
-        free(in);
+    free(len);
+    if (rc == -3)
+        return agreed;
+    if (rc == -2)
+        return bn_fail(err, BN_ENOMEM, "out of memory gathering the results");
     if (rc != 0)
         return transport_failed(err);
-    if (!in)
-        return bn_fail(err, BN_ENOMEM, "out of memory gathering the results");
     return ok ? BN_OK : bn_fail(err, BN_EINTERNAL, "a part's results do not match the model");
 }

@@ -15,12 +15,27 @@ struct bn_rbuf {
     bool oom;
     bool sizing;        /* only count: `need` bytes (bn_rbuf_exact) */
     size_t need;
+    /* A window (bn_rbuf_window): of the records' bytes, keep only those
+     * in [skip, skip + cap) at p, so that a pack far larger than the
+     * window travels a window at a time (ranks.c, bn_ranks_gather_stream). */
+    bool window;
+    size_t pos, skip;
 };
 
 static inline void bn_rbuf_put(struct bn_rbuf *b, const void *v, size_t len)
 {
     if (b->sizing) {
         b->need += len;
+        return;
+    }
+    if (b->window) {
+        size_t lo = b->pos > b->skip ? b->pos : b->skip, end = b->pos + len;
+        size_t hi = end < b->skip + b->cap ? end : b->skip + b->cap;
+        if (lo < hi) {
+            memcpy(b->p + (lo - b->skip), (const char *)v + (lo - b->pos), hi - lo);
+            b->n = (uint32_t)(hi - b->skip);
+        }
+        b->pos = end;
         return;
     }
     if (b->oom || len == 0)
@@ -48,21 +63,49 @@ static inline void bn_rbuf_exact(struct bn_rbuf *b)
     b->cap = (uint32_t)b->need + 1;
 }
 
+/* Pack into `room` (cap bytes) the bytes [skip, skip + cap) of what the
+ * packer puts. */
+static inline void bn_rbuf_window(struct bn_rbuf *b, char *room, uint32_t cap, size_t skip)
+{
+    *b = (struct bn_rbuf){.p = room, .cap = cap, .window = true, .skip = skip};
+}
+
+/* Records read back; a stream's (bn_ranks_gather_stream) come in pieces:
+ * `rest` bytes are still to come, and more() brings the next piece. */
 struct bn_rcur {
     const char *p;
-    size_t len;         /* left to read */
+    size_t len;         /* left to read here */
+    size_t rest;        /* still to come after these */
+    bool (*more)(void *ud, struct bn_rcur *c);
+    void *ud;
 };
 
 /* The next len bytes into v (NULL: skipped); false past the end. */
 static inline bool bn_rcur_get(struct bn_rcur *c, void *v, size_t len)
 {
-    if (len > c->len)
+    if (len > c->len + c->rest)
         return false;
-    if (v && len)
-        memcpy(v, c->p, len);
+    char *to = v;
+    while (len > c->len) { /* the rest of this piece, then the next */
+        if (to && c->len)
+            memcpy(to, c->p, c->len);
+        to = to ? to + c->len : NULL;
+        len -= c->len;
+        c->len = 0;
+        if (!c->more || !c->more(c->ud, c))
+            return false;
+    }
+    if (to && len)
+        memcpy(to, c->p, len);
     c->p += len;
     c->len -= len;
     return true;
+}
+
+/* Every byte read. */
+static inline bool bn_rcur_end(const struct bn_rcur *c)
+{
+    return c->len == 0 && c->rest == 0;
 }
 
 #endif

@@ -77,12 +77,13 @@ static void pack(const struct bn_sim *s, struct bn_rbuf *b, bool self)
         if (self || !bn_sim_here(s, f->port_node[p]))
             continue;
         struct bn_fc_port_stats st = {0};
-        if (f->fc->port_stats)
-            f->fc->port_stats(f, p, &st);
         bn_rbuf_put(b, &p, sizeof p);
         bn_rbuf_put(b, &f->ports[p], sizeof f->ports[p]);
         bn_rbuf_put(b, &f->stats[p], sizeof f->stats[p]);
-        bn_rbuf_put(b, &st, sizeof st);
+        if (f->fc->port_stats) { /* (a module without counters reports zeros) */
+            f->fc->port_stats(f, p, &st);
+            bn_rbuf_put(b, &st, sizeof st);
+        }
     }
     for (uint32_t i = 0; !self && n->ep && i < n->nnics; i++)
         if (nic_here(s, i)) {
@@ -176,16 +177,15 @@ struct merge {
     size_t nlat;
     struct qp_rx *rx;
     uint32_t nrx, bad;
-    bool failed;
+    bool failed, room;
 };
 
 /* Rank 0: one part's records into the model. */
-static bool unpack_part(struct merge *m, uint32_t part, const void *buf, size_t len)
+static bool unpack_part(struct merge *m, uint32_t part, struct bn_rcur *c)
 {
     struct bn_sim *s = m->s;
     struct bn_fabric *f = &s->fab;
     struct bn_nics *n = &s->nics;
-    struct bn_rcur cur = {buf, len}, *c = &cur;
     struct totals t;
     if (!bn_rcur_get(c, &t, sizeof t) || t.nqps != n->nqps)
         return false;
@@ -195,7 +195,8 @@ static bool unpack_part(struct merge *m, uint32_t part, const void *buf, size_t 
             return false;
         if (!bn_rcur_get(c, &f->ports[p], sizeof f->ports[p]) ||
             !bn_rcur_get(c, &f->stats[p], sizeof f->stats[p]) ||
-            !bn_rcur_get(c, &s->part->fc_final[p], sizeof s->part->fc_final[p]))
+            (f->fc->port_stats &&
+             !bn_rcur_get(c, &s->part->fc_final[p], sizeof s->part->fc_final[p])))
             return false;
     }
     for (uint64_t k = 0; k < t.neps; k++) {
@@ -226,22 +227,27 @@ static bool unpack_part(struct merge *m, uint32_t part, const void *buf, size_t 
         m->rx[m->nrx++] = r;
     }
     s->part->events[part] = t.part_events;
-    return c->len == 0;
+    return bn_rcur_end(c);
 }
 
-static bool unpack(void *ud, uint32_t part, const void *buf, size_t len)
+static bool unpack(void *ud, uint32_t part, struct bn_rcur *c)
 {
     struct merge *m = ud;
-    if (unpack_part(m, part, buf, len))
+    if (m->room && unpack_part(m, part, c))
         return true;
     m->failed = true;
     m->bad = part;
     return false;
 }
 
-/* Rank 0: the sums, then each part's records as it comes. */
-static int merge(struct bn_sim *s, const char *mine, size_t len, const struct totals *tot,
-                 struct bn_error *err)
+static void pack_cb(void *ud, struct bn_rbuf *b)
+{
+    const struct bn_sim *s = ud;
+    pack(s, b, s->part->ranks->rank == 0);
+}
+
+/* Rank 0: the sums, then each part's records as they come. */
+static int merge(struct bn_sim *s, const struct totals *tot, struct bn_error *err)
 {
     struct bn_partition *pt = s->part;
     struct totals sum = {0};
@@ -252,17 +258,19 @@ static int merge(struct bn_sim *s, const char *mine, size_t len, const struct to
         m.lat = malloc((sum.nlat + 1) * sizeof *m.lat);
         m.reorder = calloc(sum.nreorder + 1, sizeof *m.reorder);
         m.rx = malloc((s->nics.nqps + 1) * sizeof *m.rx);
-        pt->fc_final = calloc(s->fab.nports + 1, sizeof *pt->fc_final);
+        if (s->fab.fc->port_stats)
+            pt->fc_final = calloc(s->fab.nports + 1, sizeof *pt->fc_final);
     }
-    bool room = !tot || (m.lat && m.reorder && m.rx && pt->fc_final);
+    bool room = m.room = !tot || (m.lat && m.reorder && m.rx &&
+                                  (pt->fc_final || !s->fab.fc->port_stats));
     for (uint32_t p = 0; tot && room && s->fab.fc->port_stats && p < s->fab.nports; p++)
         if (bn_sim_here(s, s->fab.port_node[p])) /* rank 0's own, not packed */
             s->fab.fc->port_stats(&s->fab, p, &pt->fc_final[p]);
     /* every rank takes its turn, whatever rank 0 could hold */
-    int rc = bn_ranks_gather_each(s, mine, len, unpack, &m, err);
-    if (rc == BN_OK && !room)
+    int rc = bn_ranks_gather_stream(s, pack_cb, s, unpack, &m, err);
+    if (rc != BN_OK && !room)
         rc = bn_fail(err, BN_ENOMEM, "out of memory gathering the results");
-    else if (m.failed)
+    else if (rc != BN_OK && m.failed)
         rc = bn_fail(err, BN_EINTERNAL, "part %u's results do not match the model", m.bad);
     if (rc != BN_OK || !tot) {
         free(m.lat);
@@ -292,7 +300,7 @@ static int merge(struct bn_sim *s, const char *mine, size_t len, const struct to
 int bn_ranks_gather_fabric(struct bn_sim *s, struct bn_error *err)
 {
     /* the totals first (rank 0 sizes the latencies from them), then the
-     * records, sized exactly, a part at a time */
+     * records, a piece at a time */
     struct totals t;
     totals_of(s, &t);
     size_t *lens = calloc(s->part->parts, sizeof *lens);
@@ -300,19 +308,8 @@ int bn_ranks_gather_fabric(struct bn_sim *s, struct bn_error *err)
     int rc = lens ? bn_ranks_gather(s, &t, sizeof t, &tot, lens, err)
                   : bn_fail(err, BN_ENOMEM, "out of memory gathering the results");
     free(lens);
-    bool self = s->part->ranks->rank == 0;
-    struct bn_rbuf b = {.sizing = true};
-    pack(s, &b, self);
-    bn_rbuf_exact(&b);
-    if (!b.oom)
-        pack(s, &b, self);
-    if (rc == BN_OK && b.oom) /* the others would wait for its turn: it ends them */
-        rc = bn_fail(err, BN_ENOMEM, "out of memory gathering the results");
     if (rc == BN_OK)
-        rc = bn_ranks_agree(s->part->ranks, rc, err);
-    if (rc == BN_OK)
-        rc = merge(s, b.p, b.n, s->part->ranks->rank == 0 ? tot : NULL, err);
-    free(b.p);
+        rc = merge(s, s->part->ranks->rank == 0 ? tot : NULL, err);
     free(tot);
     return rc;
 }

@@ -111,6 +111,11 @@ struct bn_sim {
 
 /* build.c: the model from the scenario; bn_sim_free releases it. */
 int bn_sim_build(struct bn_sim *s, const struct bn_scenario *sc, struct bn_error *err);
+/* The same for one rank of a partitioned run (ranks NULL: the whole): the
+ * cut comes first, and the fabric holds only the rank's ports and their
+ * peers (bn_fabric.absent; bn_ranks_bind still binds it). */
+int bn_sim_build_ranks(struct bn_sim *s, const struct bn_scenario *sc, const struct bn_ranks *ranks,
+                       struct bn_error *err);
 void bn_sim_free(struct bn_sim *s);
 /* build_agg.c: SHARP aggregation units' ports and routes. */
 int bn_sim_build_agg(struct bn_sim *s, struct bn_nic_params *np, struct bn_error *err);
@@ -148,6 +153,7 @@ struct bn_partition {
      * runs part ranks->rank and only its events. */
     const struct bn_ranks *ranks;
     uint8_t *elsewhere;         /* per node: another process runs it */
+    uint8_t *absent;            /* per port: not held here (bn_fabric.absent; NULL: all are) */
     uint64_t replicated;        /* the driver's own events, which every process runs */
     uint64_t mirrors;           /* events run here only to mirror another part's */
     bool pausing, paused;       /* stop at the first idle point in the window; stopped */
@@ -179,6 +185,12 @@ void bn_partition_report(const struct bn_sim *s, struct bn_partition_stats *out)
 /* This process runs part ranks->rank of the cut: refuses what the parts
  * could not run apart. Before the driver starts. */
 int bn_ranks_bind(struct bn_sim *s, const struct bn_ranks *ranks, struct bn_error *err);
+/* While the model is built (bn_sim_build_ranks), after the cut: which
+ * nodes run elsewhere and which ports this process holds: its nodes'
+ * ports, their peers (a frame's way out reads the peer's line), every
+ * endpoint's (NICs read their own). Nothing if the ranks do not match the
+ * parts (bn_ranks_bind refuses them). */
+int bn_ranks_place(struct bn_sim *s, const struct bn_ranks *ranks, struct bn_error *err);
 /* Every process's rc where all of them pass (before the windows, before
  * the gather): one that failed (out of memory, say) while the others go
  * on would leave them waiting, so it ends them all, saying why. */
@@ -196,13 +208,18 @@ int bn_ranks_gather_fabric(struct bn_sim *s, struct bn_error *err);
  * ranks' in order; NULL elsewhere) and each one's length in lens[size]. */
 int bn_ranks_gather(struct bn_sim *s, const void *mine, size_t len, void **all, size_t *lens,
                     struct bn_error *err);
-/* Rank 0 hands each rank's `len` bytes at `mine` to take(), one rank at a
- * time in rank order (its own without a copy), so that it never holds more
- * than one other rank's at once; collective. take() false: an error, once
- * every rank's is through. */
-typedef bool (*bn_ranks_take_fn)(void *ud, uint32_t part, const void *buf, size_t len);
-int bn_ranks_gather_each(struct bn_sim *s, const void *mine, size_t len, bn_ranks_take_fn take,
-                         void *ud, struct bn_error *err);
+/* Rank 0 reads every part's records, part by part in rank order (its
+ * own included), a piece at a time: pack() puts this rank's records (the
+ * same every call), read() takes part `part`'s from its cursor, which
+ * brings the pieces as it reads, so that no rank holds more than a piece
+ * of any part's (an eighth, at least 1 MiB); collective. read() false,
+ * or records left unread: an error, once every part's is through. */
+struct bn_rbuf;
+struct bn_rcur;
+typedef void (*bn_ranks_pack_fn)(void *ud, struct bn_rbuf *b);
+typedef bool (*bn_ranks_read_fn)(void *ud, uint32_t part, struct bn_rcur *c);
+int bn_ranks_gather_stream(struct bn_sim *s, bn_ranks_pack_fn pack, void *pack_ud,
+                           bn_ranks_read_fn read, void *read_ud, struct bn_error *err);
 /* Is node `node` run by this process? */
 static inline bool bn_sim_here(const struct bn_sim *s, uint32_t node)
 {

@@ -60,10 +60,24 @@ static uint32_t lookup(struct bn_switches *s, uint32_t node, struct bn_packet *p
  * in advance, and keep what its first switch needs to stamp the rest. A
  * path that some switch cannot answer in advance, or that does not fit a
  * stamp (bn_path_memo), is not memoized (n = 0). */
+/* A port's peer and whether that is an endpoint, from its line, or from
+ * the graph where the line may not be here (bn_fabric.absent). */
+static uint32_t walk_peer(const struct bn_switches *s, uint32_t p)
+{
+    return s->ctx.f->absent ? s->topo->ports[p].peer : s->ctx.f->ports[p].peer;
+}
+
+static bool walk_at_host(const struct bn_switches *s, uint32_t p)
+{
+    if (!s->ctx.f->absent)
+        return s->ctx.f->ports[p].flags & BN_PORT_AT_HOST;
+    uint8_t kind = s->topo->nodes[s->topo->ports[p].node].kind;
+    return kind == BN_NODE_HOST || kind == BN_NODE_AGG; /* as build.c flags it */
+}
+
 static void memo_walk(struct bn_switches *s, uint32_t node, const struct bn_packet *pk,
                       struct bn_path_memo *m)
 {
-    const struct bn_port *ports = s->ctx.f->ports;
     struct bn_packet probe = *pk;
     *m = (struct bn_path_memo){.dst = pk->dst, .entropy = pk->entropy, .epoch = s->memo_epoch};
     uint32_t stamp = 0, prev = 0;
@@ -76,7 +90,7 @@ static void memo_walk(struct bn_switches *s, uint32_t node, const struct bn_pack
         if (i == 0) {
             m->out0 = out;
         } else {
-            int64_t d = (int64_t)out - (int64_t)ports[prev].peer; /* from the arrival port */
+            int64_t d = (int64_t)out - (int64_t)walk_peer(s, prev); /* from the arrival port */
             if (d < -127 || d > 127)
                 return;
             stamp |= (uint32_t)(d + BN_STAMP_BIAS) << (8 * (i - 1));
@@ -85,15 +99,15 @@ static void memo_walk(struct bn_switches *s, uint32_t node, const struct bn_pack
             mul = (uint16_t)(mul * 31u);
             add = (uint16_t)(add * 31u + out + 1u);
         }
-        const struct bn_port *next = &ports[ports[out].peer];
-        if (next->flags & BN_PORT_AT_HOST) {
+        uint32_t next = walk_peer(s, out);
+        if (walk_at_host(s, next)) {
             m->n = (uint8_t)(i + 1);
             m->stamp = stamp;
             m->path_mul = mul;
             m->path_add = add;
             return;
         }
-        node = next->node;
+        node = s->ctx.f->port_node[next];
         prev = out;
     }
 }

@@ -82,6 +82,10 @@ struct bn_switches {
      * over fixed next hops: [unit * nswitches + switch] -> port. */
     uint32_t agg_first;
     const uint32_t *agg_next;
+    /* the graph, which a memo's walk reads where the fabric holds only
+     * some ports (a partitioned run's rank: bn_fabric.absent); last, apart
+     * from what every hop reads */
+    const struct bn_topo *topo;
 };
 
 /* switch_setup.c: the switches of topology t, each tier's policy as the

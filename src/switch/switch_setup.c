@@ -109,6 +109,7 @@ int bn_switches_init(struct bn_switches *s, struct bn_fabric *f, const struct bn
 {
     memset(s, 0, sizeof *s);
     s->routes = r;
+    s->topo = t;
     s->host_route = host_route;
     s->scaleup_first = s->agg_first = UINT32_MAX;
     s->ctx = (struct bn_lb_ctx){.f = f, .hash_fields = hash_fields[sc->sw.ecmp_fields]};

@@ -42,6 +42,10 @@ same 2 "credits + IB CC incast" scenarios/incast_credit_ib_cc.yaml --set workloa
 check "credits crossed between the ranks" "$T/mpi.json" '.partition.cut_signals > 0'
 same 3 "roce-400g preset with its host model, 3 ranks" --set fabric=roce-400g \
     --set topology.k=8 --set workload.message_bytes=100KB
+# each rank writes only its ports and their peers (sim/ranks.c, bn_ranks_place)
+same 2 "1024-host permutation, a rank holding its ports" --set topology.k=16 \
+    --set workload.message_bytes=50KB
+same 3 "1024-host permutation, 3 ranks" --set topology.k=16 --set workload.message_bytes=50KB
 # the default's time series: every part reads its own, rank 0 adds them up
 same2() {
     local name=$1
@@ -111,12 +115,16 @@ refused "3 parts on 2 ranks" "key 'sim.partitions': 3 parts, but mpirun started 
     --set observe.sample_us=0 --partitions 3
 refused "a time series sampled within the lookahead" "key 'observe.sample_us'" \
     --set observe.sample_us=0.01
-# the memory estimate per rank: each holds the whole model and MPI's own,
-# against its share of the machine (sim.memory_limit_bytes: the machine's)
+# the memory estimate per rank: each holds the model (but for bn_run's
+# switch ports of other parts) and MPI's own, against its share of the
+# machine (sim.memory_limit_bytes: the machine's)
 refused "over a rank's share of the machine" "at most 1 rank fits per machine: spread the 2" \
     --set observe.sample_us=0 --set sim.memory_limit_bytes=15000000
 refused "no rank count fits" "key 'sim.partitions'.*no rank count fits" \
     --set observe.sample_us=0 --set sim.memory_limit_bytes=8000000
+# 8192 hosts: 2 ranks need 55 MB each, 4 ranks on 4 machines hold fewer ports
+refused "more ranks, one a machine, would fit" "key 'sim.partitions'.*4 ranks, one a machine, would fit" \
+    --set topology.k=32 --set observe.sample_us=0 --set sim.memory_limit_bytes=53000000
 refused "faults" "faults and link impairments are not run across" \
     scenarios/fault_link_local.yaml --set observe.sample_us=0
 

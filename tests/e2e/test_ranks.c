@@ -275,7 +275,7 @@ static void test_pack_exact(void **state)
     assert_false(b.oom);
     assert_int_equal(b.n, 1000 * sizeof rec);
     assert_int_equal(b.cap, b.n + 1);
-    struct bn_rcur c = {b.p + 999 * sizeof rec, sizeof rec};
+    struct bn_rcur c = {.p = b.p + 999 * sizeof rec, .len = sizeof rec};
     uint64_t back[3];
     assert_true(bn_rcur_get(&c, back, sizeof back) && back[2] == 3 && c.len == 0);
     free(b.p);

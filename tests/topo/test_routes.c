@@ -7,7 +7,8 @@
  * neighbouring ports (a host's link declared between them). A set flagged
  * as a run is a stretch of consecutive ports, and the table's copy of it
  * (which policies other than hashing read) holds the same ports; every set
- * of the fat-tree is a run, the one the lookup takes without a load.
+ * of the fat-tree is a run, the one the lookup takes without a load. The
+ * table keeps room only for its distinct rows.
  */
 #include "sim_support.h"
 
@@ -50,6 +51,8 @@ static struct tally check_tables(const char *const *sets)
     assert_non_null(dist);
     assert_non_null(queue);
     struct tally n = {0, 0};
+    /* the table keeps only its distinct rows (and the sentinel entry) */
+    assert_int_equal(r->table_cap, (size_t)r->nrows * r->nleaves + 1);
     for (uint32_t l = 0; l < t->nleaves; l++) {
         distances(t, t->leaf_node[l], dist, queue);
         for (uint32_t node = r->first_switch; node < r->first_switch + r->nswitches; node++) {

@@ -281,7 +281,7 @@ static int run_once(const struct bn_scenario *sc, const struct bn_run_opts *opts
     double t0 = bn_wall_now();
     struct bn_sim s;
     struct bn_flows fl = {0};
-    int rc = bn_sim_build(&s, sc, err);
+    int rc = bn_sim_build_ranks(&s, sc, opts ? opts->ranks : NULL, err);
     if (rc == BN_OK)
         rc = run_flows(&s, &fl, opts, t0, out, err);
     flows_free(&fl);

@@ -18,12 +18,14 @@
 # status 1 on any finding, each named with the file that reproduces it:
 # build-fuzz/fuzz/fuzz_HARNESS FILE runs it again.
 # BNET_JOBS caps the build's parallel jobs (default: the number of cores).
+# BNET_FUZZ_TIMEOUT: seconds an input may take (10); raise it on a loaded
+# machine, where a niced harness runs many times slower than alone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 out=$root/build-fuzz
 all=(scenario_yaml scenario_set topo_file ibnetdiscover ns3_topo flow_file workload_file chakra_et calib_file e2e)
-per_input_timeout=10   # seconds; a slower input is a finding (a hang)
+per_input_timeout=${BNET_FUZZ_TIMEOUT:-10} # seconds; a slower input is a finding (a hang)
 
 usage() {
     sed -n '4,5p' "$0" | sed 's/^# *//' >&2

@@ -20,6 +20,7 @@ int bn_mm_init(struct bn_maxmin *m, uint32_t nlinks, uint32_t nflows, struct bn_
     m->all = calloc((size_t)nlinks + 1, sizeof *m->all);
     m->ldirty = calloc((size_t)nlinks + 1, 1);
     m->link_mark = calloc((size_t)nlinks + 1, sizeof *m->link_mark);
+    m->bare = calloc((size_t)nlinks + 1, sizeof *m->bare);
     m->rem = calloc((size_t)nlinks + 1, sizeof *m->rem);
     m->wsum = calloc((size_t)nlinks + 1, sizeof *m->wsum);
     m->nunf = calloc((size_t)nlinks + 1, sizeof *m->nunf);
@@ -35,7 +36,7 @@ int bn_mm_init(struct bn_maxmin *m, uint32_t nlinks, uint32_t nflows, struct bn_
     m->stamp = 1;
     m->theta = INFINITY;
     if (!m->all || !m->load || !m->full || !m->aw || !m->pmax || !m->cap || !m->on || !m->ldirty || !m->link_mark ||
-        !m->lvl || !m->rem || !m->wsum || !m->nunf || !m->comp_links || !m->dirty || !m->pscan || !m->pscanned) {
+        !m->lvl || !m->bare || !m->rem || !m->wsum || !m->nunf || !m->comp_links || !m->dirty || !m->pscan || !m->pscanned) {
         bn_mm_free(m);
         return oom(err, "links");
     }
@@ -75,6 +76,7 @@ void bn_mm_free(struct bn_maxmin *m)
     free(m->pscanned);
     free(m->ldirty);
     free(m->link_mark);
+    free(m->bare);
     free(m->flow_mark);
     free(m->rem);
     free(m->wsum);
@@ -398,6 +400,8 @@ static void close_component(struct bn_maxmin *m, uint32_t li, uint32_t fi, uint3
     while (fi < *cf || li < *cl) {
         if (li < *cl) {
             uint32_t l = m->comp_links[li++];
+            if (m->bare[l] == m->stamp) /* its flows are loads; a level it falls to calls them */
+                continue;
             const struct bn_mm_list *L = &m->on[l];
             double lo = m->below; /* a full link moves only the flows it holds */
             if (m->full[l] && m->lvl[l] * (1 - 1e-9) > lo)
@@ -591,8 +595,10 @@ static uint32_t overloaded(struct bn_maxmin *m, uint32_t nf, uint32_t *nl)
             for (uint32_t j = 0; j < L->n; j++)
                 load += m->use[L->use[j]].weight * m->rate[m->use[L->use[j]].flow];
             m->load[l] = load;
-            if (load > m->cap[l] * (1 + 1e-9))
+            if (load > m->cap[l] * (1 + 1e-9)) {
                 take_link(m, l, nl);
+                m->bare[l] = m->stamp;
+            }
         }
     }
     return *nl - before;
@@ -623,6 +629,7 @@ int bn_mm_solve(struct bn_maxmin *m, struct bn_error *err)
         return BN_OK;
     if (++m->stamp == 0) { /* wrapped: no mark may look current */
         memset(m->link_mark, 0, (size_t)m->nlinks * sizeof *m->link_mark);
+        memset(m->bare, 0, (size_t)m->nlinks * sizeof *m->bare);
         memset(m->flow_mark, 0, (size_t)m->nflows * sizeof *m->flow_mark);
         m->stamp = 1;
     }

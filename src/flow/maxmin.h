@@ -14,11 +14,10 @@
  *
  * Incremental: a flow joining or leaving marks its links; solve()
  * recomputes only what the change can move.
- * - The component: the flows that joined, with all their links; the marked
- *   links that were full (a flow leaving a link that was not full frees
- *   nothing anyone waited for); then the flows a component link holds (on
- *   a full link, those at its level; on another, all) and every full link
- *   of a component flow. A change moves a link's level, and through it
+ * - The component: the flows that joined; the marked links that were full
+ *   (a flow leaving a link that was not full frees nothing anyone waited
+ *   for); then the flows a component link holds (those at its level) and
+ *   every full link of a component flow. A change moves a link's level, and through it
  *   the flows held there and the links those load at higher levels; a
  *   flow held at a lower level elsewhere is a fixed load (the precedence
  *   of bottlenecks: Ros-Giralt et al., "On the Bottleneck Structure of
@@ -29,8 +28,9 @@
  *   active weight) moves, since progressive filling does the same up to
  *   that level (Bertsekas & Gallager 6.5.2); such flows stay as they are.
  * - The retry: a component flow whose rate rose may overload a link that
- *   was not full; that link joins the component and it is solved again, so
- *   the rates are those of a solve over every link.
+ *   was not full; that link joins the component, its own flows as fixed
+ *   loads (those over the level it fills at join as above), and it is
+ *   solved again, so the rates are those of a solve over every link.
  * A flow whose rate moves is not followed through its passive uses: the
  * links it loads that way see the new load at their own next solve.
  */
@@ -83,6 +83,7 @@ struct bn_maxmin {
     uint8_t *seeded;
     uint8_t *ldirty;
     uint32_t *link_mark, *flow_mark, stamp;
+    uint32_t *bare;              /* per link, = stamp: in the component without its flows */
     double *rem, *wsum;
     uint32_t *nunf;              /* per link: flows using it actively, not yet frozen */
     uint32_t *comp_links, *comp_flows;

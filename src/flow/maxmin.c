@@ -36,7 +36,8 @@ int bn_mm_init(struct bn_maxmin *m, uint32_t nlinks, uint32_t nflows, struct bn_
     m->stamp = 1;
     m->theta = INFINITY;
     if (!m->all || !m->load || !m->full || !m->aw || !m->pmax || !m->cap || !m->on || !m->ldirty || !m->link_mark ||
-        !m->lvl || !m->bare || !m->rem || !m->wsum || !m->nunf || !m->comp_links || !m->dirty || !m->pscan || !m->pscanned) {
+        !m->lvl || !m->bare || !m->rem || !m->wsum || !m->nunf || !m->comp_links || !m->dirty || !m->pscan ||
+        !m->pscanned) {
         bn_mm_free(m);
         return oom(err, "links");
     }

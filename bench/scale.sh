@@ -13,9 +13,15 @@
 #   jobs       one training iteration of a Llama-3-70B-shaped job at the
 #              flow level in aggregate: 4,096 GPUs (job_llama70b_16k with
 #              DP 64) against its stepwise run, 16,384 and 131,072 GPUs
+#   speed      bench/run.sh's cases (CASES, default the quick ones and
+#              websearch-1024) at both levels, back to back: user+system
+#              CPU seconds of each, packet / flow, and each level's result;
+#              BEFORE=path/to/bnet adds that build's flow level (paired
+#              before/after). CPU, not wall: the machine is shared.
 # Timed with /usr/bin/time (process wall, peak RSS); busbw read from bnet's
 # JSON with jq.
-# Usage: bench/scale.sh [targets|agreement|stepwise|jobs|all]   (default: all)
+# Usage: bench/scale.sh [targets|agreement|stepwise|jobs|speed|all]   (default: all;
+# speed is not in all)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/need-packages.sh time jq
@@ -85,4 +91,57 @@ if [[ $what == jobs || $what == all ]]; then
     echo "  iteration $(jq '.jobs[0].iteration_us' "$out/j.json") us"
     timed "job 131,072 GPUs (job_llama70b_131k)" job scenarios/job_llama70b_131k.yaml --json "$out/j.json"
     echo "  iteration $(jq '.jobs[0].iteration_us' "$out/j.json") us"
+fi
+
+# speed_args CASE: bench/run.sh's command line for that case (kept the same).
+speed_args() {
+    local perm=(--set workload.kind=permutation --set workload.message_bytes=2000000
+                --set nic.mtu_bytes=4096 --set link.rate_gbps=100 --set nic.rto_backoff=false)
+    local spray=(--set nic.entropy=per_packet --set nic.transport=selective_repeat)
+    local k
+    case ${1##*-} in 128) k=8 ;; 1024) k=16 ;; 8192) k=32 ;; esac
+    case $1 in
+    perm-ecmp-*) args=(run --quiet --set topology.k="$k" "${perm[@]}") ;;
+    perm-spray-*) args=(run --quiet --set topology.k="$k" "${perm[@]}" "${spray[@]}") ;;
+    ring-1024) args=(coll scenarios/default.yaml --set topology.k=16 --set fabric=ib-ndr
+                     --set link.rate_gbps=100 --set nic.congestion_control=none
+                     --set nic.tx_ns=0 --set nic.rx_ns=0 --set nic.msg_rate_mpps=0
+                     --set host.pcie_gen=0 --set coll.in_place=false --algo ring -b 64M -e 64M) ;;
+    incast-pfc) args=(run --quiet --set topology.k=16 --set workload.kind=incast
+                      --set workload.incast_senders=255 --set workload.message_bytes=1000000
+                      --set link.flow_control=pfc --set nic.congestion_control=dcqcn) ;;
+    websearch-1024) args=(run --quiet --set topology.k=16 --set fabric=roce-400g
+                          --set link.rate_gbps=100 --set workload.kind=poisson
+                          --set workload.size_cdf=websearch --set workload.load=0.5
+                          --set workload.duration_us=10000 --set observe.sample_us=0) ;;
+    *) echo "bench/scale.sh: unknown case '$1'" >&2; exit 2 ;;
+    esac
+}
+
+# cpu BNET ARGS...: user+system CPU seconds of one run; its JSON in $out/r.json
+cpu() {
+    local b=$1
+    shift
+    /usr/bin/time -f '%U %S' -o "$out/time" "$b" "$@" --json "$out/r.json" >/dev/null
+    awk '{ printf "%.2f", $1 + $2 }' "$out/time"
+}
+
+result() { jq -r 'if .rows then "busbw \(.rows[0].busbw_gbs)" else "mean \(.summary.throughput_gbps.mean | . * 1000 | round / 1000)" end' "$out/r.json"; }
+loop() { jq -r 'if .sim then (.sim.wall_s | . * 1000 | round / 1000) else "-" end' "$out/r.json"; }
+ratio() { if [[ $1 == - || $2 == - ]]; then echo -; else echo "$1 $2" | awk '{ printf "%.1fx", ($2 > 0 ? $1 / $2 : 0) }'; fi; }
+
+if [[ $what == speed ]]; then
+    echo "# packet against flow level, back to back: process CPU seconds (user+system) and"
+    echo "# the event loop's wall seconds (sim.wall_s; bnet coll has none); before: BEFORE's flow level"
+    printf '%-16s %8s %8s %8s %7s | %8s %8s %8s %7s | %s\n' case packet flow before ratio \
+        packet flow before ratio "result: packet / flow"
+    for c in ${CASES:-perm-ecmp-128 perm-spray-128 perm-ecmp-1024 perm-spray-1024 ring-1024 incast-pfc websearch-1024}; do
+        speed_args "$c"
+        p=$(cpu "$bnet" "${args[@]}"); pl=$(loop); pr=$(result)
+        f=$(cpu "$bnet" "${args[@]}" --fidelity flow); fl=$(loop); fr=$(result)
+        b=- bl=-
+        if [[ -n ${BEFORE:-} ]]; then b=$(cpu "$BEFORE" "${args[@]}" --fidelity flow); bl=$(loop); fi
+        printf '%-16s %8s %8s %8s %7s | %8s %8s %8s %7s | %s / %s\n' "$c" "$p" "$f" "$b" "$(ratio "$p" "$f")" \
+            "$pl" "$fl" "$bl" "$(ratio "$pl" "$fl")" "$pr" "$fr"
+    done
 fi

@@ -260,8 +260,9 @@ static void message_sent(struct bn_flow_engine *e, uint32_t qpid)
 
 static int on_sent(struct bn_flow_engine *e)
 {
-    e->ev_at = BN_TIME_NEVER;
     bn_time_t now = e->f->now;
+    if (now >= e->ev_at) /* the wake-up armed last; an earlier one left behind must not re-arm */
+        e->ev_at = BN_TIME_NEVER;
     while (e->nheap && e->q[e->heap[0]].done_at <= now) {
         uint32_t qpid = e->heap[0];
         struct bn_flow_qp *fq = &e->q[qpid];

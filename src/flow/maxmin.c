@@ -20,6 +20,7 @@ int bn_mm_init(struct bn_maxmin *m, uint32_t nlinks, uint32_t nflows, struct bn_
     m->all = calloc((size_t)nlinks + 1, sizeof *m->all);
     m->ldirty = calloc((size_t)nlinks + 1, 1);
     m->link_mark = calloc((size_t)nlinks + 1, sizeof *m->link_mark);
+    m->bare = calloc((size_t)nlinks + 1, sizeof *m->bare);
     m->rem = calloc((size_t)nlinks + 1, sizeof *m->rem);
     m->wsum = calloc((size_t)nlinks + 1, sizeof *m->wsum);
     m->nunf = calloc((size_t)nlinks + 1, sizeof *m->nunf);
@@ -29,12 +30,14 @@ int bn_mm_init(struct bn_maxmin *m, uint32_t nlinks, uint32_t nflows, struct bn_
     m->pscanned = calloc((size_t)nlinks + 1, 1);
     m->load = calloc((size_t)nlinks + 1, sizeof *m->load);
     m->full = calloc((size_t)nlinks + 1, 1);
+    m->lvl = calloc((size_t)nlinks + 1, sizeof *m->lvl);
     m->aw = calloc((size_t)nlinks + 1, sizeof *m->aw);
     m->pmax = calloc((size_t)nlinks + 1, sizeof *m->pmax);
     m->stamp = 1;
     m->theta = INFINITY;
     if (!m->all || !m->load || !m->full || !m->aw || !m->pmax || !m->cap || !m->on || !m->ldirty || !m->link_mark ||
-        !m->rem || !m->wsum || !m->nunf || !m->comp_links || !m->dirty || !m->pscan || !m->pscanned) {
+        !m->lvl || !m->bare || !m->rem || !m->wsum || !m->nunf || !m->comp_links || !m->dirty || !m->pscan ||
+        !m->pscanned) {
         bn_mm_free(m);
         return oom(err, "links");
     }
@@ -60,6 +63,8 @@ void bn_mm_free(struct bn_maxmin *m)
     free(m->fcap);
     free(m->load);
     free(m->full);
+    free(m->lvl);
+    free(m->late);
     free(m->aw);
     free(m->pmax);
     free(m->frozen);
@@ -72,6 +77,7 @@ void bn_mm_free(struct bn_maxmin *m)
     free(m->pscanned);
     free(m->ldirty);
     free(m->link_mark);
+    free(m->bare);
     free(m->flow_mark);
     free(m->rem);
     free(m->wsum);
@@ -211,6 +217,7 @@ int bn_mm_split(struct bn_maxmin *m, uint32_t c, uint32_t d, struct bn_error *er
     m->cap[d] = m->cap[c];
     m->load[d] = m->load[c];
     m->full[d] = m->full[c];
+    m->lvl[d] = m->lvl[c];
     m->aw[d] = m->aw[c];
     m->pmax[d] = m->pmax[c];
     struct bn_mm_list *A = &m->all[c], *D = &m->all[d], *O = &m->on[d];
@@ -393,10 +400,16 @@ static void close_component(struct bn_maxmin *m, uint32_t li, uint32_t fi, uint3
 {
     while (fi < *cf || li < *cl) {
         if (li < *cl) {
-            const struct bn_mm_list *L = &m->on[m->comp_links[li++]];
+            uint32_t l = m->comp_links[li++];
+            if (m->bare[l] == m->stamp) /* its flows are loads; a level it falls to calls them */
+                continue;
+            const struct bn_mm_list *L = &m->on[l];
+            double lo = m->below; /* a full link moves only the flows it holds */
+            if (m->full[l] && m->lvl[l] * (1 - 1e-9) > lo)
+                lo = m->lvl[l] * (1 - 1e-9);
             for (uint32_t j = 0; j < L->n; j++) {
                 const struct bn_mm_use *u = &m->use[L->use[j]];
-                if (!u->passive && m->rate[u->flow] >= m->below)
+                if (!u->passive && m->rate[u->flow] >= lo)
                     take_flow(m, u->flow, cf);
             }
             continue;
@@ -452,6 +465,24 @@ static void freeze(struct bn_maxmin *m, uint32_t f, double level)
         m->rem[l] -= v->weight * level;
         m->wsum[l] -= v->weight;
         m->nunf[l] -= !v->passive;
+    }
+}
+
+/* Link l is full if its flows load it to capacity; it then holds the
+ * fastest of them (it is their bottleneck). */
+static void mark_if_full(struct bn_maxmin *m, uint32_t l)
+{
+    const struct bn_mm_list *L = &m->on[l];
+    double load = 0, top = 0;
+    for (uint32_t j = 0; j < L->n; j++) {
+        const struct bn_mm_use *u = &m->use[L->use[j]];
+        load += u->weight * m->rate[u->flow];
+        if (!u->passive && m->rate[u->flow] > top)
+            top = m->rate[u->flow];
+    }
+    if (top > 0 && load >= m->cap[l] * (1 - 1e-9)) {
+        m->full[l] = 1;
+        m->lvl[l] = top;
     }
 }
 
@@ -515,10 +546,21 @@ static int fill(struct bn_maxmin *m, uint32_t nl, uint32_t nf, struct bn_error *
             continue;
         }
         m->full[l] = 1;
+        m->lvl[l] = level;
         const struct bn_mm_list *L = &m->on[l];
         for (uint32_t j = 0; j < L->n; j++) {
             const struct bn_mm_use *u = &m->use[L->use[j]];
-            if (u->passive || m->flow_mark[u->flow] != m->stamp || m->frozen[u->flow])
+            if (u->passive)
+                continue;
+            if (m->flow_mark[u->flow] != m->stamp) { /* held elsewhere: still under this level? */
+                if (m->rate[u->flow] > level * (1 + 1e-9)) {
+                    if (!bn_grow((void **)&m->late, m->nlate, &m->late_cap, sizeof *m->late))
+                        return oom(err, "the component");
+                    m->late[m->nlate++] = u->flow;
+                }
+                continue;
+            }
+            if (m->frozen[u->flow])
                 continue;
             freeze(m, u->flow, level);
             frozen++;
@@ -527,6 +569,11 @@ static int fill(struct bn_maxmin *m, uint32_t nl, uint32_t nf, struct bn_error *
     if (frozen != nf)
         return bn_fail(err, BN_EINTERNAL, "flow level: %u of %u flows got no rate", nf - frozen,
                        nf);
+    for (uint32_t i = 0; i < nl; i++) { /* full with flows held elsewhere, or under the floor */
+        uint32_t l = m->comp_links[i];
+        if (!m->full[l] && m->load[l] >= m->cap[l] * (1 - 1e-9))
+            mark_if_full(m, l);
+    }
     return BN_OK;
 }
 
@@ -549,8 +596,10 @@ static uint32_t overloaded(struct bn_maxmin *m, uint32_t nf, uint32_t *nl)
             for (uint32_t j = 0; j < L->n; j++)
                 load += m->use[L->use[j]].weight * m->rate[m->use[L->use[j]].flow];
             m->load[l] = load;
-            if (load > m->cap[l] * (1 + 1e-9))
+            if (load > m->cap[l] * (1 + 1e-9)) {
                 take_link(m, l, nl);
+                m->bare[l] = m->stamp;
+            }
         }
     }
     return *nl - before;
@@ -581,6 +630,7 @@ int bn_mm_solve(struct bn_maxmin *m, struct bn_error *err)
         return BN_OK;
     if (++m->stamp == 0) { /* wrapped: no mark may look current */
         memset(m->link_mark, 0, (size_t)m->nlinks * sizeof *m->link_mark);
+        memset(m->bare, 0, (size_t)m->nlinks * sizeof *m->bare);
         memset(m->flow_mark, 0, (size_t)m->nflows * sizeof *m->flow_mark);
         m->stamp = 1;
     }
@@ -594,7 +644,10 @@ int bn_mm_solve(struct bn_maxmin *m, struct bn_error *err)
         if (rc != BN_OK)
             return rc;
         uint32_t l0 = nl, f0 = nf;
-        if (overloaded(m, nf, &nl) == 0)
+        for (uint32_t i = 0; i < m->nlate; i++) /* a level fell under a flow held elsewhere */
+            take_flow(m, m->late[i], &nf);
+        m->nlate = 0;
+        if (overloaded(m, f0, &nl) == 0 && nf == f0)
             break;
         close_component(m, l0, f0, &nl, &nf);
     }

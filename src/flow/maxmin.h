@@ -14,18 +14,23 @@
  *
  * Incremental: a flow joining or leaving marks its links; solve()
  * recomputes only what the change can move.
- * - The component: the flows that joined, with all their links; the marked
- *   links that were full (a flow leaving a link that was not full frees
- *   nothing anyone waited for); then every flow on a component link and
- *   every full link of a component flow. Flows that share only links that
- *   were not full are independent.
+ * - The component: the flows that joined; the marked links that were full
+ *   (a flow leaving a link that was not full frees nothing anyone waited
+ *   for); then the flows a component link holds (those at its level) and
+ *   every full link of a component flow. A change moves a link's level, and through it
+ *   the flows held there and the links those load at higher levels; a
+ *   flow held at a lower level elsewhere is a fixed load (the precedence
+ *   of bottlenecks: Ros-Giralt et al., "On the Bottleneck Structure of
+ *   Congestion-Controlled Networks", SIGMETRICS 2020). Should a level
+ *   fall under such a flow's rate, the flow joins and it is solved again.
  * - The floor: no rate below the least of the leaving flows' rates and the
  *   joining flows' links' floors ((capacity - passive load at ceilings) /
  *   active weight) moves, since progressive filling does the same up to
  *   that level (Bertsekas & Gallager 6.5.2); such flows stay as they are.
  * - The retry: a component flow whose rate rose may overload a link that
- *   was not full; that link joins the component and it is solved again, so
- *   the rates are those of a solve over every link.
+ *   was not full; that link joins the component, its own flows as fixed
+ *   loads (those over the level it fills at join as above), and it is
+ *   solved again, so the rates are those of a solve over every link.
  * A flow whose rate moves is not followed through its passive uses: the
  * links it loads that way see the new load at their own next solve.
  */
@@ -65,6 +70,7 @@ struct bn_maxmin {
     double *fcap;                /* per flow: its ceiling, min over its active uses of cap / w */
     double *load;                /* per link: sum of w x rate over its active flows' uses */
     uint8_t *full;               /* per link: it filled in the last solve that covered it */
+    double *lvl;                 /* per link, if full: the rate of the flows it holds */
     double *aw, *pmax;           /* per link: active users' weights; passive users' w x ceiling */
     double theta;                /* no rate below it moves at the next solve */
     double below;                /* this solve's theta, less rounding */
@@ -77,6 +83,7 @@ struct bn_maxmin {
     uint8_t *seeded;
     uint8_t *ldirty;
     uint32_t *link_mark, *flow_mark, stamp;
+    uint32_t *bare;              /* per link, = stamp: in the component without its flows */
     double *rem, *wsum;
     uint32_t *nunf;              /* per link: flows using it actively, not yet frozen */
     uint32_t *comp_links, *comp_flows;
@@ -85,6 +92,7 @@ struct bn_maxmin {
     struct bn_mm_heap { double key; uint32_t link; } *heap;
     uint32_t nheap, heap_cap;
     uint32_t *changed, nchanged;  /* flows whose rate solve() changed */
+    uint32_t *late, nlate, late_cap; /* fixed flows over a level that fell: solve them too */
 };
 
 int bn_mm_init(struct bn_maxmin *m, uint32_t nlinks, uint32_t nflows, struct bn_error *err);

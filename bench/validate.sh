@@ -7,8 +7,9 @@
 #   allreduce busbw at >= 1 MiB (ring, tree, hierarchical)   within 5 %
 #   permutation mean throughput, sprayed or adaptive           within 10 %
 # and the aggregate collectives (coll.aggregate, flow level) against the
-# same packet rows: ring and hier on cluster128; and trees in LL, whose
-# connections cannot run far ahead (docs/flow_level.md).
+# same packet rows: ring and hier on cluster128; trees in LL, whose
+# connections cannot run far ahead (docs/flow_level.md); and hybrid runs'
+# regions (docs/hybrid.md), the hybrid figure in the flow column.
 # and the wall time of both levels. Figures read from bnet's JSON with jq.
 # Usage: bench/validate.sh [quick|full]   quick (default): sweeps to 64 MiB;
 # full: to 1 GiB (the packet level takes minutes). Also writes the rows as
@@ -101,6 +102,21 @@ for s in job_default jobs_noisy_neighbor; do
     run "$s" job "scenarios/$s.yaml"
     figures "$s" job "$job"
 done
+# hybrid fidelity (docs/hybrid.md): its region's flows, the incast into
+# host 0, against the packet level; the "flow" column holds the hybrid run
+incast='[.flows[] | select(.dst == 0) | .fct_us] | "incast_fct_mean_us\t\(add / length)", "incast_fct_max_us\t\(max)"'
+for s in hybrid_incast hybrid_fault; do
+    t0=$(date +%s.%N)
+    "$bnet" run "scenarios/$s.yaml" --fidelity packet --region "" --json "$out/$s.packet.json" >/dev/null 2>&1 ||
+        { echo "validate: $s failed at packet level" >&2; exit 1; }
+    t1=$(date +%s.%N)
+    "$bnet" run "scenarios/$s.yaml" --json "$out/$s.flow.json" >/dev/null 2>&1 ||
+        { echo "validate: $s failed in hybrid" >&2; exit 1; }
+    t2=$(date +%s.%N)
+    wall_p=$(echo "$wall_p + $t1 - $t0" | bc -l)
+    wall_f=$(echo "$wall_f + $t2 - $t1" | bc -l)
+    figures "$s" hybrid "$incast"
+done
 
 printf '%-10s %-22s %-26s %12s %12s %8s\n' class case figure packet flow 'diff %'
 sort -t $'\t' -k1,1 -k2,2 -k3,3V "$rows" |
@@ -114,10 +130,12 @@ awk -F'\t' '
     $1 == "spread" && $3 == "throughput_mean" { if (abs($6) > sp) { sp = abs($6); spw = $2 } }
     $1 == "aggregate" { if (abs($6) > ag) { ag = abs($6); agw = $2 " " $3 } }
     $1 == "bounded" { if (abs($6) > bd) { bd = abs($6); bdw = $2 " " $3 } }
+    $1 == "hybrid" && $3 ~ /mean/ { if (abs($6) > hy) { hy = abs($6); hyw = $2 } }
     END {
         printf "allreduce busbw >= 1 MiB      worst %5.1f %% (%s)  target 5 %%   %s\n", ar, arw, ar <= 5 ? "met" : "NOT met"
         printf "spread permutation mean       worst %5.1f %% (%s)  target 10 %%  %s\n", sp, spw, sp <= 10 ? "met" : "NOT met"
         printf "aggregate allreduce >= 1 MiB  worst %5.1f %% (%s)  no target\n", ag, agw
         printf "trees in LL, 64 MiB           worst %5.1f %% (%s)  no target\n", bd, bdw
+        printf "hybrid region, mean FCT       worst %5.1f %% (%s)  target 5 %%   %s\n", hy, hyw, hy <= 5 ? "met" : "NOT met"
     }' "$rows"
 printf 'wall time: packet %.1f s, flow %.1f s\n' "$wall_p" "$wall_f"

@@ -84,7 +84,7 @@ const struct bn_key_row *bn_lb_key(size_t j);
 size_t bn_lb_nkeys(void);
 size_t bn_lb_key_module(const struct bn_key_row *k);
 /* Room in the scenario registry for them (checked by tests/switch). */
-#define BN_LB_KEYS_MAX 16
+#define BN_LB_KEYS_MAX 8
 
 /* A policy's keys struct fits its block of the scenario (bn_scenario.lb). */
 #define BN_LB_KEYS_CHECK(type) \

@@ -38,17 +38,11 @@ extern "C" {
 enum bn_sc_cable { BN_SC_COPPER = 0, BN_SC_FIBER };
 /* switch.forwarding: once the header is in, or once the whole packet is. */
 enum bn_sc_forwarding { BN_SC_CUT_THROUGH = 0, BN_SC_STORE_AND_FORWARD };
-/* pfc.threshold: XOFF at buffer - headroom per port, or a shared buffer
- * per switch (pause at free shared bytes / 2^pfc.dt_shift). */
-enum bn_sc_pfc_threshold { BN_SC_PFC_STATIC = 0, BN_SC_PFC_DYNAMIC };
 /* switch.ecmp_fields: what ECMP hashes: destination and flow entropy (the
  * UDP source port), destination only, or entropy only. */
 enum bn_sc_ecmp_fields { BN_SC_HASH_DST_ENTROPY = 0, BN_SC_HASH_DST, BN_SC_HASH_ENTROPY };
 /* switch.ecmp_salt: each switch seeds its hash, or all alike (polarization). */
 enum bn_sc_ecmp_salt { BN_SC_SALT_PER_SWITCH = 0, BN_SC_SALT_SAME };
-/* switch.ar_metric: adaptive routing weighs queued bytes, or queued plus
- * still on the wire. */
-enum bn_sc_ar_metric { BN_SC_AR_QUEUE = 0, BN_SC_AR_LOAD };
 /* switch.nonminimal (dragonfly_plus): minimal routes only, via a random
  * intermediate group (Valiant), or the source leaf's pick of the two (UGAL). */
 enum bn_sc_nonminimal { BN_SC_NM_NONE = 0, BN_SC_NM_VALIANT, BN_SC_NM_UGAL };
@@ -131,11 +125,17 @@ struct bn_scenario_link {
     uint8_t flow_control;    /* flow-control module: index in its registry */
 };
 
-/* pfc.*: Ethernet priority flow control (link.flow_control pfc). */
-struct bn_scenario_pfc {
-    uint64_t headroom_bytes; /* per ingress port above XOFF; 0 = mlx5 formula */
-    uint8_t threshold;       /* enum bn_sc_pfc_threshold */
-    uint32_t dt_shift;       /* dynamic: pause at free shared buffer / 2^shift */
+/* The flow-control modules' parameters (issue 54), as the load-balancing
+ * policies': each module declares its keys and their struct in its own
+ * file (src/link/fc_NAME.c; pfc.*), and bn_scenario keeps a block of
+ * BN_SC_FC_BLOCK_BYTES for each, block i for the module at index i of
+ * link.flow_control's registry (checked to fit at build time,
+ * BN_FC_KEYS_CHECK). Read a module's keys with bnet keys or
+ * bn_scenario_get, not from the block. */
+#define BN_SC_FC_MAX 4
+#define BN_SC_FC_BLOCK_BYTES 32
+struct bn_scenario_fc_block {
+    uint64_t words[BN_SC_FC_BLOCK_BYTES / 8]; /* 8-byte aligned, for doubles and uint64_t */
 };
 
 /* switch.ecn.*: ECN marking by egress queue depth (RED-like). */
@@ -156,14 +156,23 @@ struct bn_scenario_switch {
     char lb_per_tier[BN_NAME_MAX];    /* "1=ecmp 2=adaptive": tiers that differ */
     uint8_t ecmp_fields;     /* enum bn_sc_ecmp_fields */
     uint8_t ecmp_salt;       /* enum bn_sc_ecmp_salt */
-    uint8_t ar_metric;       /* enum bn_sc_ar_metric */
-    uint32_t ar_band_bytes;  /* adaptive: next hops this close in load tie */
-    double flowlet_gap_us;   /* flowlet: idle time after which a flow may take a new path */
-    uint32_t flowlet_slots;  /* flowlet: table entries per switch (flows share them by hash) */
     bool trim;               /* cut the payload of a data packet that does not fit */
     uint32_t control_reserve_bytes; /* with trim: a port's room for control frames beyond buffer_bytes */
     uint8_t nonminimal;      /* dragonfly_plus: enum bn_sc_nonminimal */
     struct bn_scenario_ecn ecn; /* switch.ecn.* */
+};
+
+/* The load-balancing policies' parameters (issue 54), as the congestion
+ * controls' below: each policy declares its keys and their struct in its
+ * own file (src/switch/lb_NAME.c), and bn_scenario keeps a block of
+ * BN_SC_LB_BLOCK_BYTES for each, block i for the policy at index i of
+ * switch.load_balancing's registry (checked to fit at build time,
+ * BN_LB_KEYS_CHECK). Read a policy's keys with bnet keys or
+ * bn_scenario_get, not from the block. */
+#define BN_SC_LB_MAX 8
+#define BN_SC_LB_BLOCK_BYTES 32
+struct bn_scenario_lb_block {
+    uint64_t words[BN_SC_LB_BLOCK_BYTES / 8]; /* 8-byte aligned, for doubles and uint64_t */
 };
 
 /* nic.*: the endpoints' transport and congestion control (docs/endpoints.md). */
@@ -436,7 +445,10 @@ struct bn_scenario {
     struct bn_scenario_topology topology;
     struct bn_scenario_link link;
     struct bn_scenario_switch sw;    /* YAML key: "switch" */
-    struct bn_scenario_pfc pfc;
+    /* The load-balancing policies' keys, by registry index (switch.ar_*, ...). */
+    struct bn_scenario_lb_block lb[BN_SC_LB_MAX];
+    /* The flow-control modules' keys, by registry index (pfc.*). */
+    struct bn_scenario_fc_block fc[BN_SC_FC_MAX];
     struct bn_scenario_nic nic;
     struct bn_scenario_host host;
     /* The congestion-control modules' keys, by registry index (dcqcn.*, ...). */

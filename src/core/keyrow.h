@@ -3,7 +3,8 @@
  * default text, doc line, where its value lives, bounds). The scenario
  * layer's registry (scenario/keys.c) is a table of these, and a module
  * with parameters (a fault kind, src/fault/kind_*.c; a congestion control,
- * src/nic/cc_*.c) carries its own rows that the registry splices in, so
+ * src/nic/cc_*.c; a load-balancing policy, src/switch/lb_*.c; a link
+ * flow-control module, src/link/fc_*.c) carries its own rows that the registry splices in, so
  * its knobs live with it (issue 54, as Linux's module_param in the
  * module's file).
  */
@@ -39,8 +40,10 @@ struct bn_key_row {
 
 /* The module blocks of struct bn_scenario a row's offset may be within
  * (struct bn_key_row.block): a congestion control's keys are a field of
- * its own struct, in bn_scenario.cc[its registry index]. */
-enum { BN_KEY_BLOCK_CC = 1 };
+ * its own struct, in bn_scenario.cc[its registry index]; a load-balancing
+ * policy's, in bn_scenario.lb[...]; a flow-control module's, in
+ * bn_scenario.fc[...]. */
+enum { BN_KEY_BLOCK_CC = 1, BN_KEY_BLOCK_LB = 2, BN_KEY_BLOCK_FC = 3 };
 
 /* Designated-initializer pieces for a row. */
 #define BN_ROW_INT .kind = BN_KEY_INT, .info.type = "int"

@@ -17,6 +17,7 @@
 
 #include "bnet/error.h"
 #include "bnet/scenario.h"
+#include "core/keyrow.h"
 #include "core/time.h"
 
 struct bn_fabric;
@@ -53,6 +54,13 @@ struct bn_fc_port_stats {
 
 struct bn_fc_ops {
     const char *name;
+    const char *summary;    /* a few words: what it is (link.flow_control's doc) */
+    /* Its own scenario keys (core/keyrow.h rows, BN_ROW_FC: fields of its
+     * keys struct, which lives in bn_scenario.fc[its registry index] and
+     * is checked to fit, BN_FC_KEYS_CHECK; setup reads it back with
+     * bn_fc_keys); nkeys of them, 0: none. */
+    const struct bn_key_row *keys;
+    size_t nkeys;
     bool lossless;
     bool pauses;            /* it sends pause frames (reports show them) */
     uint8_t link_layer;     /* enum bn_link_layer: the encapsulations it runs under */
@@ -85,5 +93,30 @@ struct bn_fc_ops {
  * past the last. */
 const struct bn_fc_ops *bn_fc_at(size_t i);
 const char *bn_fc_name(size_t i);
+const char *bn_fc_summary(size_t i);
+/* link.flow_control's doc: "Link-level flow control: " and each module's
+ * "name (summary)" (written beside the registry: the row needs a
+ * constant). */
+extern const char bn_fc_doc[];
+/* Module ops's parsed keys: its block of sc (bn_scenario.fc[its index]). */
+const void *bn_fc_keys(const struct bn_scenario *sc, const struct bn_fc_ops *ops);
+/* Every module's own key rows, for the scenario registry to splice in
+ * after link.flow_control: the j-th (NULL past the last), in registry
+ * order, and how many; the registry index of the module whose row k is. */
+const struct bn_key_row *bn_fc_key(size_t j);
+size_t bn_fc_nkeys(void);
+size_t bn_fc_key_module(const struct bn_key_row *k);
+/* Room in the scenario registry for them (checked by tests/link). */
+#define BN_FC_KEYS_MAX 8
+
+/* A module's keys struct fits its block of the scenario (bn_scenario.fc). */
+#define BN_FC_KEYS_CHECK(type) \
+    _Static_assert(sizeof(type) <= sizeof(struct bn_scenario_fc_block) && \
+                   _Alignof(type) <= _Alignof(struct bn_scenario_fc_block), \
+                   #type " must fit in bn_scenario_fc_block")
+/* A row's field m of the module's keys struct `type` (its offset within
+ * the block; the scenario registry adds the block's). */
+#define BN_ROW_FC(type, m) \
+    .offset = offsetof(type, m), .size = sizeof(((type *)0)->m), .block = BN_KEY_BLOCK_FC
 
 #endif

@@ -105,6 +105,7 @@ static void credit_link_reset(struct bn_fabric *f, uint32_t p)
 
 const struct bn_fc_ops bn_fc_credit = {
     .name = "credit",
+    .summary = "InfiniBand credits, needs nic.encap ib",
     .lossless = true,
     .link_layer = BN_LL_INFINIBAND,
     .setup = credit_setup,

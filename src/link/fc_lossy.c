@@ -3,5 +3,6 @@
 
 const struct bn_fc_ops bn_fc_lossy = {
     .name = "lossy",
+    .summary = "drop-tail",
     .lossless = false,
 };

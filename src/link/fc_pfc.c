@@ -52,6 +52,49 @@ static struct pfc_port *pp(const struct bn_fabric *f, uint32_t p) { return &st(f
 
 #define NEVER (UINT64_MAX / 2) /* thresholds of ports that never pause */
 
+/* pfc.threshold: XOFF at buffer - headroom per port, or a shared buffer
+ * per switch (pause at free shared bytes / 2^pfc.dt_shift). */
+enum pfc_threshold { PFC_STATIC = 0, PFC_DYNAMIC };
+
+static const char *threshold_choice(size_t i)
+{
+    static const char *const v[] = {"static", "dynamic"}; /* enum pfc_threshold's order */
+    return i < sizeof v / sizeof v[0] ? v[i] : NULL;
+}
+
+/* pfc.* */
+struct pfc_keys {
+    uint64_t headroom_bytes; /* per ingress port above XOFF; 0 = mlx5 formula */
+    uint8_t threshold;       /* enum pfc_threshold */
+    uint32_t dt_shift;       /* dynamic: pause at free shared buffer / 2^shift */
+};
+BN_FC_KEYS_CHECK(struct pfc_keys);
+
+#define KEY(m) BN_ROW_FC(struct pfc_keys, m)
+static const struct bn_key_row keys[] = {
+    { .info.path = "pfc.headroom_bytes", BN_ROW_INT, .info.unit = "bytes",
+      .info.def = "= mlx5 formula",
+      .info.doc = "PFC headroom per ingress port above XOFF; unset = mlx5's "
+                  "(301 + 2.16 x cable m) x Gb/s + 2.72 x MTU. Must cover the bytes in flight.",
+      KEY(headroom_bytes), .lo = 1, .hi = 1099511627776.0,
+      .flags = BN_KEY_LO | BN_KEY_HI | BN_KEY_DERIVED },
+    { .info.path = "pfc.threshold", BN_ROW_ENUM, .info.unit = "", .info.def = "static",
+      .info.choice = threshold_choice,
+      .info.doc = "XOFF rule: static (buffer - headroom per port) or dynamic (a shared buffer "
+                  "per switch; pause at free shared bytes / 2^pfc.dt_shift).",
+      KEY(threshold) },
+    { .info.path = "pfc.dt_shift", BN_ROW_INT, .info.unit = "", .info.def = "3",
+      .info.doc = "Dynamic threshold: alpha = 1/2^shift of the free shared buffer (3: 1/8).",
+      KEY(dt_shift), BN_ROW_RANGE(0, 16) },
+};
+#undef KEY
+
+extern const struct bn_fc_ops bn_fc_pfc; /* below: its keys' block is found by it */
+static const struct pfc_keys *keys_of(const struct bn_fc_setup *in)
+{
+    return bn_fc_keys(in->sc, &bn_fc_pfc);
+}
+
 /* Headroom (pfc.headroom_bytes, or mlx5's formula) must hold what is in
  * flight when a pause takes effect: a frame counts against this port only
  * after propagation, FEC and the switch's forwarding latency (the peer's
@@ -61,8 +104,9 @@ static int setup_port(const struct bn_fc_setup *in, const struct bn_fc_link *l,
                       uint32_t peer_lat_ps, struct pfc_port *fc, struct bn_error *err)
 {
     const struct bn_scenario *sc = in->sc;
-    uint64_t head = sc->pfc.headroom_bytes
-                        ? sc->pfc.headroom_bytes
+    const struct pfc_keys *k = keys_of(in);
+    uint64_t head = k->headroom_bytes
+                        ? k->headroom_bytes
                         : bn_pfc_headroom_bytes(l->rate_gbps, l->cable_m, sc->nic.mtu_bytes);
     uint64_t inflight = bn_pfc_inflight_bytes(l->rate_gbps, peer_lat_ps, in->max_wire, 0);
     if (head < inflight)
@@ -95,7 +139,7 @@ static int setup_shared(struct bn_fabric *f, const struct bn_fc_setup *in, struc
     s->used = calloc(nnodes + 1, sizeof *s->used);
     if (!s->shared || !s->used)
         return bn_fail(err, BN_ENOMEM, "out of memory for shared buffers");
-    s->shift = in->sc->pfc.dt_shift;
+    s->shift = keys_of(in)->dt_shift;
     s->resume_gap = in->max_wire;
     for (uint32_t p = 0; p < f->nports; p++) /* > 0: each buffer exceeds its headroom */
         if (in->link[p].switch_port)
@@ -120,7 +164,7 @@ static int pfc_setup(struct bn_fabric *f, const struct bn_fc_setup *in, struct b
         if (rc != BN_OK)
             return rc;
     }
-    return in->sc->pfc.threshold == BN_SC_PFC_DYNAMIC ? setup_shared(f, in, err) : BN_OK;
+    return keys_of(in)->threshold == PFC_DYNAMIC ? setup_shared(f, in, err) : BN_OK;
 }
 
 static void pfc_free(struct bn_fabric *f)
@@ -268,6 +312,9 @@ static void pfc_port_stats(const struct bn_fabric *f, uint32_t p, struct bn_fc_p
 
 const struct bn_fc_ops bn_fc_pfc = {
     .name = "pfc",
+    .summary = "Ethernet PFC, needs nic.encap roce",
+    .keys = keys,
+    .nkeys = sizeof keys / sizeof keys[0],
     .lossless = true,
     .link_layer = BN_LL_ETHERNET,
     .pauses = true,

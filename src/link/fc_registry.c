@@ -1,4 +1,9 @@
-/* Flow-control modules selectable by name (link.flow_control). */
+/*
+ * Flow-control modules selectable by name (link.flow_control stores the
+ * index: keep the order), and their own keys, which the scenario registry
+ * splices in (scenario/keys.c), each module's parsed into its block of the
+ * scenario (bn_scenario.fc[index]).
+ */
 
 #include "link/fabric.h"
 
@@ -13,6 +18,14 @@ static const struct bn_fc_ops *const modules[] = {
 };
 
 #define NMODULES (sizeof modules / sizeof modules[0])
+_Static_assert(NMODULES <= BN_SC_FC_MAX, "bn_scenario.fc has no block for every module");
+
+/* link.flow_control's doc: each module's name and summary, in registry
+ * order (a constant for the key's row: tests/link/test_fc_keys.c fails
+ * when it and the summaries disagree). */
+const char bn_fc_doc[] =
+    "Link-level flow control: lossy (drop-tail), credit (InfiniBand credits, "
+    "needs nic.encap ib), pfc (Ethernet PFC, needs nic.encap roce).";
 
 const struct bn_fc_ops *bn_fc_at(size_t i)
 {
@@ -22,4 +35,44 @@ const struct bn_fc_ops *bn_fc_at(size_t i)
 const char *bn_fc_name(size_t i)
 {
     return i < NMODULES ? modules[i]->name : NULL;
+}
+
+const char *bn_fc_summary(size_t i)
+{
+    return i < NMODULES ? modules[i]->summary : NULL;
+}
+
+const void *bn_fc_keys(const struct bn_scenario *sc, const struct bn_fc_ops *ops)
+{
+    for (size_t i = 0; i < NMODULES; i++)
+        if (modules[i] == ops)
+            return &sc->fc[i];
+    return NULL;
+}
+
+const struct bn_key_row *bn_fc_key(size_t j)
+{
+    for (size_t i = 0; i < NMODULES; i++) {
+        if (j < modules[i]->nkeys)
+            return &modules[i]->keys[j];
+        j -= modules[i]->nkeys;
+    }
+    return NULL;
+}
+
+size_t bn_fc_nkeys(void)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < NMODULES; i++)
+        n += modules[i]->nkeys;
+    return n;
+}
+
+size_t bn_fc_key_module(const struct bn_key_row *k)
+{
+    for (size_t i = 0; i < NMODULES; i++)
+        if (modules[i]->nkeys && k >= modules[i]->keys &&
+            k < modules[i]->keys + modules[i]->nkeys)
+            return i;
+    return SIZE_MAX;
 }

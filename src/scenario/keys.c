@@ -1,7 +1,8 @@
 /*
  * The scenario key registry: one table describing every field of struct
  * bn_scenario (YAML path, type, unit, default, doc, bounds), with the rows
- * the modules carry (congestion controls', fault kinds') spliced in, plus
+ * the modules carry (flow-control modules', load-balancing policies',
+ * congestion controls', fault kinds') spliced in, plus
  * the single setter every value goes through. Defaults are parsed from the
  * table's default text, so the documented default is by construction the
  * real one.
@@ -62,10 +63,8 @@ static const struct bn_scn_list lists[] = {
     }
 CHOICES(cable_choice, "copper", "fiber")
 CHOICES(forwarding_choice, "cut_through", "store_and_forward")
-CHOICES(threshold_choice, "static", "dynamic")
 CHOICES(ecmp_fields_choice, "dst_entropy", "dst", "entropy")
 CHOICES(ecmp_salt_choice, "per_switch", "same")
-CHOICES(ar_metric_choice, "queue", "load")
 CHOICES(nonminimal_choice, "none", "valiant", "ugal")
 CHOICES(entropy_choice, "per_flow", "per_packet")
 CHOICES(tuner_choice, "bnet", "nccl", "both")
@@ -219,24 +218,12 @@ static const struct bn_key_row head[] = {
       FIELD(sw.forwarding) },
     { .info.path = "link.flow_control", ENUM_KEY, .info.unit = "", .info.def = "lossy",
       .info.choice = bn_fc_name,
-      .info.doc = "Link-level flow control: lossy (drop-tail), credit (InfiniBand credits, "
-                  "needs nic.encap ib), pfc (Ethernet PFC, needs nic.encap roce).",
+      .info.doc = bn_fc_doc, /* each module's name and summary, beside the registry */
       FIELD(link.flow_control) },
-    { .info.path = "pfc.headroom_bytes", INT_KEY, .info.unit = "bytes",
-      .info.def = "= mlx5 formula",
-      .info.doc = "PFC headroom per ingress port above XOFF; unset = mlx5's "
-                  "(301 + 2.16 x cable m) x Gb/s + 2.72 x MTU. Must cover the bytes in flight.",
-      FIELD(pfc.headroom_bytes), .lo = 1, .hi = 1099511627776.0,
-      .flags = BN_KEY_LO | BN_KEY_HI | BN_KEY_DERIVED },
-    { .info.path = "pfc.threshold", ENUM_KEY, .info.unit = "", .info.def = "static",
-      .info.choice = threshold_choice,
-      .info.doc = "XOFF rule: static (buffer - headroom per port) or dynamic (a shared buffer "
-                  "per switch; pause at free shared bytes / 2^pfc.dt_shift).",
-      FIELD(pfc.threshold) },
-    { .info.path = "pfc.dt_shift", INT_KEY, .info.unit = "", .info.def = "3",
-      .info.doc = "Dynamic threshold: alpha = 1/2^shift of the free shared buffer (3: 1/8).",
-      FIELD(pfc.dt_shift), RANGE(0, 16) },
+};
 
+/* Here come the flow-control modules' own keys (src/link/fc_*.c), then: */
+static const struct bn_key_row sw_head[] = {
     { .info.path = "switch.buffer_bytes", INT_KEY, .info.unit = "bytes", .info.def = "1048576",
       .info.doc = "Packet buffer per port: the egress drop-tail limit (lossy); the receive "
                   "buffer per ingress port (credit); XOFF + headroom per ingress port (pfc). "
@@ -244,9 +231,7 @@ static const struct bn_key_row head[] = {
       FIELD(sw.buffer_bytes), RANGE(1, 4294967294.0) },
     { .info.path = "switch.load_balancing", ENUM_KEY, .info.unit = "", .info.def = "ecmp",
       .info.choice = bn_lb_name,
-      .info.doc = "How a switch picks among equal-cost next hops: ecmp (per-flow hash), adaptive "
-                  "(least-loaded, per packet), flowlet (re-pick after an idle gap), spray_random, "
-                  "spray_rr (per packet).",
+      .info.doc = bn_lb_doc, /* each policy's name and summary, beside the registry */
       FIELD(sw.load_balancing) },
     { .info.path = "switch.lb_per_tier", STRING_KEY, .info.unit = "", .info.def = "",
       .info.doc = "Tiers whose policy differs, e.g. '1=ecmp 2=adaptive' (1 = leaves/ToRs).",
@@ -259,20 +244,10 @@ static const struct bn_key_row head[] = {
       .info.choice = ecmp_salt_choice,
       .info.doc = "per_switch: each switch seeds its hash; same: all alike (polarization).",
       FIELD(sw.ecmp_salt) },
-    { .info.path = "switch.ar_metric", ENUM_KEY, .info.unit = "", .info.def = "queue",
-      .info.choice = ar_metric_choice,
-      .info.doc = "Adaptive routing's port metric: queued bytes, or queued + still on the wire.",
-      FIELD(sw.ar_metric) },
-    { .info.path = "switch.ar_band_bytes", INT_KEY, .info.unit = "bytes", .info.def = "8192",
-      .info.doc = "Adaptive routing grades next hops in bands of this much load and picks at "
-                  "random in the best band (Broadcom DLB's quality bands); 1 = exact.",
-      FIELD(sw.ar_band_bytes), RANGE(1, 1 << 30) },
-    { .info.path = "switch.flowlet_gap_us", FLOAT_KEY, .info.unit = "us", .info.def = "10",
-      .info.doc = "Flowlet switching: idle time after which a flow may take a new path.",
-      FIELD(sw.flowlet_gap_us), RANGE(0, 1e9) },
-    { .info.path = "switch.flowlet_slots", INT_KEY, .info.unit = "slots", .info.def = "4096",
-      .info.doc = "Flowlet table entries per switch (flows share them by hash).",
-      FIELD(sw.flowlet_slots), RANGE(1, 16777216) },
+};
+
+/* Here come the load-balancing policies' own keys (src/switch/lb_*.c), then: */
+static const struct bn_key_row body[] = {
     { .info.path = "switch.trim", BOOL_KEY, .info.unit = "", .info.def = "false",
       .info.doc = "Lossy links: trim a data packet that does not fit to its header, forward that "
                   "ahead of the queue, and let the receiver ask for it again (NDP, Ultra Ethernet).",
@@ -1000,15 +975,18 @@ static const struct bn_key_row tail[] = {
       FIELD(sharp.max_trees), RANGE(1, 64) },
 };
 
-/* The registry is head[], the congestion controls' keys, mid[], the fault
- * kinds' keys, tail[]: one sequence of rows, indexed without any table
- * built at run time. */
+/* The registry is head[], the flow-control modules' keys, sw_head[], the
+ * load-balancing policies' keys, body[], the congestion controls' keys,
+ * mid[], the fault kinds' keys, tail[]: one sequence of rows, indexed
+ * without any table built at run time. */
 #define NHEAD (sizeof head / sizeof head[0])
+#define NSW_HEAD (sizeof sw_head / sizeof sw_head[0])
+#define NBODY (sizeof body / sizeof body[0])
 #define NMID (sizeof mid / sizeof mid[0])
 #define NTAIL (sizeof tail / sizeof tail[0])
 
-_Static_assert(NHEAD + BN_CC_KEYS_MAX + NMID + BN_FAULT_KIND_KEYS_MAX + NTAIL <=
-                   BN_SCENARIO_KEYS_MAX,
+_Static_assert(NHEAD + BN_FC_KEYS_MAX + NSW_HEAD + BN_LB_KEYS_MAX + NBODY + BN_CC_KEYS_MAX + NMID +
+                       BN_FAULT_KIND_KEYS_MAX + NTAIL <= BN_SCENARIO_KEYS_MAX,
                "bn_scenario.key_line has no room for every key");
 
 /* A part of the sequence: rows of this file, then a module registry's. */
@@ -1018,7 +996,9 @@ static const struct part {
     const struct bn_key_row *(*spliced)(size_t j); /* NULL: nothing after */
     size_t (*nspliced)(void);
 } parts[] = {
-    {head, NHEAD, bn_cc_key, bn_cc_nkeys},
+    {head, NHEAD, bn_fc_key, bn_fc_nkeys},
+    {sw_head, NSW_HEAD, bn_lb_key, bn_lb_nkeys},
+    {body, NBODY, bn_cc_key, bn_cc_nkeys},
     {mid, NMID, bn_fault_kind_key, bn_fault_kind_nkeys},
     {tail, NTAIL, NULL, NULL},
 };
@@ -1063,14 +1043,31 @@ const struct bn_key_row *bn_scn_at(size_t i)
     return NULL;
 }
 
+/* The module blocks of struct bn_scenario, by bn_key_row.block: where they
+ * start, one's size, how many, and which module a row is of. */
+static const struct block_kind {
+    size_t at, size, max;
+    size_t (*module_of)(const struct bn_key_row *k);
+} blocks[] = {
+    [BN_KEY_BLOCK_CC] = {offsetof(struct bn_scenario, cc), sizeof(struct bn_scenario_cc_block),
+                         BN_SC_CC_MAX, bn_cc_key_module},
+    [BN_KEY_BLOCK_LB] = {offsetof(struct bn_scenario, lb), sizeof(struct bn_scenario_lb_block),
+                         BN_SC_LB_MAX, bn_lb_key_module},
+    [BN_KEY_BLOCK_FC] = {offsetof(struct bn_scenario, fc), sizeof(struct bn_scenario_fc_block),
+                         BN_SC_FC_MAX, bn_fc_key_module},
+};
+
 size_t bn_scn_offset(const struct bn_key_row *k)
 {
-    if (k->block != BN_KEY_BLOCK_CC)
+    if (!k->block)
         return k->offset;
-    size_t i = bn_cc_key_module(k);
-    if (i >= BN_SC_CC_MAX)
+    if (k->block >= sizeof blocks / sizeof blocks[0])
+        abort(); /* a block kind of none: a bug */
+    const struct block_kind *b = &blocks[k->block];
+    size_t i = b->module_of(k);
+    if (i >= b->max)
         abort(); /* a block row of no module: a bug */
-    return offsetof(struct bn_scenario, cc) + i * sizeof(struct bn_scenario_cc_block) + k->offset;
+    return b->at + i * b->size + k->offset;
 }
 
 size_t bn_scenario_key_count(void) { return bn_scn_count(); }

@@ -25,7 +25,7 @@ const struct bn_key_row *bn_scn_at(size_t i);
 size_t bn_scn_index(const struct bn_key_row *k);
 
 /* Where k's value lives in struct bn_scenario (a module's key: in its
- * block, bn_scenario.cc[...]). */
+ * block, bn_scenario.fc[...], .lb[...] or .cc[...]). */
 size_t bn_scn_offset(const struct bn_key_row *k);
 
 /* Leaf key with exactly this dotted path, or NULL. */

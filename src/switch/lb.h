@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "bnet/scenario.h"
+#include "core/keyrow.h"
 #include "core/rng.h"
 #include "link/fabric.h"
 
@@ -40,6 +41,7 @@ struct bn_lb_ctx {
 
 struct bn_lb_ops {
     const char *name;
+    const char *summary;          /* a few words: how it picks (switch.load_balancing's doc) */
     bool pure;                    /* pick changes no state: it may be asked in advance
                                    * (to prefetch the port it will return) */
     bool hashes;                  /* pick is bn_lb_hash_pick with the switch's salt, so a
@@ -47,8 +49,15 @@ struct bn_lb_ops {
                                    * hand (switch.c) */
     bool sticky;                  /* a flow sending without pause keeps one next hop (a
                                    * flowlet): the flow level takes it by ECMP's hash */
+    /* Its own scenario keys (core/keyrow.h rows, BN_ROW_LB: fields of its
+     * keys struct, which lives in bn_scenario.lb[its registry index] and
+     * is checked to fit, BN_LB_KEYS_CHECK; bn_lb_keys reads it back);
+     * nkeys of them, 0: none. */
+    const struct bn_key_row *keys;
+    size_t nkeys;
     /* Optional: a switch's private state, sized and filled from the
-     * scenario's keys (priv_size bytes, zeroed, 8-byte aligned). */
+     * scenario's keys (priv_size bytes, zeroed, 8-byte aligned): what
+     * pick reads per packet is copied there, not read from the scenario. */
     size_t (*priv_size)(const struct bn_scenario *sc);
     void (*setup)(void *priv, const struct bn_scenario *sc);
     uint32_t (*pick)(struct bn_lb_ctx *ctx, struct bn_lb_switch_state *sw, const uint32_t *ports,
@@ -60,6 +69,32 @@ struct bn_lb_ops {
 const struct bn_lb_ops *bn_lb_at(size_t i);
 const char *bn_lb_name(size_t i);
 const struct bn_lb_ops *bn_lb_find(const char *name);
+const char *bn_lb_summary(size_t i);
+/* switch.load_balancing's doc: "How a switch picks among equal-cost next
+ * hops: " and each policy's "name (summary)", policies in a row with the
+ * same summary sharing it (written beside the registry: the row needs a
+ * constant). */
+extern const char bn_lb_doc[];
+/* Policy ops's parsed keys: its block of sc (bn_scenario.lb[its index]). */
+const void *bn_lb_keys(const struct bn_scenario *sc, const struct bn_lb_ops *ops);
+/* Every policy's own key rows, for the scenario registry to splice in
+ * after switch.ecmp_salt: the j-th (NULL past the last), in registry
+ * order, and how many; the registry index of the policy whose row k is. */
+const struct bn_key_row *bn_lb_key(size_t j);
+size_t bn_lb_nkeys(void);
+size_t bn_lb_key_module(const struct bn_key_row *k);
+/* Room in the scenario registry for them (checked by tests/switch). */
+#define BN_LB_KEYS_MAX 8
+
+/* A policy's keys struct fits its block of the scenario (bn_scenario.lb). */
+#define BN_LB_KEYS_CHECK(type) \
+    _Static_assert(sizeof(type) <= sizeof(struct bn_scenario_lb_block) && \
+                   _Alignof(type) <= _Alignof(struct bn_scenario_lb_block), \
+                   #type " must fit in bn_scenario_lb_block")
+/* A row's field m of the policy's keys struct `type` (its offset within
+ * the block; the scenario registry adds the block's). */
+#define BN_ROW_LB(type, m) \
+    .offset = offsetof(type, m), .size = sizeof(((type *)0)->m), .block = BN_KEY_BLOCK_LB
 /* A uniform choice among n by a 64-bit hash (multiply-shift, no modulo bias worth the name). */
 static inline uint32_t bn_lb_by_hash(uint64_t h, uint32_t n)
 {

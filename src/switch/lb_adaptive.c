@@ -13,11 +13,43 @@
  */
 #include "switch/lb.h"
 
+/* switch.ar_metric: queued bytes, or queued plus still on the wire. */
+enum ar_metric { AR_QUEUE = 0, AR_LOAD };
+
+static const char *metric_choice(size_t i)
+{
+    static const char *const v[] = {"queue", "load"}; /* enum ar_metric's order */
+    return i < sizeof v / sizeof v[0] ? v[i] : NULL;
+}
+
+/* switch.ar_* */
+struct adaptive_keys {
+    uint8_t metric;               /* enum ar_metric */
+    uint32_t band_bytes;          /* next hops this close in load tie */
+};
+BN_LB_KEYS_CHECK(struct adaptive_keys);
+
+#define KEY(m) BN_ROW_LB(struct adaptive_keys, m)
+static const struct bn_key_row keys[] = {
+    { .info.path = "switch.ar_metric", BN_ROW_ENUM, .info.unit = "", .info.def = "queue",
+      .info.choice = metric_choice,
+      .info.doc = "Adaptive routing's port metric: queued bytes, or queued + still on the wire.",
+      KEY(metric) },
+    { .info.path = "switch.ar_band_bytes", BN_ROW_INT, .info.unit = "bytes", .info.def = "8192",
+      .info.doc = "Adaptive routing grades next hops in bands of this much load and picks at "
+                  "random in the best band (Broadcom DLB's quality bands); 1 = exact.",
+      KEY(band_bytes), BN_ROW_RANGE(1, 1 << 30) },
+};
+#undef KEY
+
+/* A switch's copy of the keys, as pick reads them. */
 struct adaptive {
-    uint8_t metric;               /* enum bn_sc_ar_metric */
+    uint8_t metric;               /* enum ar_metric */
     uint32_t band;                /* bytes of load that grade alike */
     uint64_t mask;                /* a power-of-two band: ~(band - 1), else 0 */
 };
+
+extern const struct bn_lb_ops bn_lb_adaptive; /* below: its keys' block is found by it */
 
 static size_t adaptive_priv_size(const struct bn_scenario *sc)
 {
@@ -27,9 +59,10 @@ static size_t adaptive_priv_size(const struct bn_scenario *sc)
 
 static void adaptive_setup(void *priv, const struct bn_scenario *sc)
 {
+    const struct adaptive_keys *k = bn_lb_keys(sc, &bn_lb_adaptive);
     struct adaptive *ar = priv;
-    ar->metric = sc->sw.ar_metric;
-    ar->band = sc->sw.ar_band_bytes ? sc->sw.ar_band_bytes : 1;
+    ar->metric = k->metric;
+    ar->band = k->band_bytes ? k->band_bytes : 1;
     ar->mask = (ar->band & (ar->band - 1)) == 0 ? ~((uint64_t)ar->band - 1) : 0;
 }
 
@@ -37,7 +70,7 @@ static uint64_t load_of(const struct bn_lb_ctx *ctx, uint8_t metric, uint32_t p)
 {
     const struct bn_port *port = &ctx->f->ports[p];
     uint64_t load = port->q.bytes;
-    if (metric == BN_SC_AR_LOAD && port->busy_until > ctx->f->now)
+    if (metric == AR_LOAD && port->busy_until > ctx->f->now)
         load += (uint64_t)((double)(port->busy_until - ctx->f->now) * (double)port->rate_bps / 8e12);
     return load;
 }
@@ -65,6 +98,9 @@ static uint32_t adaptive_pick(struct bn_lb_ctx *ctx, struct bn_lb_switch_state *
 
 const struct bn_lb_ops bn_lb_adaptive = {
     .name = "adaptive",
+    .summary = "least-loaded, per packet",
+    .keys = keys,
+    .nkeys = sizeof keys / sizeof keys[0],
     .priv_size = adaptive_priv_size,
     .setup = adaptive_setup,
     .pick = adaptive_pick,

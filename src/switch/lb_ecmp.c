@@ -16,6 +16,7 @@ static uint32_t ecmp_pick(struct bn_lb_ctx *ctx, struct bn_lb_switch_state *sw,
 
 const struct bn_lb_ops bn_lb_ecmp = {
     .name = "ecmp",
+    .summary = "per-flow hash",
     .pure = true,
     .hashes = true,
     .pick = ecmp_pick,

@@ -40,11 +40,13 @@ static uint32_t rr_pick(struct bn_lb_ctx *ctx, struct bn_lb_switch_state *sw,
 
 const struct bn_lb_ops bn_lb_spray_random = {
     .name = "spray_random",
+    .summary = "per packet",
     .pick = random_pick,
 };
 
 const struct bn_lb_ops bn_lb_spray_rr = {
     .name = "spray_rr",
+    .summary = "per packet",
     .priv_size = rr_priv_size,
     .pick = rr_pick,
 };

@@ -339,7 +339,9 @@ static void check_key_shape(const struct bn_key_row *k)
     }
     assert_true(bn_scn_offset(k) + k->size <= sizeof(struct bn_scenario));
     if (k->block) /* a module's key: within its block */
-        assert_true(k->block == BN_KEY_BLOCK_CC && k->offset + k->size <= BN_SC_CC_BLOCK_BYTES);
+        assert_true(k->block == BN_KEY_BLOCK_CC   ? k->offset + k->size <= BN_SC_CC_BLOCK_BYTES
+                    : k->block == BN_KEY_BLOCK_LB ? k->offset + k->size <= BN_SC_LB_BLOCK_BYTES
+                    : k->block == BN_KEY_BLOCK_FC && k->offset + k->size <= BN_SC_FC_BLOCK_BYTES);
 }
 
 static void test_registry(void **state)
@@ -376,7 +378,9 @@ static void test_registry_covers_struct(void **state)
                    sizeof(((struct bn_scenario *)0)->job_key_line) +
                    sizeof(((struct bn_scenario *)0)->key_line) +
                    /* the modules' blocks: room each module's own struct fills */
-                   sizeof(((struct bn_scenario *)0)->cc);
+                   sizeof(((struct bn_scenario *)0)->cc) +
+                   sizeof(((struct bn_scenario *)0)->lb) +
+                   sizeof(((struct bn_scenario *)0)->fc);
     const struct bn_scn_list *l;
     for (size_t li = 0; (l = bn_scn_list_at(li)) != NULL; li++) {
         size_t item = 0; /* a list's keys, once per item */

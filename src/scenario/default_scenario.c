@@ -322,6 +322,8 @@ static const char default_yaml[] =
     "  root: 0                       # nccl-tests -r\n"
     "  slice_bytes: 512KiB           # pipelining unit (524288)\n"
     "  step_latency_us: 1            # software overhead per transfer\n"
+    "  ll_step_latency_us: 2.7       # LL's network step (NCCL's hwLat)\n"
+    "  ll128_step_latency_us: 4      # LL128's network step (NCCL's hwLat)\n"
     "  iters: 1                      # nccl-tests -n\n"
     "  warmup: 0                     # nccl-tests -w\n"
     "  in_place: true                # then as many iterations in place\n"

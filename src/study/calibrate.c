@@ -47,6 +47,11 @@ static double auto_channels(const struct bn_scenario *sc)
 static const struct fittable fittables[] = {
     /* NCCL's per-step software latency: 0.1 us to its Simple network hwLat (14 us) */
     {.key = "coll.step_latency_us", .lo = 0.1, .hi = 14, .rel = false, .dflt = true},
+    /* LL's and LL128's ring network step: NCCL's least and most step of the
+     * protocol anywhere (hwLat: LL 0.6 NVLink to 5.0 network tree; LL128
+     * 1.25 NVLink tree to 8.5 network tree; 2.20.3 src/graph/tuning.cc) */
+    {.key = "coll.ll_step_latency_us", .lo = 0.6, .hi = 5.0, .rel = false, .dflt = false},
+    {.key = "coll.ll128_step_latency_us", .lo = 1.25, .hi = 8.5, .rel = false, .dflt = true},
     /* NVLink's data share: below NCCL's NVLink4 figure (0.824) to line rate */
     {.key = "scale_up.efficiency", .lo = 0.5, .hi = 1.0, .rel = false, .dflt = true},
     /* the NIC's and fabric's rate: half the line rate to the line rate */

@@ -324,6 +324,7 @@ static const char default_yaml[] =
     "  step_latency_us: 1            # software overhead per transfer\n"
     "  ll_step_latency_us: 2.7       # LL's network step (NCCL's hwLat)\n"
     "  ll128_step_latency_us: 4      # LL128's network step (NCCL's hwLat)\n"
+    "  channel_gbs: 0                # a channel's throughput per rank; 0: unbounded\n"
     "  iters: 1                      # nccl-tests -n\n"
     "  warmup: 0                     # nccl-tests -w\n"
     "  in_place: true                # then as many iterations in place\n"

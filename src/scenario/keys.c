@@ -1085,6 +1085,10 @@ static const struct bn_key_row tail[] = {
       .info.doc = "A ring's network step under LL128 (NCCL's hwLat[NET][RING][LL128]); its "
                   "other steps NCCL's figures scaled alike, as coll.ll_step_latency_us.",
       FIELD(coll.ll128_step_latency_us), RANGE(0, 1e6) },
+    { .info.path = "coll.channel_gbs", FLOAT_KEY, .info.unit = "GB/s", .info.def = "0",
+      .info.doc = "A channel's throughput at each rank (one CTA's copy rate): its sends "
+                  "are paced to it. 0 = unbounded (the links bound it).",
+      FIELD(coll.channel_gbs), RANGE(0, 1e6) },
     { .info.path = "coll.iters", INT_KEY, .info.unit = "", .info.def = "1",
       .info.doc = "Timed iterations per size (nccl-tests -n); the time is their mean.",
       FIELD(coll.iters), RANGE(1, 1000) },

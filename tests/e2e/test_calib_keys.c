@@ -1,7 +1,9 @@
 /*
- * The protocols' own step latencies (coll.ll_step_latency_us,
- * coll.ll128_step_latency_us), on the flow level, against what their
- * definitions imply:
+ * A channel's throughput (coll.channel_gbs) and the protocols' own step
+ * latencies (coll.ll_step_latency_us, coll.ll128_step_latency_us), on the
+ * flow level, against what their definitions imply:
+ * - a ring's large AllReduce under a binding cap reaches channels x cap
+ *   of busbw, not more, explicit or aggregate; at 0 the links bind it;
  * - an LL128 row moves with its key and not with coll.step_latency_us
  *   (Simple's), a Simple row the other way round; the keys' defaults are
  *   NCCL's hwLat (2.7, 4.0 us): setting them so changes nothing.
@@ -27,6 +29,23 @@ static struct bn_coll_row row_of(const char *const *sets, const char *more1, con
     struct bn_coll_row row;
     test_coll_row(all, &row, NULL);
     return row;
+}
+
+static void test_cap_bounds_a_ring(void **state)
+{
+    (void)state;
+    const char *sets[] = {FT16, "coll.channels=2", "coll.min_bytes=64MiB",
+                          "coll.max_bytes=64MiB", NULL};
+    double free_bw = row_of(sets, NULL, NULL).busbw_gbs;
+    double capped = row_of(sets, "coll.channel_gbs=3", NULL).busbw_gbs;
+    double loose = row_of(sets, "coll.channel_gbs=40", NULL).busbw_gbs;
+    double bulk = row_of(sets, "coll.channel_gbs=3", "coll.aggregate=true").busbw_gbs;
+    print_message("64 MiB ring busbw: free %.3f, cap 2 x 3 GB/s %.3f (aggregate %.3f), "
+                  "cap 2 x 40 %.3f GB/s\n", free_bw, capped, bulk, loose);
+    assert_true(free_bw > 10);
+    assert_true(capped <= 2 * 3 * 1.01 && capped > 2 * 3 * 0.9); /* a first step unpaced */
+    assert_true(bulk <= 2 * 3 * 1.001 && bulk > 2 * 3 * 0.9);
+    assert_true(fabs(loose / free_bw - 1) < 0.02); /* a cap above the links: theirs */
 }
 
 static void test_protocol_steps_apart(void **state)
@@ -59,6 +78,7 @@ static void test_protocol_steps_apart(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_cap_bounds_a_ring),
         cmocka_unit_test(test_protocol_steps_apart),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -4,9 +4,10 @@
  * flow level, against what their definitions imply:
  * - a ring's large AllReduce under a binding cap reaches channels x cap
  *   of busbw, not more, explicit or aggregate; at 0 the links bind it;
- * - an LL128 row moves with its key and not with coll.step_latency_us
- *   (Simple's), a Simple row the other way round; the keys' defaults are
- *   NCCL's hwLat (2.7, 4.0 us): setting them so changes nothing.
+ * - a ring's LL128 row moves with its key and not with
+ *   coll.step_latency_us (Simple's), a Simple row the other way round, a
+ *   tree's not at all (NCCL's own figures); the keys' defaults are NCCL's
+ *   hwLat (2.7, 4.0 us): setting them so changes nothing.
  */
 #include "support.h"
 #include <math.h>
@@ -73,6 +74,14 @@ static void test_protocol_steps_apart(void **state)
     assert_true(ll_slow - ll > 8 * 2.3);
     assert_true(ll128_simple == ll128);
     assert_true(simple_ll128 == simple);
+    /* a tree's steps keep NCCL's own figures (hwLat[..][TREE]) */
+    double tree = row_of(sets, "coll.proto=ll128", "coll.algo=tree").time_us;
+    const char *tree_sets[] = {FT16, "coll.min_bytes=1MiB", "coll.max_bytes=1MiB",
+                               "coll.algo=tree", NULL};
+    double tree_slow = row_of(tree_sets, "coll.proto=ll128", "coll.ll128_step_latency_us=8")
+                           .time_us;
+    print_message("1 MiB tree ll128: %.2f us, key 8: %.2f us\n", tree, tree_slow);
+    assert_true(tree_slow == tree);
 }
 
 int main(void)

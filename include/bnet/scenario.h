@@ -288,6 +288,10 @@ struct bn_scenario_coll {
     uint64_t min_bytes, max_bytes; /* the sweep's smallest and largest size (-b, -e) */
     uint64_t slice_bytes;        /* pipelining unit */
     double step_latency_us;      /* software overhead before each transfer is posted */
+    /* LL's and LL128's step latency: a ring's network step (NCCL's hwLat),
+     * its other steps NCCL's table scaled alike (driver/coll/coll_nccl.c) */
+    double ll_step_latency_us, ll128_step_latency_us;
+    double channel_gbs;          /* a channel's (one CTA's) throughput per rank, GB/s; 0 = none */
     /* channels (parallel rings/trees); each size the last times step_factor
      * (-f); root rank (-r); timed iterations (-n); untimed ones first (-w) */
     uint32_t channels, step_factor, root, iters, warmup;

@@ -11,10 +11,9 @@
  *   on the wire, 576000 of payload.
  * - Simple: the data as is, then a flag; a step is the 4 MiB buffer
  *   (NCCL_BUFFSIZE) over its 8 slots: 512 KiB.
- * Each connection has NCCL_STEPS = 8 slots. A step's synchronisation
- * scales coll.step_latency_us (Simple's) by NCCL's own per-step network
- * latencies of a ring (src/graph/tuning.cc, hwLat[NET][RING]: LL 2.7,
- * LL128 4.0, Simple 9.6 us).
+ * Each connection has NCCL_STEPS = 8 slots. A step's latency is the
+ * protocol's own (coll.ll_step_latency_us, coll.ll128_step_latency_us,
+ * Simple's coll.step_latency_us; driver/coll/coll_nccl.c).
  */
 #include <stddef.h>
 
@@ -24,12 +23,11 @@
 
 static const struct bn_coll_proto protos[] = {
     {.name = "ll", .line_bytes = 16, .line_payload = 8, .step_payload = 8 * 512 * 8,
-     .steps = NCCL_STEPS, .step_latency_share = 2.7 / 9.6},
+     .steps = NCCL_STEPS},
     {.name = "ll128", .line_bytes = 128, .line_payload = 120,
-     .step_payload = 120 * 640 * 8 / 128 * 120, .steps = NCCL_STEPS,
-     .step_latency_share = 4.0 / 9.6},
+     .step_payload = 120 * 640 * 8 / 128 * 120, .steps = NCCL_STEPS},
     {.name = "simple", .line_bytes = 0, .line_payload = 0, .step_payload = (4u << 20) / NCCL_STEPS,
-     .steps = NCCL_STEPS, .step_latency_share = 1.0},
+     .steps = NCCL_STEPS},
 };
 
 #define NPROTOS (sizeof protos / sizeof protos[0])

@@ -1,9 +1,9 @@
 /*
  * NCCL's protocols as properties of a collective's transfers (coll.proto;
  * docs/collectives.md, "Protocols"): what a step puts on the wire for its
- * payload, how big a step is, how many steps a connection has in flight,
- * and how long a step waits between its data arriving and the receiver
- * acting on it. Facts from NCCL's sources (src/include/device.h and
+ * payload, how big a step is and how many steps a connection has in
+ * flight (a step's latency is each protocol's key: driver/coll/
+ * coll_nccl.c). Facts from NCCL's sources (src/include/device.h and
  * src/graph/tuning.cc, NCCL 2.x) as coll/proto.c cites them.
  */
 #ifndef BN_COLL_PROTO_H
@@ -19,9 +19,6 @@ struct bn_coll_proto {
     uint32_t line_payload;    /* payload bytes a line carries */
     uint64_t step_payload;    /* payload bytes of one step (a buffer slot) */
     uint32_t steps;           /* slots per connection: steps in flight (NCCL_STEPS) */
-    /* a step's synchronisation as a share of coll.step_latency_us (Simple's
-     * flag after its data: 1; LL's and LL128's flags ride in the data) */
-    double step_latency_share;
 };
 
 /* The i-th protocol (coll.proto = 1 + i), NULL past the last. */

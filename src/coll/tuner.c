@@ -181,10 +181,10 @@ static double nvls(const struct bn_coll_params *p, const struct bn_coll_cost *c)
 }
 
 void bn_coll_cost_proto(struct bn_coll_cost *c, const struct bn_coll_proto *proto,
-                        double step_latency_us)
+                        double step_latency_us, double proto_step_us)
 {
     double eff = bn_coll_proto_efficiency(proto);
-    double less = step_latency_us * (1.0 - proto->step_latency_share);
+    double less = step_latency_us - proto_step_us;
     c->nic_gbps *= eff;
     c->nv_gbps *= eff;
     c->net_alpha_us -= less;

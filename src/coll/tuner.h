@@ -30,10 +30,10 @@ struct bn_coll_cost {
 };
 
 /* The costs as NCCL protocol `proto` sees them: its wire bytes (the
- * goodputs times its efficiency) and its step latency (its share of
- * step_latency_us, which the alphas hold). */
+ * goodputs times its efficiency) and its step latency (proto_step_us in
+ * place of step_latency_us, which the alphas hold). */
 void bn_coll_cost_proto(struct bn_coll_cost *c, const struct bn_coll_proto *proto,
-                        double step_latency_us);
+                        double step_latency_us, double proto_step_us);
 /* Predicted time of `algo` (NULL if it cannot run this collective). */
 bool bn_coll_predict(const struct bn_coll_algo_ops *algo, const struct bn_coll_params *p,
                      const struct bn_coll_cost *c, double *us);

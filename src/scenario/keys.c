@@ -921,6 +921,19 @@ static const struct bn_key_row tail[] = {
       .info.doc = "Software overhead between a transfer becoming ready and its post (NCCL's "
                   "tuning model: 1 us network overhead per step).",
       FIELD(coll.step_latency_us), RANGE(0, 1e6) },
+    { .info.path = "coll.ll_step_latency_us", FLOAT_KEY, .info.unit = "us", .info.def = "2.7",
+      .info.doc = "A ring's network step under LL (NCCL's hwLat[NET][RING][LL], 2.20.3 "
+                  "src/graph/tuning.cc); the ring's NVLink steps NCCL's figure scaled alike, "
+                  "a tree's NCCL's own; the fabric's hop is simulated, the rest waits.",
+      FIELD(coll.ll_step_latency_us), RANGE(0, 1e6) },
+    { .info.path = "coll.ll128_step_latency_us", FLOAT_KEY, .info.unit = "us", .info.def = "4",
+      .info.doc = "A ring's network step under LL128 (NCCL's hwLat[NET][RING][LL128]); the "
+                  "ring's NVLink steps scaled alike, as coll.ll_step_latency_us.",
+      FIELD(coll.ll128_step_latency_us), RANGE(0, 1e6) },
+    { .info.path = "coll.channel_gbs", FLOAT_KEY, .info.unit = "GB/s", .info.def = "0",
+      .info.doc = "A channel's throughput at each rank (one CTA's copy rate): its sends "
+                  "are paced to it. 0 = unbounded (the links bound it).",
+      FIELD(coll.channel_gbs), RANGE(0, 1e6) },
     { .info.path = "coll.iters", INT_KEY, .info.unit = "", .info.def = "1",
       .info.doc = "Timed iterations per size (nccl-tests -n); the time is their mean.",
       FIELD(coll.iters), RANGE(1, 1000) },

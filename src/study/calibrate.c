@@ -37,6 +37,9 @@ struct fittable {
     bool discrete;           /* an integer: searched, not in LM's Jacobian */
     /* the value the key's 0 stands for ("auto"), or NULL */
     double (*auto_value)(const struct bn_scenario *sc);
+    /* where the fit starts from the key's 0 when 0 is outside the bounds
+     * ("none"), or NULL: the nearer bound */
+    double (*zero_start)(const struct bn_scenario *sc);
 };
 
 static double auto_channels(const struct bn_scenario *sc)
@@ -44,9 +47,25 @@ static double auto_channels(const struct bn_scenario *sc)
     return bn_coll_channels(sc);
 }
 
+/* A channel's cap where it starts to bind: NVLink's data rate a GPU has,
+ * over the channels (a ring's channels share it evenly). */
+static double cap_start(const struct bn_scenario *sc)
+{
+    return sc->scale_up.rate_gbps * sc->scale_up.efficiency / 8 / bn_coll_channels(sc);
+}
+
 static const struct fittable fittables[] = {
     /* NCCL's per-step software latency: 0.1 us to its Simple network hwLat (14 us) */
     {.key = "coll.step_latency_us", .lo = 0.1, .hi = 14, .rel = false, .dflt = true},
+    /* LL's and LL128's ring network step: NCCL's least and most step of the
+     * protocol anywhere (hwLat: LL 0.6 NVLink to 5.0 network tree; LL128
+     * 1.25 NVLink tree to 8.5 network tree; 2.20.3 src/graph/tuning.cc) */
+    {.key = "coll.ll_step_latency_us", .lo = 0.6, .hi = 5.0, .rel = false, .dflt = false},
+    {.key = "coll.ll128_step_latency_us", .lo = 1.25, .hi = 8.5, .rel = false, .dflt = true},
+    /* one CTA's throughput: a quarter of NCCL's largest per-channel ceiling
+     * on Hopper to it (tree 41.4 GB/s, 2.20.3 src/graph/tuning.cc) */
+    {.key = "coll.channel_gbs", .lo = 10, .hi = 41.4, .rel = false, .dflt = false,
+     .zero_start = cap_start},
     /* NVLink's data share: below NCCL's NVLink4 figure (0.824) to line rate */
     {.key = "scale_up.efficiency", .lo = 0.5, .hi = 1.0, .rel = false, .dflt = true},
     /* the NIC's and fabric's rate: half the line rate to the line rate */
@@ -474,6 +493,8 @@ static int choose_params(const struct bn_scenario *base, const struct bn_calib_o
                            key, p->initial);
         if (p->initial < p->lo || p->initial > p->hi) /* start inside the bounds */
             p->value = p->initial < p->lo ? p->lo : p->hi;
+        if (p->initial == 0 && f->zero_start)
+            p->value = fmin(p->hi, fmax(p->lo, f->zero_start(base)));
     }
     return BN_OK;
 }

@@ -52,6 +52,11 @@ void bn_coll_steps_of(const struct bn_scenario *sc, const struct bn_nccl_system 
                       const struct bn_coll_cost *hw, enum bn_coll_family f,
                       const struct bn_coll_proto *proto, enum bn_coll_kind kind, uint64_t bytes,
                       struct bn_coll_steps *out);
+/* A ring's network step under `proto` as the tuner's alphas take it in
+ * place of coll.step_latency_us (LL, LL128: their key less the fabric's
+ * hop; Simple: coll.step_latency_us). */
+double bn_coll_proto_step_us(const struct bn_scenario *sc, const struct bn_coll_proto *proto,
+                             const struct bn_coll_cost *hw);
 /* The pair NCCL's model picks for the row, within coll.algo and
  * coll.proto when they force one; false if it models none. */
 bool bn_coll_nccl_choice(const struct bn_scenario *sc, const struct bn_nccl_system *sys,

@@ -55,6 +55,12 @@ struct exec {
     uint32_t *to_free, nto_free; /* connections whose step was consumed */
     bool freeing;
     bn_time_t step_net_ps, step_nv_ps, launch_ps; /* software latencies (bn_coll_steps) */
+    /* coll.channel_gbs: ps per wire byte a channel's sends take at a rank
+     * (0: unpaced), and per (rank, channel) when its CTA is next free */
+    double cta_ps_per_byte;
+    bn_time_t *cta_next, *cta_at; /* and when its last copy posted, of which piece + 1 */
+    uint32_t *cta_piece;
+    uint64_t *cta_bytes;         /* an aggregate: per (rank, channel), its wire bytes */
     uint32_t domain_gpus;        /* ranks r with equal r / domain_gpus share NVLink (0: none) */
     uint32_t iter, iters_total, warmup, iters;
     bn_time_t iter_start;
@@ -302,17 +308,40 @@ static bn_time_t step_of(const struct exec *x, const struct bn_xfer_view *t)
     return nvls || (a == b && a != UINT32_MAX) ? x->step_nv_ps : x->step_net_ps;
 }
 
-/* Ready transfers (at `when`) wait out their step's software latency,
- * then post (none after a failure: the collective is over). On ranks,
- * only where their sender or receiver is. */
+/* A rank's channel is one CTA copying its steps (coll.channel_gbs), one
+ * after another: a send posts no sooner than the CTA's earlier copies
+ * took at that rate, so a channel's sends never outrun it; a lone step
+ * waits nothing (its copy overlaps its transfer: NVLink's writes, LL's
+ * lines). The same piece to a second peer (a tree's children) is the same
+ * copy's: it posts with the first. */
+static bn_time_t cta_paced(struct exec *x, const struct bn_xfer_view *t, bn_time_t at)
+{
+    const struct bn_coll_params *p = &x->sched->p;
+    if (t->src >= p->nranks)
+        return at; /* an aggregation unit's or NVSwitch's send: no CTA */
+    size_t c = (size_t)t->src * p->channels + t->channel % p->channels;
+    if (x->cta_piece[c] == t->piece + 1u && at <= x->cta_at[c])
+        return x->cta_at[c];
+    at = at > x->cta_next[c] ? at : x->cta_next[c];
+    x->cta_next[c] = at + (bn_time_t)((double)wire(x, t->bytes) * x->cta_ps_per_byte + 0.5);
+    x->cta_at[c] = at;
+    x->cta_piece[c] = t->piece + 1u;
+    return at;
+}
+
+/* Ready transfers (at `when`) wait out their step's software latency
+ * (and their channel's pace), then post (none after a failure: the
+ * collective is over). On ranks, only where their sender or receiver is. */
 static void release(struct exec *x, const uint32_t *xs, uint32_t n, bn_time_t when)
 {
     bool one_step = x->step_nv_ps == x->step_net_ps;
     for (uint32_t i = 0; i < n && !x->failed; i++) {
         struct bn_xfer_view t;
-        if (!one_step || x->ranked)
+        if (!one_step || x->ranked || x->cta_next)
             bn_sched_view(x->sched, xs[i], &t);
         bn_time_t at = when + (one_step ? x->step_net_ps : step_of(x, &t));
+        if (x->cta_next)
+            at = cta_paced(x, &t, at);
         if (x->ranked) {
             if (!here(x, x->ep_host[t.src]) && !here(x, x->ep_host[t.dst]))
                 continue;
@@ -570,6 +599,26 @@ static void chain_leg(void *ctx, const struct bn_xfer_view *t, struct bn_chain_l
     leg->step_ps = step_of(x, t);
 }
 
+/* An aggregate's streams are whole connections, which flows cannot pace:
+ * the row takes at least its launch and the busiest (rank, channel)'s
+ * wire bytes at coll.channel_gbs (0 without a cap). */
+static double cta_bound_us(const struct exec *x, const struct bn_scenario *sc)
+{
+    const struct bn_sched *sd = x->sched;
+    uint32_t ch = sd->p.channels, n = sd->p.nranks;
+    uint64_t most = 0;
+    for (uint32_t xi = 0; x->cta_bytes && ch && xi < sd->nxfers; xi++) {
+        struct bn_xfer_view t;
+        bn_sched_view(sd, xi, &t);
+        if (t.src >= n)
+            continue;
+        uint64_t *b = &x->cta_bytes[(size_t)t.src * ch + t.channel % ch];
+        *b += wire(x, t.bytes);
+        most = *b > most ? *b : most;
+    }
+    return most ? bn_time_to_us(x->launch_ps) + (double)most / (sc->coll.channel_gbs * 1e3) : 0;
+}
+
 static void fill_row(const struct exec *x, struct bn_coll_row *row)
 {
     const struct bn_sim *s = x->s;
@@ -647,6 +696,16 @@ int bn_coll_execute(struct bn_sim *s, const struct bn_sched *sched, const uint32
     x.qp_key = calloc(x.qp_cap, sizeof *x.qp_key);
     x.qp_val = calloc(x.qp_cap, sizeof *x.qp_val);
     x.ready = malloc(((size_t)bn_sched_ready_max(sched) + 1) * sizeof *x.ready);
+    bool paced = sc->coll.channel_gbs > 0;
+    size_t ctas = (size_t)sched->p.nranks * sched->p.channels + 1;
+    if (paced && !sched->bulk) { /* GB/s: bytes per ns */
+        x.cta_ps_per_byte = 1e3 / sc->coll.channel_gbs;
+        x.cta_next = calloc(ctas, sizeof *x.cta_next);
+        x.cta_at = calloc(ctas, sizeof *x.cta_at);
+        x.cta_piece = calloc(ctas, sizeof *x.cta_piece);
+    } else if (paced) {
+        x.cta_bytes = calloc(ctas, sizeof *x.cta_bytes);
+    }
     x.sent = calloc((size_t)sched->nendpoints + 1, sizeof *x.sent);
     if (sched->bulk)
         x.bulk_at = calloc(2 * (size_t)sched->nxfers + 2, sizeof *x.bulk_at);
@@ -669,6 +728,7 @@ int bn_coll_execute(struct bn_sim *s, const struct bn_sched *sched, const uint32
             x.node_next[n] = n + 1 < nodes ? n + 1 : UINT32_MAX;
     }
     int rc = x.qp_key && x.qp_val && x.ready && x.sent && slots && (x.bulk_at || !sched->bulk) &&
+                     ((x.cta_next && x.cta_at && x.cta_piece) || x.cta_bytes || !paced) &&
                      (x.legs_left || !(sched->bulk && x.pxn_g))
                  ? BN_OK
              : bn_fail(err, BN_ENOMEM, "out of memory for %u transfers", sched->nxfers);
@@ -705,6 +765,8 @@ int bn_coll_execute(struct bn_sim *s, const struct bn_sched *sched, const uint32
     }
     if (rc == BN_OK && sched->bulk && !x.failed) {
         double head, chain = bn_coll_chain_us(x.s, sched, x.bulk_at, chain_leg, &x, &head);
+        double cta = cta_bound_us(&x, sc);
+        chain = chain > cta ? chain : cta;
         row->time_us = row->time_us + head > chain ? row->time_us + head : chain;
         if (row->inplace_time_us > 0)
             row->inplace_time_us = row->inplace_time_us + head > chain
@@ -728,5 +790,9 @@ out:
     free(x.pred_off);
     free(x.pred);
     free(x.unsent);
+    free(x.cta_next);
+    free(x.cta_at);
+    free(x.cta_piece);
+    free(x.cta_bytes);
     return rc;
 }

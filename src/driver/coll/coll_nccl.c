@@ -39,17 +39,37 @@ bool bn_coll_nccl_choice(const struct bn_scenario *sc, const struct bn_nccl_syst
  * (src/graph/tuning.cc, 2.20.3) gives a collective a fixed latency
  * (baseLat: the kernel's launch and set-up, which nccl-tests' time holds)
  * and each step one on NVLink or the network (hwLat: the hardware and the
- * software between two steps). bnet simulates the hardware, so a step's
- * software share is hwLat less the fabric's own latency for the shortest
- * such hop (NVLink; a network hop through one switch, as NCCL's rails
- * run), at least coll.step_latency_us's protocol share: a hop through
- * more switches costs NCCL's figure and theirs. For LL and LL128, the
- * protocols of small and medium sizes, those are NCCL's figures; Simple's
+ * software between two steps), per algorithm and protocol. bnet simulates
+ * the hardware, so a step's software share is hwLat less the fabric's own
+ * latency for the shortest such hop (NVLink; a network hop through one
+ * switch, as NCCL's rails run), at least 0: a hop through more switches
+ * costs NCCL's figure and theirs. A ring's LL and LL128 steps take NCCL's
+ * figures scaled by their key over NCCL's ring network step
+ * (coll.ll_step_latency_us / 2.7, coll.ll128_step_latency_us / 4.0: 1 at
+ * the defaults), so a fit moves a ring's steps of one protocol together
+ * and leaves the others; the tree's keep NCCL's figures. Simple's
  * hwLat (3.4 us per NVLink step, 14 per network step) is its model's
  * ceiling, and measured rings reach their bandwidth only with about
  * NCCL_NET_OVERHEAD's 1 us per step: Simple steps keep
  * coll.step_latency_us.
  */
+static double proto_scale(const struct bn_scenario *sc, enum bn_nccl_proto np)
+{
+    double key = np == BN_NCCL_LL ? sc->coll.ll_step_latency_us : sc->coll.ll128_step_latency_us;
+    return key / bn_nccl_step_lat_us(BN_NCCL_RING, np, true);
+}
+
+double bn_coll_proto_step_us(const struct bn_scenario *sc, const struct bn_coll_proto *proto,
+                             const struct bn_coll_cost *hw)
+{
+    for (size_t i = 0; i < BN_NCCL_SIMPLE; i++)
+        if (bn_coll_proto_at(i) == proto)
+            return fmax(0, proto_scale(sc, (enum bn_nccl_proto)i) *
+                                   bn_nccl_step_lat_us(BN_NCCL_RING, (enum bn_nccl_proto)i, true) -
+                               (hw->rail_alpha_us - sc->coll.step_latency_us));
+    return sc->coll.step_latency_us;
+}
+
 void bn_coll_steps_of(const struct bn_scenario *sc, const struct bn_nccl_system *sys,
                       const struct bn_coll_cost *hw, enum bn_coll_family f,
                       const struct bn_coll_proto *proto, enum bn_coll_kind kind, uint64_t bytes,
@@ -65,15 +85,13 @@ void bn_coll_steps_of(const struct bn_scenario *sc, const struct bn_nccl_system 
     if (!proto && bn_nccl_pick(sys, kind, bytes, (int)na, -1, &pick))
         np = pick.proto;
     double step = sc->coll.step_latency_us;
-    double share = step * (proto ? proto->step_latency_share : np == BN_NCCL_SIMPLE ? 1.0
-                                                                  : bn_coll_proto_at((size_t)np)
-                                                                        ->step_latency_share);
     *out = (struct bn_coll_steps){.launch_us = bn_nccl_base_lat_us(na, np),
-                                  .net_us = share, .nv_us = share};
+                                  .net_us = step, .nv_us = step};
     if (np == BN_NCCL_SIMPLE || na == BN_NCCL_COLLNET_DIRECT || na == BN_NCCL_NVLS)
         return;
+    double k = na == BN_NCCL_RING ? proto_scale(sc, np) : 1.0;
     double net_hw = hw->rail_alpha_us - step, nv_hw = hw->nv_alpha_us - step;
-    out->net_us = fmax(share, bn_nccl_step_lat_us(na, np, true) - net_hw);
+    out->net_us = out->nv_us = fmax(0, k * bn_nccl_step_lat_us(na, np, true) - net_hw);
     if (hw->nv_gbps > 0)
-        out->nv_us = fmax(share, bn_nccl_step_lat_us(na, np, false) - nv_hw);
+        out->nv_us = fmax(0, k * bn_nccl_step_lat_us(na, np, false) - nv_hw);
 }

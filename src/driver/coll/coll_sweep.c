@@ -243,7 +243,8 @@ static int run_size(const struct bn_scenario *sc, uint64_t size, const struct bn
          * model sees its wire bytes and its step latency */
         if (proto) {
             p.slice_bytes = proto->step_payload;
-            bn_coll_cost_proto(&cost, proto, sc->coll.step_latency_us);
+            bn_coll_cost_proto(&cost, proto, sc->coll.step_latency_us,
+                               bn_coll_proto_step_us(sc, proto, &hw));
             snprintf(row->proto, sizeof row->proto, "%s", proto->name);
         }
         /* each family's NCCL latencies, for the tuner as the run will pay them */

@@ -115,6 +115,11 @@ int bn_hybrid_init(struct bn_flow_engine *e, const struct bn_topo *t, const stru
         bad = parse_switches(t, spec + 9, hy->node_in, why, sizeof why);
     else
         bad = snprintf(why, sizeof why, "expected \"hosts:LIST\" or \"switches:NAMES\"");
+    bool any = false;
+    for (uint32_t n = 0; n < t->nnodes && !bad && !any; n++)
+        any = hy->node_in[n];
+    if (!bad && !any)
+        bad = snprintf(why, sizeof why, "no host or switch is named");
     if (bad)
         return bn_fail_key(err, BN_EINPUT, "sim.region", "'%.60s': %s", spec, why);
     close_region(t, hy->node_in);

@@ -53,6 +53,7 @@ refused "hosts past the fabric" "hosts 0-999" --fidelity hybrid --region hosts:0
 refused "a reversed range" "key 'sim.region'" --fidelity hybrid --region hosts:9-3
 refused "hex host numbers" "key 'sim.region'" --fidelity hybrid --region hosts:0x10
 refused "an unknown switch" "no switch named 'spine9'" --fidelity hybrid --region switches:tor0,spine9
+refused "an empty list" "no host or switch is named" --fidelity hybrid --region hosts:
 refused "an unknown form" "expected \"hosts:LIST\"" --fidelity hybrid --region pod:1
 printf 'sim:\n  fidelity: hybrid\n  region: "hosts:0-999"\n' >"$T/bad.yaml"
 refused "a bad region in a file: its line" "bad.yaml:3: key 'sim.region'" "$T/bad.yaml"

@@ -4,11 +4,11 @@
  * GPUs form a chain (over NVLink), and the servers form NCCL's double
  * binary tree (algo_tree.c's construction over server labels, the second
  * tree mirrored), a server's chain head joined to its parent server's head
- * and to its child servers' heads. AllReduce only, as NCCL's Tree: each of
- * the 2 x channels parts is reduced up its tree and copied back down, per
- * slice. Part j heads its chains at local GPU j mod G, so the parts' network
- * traffic leaves through different NICs (rails), as NCCL's channels use
- * different NICs.
+ * and to its child servers' heads. AllReduce only, as NCCL's Tree: each
+ * channel's part is reduced up its tree and copied back down, per slice;
+ * channel pairs run the two trees on one NIC, and the pairs' chains start
+ * on different GPUs, so their network traffic leaves through different
+ * NICs (rails), as NCCL's channels do.
  */
 #include <stdlib.h>
 
@@ -36,12 +36,14 @@ static void add_kid(struct htree *t, uint32_t parent, uint32_t kid)
 }
 
 /* Part j's tree: servers labelled (mirrored for odd j), chains headed at
- * local GPU j mod G. */
+ * local GPU (j / 2) mod G: channels 2c and 2c+1 share search channel c's
+ * chain and NIC, one per tree, as NCCL's channels c and c + nChannels do
+ * (src/graph/connect.cc, connectTrees). */
 static int htree_make(struct htree *t, const struct bn_coll_params *p, uint64_t j,
                       struct bn_error *err)
 {
     uint32_t n = p->nranks, g = p->gpus_per_server, servers = n / g;
-    uint32_t h = (uint32_t)(j % g);
+    uint32_t h = (uint32_t)(j / 2 % g);
     t->n = n;
     t->parent = malloc(n * sizeof *t->parent);
     t->kids = malloc(MAX_KIDS * (size_t)n * sizeof *t->kids);
@@ -118,8 +120,7 @@ static int htree_build(struct bn_sched *s, struct bn_error *err)
     uint32_t n = s->p.nranks;
     uint32_t *scratch = malloc(2 * (size_t)n * sizeof *scratch);
     int rc = scratch ? BN_OK : bn_fail(err, BN_ENOMEM, "coll: out of memory for a tree");
-    uint64_t parts = bn_coll_nparts(s->elems, 2 * (uint64_t)s->p.channels);
-    s->lanes = 2; /* the mirrored tree's connections: NCCL runs it on other channels */
+    uint64_t parts = bn_coll_nparts(s->elems, s->p.channels); /* one per channel */
     s->in_order = true;
     for (uint64_t j = 0; rc == BN_OK && j < parts; j++) {
         struct htree t = {0};
@@ -128,8 +129,7 @@ static int htree_build(struct bn_sched *s, struct bn_error *err)
         if (rc == BN_OK)
             rc = bn_coll_part_slices(s, 0, s->elems, parts, j, &first, &count, err);
         for (uint32_t q = first; rc == BN_OK && q < first + count; q++)
-            rc = htree_slice(s, &t, q, (uint32_t)(j / 2 + j % 2 * s->p.channels), scratch,
-                             scratch + n, err);
+            rc = htree_slice(s, &t, q, (uint32_t)j, scratch, scratch + n, err);
         htree_free(&t);
     }
     free(scratch);
@@ -138,7 +138,7 @@ static int htree_build(struct bn_sched *s, struct bn_error *err)
 
 static uint64_t htree_transfers(const struct bn_coll_params *p)
 {
-    return bn_coll_tree_transfers(p, 2 * (uint64_t)p->channels, true);
+    return bn_coll_tree_transfers(p, p->channels, true);
 }
 
 /* `tree` builds it across servers (algo_tree.c); by this name only when

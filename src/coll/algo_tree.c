@@ -10,9 +10,8 @@
  * interior in both): the forwarding work, and the bandwidth it needs, is
  * spread over all ranks instead of falling on half of them.
  *
- * AllReduce: each tree carries half the data (2 trees per channel, so the
- * array is cut 2*channels ways; the second tree's connections are their
- * own lane, as NCCL gives each tree its own channels). Per slice a node
+ * AllReduce: each tree carries half the data (even channels run tree 1,
+ * odd ones tree 2, as NCCL gives each tree half of its channels). Per slice a node
  * REDUCEs into its parent once all its children's REDUCEs of that slice
  * have arrived; the root then COPYs the result down and each node forwards
  * down once it has it.
@@ -148,18 +147,17 @@ static int tree_build(struct bn_sched *s, struct bn_error *err)
         rc = tree_make(&t[0], n, ar ? 0 : 2, s->p.root, err);
     if (rc == BN_OK && ar)
         rc = tree_make(&t[1], n, 1, 0, err);
-    /* AllReduce: part j on channel j/2, tree and lane j%2; otherwise one
-     * tree per channel. */
-    uint64_t ways = ar ? 2 * (uint64_t)s->p.channels : s->p.channels;
-    s->lanes = ar ? 2 : 1;
+    /* One part per channel; AllReduce alternates the trees, so channels
+     * 2c and 2c+1 run tree 0 and tree 1 on the same NIC, as NCCL's
+     * channels c and c + nChannels do (src/graph/connect.cc). */
+    uint64_t ways = s->p.channels;
     s->in_order = true;
     uint64_t parts = bn_coll_nparts(s->elems, ways);
     for (uint64_t j = 0; rc == BN_OK && j < parts; j++) {
         uint32_t first, count;
         rc = bn_coll_part_slices(s, 0, s->elems, parts, j, &first, &count, err);
         const struct tree *tr = ar ? &t[j % 2] : &t[0];
-        /* the second tree on its own lane, as NCCL runs it on other channels */
-        uint32_t ch = (uint32_t)(ar ? j / 2 + j % 2 * s->p.channels : j);
+        uint32_t ch = (uint32_t)j;
         bool up = s->p.kind != BN_COLL_BROADCAST, down = s->p.kind != BN_COLL_REDUCE;
         for (uint32_t q = first; rc == BN_OK && q < first + count; q++)
             rc = tree_slice(s, tr, q, ch, up, down, scratch, scratch + n, err);
@@ -173,7 +171,7 @@ static int tree_build(struct bn_sched *s, struct bn_error *err)
 static uint64_t tree_transfers(const struct bn_coll_params *p)
 {
     bool ar = p->kind == BN_COLL_ALLREDUCE;
-    return bn_coll_tree_transfers(p, ar ? 2 * (uint64_t)p->channels : p->channels, ar);
+    return bn_coll_tree_transfers(p, p->channels, ar);
 }
 
 const struct bn_coll_algo_ops bn_coll_algo_tree = {

@@ -514,6 +514,37 @@ static void test_htree(void **state)
     }
 }
 
+/* The tree's channels as NCCL connects them (src/graph/connect.cc): one
+ * part per channel, channels 2c and 2c+1 leave their servers through one
+ * NIC (local GPU c mod G), one on each of the two trees. */
+static void test_htree_channels(void **state)
+{
+    (void)state;
+    enum { G = 8, SERVERS = 4, CH = 16 };
+    struct bn_coll_params p = big(BN_COLL_ALLREDUCE, G * SERVERS, 1u << 20);
+    p.gpus_per_server = G;
+    p.channels = CH;
+    struct bn_sched s;
+    build_ok("htree", &p, &s);
+    uint32_t edges[CH] = {0}; /* per channel: its server edges, as a bit set */
+    for (uint32_t x = 0; x < s.nxfers; x++) {
+        struct bn_xfer_view v;
+        bn_sched_view(&s, x, &v);
+        assert_true(v.channel < CH);
+        if (v.src / G == v.dst / G)
+            continue;
+        assert_int_equal(v.src % G, v.channel / 2 % G);
+        assert_int_equal(v.dst % G, v.channel / 2 % G);
+        edges[v.channel] |= 1u << (v.src / G * SERVERS + v.dst / G);
+    }
+    for (uint32_t c = 0; c < CH; c += 2) {
+        assert_int_equal(edges[c], edges[0]);
+        assert_int_equal(edges[c + 1], edges[1]);
+    }
+    assert_int_not_equal(edges[0], edges[1]); /* the mirrored tree */
+    bn_sched_free(&s);
+}
+
 /* Hierarchical: intra RS + intra AG (g-1)/g S each, plus the rail's ring
  * AllReduce of S/g: 2(m-1)/m x S/g. Sizes divide exactly. */
 static void test_hier_volume(void **state)
@@ -867,6 +898,7 @@ int main(void)
         cmocka_unit_test(test_rhd_volume_and_steps),
         cmocka_unit_test(test_hier_volume),
         cmocka_unit_test(test_htree),
+        cmocka_unit_test(test_htree_channels),
         cmocka_unit_test(test_collnet_volume),
         cmocka_unit_test(test_nvls_volume),
         cmocka_unit_test(test_every_dependency_needed),

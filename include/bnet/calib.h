@@ -56,6 +56,7 @@ struct bn_calib_row {
     double oop_us, ip_us;      /* nccl-tests' two times (0: not printed) */
     double time_us;            /* what the fit compares */
     double busbw_gbs;          /* nccl-tests: that column's busbw (GB/s); perftest bw: Gb/s */
+    int32_t inline_bytes;      /* perftest: its test's "Max inline data" (-1: not printed) */
 };
 
 /* What bn_calib_read read; bn_calib_data_free frees it. */

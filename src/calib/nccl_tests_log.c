@@ -227,7 +227,8 @@ static int data_row(struct state *st, struct bn_calib_rows *rows, uint32_t index
         return bn_fail(err, BN_ENOMEM, "out of memory");
     struct bn_calib_row *r = &rows->rows[rows->n++];
     *r = (struct bn_calib_row){.input = index, .line = line, .bytes = size, .oop_us = oop,
-                               .ip_us = ip, .time_us = use_ip ? ip : oop, .busbw_gbs = busbw};
+                               .ip_us = ip, .time_us = use_ip ? ip : oop, .busbw_gbs = busbw,
+                               .inline_bytes = -1};
     return BN_OK;
 }
 

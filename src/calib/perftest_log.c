@@ -2,7 +2,8 @@
  * perftest's output (linux-rdma/perftest: ib_write_bw, ib_send_lat,
  * ib_read_lat ...) as it prints it: a dashed rule, the test's title ("RDMA_Write
  * BW Test", "Send Latency Test"), its settings ("Number of qps : 1", two to
- * a line), the local and remote addresses, the column titles ("#bytes
+ * a line; "Max inline data" is kept with the test's rows), the local and
+ * remote addresses, the column titles ("#bytes
  * #iterations BW peak[Gb/sec] BW average[Gb/sec] MsgRate[Mpps]", or
  * "t_min[usec] ... 99.9% percentile[usec]") and a row per size. Several
  * tests may follow each other in one file (a shell session); its prompts
@@ -25,6 +26,7 @@ struct state {
     struct bn_calib_input *in;
     char test[24];            /* "write_bw" from the title */
     enum unit unit;           /* from the column titles */
+    int32_t inline_bytes;     /* the test's "Max inline data", -1 until printed */
 };
 
 /* "RDMA_Write BW Test" -> "write_bw"; NULL if not a title. */
@@ -124,8 +126,22 @@ static int data_row(struct state *st, struct bn_calib_rows *rows, uint32_t index
         return bn_fail(err, BN_ENOMEM, "out of memory");
     struct bn_calib_row *r = &rows->rows[rows->n++];
     *r = (struct bn_calib_row){.input = index, .line = line, .bytes = (uint64_t)v[0],
-                               .time_us = t, .busbw_gbs = gbps};
+                               .time_us = t, .busbw_gbs = gbps,
+                               .inline_bytes = st->inline_bytes};
     snprintf(r->op, sizeof r->op, "%s", st->test);
+    return BN_OK;
+}
+
+/* "Max inline data : 220[B]" */
+static int inline_setting(struct state *st, const char *s, unsigned line, struct bn_error *err)
+{
+    const char *p = strchr(s, ':');
+    char *end = NULL;
+    long v = p ? strtol(p + 1, &end, 10) : -1;
+    if (!p || end == p + 1 || v < 0 || v > 4096 || strcmp(end, "[B]") != 0)
+        return bn_fail(err, BN_EINPUT, "%s:%u: 'Max inline data' is not a size in bytes: '%.60s'",
+                       st->path, line, s);
+    st->inline_bytes = (int32_t)v;
     return BN_OK;
 }
 
@@ -144,12 +160,16 @@ static int one_line(struct state *st, struct bn_calib_rows *rows, uint32_t index
         if (!st->in->op[0])
             snprintf(st->in->op, sizeof st->in->op, "%s", test);
         st->unit = U_NONE;
+        st->inline_bytes = -1;
         return BN_OK;
     }
     if (s[0] == '#')
         return titles(st, s, line, err);
     if (isdigit((unsigned char)s[0]))
         return data_row(st, rows, index, s, line, err);
+    /* the inline size the test used (perftest's -I; its latency rows hang on it) */
+    if (strncmp(s, "Max inline data", 15) == 0)
+        return inline_setting(st, s, line, err);
     /* a setting: "Number of qps   : 1", "PCIe relax order: ON" */
     const char *colon = strchr(s, ':');
     if (colon && isalpha((unsigned char)s[0]) && colon - s < 28 && colon[1] == ' ')
@@ -161,7 +181,7 @@ static int one_line(struct state *st, struct bn_calib_rows *rows, uint32_t index
 int bn_calib_read_perftest(struct bn_calib_text *t, uint32_t index, struct bn_calib_input *in,
                            struct bn_calib_rows *rows, struct bn_error *err)
 {
-    struct state st = {.path = t->path, .in = in};
+    struct state st = {.path = t->path, .in = in, .inline_bytes = -1};
     in->kind = BN_CALIB_PERFTEST;
     in->nodes = 2;
     in->gpus_per_node = 1;

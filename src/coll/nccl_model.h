@@ -55,6 +55,10 @@ double bn_nccl_step_lat_us(enum bn_nccl_algo a, enum bn_nccl_proto p, bool net);
 /* NCCL's algorithm of a bnet family (-1: none of NCCL's). */
 int bn_nccl_algo_of_family(enum bn_coll_family f);
 
+/* The payload bytes NCCL pipelines (a, proto) in for `bytes` over the
+ * system's channels: a step, or Tree/LL128's smaller chunk. */
+uint64_t bn_nccl_chunk_bytes(const struct bn_nccl_system *sys, enum bn_nccl_algo a,
+                             const struct bn_coll_proto *proto, uint64_t bytes);
 /* "Tree", "Ring", "CollNetDirect", "NVLS"; "LL", "LL128", "Simple". */
 const char *bn_nccl_algo_name(enum bn_nccl_algo a);
 const char *bn_nccl_proto_name(enum bn_nccl_proto p);

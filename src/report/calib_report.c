@@ -134,7 +134,7 @@ int bn_calib_write_yaml(const struct bn_calib_results *r, const char *path, stru
         if (!isnan(q->sigma))
             fprintf(f, "    # +/- %.3g", q->sigma);
         else
-            fprintf(f, "    #%s", q->discrete ? " discrete" : "");
+            fprintf(f, "    # %s", q->discrete ? "discrete" : "no deviation: rows = keys");
         fprintf(f, ", bounds [%g, %g], was %g%s\n", q->lo, q->hi, q->initial,
                 q->at_bound ? ", at a bound" : "");
     }

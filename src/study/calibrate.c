@@ -319,6 +319,10 @@ static int run_p2p_row(struct run *run, const struct bn_calib_row *row, uint32_t
         rc = set_value(sc, "p2p.hosts", hosts, err);
     if (rc == BN_OK)
         rc = set_number(sc, "p2p.iterations", lat ? 100 : 200, err);
+    /* what the test inlined (perftest's -I, printed in its header): a small
+     * WRITE or SEND then skips the NIC's fetches of its WQE and data */
+    if (rc == BN_OK && row->inline_bytes >= 0)
+        rc = set_number(sc, "nic.inline_bytes", row->inline_bytes, err);
     if (rc == BN_OK)
         rc = bn_scenario_validate(sc, err);
     struct bn_p2p_results res;

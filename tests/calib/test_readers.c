@@ -3,7 +3,8 @@
  * nccl-tests' header, ranks and rows (the smaller of the two times), the
  * collective named or told by busbw / algbw, NCCL's version and the NCCL_*
  * variables of a launch command or NCCL's debug lines; perftest's
- * bandwidth (Gb/s and MB/s) and latency rows; and every broken or unknown
+ * bandwidth (Gb/s and MB/s) and latency rows and a test's inline size
+ * ("Max inline data"); and every broken or unknown
  * line refused with its file and line. SHA-256 against FIPS 180-2's "abc".
  */
 #include <math.h>
@@ -196,6 +197,20 @@ static void test_perftest(void **state)
     assert_true(d.rows[0].time_us == 1.27); /* t_typical */
     bn_calib_data_free(&d);
     remove(path);
+    /* a latency test's inline size is its rows' (printed 220, 0, or not at all) */
+    read_ok(DATA "perftest-write-lat-fdr.txt", &d);
+    assert_string_equal(d.rows[0].op, "write_lat");
+    assert_true(d.rows[0].time_us == 0.98);
+    assert_int_equal(d.rows[0].inline_bytes, 220);
+    bn_calib_data_free(&d);
+    read_ok(DATA "perftest-write-bw-ndr.txt", &d);
+    assert_int_equal(d.rows[0].inline_bytes, 0);
+    bn_calib_data_free(&d);
+    read_ok(DATA "perftest-read-bw-mb.txt", &d);
+    assert_int_equal(d.rows[0].inline_bytes, -1);
+    bn_calib_data_free(&d);
+    read_bad("                    RDMA_Write Latency Test\n Max inline data : lots\n", 2,
+             "'Max inline data' is not a size");
     read_bad("                    RDMA_Write BW Test\n #bytes     #iterations    BW peak[Gb/sec]"
              "    BW average[Gb/sec]   MsgRate[Mpps]\n 65536  5000  392.38\n", 3, "fields");
     read_bad("                    RDMA_Write BW Test\n #bytes     #iterations    BW peak[Gb/sec]"

@@ -6,6 +6,7 @@
 # (2 to 128 B, one QP: 2.45 to 2.56 M/s) with that calibration. Uncalibrated,
 # bnet's NIC posts at its 330 M/s ceiling and the rows run 83 to 95 %
 # faster than measured; the host's one posting thread sets the real rate.
+# Then a latency row fitted to the PCIe term and cross-checked on READ.
 # Usage: tests/cli/test_calibrate_p2p.sh BNET
 set -uo pipefail
 source tests/cli/lib.sh
@@ -34,6 +35,28 @@ err=$(jq '[.rows[] | (.after_us / .measured_us - 1 | fabs)] | add / length * 100
     "$T/r.json")
 awk -v e="$err" 'BEGIN { exit !(e <= 10) }'
 ok "ib_read_bw predicted: mean |error| $err % (stated 8.3 %, margin to 10 %)" $?
+
+# Latency: ib_write_lat, 2 B inline (220, its header's "Max inline data"),
+# ConnectX-3 FDR10: 0.98 us. Uncalibrated bnet (NDR's 210 ns a PCIe
+# crossing) runs it in 0.82 us (-16.5 %; without the header's inline size
+# it ran 1.66 us, +69 %). Fit host.pcie_ns on it, then cross-check what the
+# fitted NIC says of a READ against a published pair (perftest #131, one
+# mlx5 host pair: ib_read_lat 1.91 us, inline ib_write_lat 0.93 us, 2.05 x).
+(cd "$T" && $BNET calibrate "$OLDPWD/$D/perftest-write-lat-fdr.txt" --fit host.pcie_ns \
+    --out l.yaml --json l.json --quiet)
+rc=$?
+ok "fit host.pcie_ns on an ib_write_lat row" $rc
+check "uncalibrated 16.5 % fast with the header's inline size" "$T/l.json" \
+    '.rows[0].before_us / .rows[0].measured_us - 1 | . < -0.15 and . > -0.18'
+check "fitted row within 1 %" "$T/l.json" '.rows[0].after_us / .rows[0].measured_us - 1 | fabs < 0.01'
+pcie=$(sed -n 's/^  host.pcie_ns: \([^ ]*\).*/\1/p' "$T/l.yaml")
+awk -v p="$pcie" 'BEGIN { exit !(p > 250 && p < 330) }'
+ok "fitted PCIe crossing $pcie ns (NDR preset 210; SIGCOMM 2018's 0.4-1.5 us round trips)" $?
+lat() { $BNET p2p --test "$1" -s 2 -I 220 --set host.pcie_ns="$pcie" --quiet --json - |
+    jq '.pairs[0].rows[0].t_typical_us'; }
+w=$(lat write_lat) r=$(lat read_lat)
+awk -v w="$w" -v r="$r" 'BEGIN { q = r / w / (1.91 / 0.93); exit !(q > 0.95 && q < 1.05) }'
+ok "cross-check: read_lat / write_lat $r / $w us within 5 % of perftest #131's 2.05" $?
 
 # perftest and nccl-tests rows in one fit: the p2p rows count in the cost
 (cd "$T" && $BNET calibrate "$OLDPWD/$D/perftest-write-bw-ndr.txt" \

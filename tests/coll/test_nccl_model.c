@@ -14,6 +14,12 @@
  *   for an AllReduce; Ring/LL 6.6 + 14 x 0.6 + S / (1000 x 87.7 x 8/14)
  *   wins below 8 / (1/50114.3 - 1/375000) = 462,754 B, NVLS above (every
  *   other pair is slower than one of the two at every size);
+ * - Tree/LL128's chunk (NCCL's enqueue.cc rule), 8 servers of 8, 16
+ *   channels: nsteps 1 + 3 + 0.8 = 4.8, thresholds 38.4 and 9.6 chunks a
+ *   channel: 8 MiB halves 576000 to 72000 (at most 7 chunks), then to
+ *   36000 (14); 16 MiB stops at 72000 (14); 1 MiB ends at 18000; 1 GiB
+ *   keeps 576000 (116); 4 servers (4.8 -> 3.8: 30.4, 7.6), 8 MiB: 36000;
+ *   a ring's LL128 and a tree's Simple keep their step;
  * - what the model leaves out: AllToAll, LL128 without NVLink, CollNet
  *   without SHARP, NVLS without NVLS or across servers.
  */
@@ -110,6 +116,26 @@ static void test_nvls(void **state)
     assert_int_equal(hi.algo, BN_NCCL_RING);
 }
 
+static void test_tree_ll128_chunk(void **state)
+{
+    (void)state;
+    struct bn_nccl_system eight = {.nranks = 64, .nnodes = 8, .channels = 16, .nvlink = true};
+    struct bn_nccl_system four = eight;
+    four.nranks = 32;
+    four.nnodes = 4;
+    const struct bn_coll_proto *ll128 = bn_nccl_bnet_proto(BN_NCCL_LL128);
+    const struct bn_coll_proto *simple = bn_nccl_bnet_proto(BN_NCCL_SIMPLE);
+    assert_int_equal(ll128->step_payload, 576000);
+    assert_int_equal(bn_nccl_chunk_bytes(&eight, BN_NCCL_TREE, ll128, 8u << 20), 36000);
+    assert_int_equal(bn_nccl_chunk_bytes(&eight, BN_NCCL_TREE, ll128, 16u << 20), 72000);
+    assert_int_equal(bn_nccl_chunk_bytes(&eight, BN_NCCL_TREE, ll128, 1u << 20), 18000);
+    assert_int_equal(bn_nccl_chunk_bytes(&eight, BN_NCCL_TREE, ll128, 1u << 30), 576000);
+    assert_int_equal(bn_nccl_chunk_bytes(&four, BN_NCCL_TREE, ll128, 8u << 20), 36000);
+    assert_int_equal(bn_nccl_chunk_bytes(&eight, BN_NCCL_RING, ll128, 8u << 20), 576000);
+    assert_int_equal(bn_nccl_chunk_bytes(&eight, BN_NCCL_TREE, simple, 8u << 20),
+                     simple->step_payload);
+}
+
 static void test_left_out(void **state)
 {
     (void)state;
@@ -140,6 +166,7 @@ int main(void)
         cmocka_unit_test(test_allgather_switch_points),
         cmocka_unit_test(test_allreduce_across_servers),
         cmocka_unit_test(test_nvls),
+        cmocka_unit_test(test_tree_ll128_chunk),
         cmocka_unit_test(test_left_out),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -43,11 +43,11 @@ bool bn_coll_nccl_choice(const struct bn_scenario *sc, const struct bn_nccl_syst
  * the hardware, so a step's software share is hwLat less the fabric's own
  * latency for the shortest such hop (NVLink; a network hop through one
  * switch, as NCCL's rails run), at least 0: a hop through more switches
- * costs NCCL's figure and theirs. A ring's LL and LL128 steps take NCCL's
- * figures scaled by their key over NCCL's ring network step
- * (coll.ll_step_latency_us / 2.7, coll.ll128_step_latency_us / 4.0: 1 at
- * the defaults), so a fit moves a ring's steps of one protocol together
- * and leaves the others; the tree's keep NCCL's figures. Simple's
+ * costs NCCL's figure and theirs. LL and LL128 steps, a ring's and a
+ * tree's, take NCCL's figures scaled by their key over NCCL's ring network
+ * step (coll.ll_step_latency_us / 2.7, coll.ll128_step_latency_us / 4.0: 1
+ * at the defaults), so a fit moves one protocol's steps together, keeping
+ * NCCL's ratios between NVLink and network, ring and tree. Simple's
  * hwLat (3.4 us per NVLink step, 14 per network step) is its model's
  * ceiling, and measured rings reach their bandwidth only with about
  * NCCL_NET_OVERHEAD's 1 us per step: Simple steps keep
@@ -89,7 +89,7 @@ void bn_coll_steps_of(const struct bn_scenario *sc, const struct bn_nccl_system 
                                   .net_us = step, .nv_us = step};
     if (np == BN_NCCL_SIMPLE || na == BN_NCCL_COLLNET_DIRECT || na == BN_NCCL_NVLS)
         return;
-    double k = na == BN_NCCL_RING ? proto_scale(sc, np) : 1.0;
+    double k = proto_scale(sc, np);
     double net_hw = hw->rail_alpha_us - step, nv_hw = hw->nv_alpha_us - step;
     out->net_us = out->nv_us = fmax(0, k * bn_nccl_step_lat_us(na, np, true) - net_hw);
     if (hw->nv_gbps > 0)

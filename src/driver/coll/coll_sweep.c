@@ -270,6 +270,15 @@ static int run_size(const struct bn_scenario *sc, uint64_t size, const struct bn
         } else if (rc == BN_OK) {
             rc = pick_algo(sc, &p, &cost, &algo, &row->predicted_us, err);
         }
+        /* NCCL's tree cuts LL128 steps smaller for a small message */
+        int na = rc == BN_OK && proto ? bn_nccl_algo_of_family(algo->family) : -1;
+        uint64_t chunk = na >= 0 ? bn_nccl_chunk_bytes(&sys, (enum bn_nccl_algo)na, proto, size)
+                                 : p.slice_bytes;
+        if (chunk != p.slice_bytes) {
+            p.slice_bytes = chunk;
+            if (!bn_coll_predict(algo, &p, &cost, &row->predicted_us))
+                row->predicted_us = 0;
+        }
         if (rc == BN_OK)
             rc = bn_sched_init(&sched, &p, err);
         if (rc == BN_OK)

@@ -6,7 +6,7 @@
 # tests/cli/test_calibrate_b.sh, apart to keep each test under a minute).
 # The prediction must beat the uncalibrated bnet (rms of ln(bnet /
 # measured)) and keep its mean |error| at >= 1 MiB within the figure
-# docs/calibration.md states (10.4 %, with a margin; the 10 % target is
+# docs/calibration.md states (10.1 %, with a margin; the 10 % target is
 # missed since the tree pipelines LL128 in NCCL's chunks). Then: the
 # calibration's file
 # (keys, checksums, version), --calibration on coll, the report's table,

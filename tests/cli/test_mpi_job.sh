@@ -3,8 +3,9 @@
 # jobs at once (tensor and data parallel; pipeline and data parallel, two
 # iterations) on a fat-tree cut into a part per rank, byte-identical to
 # one process in as many parts (the keyed order) at 2 and 3 ranks; what
-# cannot run apart is refused, exit 2, naming its key; a rank killed
-# mid-run ends the others within seconds, saying so.
+# cannot run apart is refused, exit 2, naming its key, and so is a bad
+# partition; a rank killed or stopped mid-run ends the job within seconds,
+# failing, saying so, with no rank left behind.
 # Usage: tests/cli/test_mpi_job.sh BNET
 set -uo pipefail
 source tests/cli/lib.sh
@@ -83,25 +84,51 @@ refused "background flows" "key 'jobs\[2\].kind': background flows are posted ag
 refused "a step latency under the lookahead" "key 'coll.step_latency_us': 0.01 us is under" \
     --set coll.step_latency_us=0.01
 
-# a rank killed mid-run: the others end, failing, within seconds, and
-# mpirun names the rank's signal
-mpirun --oversubscribe -np 2 "$BNET" job "$T/jobs.yaml" --set jobs.1.iterations=400 --quiet \
-    >/dev/null 2>"$T/kill.err" &
-job=$!
-pid=
-for _ in $(seq 100); do # mpirun's own children: never another run's
-    pid=$(pgrep -P "$job" -f "bnet job" | tail -1)
-    [[ -n $pid ]] && break
-    sleep 0.1
-done
-sleep 1
-[[ -n $pid ]] && kill -9 "$pid"
-t0=$SECONDS
-st=0
-timeout 30 tail --pid="$job" -f /dev/null || st=1
-kill -9 "$job" 2>/dev/null
-wait "$job"
-rc=$?
-[[ -n $pid && $st -eq 0 && $rc -ne 0 ]] && grep -q "exited on signal 9" "$T/kill.err"
-ok "a rank killed mid-job: the job ends within $((SECONDS - t0)) s, failing (exit $rc)" $?
+# a cut the fabric cannot make: 5 ranks, 4 pods
+timeout 60 mpirun --oversubscribe -np 5 "$BNET" job "$T/jobs.yaml" --set sim.partition=pods \
+    --quiet 2>"$T/e"
+st=$?
+[[ $st -eq 2 && $(grep -c "key 'sim.partitions': 5 parts, but the fabric holds 4 pods" "$T/e") -eq 1 ]]
+ok "a bad partition on 5 ranks: exit 2, one message, no hang (exit $st)" $?
+
+# hurt SIGNAL PATTERN WITHIN ARGS...: a long job on 2 ranks, one of them
+# sent SIGNAL a second in; mpirun must end, failing, within WITHIN seconds
+# of it, its stderr matching PATTERN, and leave no rank behind
+hurt() {
+    local sig=$1 pat=$2 within=$3
+    shift 3
+    mpirun --oversubscribe -np 2 "$BNET" job "$T/jobs.yaml" --set jobs.1.iterations=400 \
+        "$@" --quiet >/dev/null 2>"$T/hurt.err" &
+    local job=$! pid= ranks=
+    for _ in $(seq 100); do # mpirun's own children: never another run's
+        ranks=$(pgrep -P "$job" -f "bnet job")
+        pid=$(tail -1 <<<"$ranks")
+        [[ $(wc -w <<<"$ranks") -eq 2 ]] && break
+        sleep 0.1
+    done
+    sleep 1
+    [[ -n $pid ]] && kill "-$sig" "$pid"
+    local t0=$SECONDS st=0
+    timeout $((within + 30)) tail --pid="$job" -f /dev/null || st=1
+    local took=$((SECONDS - t0))
+    [[ -n $pid ]] && kill -CONT "$pid" 2>/dev/null
+    kill -9 "$job" 2>/dev/null
+    wait "$job"
+    local rc=$? left=0
+    for _ in $(seq 50); do # mpirun's last signals to its ranks take a moment
+        left=0
+        for r in $ranks; do kill -0 "$r" 2>/dev/null && left=$((left + 1)); done
+        [[ $left -eq 0 ]] && break
+        sleep 0.1
+    done
+    [[ -n $pid && $st -eq 0 && $rc -ne 0 && $took -le $within && $left -eq 0 ]] &&
+        grep -q "$pat" "$T/hurt.err"
+    ok "a rank sent SIG$sig mid-job: the job ends in $took s (at most $within), failing (exit $rc), no rank left ($left)" $?
+}
+# killed: mpirun notices and ends the other rank, naming the signal
+hurt KILL "exited on signal 9" 15
+# stopped (alive, silent): the other's wait at the window's exchange
+# times out (sim.window_timeout_s), saying so
+hurt STOP "no word from the other ranks for 2 s at an exchange (sim.window_timeout_s)" 20 \
+    --set sim.window_timeout_s=2
 finish

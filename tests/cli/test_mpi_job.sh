@@ -64,6 +64,23 @@ check "frames were lost and sent again" "$T/mpi.json" '.sim.retransmits > 0'
 same 3 "two jobs, 3 ranks"
 same 2 "two jobs, PFC" --set link.flow_control=pfc
 check "PFC: nothing dropped" "$T/mpi.json" '.sim.pkts_dropped == 0'
+# a job run again alone for its slowdown, the other starting later, and
+# the trace's timeline: rank 0's, the same bytes
+"$BNET" job "$T/jobs.yaml" --set sim.partitions=2 --set jobs.0.alone=true \
+    --set jobs.1.start_us=300 --quiet --json "$T/a1.json" --trace "$T/t1.json" &&
+    timeout 120 mpirun --oversubscribe -np 2 "$BNET" job "$T/jobs.yaml" --set sim.partitions=2 \
+        --set jobs.0.alone=true --set jobs.1.start_us=300 --quiet --json "$T/a2.json" \
+        --trace "$T/t2.json" 2>"$T/err" && cmp -s "$T/a1.json" "$T/a2.json" &&
+    cmp -s "$T/t1.json" "$T/t2.json"
+ok "run alone, a later start, the trace: 2 ranks byte-identical to one process" $?
+check "the slowdown was measured" "$T/a2.json" '.jobs[0].alone_us > 0 and .jobs[1].start_us == 300'
+# an inference job beside the training one
+"$BNET" job "$T/jobs.yaml" --set sim.partitions=2 --set jobs.1.kind=inference \
+    --set jobs.1.pp=1 --set jobs.1.tp=2 --quiet --json "$T/i1.json" &&
+    timeout 120 mpirun --oversubscribe -np 2 "$BNET" job "$T/jobs.yaml" --set sim.partitions=2 \
+        --set jobs.1.kind=inference --set jobs.1.pp=1 --set jobs.1.tp=2 --quiet \
+        --json "$T/i2.json" 2>"$T/err" && cmp -s "$T/i1.json" "$T/i2.json"
+ok "training beside inference: 2 ranks byte-identical to one process" $?
 
 # refused once, exit 2, no hang: NAME PATTERN ARGS...
 refused() {

@@ -125,6 +125,9 @@ struct bn_job_results {
 /* Options of bn_job_run; the whole struct may be NULL. */
 struct bn_job_opts {
     bool trace;                 /* keep the spans */
+    /* mpirun's ranks, one part of sim.partitions each (NULL: one process;
+     * docs/parallel.md): rank 0's results are the whole run's */
+    const struct bn_ranks *ranks;
 };
 
 /* Run the scenario's jobs: list (at least one). `out` need not be

@@ -400,12 +400,23 @@ static int do_job(const struct cli_opts *o, const struct bn_scenario *sc)
 {
     struct bn_error err = {0};
     struct bn_job_results res;
-    struct bn_job_opts jo = {.trace = o->trace != NULL};
-    warn_slow(sc, BN_EST_JOBS);
+    struct bn_job_opts jo = {.trace = o->trace != NULL, .ranks = bn_cli_dist_ranks()};
+    int rank = bn_cli_dist()->rank;
+    if (rank == 0)
+        warn_slow(sc, BN_EST_JOBS);
+    if (jo.ranks)
+        bn_cli_dist_watch(sc->sim.window_timeout_s);
     int run = bn_job_run(sc, &jo, &res, &err);
     bn_cli_progress_end();
-    if (run != BN_OK)
+    if (jo.ranks) { /* one part per rank: rank 0 reports (docs/parallel.md) */
+        int st = ranks_status(run, &err);
+        if (run == BN_OK && (st || rank))
+            bn_job_results_free(&res);
+        if (st || rank)
+            return st;
+    } else if (run != BN_OK) {
         return exit_status(&err);
+    }
     int rc = bn_provenance_command(&res.prov, o->command, &err);
     bool to_stdout = (o->json && strcmp(o->json, "-") == 0) ||
                      (o->trace && strcmp(o->trace, "-") == 0);
@@ -714,12 +725,12 @@ int bn_cli_run(int argc, char **argv, int first, enum bn_cli_mode mode, const ch
         return rc < 0 ? 0 : rc;
     }
     if (bn_cli_dist()->size > 1 && mode != BN_CLI_SWEEP && mode != BN_CLI_COLL &&
-        mode != BN_CLI_COMPARE && mode != BN_CLI_RUN) {
+        mode != BN_CLI_COMPARE && mode != BN_CLI_RUN && mode != BN_CLI_JOB) {
         static const char *const names[] = {"run", "topo", "coll", "job", "p2p", "compare",
                                             "sweep"};
         if (bn_cli_dist()->rank == 0)
-            fprintf(stderr, "bnet: under mpirun only bnet run (its parts), sweep, coll and "
-                    "compare spread over the ranks; run bnet %s as one process "
+            fprintf(stderr, "bnet: under mpirun only bnet run and job (their parts), sweep, "
+                    "coll and compare spread over the ranks; run bnet %s as one process "
                     "(docs/sweep.md)\n", names[mode]);
         free_opts(&o);
         return 2;
@@ -730,7 +741,8 @@ int bn_cli_run(int argc, char **argv, int first, enum bn_cli_mode mode, const ch
         rc = 1;
     else if (load_scenario(&o, mode, sc, &err) != BN_OK)
         rc = exit_status(&err);
-    else if (mode == BN_CLI_RUN && bn_cli_dist()->size > 1 && (rc = ranks_parts(sc)) != 0)
+    else if ((mode == BN_CLI_RUN || mode == BN_CLI_JOB) && bn_cli_dist()->size > 1 &&
+             (rc = ranks_parts(sc)) != 0)
         ; /* refused, said by rank 0 */
     else if (o.plot && (rc = bn_plot_ready(o.plot)) != 0)
         ; /* refused before the run, not after it */

@@ -74,8 +74,9 @@ ok "compare: one process" $?
   cmp -s "$T/p1.json" "$T/p2.json"
 ok "compare: mpirun -np 2, JSON byte-identical to one process" $?
 
-timeout 60 "${mpi[@]}" "$BNET" job --quiet 2>"$T/e2"
+timeout 60 "${mpi[@]}" "$BNET" p2p --quiet 2>"$T/e2"
 st=$?
-[[ $st -eq 2 && $(grep -c "only bnet run (its parts), sweep, coll and compare spread" "$T/e2") -eq 1 ]]
-ok "bnet job under mpirun -np 2: refused once (exit $st)" $?
+[[ $st -eq 2 && $(grep -c "only bnet run and job (their parts), sweep, coll and compare spread" \
+    "$T/e2") -eq 1 ]]
+ok "bnet p2p under mpirun -np 2: refused once (exit $st)" $?
 finish

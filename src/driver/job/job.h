@@ -75,6 +75,21 @@ struct bn_jobs_exec {
     bool trace;                 /* keep every task's span */
     struct bn_error *err;
     int rc;
+    /* A partitioned run (job_ranks.c, docs/parallel.md): every part runs
+     * the whole driver and hears each delivery at the window's end, from
+     * its notes, at the delivery's time; a reaction must land past the
+     * window (`horizon`). */
+    const struct bn_ranks *ranks;   /* on mpirun's ranks (NULL: one process) */
+    bool defer, applying;
+    struct bn_job_note *notes;      /* this part's deliveries since the last window's end */
+    uint32_t nnotes, notes_cap;
+    bn_time_t horizon, scheduled;   /* while applying: the window's end; the earliest event */
+};
+
+/* A delivery at a window's end: when, and its post. */
+struct bn_job_note {
+    bn_time_t when;
+    uint32_t cookie, pad;
 };
 
 /* job_place.c: hosts for each job's ranks, in scenario order (each
@@ -99,6 +114,17 @@ void bn_jobs_scheds_free(struct bn_jobs_exec *x);
 
 /* job_exec.c: run every job to its last iteration. */
 int bn_jobs_execute(struct bn_jobs_exec *x, struct bn_error *err);
+/* job_exec.c: a delivery's reaction (the receiver's completion of post
+ * `cookie`), at the fabric's now. */
+void bn_jobs_delivered(struct bn_jobs_exec *x, uint32_t cookie);
+
+/* job_ranks.c: whether every reaction to a delivery lands a lookahead
+ * later, so that the parts may hear of it at the window's end (BN_OK), or
+ * why not (BN_EINPUT, naming the job's key); the notes' ops. */
+int bn_jobs_defer_check(struct bn_jobs_exec *x, struct bn_error *err);
+extern const struct bn_driver_ranks_ops bn_jobs_ranks_ops;
+/* A reaction while applying notes that lands inside the window: refused. */
+void bn_jobs_too_soon(struct bn_jobs_exec *x, uint32_t job, const char *what);
 
 /* job_stats.c: a task's figures, as it finishes; an iteration's, as the
  * last of its tasks does (its replays: what each dimension exposed). */

@@ -96,6 +96,19 @@ static uint32_t qp_for(struct bn_jobs_exec *x, uint32_t src, uint32_t dst, uint3
     return x->qp_val[i];
 }
 
+/* The driver's own event at `at`; while a window's notes are applied it
+ * must land past the window (every part schedules it alike). */
+static void schedule(struct bn_jobs_exec *x, bn_time_t at, uint32_t obj, uint32_t arg,
+                     uint32_t job)
+{
+    if (x->applying) {
+        if (at < x->horizon)
+            return bn_jobs_too_soon(x, job, "a task that follows it ends");
+        x->scheduled = at < x->scheduled ? at : x->scheduled;
+    }
+    bn_fabric_schedule(&x->s->fab, at, BN_EV_APP, obj, arg);
+}
+
 static uint32_t new_post(struct bn_jobs_exec *x, uint32_t inst, uint32_t xfer, uint32_t job)
 {
     uint32_t i = x->post_free;
@@ -119,6 +132,8 @@ static void free_post(struct bn_jobs_exec *x, uint32_t i)
 static void post_message(struct bn_jobs_exec *x, uint32_t src, uint32_t dst, uint32_t ch,
                          uint32_t job, uint32_t comm, uint64_t bytes, uint32_t cookie)
 {
+    if (x->applying)
+        return bn_jobs_too_soon(x, job, "a send that follows it posts");
     uint32_t qp = qp_for(x, src, dst, ch, job, comm);
     int rc = qp == BN_NONE ? -1 : bn_qp_post(&x->s->nics, qp, bytes, BN_VERB_WRITE, cookie);
     if (rc == -2)
@@ -155,7 +170,7 @@ static void release(struct bn_jobs_exec *x, uint32_t ii, const uint32_t *xs, uin
         if (x->step_ps == 0)
             post_xfer(x, pi);
         else
-            bn_fabric_schedule(&x->s->fab, x->s->fab.now + x->step_ps, BN_EV_APP, pi, EV_POST);
+            schedule(x, x->s->fab.now + x->step_ps, pi, EV_POST, x->inst[ii].job);
     }
 }
 
@@ -288,8 +303,7 @@ static void start_task(struct bn_jobs_exec *x, uint32_t job, uint32_t t)
         if (us == 0)
             finish_task(x, job, t);
         else
-            bn_fabric_schedule(&x->s->fab, x->s->fab.now + bn_time_from_us(us), BN_EV_APP,
-                               jr->base + t, EV_TASK_DONE);
+            schedule(x, x->s->fab.now + bn_time_from_us(us), jr->base + t, EV_TASK_DONE, job);
         return;
     }
     if (tk->kind == BN_TASK_COLL) {
@@ -395,9 +409,19 @@ static void keep_step(struct bn_jobs_exec *x, const struct bn_job_post *po,
 static void on_complete(void *self, uint32_t cookie, enum bn_completion_side side, bn_time_t when)
 {
     struct bn_jobs_exec *x = self;
-    (void)when;
     if (side != BN_COMPLETE_RX)
         return;
+    if (x->defer) { /* every part hears of it at the window's end (job_ranks.c) */
+        if (!bn_grow((void **)&x->notes, x->nnotes, &x->notes_cap, sizeof *x->notes))
+            return fail(x, BN_ENOMEM, "out of memory for delivery notes");
+        x->notes[x->nnotes++] = (struct bn_job_note){.when = when, .cookie = cookie};
+        return;
+    }
+    bn_jobs_delivered(x, cookie);
+}
+
+void bn_jobs_delivered(struct bn_jobs_exec *x, uint32_t cookie)
+{
     struct bn_job_post po = x->post[cookie];
     struct bn_job_rt *jr = &x->jobs[po.job];
     free_post(x, cookie);
@@ -437,7 +461,7 @@ static void on_complete(void *self, uint32_t cookie, enum bn_completion_side sid
     bn_time_t end = in->bulk_at ? bulk_end(x, in) : x->s->fab.now;
     free_inst(x, po.inst);
     if (end > x->s->fab.now) {
-        bn_fabric_schedule(&x->s->fab, end, BN_EV_APP, jr->base + task, EV_TASK_DONE);
+        schedule(x, end, jr->base + task, EV_TASK_DONE, job);
         return;
     }
     finish_task(x, job, task);
@@ -478,6 +502,9 @@ static void exec_qp_error(void *self, uint32_t qpid, bn_time_t when)
     const struct bn_qp *qp = &x->s->nics.qp[qpid];
     if (qp->msg_head == BN_NONE)
         return;
+    if (x->ranks) /* only its sender's part sees it: the parts would part ways */
+        return fail(x, BN_EINPUT, "a queue pair gave up its retries, which a run on ranks "
+                    "cannot tell its other parts: run it in one process");
     struct bn_job_rt *jr = &x->jobs[x->post[x->s->nics.msg[qp->msg_head].cookie].job];
     if (jr->failed || jr->finished)
         return;
@@ -538,6 +565,18 @@ static const struct bn_driver_ops jobs_driver = {
     .qp_error = exec_qp_error,
 };
 
+/* Partitioned: deliveries heard at the window's end (job_ranks.c). */
+static const struct bn_driver_ops jobs_driver_parts = {
+    .name = "jobs",
+    .start = exec_start,
+    .event = exec_event,
+    .complete = on_complete,
+    .done = exec_done,
+    .progress = exec_progress,
+    .qp_error = exec_qp_error,
+    .ranks = &bn_jobs_ranks_ops,
+};
+
 int bn_jobs_execute(struct bn_jobs_exec *x, struct bn_error *err)
 {
     x->err = err;
@@ -547,12 +586,31 @@ int bn_jobs_execute(struct bn_jobs_exec *x, struct bn_error *err)
     for (uint32_t k = 0; k < x->njobs; k++)
         x->fg_left += x->jobs[k].j->kind != BN_SC_JOB_BACKGROUND;
     double t0 = bn_wall_now();
-    int rc = bn_sim_attach(x->s, &jobs_driver, x, err);
+    int rc = BN_OK;
+    /* in parts: deferred where every reaction lands past its window; on
+     * ranks that must hold (else refused) */
+    if (x->s->part) {
+        struct bn_error why = {0};
+        rc = bn_jobs_defer_check(x, x->ranks ? err : &why);
+        x->defer = rc == BN_OK;
+        if (!x->ranks)
+            rc = BN_OK;
+    }
+    if (rc == BN_OK && x->ranks)
+        rc = bn_ranks_bind(x->s, x->ranks, err);
+    if (rc == BN_OK)
+        rc = bn_sim_attach(x->s, x->defer ? &jobs_driver_parts : &jobs_driver, x, err);
+    if (x->ranks)
+        rc = bn_ranks_agree(x->ranks, rc, err);
     if (rc == BN_OK)
         rc = bn_sim_loop(x->s, NULL, t0, err);
     if (rc == BN_OK && x->rc != BN_OK)
         rc = x->rc;
-    if (rc == BN_OK)
+    if (x->ranks) /* a callback's failure on one rank ends them all */
+        rc = bn_ranks_agree(x->ranks, rc, err);
+    if (rc == BN_OK && x->ranks)
+        rc = bn_ranks_gather_fabric(x->s, err);
+    if (rc == BN_OK && bn_sim_reports(x->s))
         rc = bn_sim_check_ledger(x->s, err);
     if (rc == BN_OK && x->s->interrupted)
         rc = bn_fail(err, BN_EINTR, "interrupted");
@@ -572,5 +630,6 @@ int bn_jobs_execute(struct bn_jobs_exec *x, struct bn_error *err)
     free(x->todo);
     free(x->qp_key);
     free(x->qp_val);
+    free(x->notes);
     return rc;
 }

@@ -11,6 +11,7 @@
 #include "core/rng.h"
 #include "core/where.h"
 #include "driver/coll/coll.h"
+#include "driver/flows/flows.h"
 #include "driver/job/job.h"
 
 const char *bn_job_span_dim(uint8_t dim) { return bn_job_dim_name((enum bn_job_dim)dim); }
@@ -229,7 +230,8 @@ static void port_bytes(const struct bn_sim *s, struct bn_job_results *out)
 /* One run: every job (only = UINT32_MAX) or job `only` alone on the same
  * hosts. Fills out->jobs (allocated by the caller). */
 static int run_once(const struct bn_scenario *sc, uint32_t only, bool trace,
-                    struct bn_job_results *out, struct bn_error *err)
+                    const struct bn_ranks *ranks, struct bn_job_results *out,
+                    struct bn_error *err)
 {
     struct bn_sim *s = calloc(1, sizeof *s);
     struct bn_job_rt *jobs = calloc(sc->njobs, sizeof *jobs);
@@ -238,8 +240,8 @@ static int run_once(const struct bn_scenario *sc, uint32_t only, bool trace,
         free(jobs);
         return bn_fail(err, BN_ENOMEM, "out of memory");
     }
-    struct bn_jobs_exec x = {.s = s, .jobs = jobs, .out = out, .trace = trace};
-    int rc = bn_sim_build(s, sc, err);
+    struct bn_jobs_exec x = {.s = s, .jobs = jobs, .out = out, .trace = trace, .ranks = ranks};
+    int rc = bn_sim_build_ranks(s, sc, ranks, err);
     for (uint32_t k = 0; k < sc->njobs && rc == BN_OK; k++)
         rc = build_job(sc, k, s->topo.nhosts, &jobs[k], err);
     if (rc == BN_OK)
@@ -333,11 +335,12 @@ static int check_jobs(const struct bn_scenario *sc, struct bn_error *err)
 }
 
 /* Job k alone on the same fabric and hosts: its mean iteration. */
-static int alone_us(const struct bn_scenario *sc, uint32_t k, double *us, struct bn_error *err)
+static int alone_us(const struct bn_scenario *sc, uint32_t k, const struct bn_ranks *ranks,
+                    double *us, struct bn_error *err)
 {
     struct bn_job_results tmp = {.njobs = sc->njobs};
     tmp.jobs = calloc(sc->njobs, sizeof *tmp.jobs);
-    int rc = tmp.jobs ? run_once(sc, k, false, &tmp, err)
+    int rc = tmp.jobs ? run_once(sc, k, false, ranks, &tmp, err)
                       : bn_fail(err, BN_ENOMEM, "out of memory");
     if (rc == BN_OK)
         *us = tmp.jobs[k].iteration_us;
@@ -353,7 +356,7 @@ int bn_job_run(const struct bn_scenario *sc, const struct bn_job_opts *opts,
     double t0 = bn_wall_now();
     int rc = check_jobs(sc, err);
     if (rc == BN_OK)
-        rc = bn_check_memory(sc, BN_EST_JOBS, err);
+        rc = bn_check_memory_ranks(sc, BN_EST_JOBS, opts ? opts->ranks : NULL, err);
     if (rc == BN_OK)
         rc = bn_provenance_keep(&out->prov, sc, err);
     if (rc != BN_OK) {
@@ -364,14 +367,14 @@ int bn_job_run(const struct bn_scenario *sc, const struct bn_job_opts *opts,
     if (!out->jobs)
         return bn_fail(err, BN_ENOMEM, "out of memory");
     out->njobs = sc->njobs;
-    rc = run_once(sc, UINT32_MAX, opts && opts->trace, out, err);
+    rc = run_once(sc, UINT32_MAX, opts && opts->trace, opts ? opts->ranks : NULL, out, err);
     if (rc == BN_EINTR && out->interrupted) /* what finished stands; in set-up: nothing */
         rc = BN_OK;
     for (uint32_t k = 0; k < sc->njobs && rc == BN_OK && !out->interrupted; k++) {
         struct bn_job_result *r = &out->jobs[k];
         if (!sc->jobs[k].alone || sc->jobs[k].kind == BN_SC_JOB_BACKGROUND || r->failed)
             continue;
-        rc = alone_us(sc, k, &r->alone_us, err);
+        rc = alone_us(sc, k, opts ? opts->ranks : NULL, &r->alone_us, err);
         if (rc == BN_EINTR) {
             out->interrupted = true;
             rc = BN_OK;

@@ -270,7 +270,7 @@ static const char default_yaml[] =
     "  memory_limit_bytes: 0         # refuse runs estimated above it; 0 = memory available\n"
     "  prefetch: auto                # auto | on | off (speed only; auto: on from 4096 ports)\n"
     "  fidelity: packet              # packet | flow | hybrid (docs/flow_level.md, hybrid.md)\n"
-    "  region: \"\"                    # hybrid: where packets run, \"hosts:0-15\" or \"switches:tor0\"\n"
+    "  region: \"\"                    # hybrid: where packets run, \"hosts:0-15\", \"switches:tor0\", \"job:NAME\", \"fault:I:N\"\n"
     "  hybrid_update_us: 1           # hybrid: shared links re-rated this often\n"
     "  event_order: auto             # auto | push | keyed (auto: keyed when partitioned)\n"
     "  partitions: 0                 # parts run in synchronous windows (docs/parallel.md)\n"

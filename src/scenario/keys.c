@@ -751,7 +751,9 @@ static const struct bn_key_row tail[] = {
     { .info.path = "sim.region", STRING_KEY, .info.unit = "", .info.def = "",
       .info.doc = "With sim.fidelity hybrid, where packets run: 'hosts:0-15,32' (those hosts, "
                   "their leaves and every switch whose links down all lead into them: a pod's "
-                  "aggregation layer) or 'switches:tor0,agg1' (by name). A queue pair whose "
+                  "aggregation layer), 'switches:tor0,agg1' (by name), "
+                  "'job:NAME' (bnet job: the job's hosts, by name or index) or 'fault:I:N' (the "
+                  "nodes within N hops, 0-8, of faults[I]'s target). A queue pair whose "
                   "data or ACKs pass a region node runs at packet level end to end.",
       FIELD(sim.region) },
     { .info.path = "sim.hybrid_update_us", FLOAT_KEY, .info.unit = "us", .info.def = "1",

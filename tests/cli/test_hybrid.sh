@@ -38,6 +38,40 @@ done
 cmp -s "$T/hybrid_incast-h.json" "$T/again.json"
 ok "hybrid_incast twice: byte-identical JSON" $?
 
+# fault:0:0: the failing link's two switches (tor0, agg0); fault:0:2 reaches
+# every host of pod 0's hosts' pods, so every queue pair is packets
+"$BNET" run scenarios/hybrid_fault.yaml --region fault:0:0 --quiet --reproducible \
+    --json "$T/f0.json" >/dev/null 2>&1
+st=$?
+ok "hybrid_fault with region fault:0:0: exit 0 (got $st)" $st
+check "... tor0 and agg0, 16 queue pairs as packets" "$T/f0.json" \
+    '.hybrid.region_hosts == 0 and .hybrid.region_switches == 2 and .hybrid.packet_qps == 16 and .summary.flows_completed == .summary.flows'
+p=$(incast_mean "$T/hybrid_fault-p.json") h=$(incast_mean "$T/f0.json")
+awk -v p="$p" -v h="$h" 'BEGIN { d = h / p - 1; exit !(d < 0.05 && d > -0.05) }'
+ok "... incast mean FCT $h us against the packet level's $p us: within 5 %" $?
+"$BNET" run scenarios/hybrid_fault.yaml --region fault:0:2 --quiet --reproducible \
+    --json "$T/f2.json" >/dev/null 2>&1
+st=$?
+ok "fault:0:2: exit 0 (got $st)" $st
+check "... two hops reach pods 0's hosts and every core: all 128 queue pairs as packets" "$T/f2.json" \
+    '.hybrid.region_hosts == 16 and .hybrid.packet_qps == 128 and .hybrid.flow_qps == 0'
+
+# job:trainer is the trainer's hosts, pod 0: the same run as hosts:0-15, and
+# its iteration within 5 % of the packet level's
+"$BNET" job scenarios/hybrid_jobs.yaml --json "$T/j.json" >/dev/null 2>&1
+st=$?
+ok "hybrid_jobs (region job:trainer): exit 0 (got $st)" $st
+"$BNET" job scenarios/hybrid_jobs.yaml --region hosts:0-15 --json "$T/jh.json" >/dev/null 2>&1
+"$BNET" job scenarios/hybrid_jobs.yaml --fidelity packet --region= --json "$T/jp.json" >/dev/null 2>&1
+st=$?
+ok "... at packet level: exit 0 (got $st)" $st
+same='del(.command, .config) | .sim |= del(.wall_s)'
+[[ "$(jq -S "$same" "$T/j.json")" == "$(jq -S "$same" "$T/jh.json")" ]]
+ok "... the same run as region hosts:0-15" $?
+p=$(jq '.jobs[0].iteration_us' "$T/jp.json") h=$(jq '.jobs[0].iteration_us' "$T/j.json")
+awk -v p="$p" -v h="$h" 'BEGIN { d = h / p - 1; exit !(d < 0.05 && d > -0.05) }'
+ok "... the trainer's iteration $h us against the packet level's $p us: within 5 %" $?
+
 # refusals: exit 2, one line naming the key
 refused() {
     local name=$1 want=$2
@@ -55,6 +89,26 @@ refused "hex host numbers" "key 'sim.region'" --fidelity hybrid --region hosts:0
 refused "an unknown switch" "no switch named 'spine9'" --fidelity hybrid --region switches:tor0,spine9
 refused "an empty list" "no host or switch is named" --fidelity hybrid --region hosts:
 refused "an unknown form" "expected \"hosts:LIST\"" --fidelity hybrid --region pod:1
+refused "fault: without faults" "has no faults" scenarios/hybrid_incast.yaml --region fault:0:1
+refused "fault: past the faults" "fault 1: the scenario has faults 0-0" scenarios/hybrid_fault.yaml \
+    --region fault:1:0
+refused "fault: too many hops" "9 hops: 0 to 8" scenarios/hybrid_fault.yaml --region fault:0:9
+refused "fault: without hops" "expected \"fault:I:N\"" scenarios/hybrid_fault.yaml --region fault:0
+refused "job: without jobs" "has no jobs" scenarios/hybrid_incast.yaml --region job:0
+refused "job: outside bnet job" "placed by bnet job" scenarios/hybrid_jobs.yaml
+refused_job() {
+    local name=$1 want=$2
+    shift 2
+    "$BNET" job "$@" --quiet >/dev/null 2>"$T/err"
+    local st=$?
+    [[ $st -eq 2 ]] && grep -q -- "$want" "$T/err" && [[ $(wc -l <"$T/err") -eq 1 ]]
+    ok "$name: exit 2 naming $want (got $st: $(head -1 "$T/err"))" $?
+}
+refused_job "job: an unknown name" "no job named 'nobody'" scenarios/hybrid_jobs.yaml --region job:nobody
+refused_job "job: past the jobs" "job 2: the scenario has jobs 0-1" scenarios/hybrid_jobs.yaml \
+    --region job:2
+sed 's/job:trainer/job:9/' scenarios/hybrid_jobs.yaml >"$T/badjob.yaml"
+refused_job "job: in a file: its line" "badjob.yaml:35: key 'sim.region'" "$T/badjob.yaml"
 printf 'sim:\n  fidelity: hybrid\n  region: "hosts:0-999"\n' >"$T/bad.yaml"
 refused "a bad region in a file: its line" "bad.yaml:3: key 'sim.region'" "$T/bad.yaml"
 refused "a fault outside the region" "key 'faults\[0\].target'" scenarios/hybrid_fault.yaml \

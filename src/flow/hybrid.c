@@ -18,11 +18,14 @@ struct bn_hybrid {
     uint8_t *node_in;       /* per node: in the region */
     uint8_t *shared;        /* per port: crossed by a packet queue pair outside the region */
     uint64_t *rate0;        /* per port: its own rate (bits/s) */
+    uint64_t *tx0;          /* per port: bytes its packets had sent at the last update */
+    uint32_t *backlog;      /* per port: the flows' queue for ECN (f->ecn_backlog) */
     uint32_t *sports, nsports;  /* the shared ports */
     uint32_t *live, nlive, live_cap; /* packet queue pairs competing in the solve */
     uint32_t job;           /* "job:": its index, the region set once it is placed */
     uint32_t fault, hops;   /* "fault:I:N": faults[I], N hops, set once faults are built */
     bool ready;             /* the region is known */
+    bool queues;            /* sim.hybrid_queues: the flows' backlog on shared switch ports */
     bn_time_t every;        /* sim.hybrid_update_us */
     bool pending;           /* a BN_EV_FLOW_HYBRID is scheduled */
     struct bn_hybrid_stats st;
@@ -215,7 +218,9 @@ int bn_hybrid_init(struct bn_flow_engine *e, const struct bn_topo *t, const stru
     hy->shared = calloc((size_t)t->nports + 1, 1);
     hy->rate0 = calloc((size_t)t->nports + 1, sizeof *hy->rate0);
     hy->sports = malloc(((size_t)t->nports + 1) * sizeof *hy->sports);
-    if (!hy->node_in || !hy->shared || !hy->rate0 || !hy->sports)
+    hy->tx0 = calloc((size_t)t->nports + 1, sizeof *hy->tx0);
+    hy->backlog = calloc((size_t)t->nports + 1, sizeof *hy->backlog);
+    if (!hy->node_in || !hy->shared || !hy->rate0 || !hy->sports || !hy->tx0 || !hy->backlog)
         return bn_fail(err, BN_ENOMEM, "hybrid: out of memory for %u nodes", t->nnodes);
     hy->job = hy->fault = UINT32_MAX;
     const char *spec = sc->sim.region;
@@ -244,6 +249,9 @@ int bn_hybrid_init(struct bn_flow_engine *e, const struct bn_topo *t, const stru
         return bn_fail_key(err, BN_EINPUT, "sim.region", "'%.60s': %s", spec, why);
     hy->every = bn_time_from_ns(sc->sim.hybrid_update_us * 1e3);
     e->n->cc = e->cc; /* the packets' own congestion control */
+    hy->queues = sc->sim.hybrid_queues;
+    if (hy->queues)
+        e->f->ecn_backlog = hy->backlog;
     if (hy->job == UINT32_MAX)
         ready(hy, t, hy->fault == UINT32_MAX); /* N hops is the region as it is */
     return BN_OK;
@@ -276,6 +284,8 @@ void bn_hybrid_free(struct bn_flow_engine *e)
     free(hy->node_in);
     free(hy->shared);
     free(hy->rate0);
+    free(hy->tx0);
+    free(hy->backlog);
     free(hy->sports);
     free(hy->live);
     free(hy);
@@ -320,6 +330,7 @@ bool bn_hybrid_classify(struct bn_flow_engine *e, uint32_t qpid)
         if (!hy->shared[p]) {
             hy->shared[p] = 1;
             hy->rate0[p] = e->f->ports[p].rate_bps;
+            hy->tx0[p] = e->f->ports[p].tx_bytes;
             hy->sports[hy->nsports++] = p;
         }
     }
@@ -392,6 +403,29 @@ static void loads(const struct bn_flow_engine *e, uint32_t p, double *flows, dou
     }
 }
 
+/* sim.hybrid_queues: the queue the flows would build at shared switch port
+ * p, as an M/D/1 queue of full frames at the port's load (the flows' from
+ * the solve, the packets' as sent since the last update): Lq = rho^2 /
+ * (2 (1 - rho)) frames ahead of an arrival (Kleinrock, Queueing Systems
+ * I, 1975), rho at most BN_HYBRID_RHO_MAX. The packets count it for ECN.
+ * Not as delay: a longer link would outrun PFC's headroom. Host ports
+ * queue per queue pair and are left alone. */
+static void backlog(struct bn_flow_engine *e, uint32_t p, double flow_bps)
+{
+    struct bn_hybrid *hy = e->hy;
+    struct bn_port *port = &e->f->ports[p];
+    if (port->flags & BN_PORT_AT_HOST)
+        return;
+    double own = (double)hy->rate0[p], secs = (double)hy->every / (double)BN_PS_PER_S;
+    double pk_bps = 8.0 * (double)(port->tx_bytes - hy->tx0[p]) / secs;
+    hy->tx0[p] = port->tx_bytes;
+    double rho = (flow_bps + pk_bps) / own;
+    rho = rho < BN_HYBRID_RHO_MAX ? rho : BN_HYBRID_RHO_MAX;
+    double frames = rho * rho / (2 * (1 - rho));
+    double bytes = frames * e->full_wire;
+    hy->backlog[p] = (uint32_t)(bytes + 0.5);
+}
+
 int bn_hybrid_update(struct bn_flow_engine *e, struct bn_error *err)
 {
     struct bn_hybrid *hy = e->hy;
@@ -431,6 +465,8 @@ int bn_hybrid_update(struct bn_flow_engine *e, struct bn_error *err)
         if (rate > own)
             rate = own;
         e->f->ports[p].rate_bps = (uint64_t)(rate + 0.5);
+        if (hy->queues)
+            backlog(e, p, fl * bps);
     }
     hy->st.updates++;
     schedule(e);

@@ -26,6 +26,8 @@
 
 /* Most hops of a "fault:I:N" region. */
 #define BN_HYBRID_HOPS_MAX 8
+/* The highest load of a shared port's M/D/1 backlog: 49 frames. */
+#define BN_HYBRID_RHO_MAX 0.99
 
 /* Over an initialised flow engine: the region of sc's sim.region on t
  * (refused naming the key if it is malformed or empty); the NICs keep

@@ -272,6 +272,7 @@ static const char default_yaml[] =
     "  fidelity: packet              # packet | flow | hybrid (docs/flow_level.md, hybrid.md)\n"
     "  region: \"\"                    # hybrid: where packets run, \"hosts:0-15\", \"switches:tor0\", \"job:NAME\", \"fault:I:N\"\n"
     "  hybrid_update_us: 1           # hybrid: shared links re-rated this often\n"
+    "  hybrid_queues: false          # hybrid: shared switch ports mark for the flows' M/D/1 queue\n"
     "  event_order: auto             # auto | push | keyed (auto: keyed when partitioned)\n"
     "  partitions: 0                 # parts run in synchronous windows (docs/parallel.md)\n"
     "  partition: auto               # auto | pods: how the fabric is cut\n"

@@ -85,6 +85,15 @@ p=$(incast_mean "$T/hybrid_incast-p.json") h=$(incast_mean "$T/q.json")
 awk -v p="$p" -v h="$h" 'BEGIN { d = h / p - 1; exit !(d < 0.05 && d > -0.05) }'
 ok "... incast mean FCT $h us against the packet level's $p us: within 5 %" $?
 
+# bnet coll with one server as the region: busbw within 5 % of the packet level's
+"$BNET" coll --fidelity hybrid --region hosts:0-7 -b 8M -e 8M --json "$T/ch.json" >/dev/null 2>&1
+st=$?
+ok "bnet coll in hybrid, region hosts:0-7: exit 0 (got $st)" $st
+"$BNET" coll --fidelity packet -b 8M -e 8M --json "$T/cp.json" >/dev/null 2>&1
+p=$(jq '.rows[0].busbw_gbs' "$T/cp.json") h=$(jq '.rows[0].busbw_gbs' "$T/ch.json")
+awk -v p="$p" -v h="$h" 'BEGIN { d = h / p - 1; exit !(d < 0.05 && d > -0.05) }'
+ok "... busbw $h GB/s against the packet level's $p GB/s: within 5 %" $?
+
 # refusals: exit 2, one line naming the key
 refused() {
     local name=$1 want=$2

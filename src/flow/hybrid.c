@@ -23,7 +23,7 @@ struct bn_hybrid {
     uint32_t *sports, nsports;  /* the shared ports */
     uint32_t *live, nlive, live_cap; /* packet queue pairs competing in the solve */
     uint32_t job;           /* "job:": its index, the region set once it is placed */
-    uint32_t fault, hops;   /* "fault:I:N": faults[I], N hops, set once faults are built */
+    uint32_t fault, hops;   /* "fault:I:N": faults[I], N hops around its target */
     bool ready;             /* the region is known */
     bool queues;            /* sim.hybrid_queues: the flows' backlog on shared switch ports */
     bn_time_t every;        /* sim.hybrid_update_us */
@@ -285,6 +285,8 @@ void bn_hybrid_free(struct bn_flow_engine *e)
     free(hy->shared);
     free(hy->rate0);
     free(hy->tx0);
+    if (e->f && e->f->ecn_backlog == hy->backlog)
+        e->f->ecn_backlog = NULL;
     free(hy->backlog);
     free(hy->sports);
     free(hy->live);

@@ -39,7 +39,7 @@ cmp -s "$T/hybrid_incast-h.json" "$T/again.json"
 ok "hybrid_incast twice: byte-identical JSON" $?
 
 # fault:0:0: the failing link's two switches (tor0, agg0); fault:0:2 reaches
-# every host of pod 0's hosts' pods, so every queue pair is packets
+# pod 0's hosts and every core, so every queue pair is packets
 "$BNET" run scenarios/hybrid_fault.yaml --region fault:0:0 --quiet --reproducible \
     --json "$T/f0.json" >/dev/null 2>&1
 st=$?

@@ -18,7 +18,6 @@ struct bn_hybrid {
     uint8_t *node_in;       /* per node: in the region */
     uint8_t *shared;        /* per port: crossed by a packet queue pair outside the region */
     uint64_t *rate0;        /* per port: its own rate (bits/s) */
-    uint64_t *tx0;          /* per port: bytes its packets had sent at the last update */
     uint32_t *backlog;      /* per port: the flows' queue for ECN (f->ecn_backlog) */
     uint32_t *sports, nsports;  /* the shared ports */
     uint32_t *live, nlive, live_cap; /* packet queue pairs competing in the solve */
@@ -218,9 +217,8 @@ int bn_hybrid_init(struct bn_flow_engine *e, const struct bn_topo *t, const stru
     hy->shared = calloc((size_t)t->nports + 1, 1);
     hy->rate0 = calloc((size_t)t->nports + 1, sizeof *hy->rate0);
     hy->sports = malloc(((size_t)t->nports + 1) * sizeof *hy->sports);
-    hy->tx0 = calloc((size_t)t->nports + 1, sizeof *hy->tx0);
     hy->backlog = calloc((size_t)t->nports + 1, sizeof *hy->backlog);
-    if (!hy->node_in || !hy->shared || !hy->rate0 || !hy->sports || !hy->tx0 || !hy->backlog)
+    if (!hy->node_in || !hy->shared || !hy->rate0 || !hy->sports || !hy->backlog)
         return bn_fail(err, BN_ENOMEM, "hybrid: out of memory for %u nodes", t->nnodes);
     hy->job = hy->fault = UINT32_MAX;
     const char *spec = sc->sim.region;
@@ -284,7 +282,6 @@ void bn_hybrid_free(struct bn_flow_engine *e)
     free(hy->node_in);
     free(hy->shared);
     free(hy->rate0);
-    free(hy->tx0);
     if (e->f && e->f->ecn_backlog == hy->backlog)
         e->f->ecn_backlog = NULL;
     free(hy->backlog);
@@ -332,7 +329,6 @@ bool bn_hybrid_classify(struct bn_flow_engine *e, uint32_t qpid)
         if (!hy->shared[p]) {
             hy->shared[p] = 1;
             hy->rate0[p] = e->f->ports[p].rate_bps;
-            hy->tx0[p] = e->f->ports[p].tx_bytes;
             hy->sports[hy->nsports++] = p;
         }
     }
@@ -406,10 +402,10 @@ static void loads(const struct bn_flow_engine *e, uint32_t p, double *flows, dou
 }
 
 /* sim.hybrid_queues: the queue the flows would build at shared switch port
- * p, as an M/D/1 queue of full frames at the port's load (the flows' from
- * the solve, the packets' as sent since the last update): Lq = rho^2 /
- * (2 (1 - rho)) frames ahead of an arrival (Kleinrock, Queueing Systems
- * I, 1975), rho at most BN_HYBRID_RHO_MAX. The packets count it for ECN.
+ * p, as an M/D/1 queue of full frames at their load in the solve (the
+ * packets' own queue is simulated): Lq = rho^2 / (2 (1 - rho)) frames
+ * ahead of an arrival (Kleinrock, Queueing Systems I, 1975), rho at most
+ * BN_HYBRID_RHO_MAX. The packets count it for ECN.
  * Not as delay: a longer link would outrun PFC's headroom. Host ports
  * queue per queue pair and are left alone. */
 static void backlog(struct bn_flow_engine *e, uint32_t p, double flow_bps)
@@ -418,10 +414,7 @@ static void backlog(struct bn_flow_engine *e, uint32_t p, double flow_bps)
     struct bn_port *port = &e->f->ports[p];
     if (port->flags & BN_PORT_AT_HOST)
         return;
-    double own = (double)hy->rate0[p], secs = (double)hy->every / (double)BN_PS_PER_S;
-    double pk_bps = 8.0 * (double)(port->tx_bytes - hy->tx0[p]) / secs;
-    hy->tx0[p] = port->tx_bytes;
-    double rho = (flow_bps + pk_bps) / own;
+    double rho = flow_bps / (double)hy->rate0[p];
     rho = rho < BN_HYBRID_RHO_MAX ? rho : BN_HYBRID_RHO_MAX;
     double frames = rho * rho / (2 * (1 - rho));
     double bytes = frames * e->full_wire;

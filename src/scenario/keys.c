@@ -762,8 +762,8 @@ static const struct bn_key_row tail[] = {
       FIELD(sim.hybrid_update_us), BN_ROW_RANGE(0.01, 1e6) },
     { .info.path = "sim.hybrid_queues", BOOL_KEY, .info.unit = "", .info.def = "false",
       .info.doc = "With sim.fidelity hybrid: a switch port that packets and flows both cross "
-                  "counts, for its packets' ECN marks, the M/D/1 queue of its load (flows and "
-                  "packets); false: the flows leave no queue there (docs/hybrid.md).",
+                  "counts, for its packets' ECN marks, the M/D/1 queue of the flows' load on it; "
+                  "false: the flows leave no queue there (docs/hybrid.md).",
       FIELD(sim.hybrid_queues) },
     { .info.path = "sim.event_order", ENUM_KEY, .info.unit = "", .info.def = "auto",
       .info.choice = event_order_choice,

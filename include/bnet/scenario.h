@@ -329,6 +329,7 @@ struct bn_scenario_sim {
     double window_timeout_s;     /* on ranks: the longest wait at an exchange (0 = forever) */
     char region[256];            /* hybrid: where packets run ("hosts:0-15"), flows elsewhere */
     double hybrid_update_us;     /* hybrid: how often the two levels' shared links are re-rated */
+    bool hybrid_queues;          /* hybrid: the flows' M/D/1 backlog on shared switch ports */
 };
 
 /* observe.*: what the results follow beyond the totals. */

@@ -18,8 +18,13 @@ struct bn_hybrid {
     uint8_t *node_in;       /* per node: in the region */
     uint8_t *shared;        /* per port: crossed by a packet queue pair outside the region */
     uint64_t *rate0;        /* per port: its own rate (bits/s) */
+    uint32_t *backlog;      /* per port: the flows' queue for ECN (f->ecn_backlog) */
     uint32_t *sports, nsports;  /* the shared ports */
     uint32_t *live, nlive, live_cap; /* packet queue pairs competing in the solve */
+    uint32_t job;           /* "job:": its index, the region set once it is placed */
+    uint32_t fault, hops;   /* "fault:I:N": faults[I], N hops around its target */
+    bool ready;             /* the region is known */
+    bool queues;            /* sim.hybrid_queues: the flows' backlog on shared switch ports */
     bn_time_t every;        /* sim.hybrid_update_us */
     bool pending;           /* a BN_EV_FLOW_HYBRID is scheduled */
     struct bn_hybrid_stats st;
@@ -64,6 +69,101 @@ static int parse_switches(const struct bn_topo *t, const char *s, uint8_t *in, c
     return 0;
 }
 
+/* "trainer" or "1": a job of jobs[] by name (default job<index>) or index. */
+static int parse_job(const struct bn_scenario *sc, const char *s, uint32_t *job, char *why,
+                     size_t len)
+{
+    if (sc->njobs == 0)
+        return snprintf(why, len, "the scenario has no jobs (\"job:\" is for bnet job)"), -1;
+    uint64_t k;
+    if (bn_num_u64(s, UINT32_MAX, &k)) {
+        if (k >= sc->njobs)
+            return snprintf(why, len, "job %llu: the scenario has jobs 0-%u",
+                            (unsigned long long)k, sc->njobs - 1), -1;
+        *job = (uint32_t)k;
+        return 0;
+    }
+    for (uint32_t i = 0; i < sc->njobs; i++) {
+        char dflt[32];
+        snprintf(dflt, sizeof dflt, "job%u", i);
+        const char *name = sc->jobs[i].name[0] ? sc->jobs[i].name : dflt;
+        if (strcmp(name, s) == 0) {
+            *job = i;
+            return 0;
+        }
+    }
+    return snprintf(why, len, "no job named '%.40s' among the scenario's %u", s, sc->njobs), -1;
+}
+
+/* "2:1": faults[2] and the nodes within 1 hop of its links' ends. */
+static int parse_fault(const struct bn_scenario *sc, const char *s, uint32_t *fault,
+                       uint32_t *hops, char *why, size_t len)
+{
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s", s);
+    char *colon = strchr(buf, ':');
+    uint64_t i, n;
+    if (colon)
+        *colon = '\0';
+    if (!colon || !bn_num_u64(buf, UINT32_MAX, &i) || !bn_num_u64(colon + 1, UINT32_MAX, &n))
+        return snprintf(why, len, "expected \"fault:I:N\" (faults[I], N hops around it)"), -1;
+    /* a baseline run's copy keeps faults[] but has nfaults 0: the same region */
+    if (i >= BN_SC_FAULTS_MAX || (i >= sc->nfaults && !sc->faults[i].target[0]))
+        return sc->nfaults ? snprintf(why, len, "fault %llu: the scenario has faults 0-%u",
+                                      (unsigned long long)i, sc->nfaults - 1)
+                           : snprintf(why, len, "the scenario has no faults"), -1;
+    if (n > BN_HYBRID_HOPS_MAX)
+        return snprintf(why, len, "%llu hops: 0 to %u", (unsigned long long)n,
+                        BN_HYBRID_HOPS_MAX), -1;
+    *fault = (uint32_t)i;
+    *hops = (uint32_t)n;
+    return 0;
+}
+
+/* Nodes within N hops of faults[I]'s target (its names as bnet topo --dot
+ * prints them; a port "tor0/5" stands for both ends of its link), breadth
+ * first over every link: the links that touch them are the region's. */
+static int fault_region(const struct bn_topo *t, const char *target, uint32_t hops, uint8_t *in,
+                        char *why, size_t len)
+{
+    uint32_t *fr = malloc(((size_t)t->nnodes + 1) * sizeof *fr), nfr = 0;
+    if (!fr)
+        return snprintf(why, len, "out of memory"), -1;
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", target);
+    for (char *tok = strtok(buf, " "); tok; tok = strtok(NULL, " ")) {
+        char *slash = strchr(tok, '/');
+        if (slash)
+            *slash = '\0';
+        uint32_t n = bn_topo_find_node(t, tok), ends[2] = {n, UINT32_MAX};
+        uint64_t k;
+        if (n != UINT32_MAX && slash && bn_num_u64(slash + 1, UINT32_MAX, &k) &&
+            k < t->nodes[n].nports)
+            ends[1] = t->ports[t->ports[t->nodes[n].first_port + k].peer].node;
+        for (uint32_t j = 0; j < 2; j++)
+            if (ends[j] != UINT32_MAX && !in[ends[j]]) {
+                in[ends[j]] = 1;
+                fr[nfr++] = ends[j];
+            }
+    }
+    for (uint32_t h = 0, lo = 0; h < hops; h++) { /* fr[lo .. hi) is hop h's ring */
+        uint32_t hi = nfr;
+        for (uint32_t k = lo; k < hi; k++) {
+            const struct bn_topo_node *nd = &t->nodes[fr[k]];
+            for (uint32_t i = 0; i < nd->nports; i++) {
+                uint32_t peer = t->ports[t->ports[nd->first_port + i].peer].node;
+                if (!in[peer]) {
+                    in[peer] = 1;
+                    fr[nfr++] = peer;
+                }
+            }
+        }
+        lo = hi;
+    }
+    free(fr);
+    return 0;
+}
+
 /* The hosts' leaves, then every switch all of whose links down lead into
  * the region (a pod's aggregation switches over its leaves). */
 static void close_region(const struct bn_topo *t, uint8_t *in)
@@ -93,6 +193,19 @@ static void close_region(const struct bn_topo *t, uint8_t *in)
         }
 }
 
+/* The region known: closed over the hosts' leaves (close) and counted. */
+static void ready(struct bn_hybrid *hy, const struct bn_topo *t, bool close)
+{
+    if (close)
+        close_region(t, hy->node_in);
+    for (uint32_t n = 0; n < t->nnodes; n++)
+        if (hy->node_in[n]) {
+            hy->st.region_hosts += t->nodes[n].kind == BN_NODE_HOST;
+            hy->st.region_switches += t->nodes[n].kind == BN_NODE_SWITCH;
+        }
+    hy->ready = true;
+}
+
 int bn_hybrid_init(struct bn_flow_engine *e, const struct bn_topo *t, const struct bn_scenario *sc,
                    struct bn_error *err)
 {
@@ -104,8 +217,10 @@ int bn_hybrid_init(struct bn_flow_engine *e, const struct bn_topo *t, const stru
     hy->shared = calloc((size_t)t->nports + 1, 1);
     hy->rate0 = calloc((size_t)t->nports + 1, sizeof *hy->rate0);
     hy->sports = malloc(((size_t)t->nports + 1) * sizeof *hy->sports);
-    if (!hy->node_in || !hy->shared || !hy->rate0 || !hy->sports)
+    hy->backlog = calloc((size_t)t->nports + 1, sizeof *hy->backlog);
+    if (!hy->node_in || !hy->shared || !hy->rate0 || !hy->sports || !hy->backlog)
         return bn_fail(err, BN_ENOMEM, "hybrid: out of memory for %u nodes", t->nnodes);
+    hy->job = hy->fault = UINT32_MAX;
     const char *spec = sc->sim.region;
     char why[160] = "";
     int bad = 0;
@@ -113,24 +228,50 @@ int bn_hybrid_init(struct bn_flow_engine *e, const struct bn_topo *t, const stru
         bad = parse_hosts(t, spec + 6, hy->node_in, why, sizeof why);
     else if (strncmp(spec, "switches:", 9) == 0)
         bad = parse_switches(t, spec + 9, hy->node_in, why, sizeof why);
+    else if (strncmp(spec, "job:", 4) == 0)
+        bad = parse_job(sc, spec + 4, &hy->job, why, sizeof why);
+    else if (strncmp(spec, "fault:", 6) == 0)
+        bad = parse_fault(sc, spec + 6, &hy->fault, &hy->hops, why, sizeof why) ||
+              fault_region(t, sc->faults[hy->fault].target, hy->hops, hy->node_in, why,
+                           sizeof why);
     else
-        bad = snprintf(why, sizeof why, "expected \"hosts:LIST\" or \"switches:NAMES\"");
-    bool any = false;
+        bad = snprintf(why, sizeof why, "expected \"hosts:LIST\", \"switches:NAMES\", "
+                       "\"job:NAME\" or \"fault:I:N\"");
+    bool any = hy->job != UINT32_MAX;
     for (uint32_t n = 0; n < t->nnodes && !bad && !any; n++)
         any = hy->node_in[n];
     if (!bad && !any)
-        bad = snprintf(why, sizeof why, "no host or switch is named");
+        bad = snprintf(why, sizeof why, hy->fault == UINT32_MAX ? "no host or switch is named"
+                                        : "its fault's target names no node of the fabric");
     if (bad)
         return bn_fail_key(err, BN_EINPUT, "sim.region", "'%.60s': %s", spec, why);
-    close_region(t, hy->node_in);
-    for (uint32_t n = 0; n < t->nnodes; n++)
-        if (hy->node_in[n]) {
-            hy->st.region_hosts += t->nodes[n].kind == BN_NODE_HOST;
-            hy->st.region_switches += t->nodes[n].kind == BN_NODE_SWITCH;
-        }
     hy->every = bn_time_from_ns(sc->sim.hybrid_update_us * 1e3);
     e->n->cc = e->cc; /* the packets' own congestion control */
+    hy->queues = sc->sim.hybrid_queues;
+    if (hy->queues)
+        e->f->ecn_backlog = hy->backlog;
+    if (hy->job == UINT32_MAX)
+        ready(hy, t, hy->fault == UINT32_MAX); /* N hops is the region as it is */
     return BN_OK;
+}
+
+uint32_t bn_hybrid_job(const struct bn_flow_engine *e)
+{
+    return e && e->hy ? e->hy->job : UINT32_MAX;
+}
+
+bool bn_hybrid_ready(const struct bn_flow_engine *e)
+{
+    return !e || !e->hy || e->hy->ready;
+}
+
+void bn_hybrid_place_job(struct bn_flow_engine *e, const struct bn_topo *t, const uint32_t *host,
+                         uint32_t n)
+{
+    struct bn_hybrid *hy = e->hy;
+    for (uint32_t i = 0; i < n; i++)
+        hy->node_in[host[i]] = 1;
+    ready(hy, t, true);
 }
 
 void bn_hybrid_free(struct bn_flow_engine *e)
@@ -141,6 +282,9 @@ void bn_hybrid_free(struct bn_flow_engine *e)
     free(hy->node_in);
     free(hy->shared);
     free(hy->rate0);
+    if (e->f && e->f->ecn_backlog == hy->backlog)
+        e->f->ecn_backlog = NULL;
+    free(hy->backlog);
     free(hy->sports);
     free(hy->live);
     free(hy);
@@ -161,6 +305,9 @@ bool bn_hybrid_classify(struct bn_flow_engine *e, uint32_t qpid)
 {
     struct bn_hybrid *hy = e->hy;
     struct bn_flow_walk *wk = &e->walk;
+    if (!hy->ready && !e->rc) /* a job's region outside bnet job */
+        e->rc = bn_fail_key(e->err, BN_EINPUT, "sim.region", "a \"job:\" region is placed "
+                            "by bnet job; this command runs no jobs");
     bool in = false;
     for (uint32_t i = 0; i < wk->nuse && !in; i++)
         in = touches(hy, e->f, wk->use_p[i]);
@@ -254,6 +401,26 @@ static void loads(const struct bn_flow_engine *e, uint32_t p, double *flows, dou
     }
 }
 
+/* sim.hybrid_queues: the queue the flows would build at shared switch port
+ * p, as an M/D/1 queue of full frames at their load in the solve (the
+ * packets' own queue is simulated): Lq = rho^2 / (2 (1 - rho)) frames
+ * ahead of an arrival (Kleinrock, Queueing Systems I, 1975), rho at most
+ * BN_HYBRID_RHO_MAX. The packets count it for ECN.
+ * Not as delay: a longer link would outrun PFC's headroom. Host ports
+ * queue per queue pair and are left alone. */
+static void backlog(struct bn_flow_engine *e, uint32_t p, double flow_bps)
+{
+    struct bn_hybrid *hy = e->hy;
+    struct bn_port *port = &e->f->ports[p];
+    if (port->flags & BN_PORT_AT_HOST)
+        return;
+    double rho = flow_bps / (double)hy->rate0[p];
+    rho = rho < BN_HYBRID_RHO_MAX ? rho : BN_HYBRID_RHO_MAX;
+    double frames = rho * rho / (2 * (1 - rho));
+    double bytes = frames * e->full_wire;
+    hy->backlog[p] = (uint32_t)(bytes + 0.5);
+}
+
 int bn_hybrid_update(struct bn_flow_engine *e, struct bn_error *err)
 {
     struct bn_hybrid *hy = e->hy;
@@ -293,6 +460,8 @@ int bn_hybrid_update(struct bn_flow_engine *e, struct bn_error *err)
         if (rate > own)
             rate = own;
         e->f->ports[p].rate_bps = (uint64_t)(rate + 0.5);
+        if (hy->queues)
+            backlog(e, p, fl * bps);
     }
     hy->st.updates++;
     schedule(e);

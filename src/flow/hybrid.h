@@ -24,12 +24,26 @@
 #include "flow/flow.h"
 #include "topo/topo.h"
 
+/* Most hops of a "fault:I:N" region. */
+#define BN_HYBRID_HOPS_MAX 8
+/* The highest load of a shared port's M/D/1 backlog: 49 frames. */
+#define BN_HYBRID_RHO_MAX 0.99
+
 /* Over an initialised flow engine: the region of sc's sim.region on t
  * (refused naming the key if it is malformed or empty); the NICs keep
- * the scenario's congestion control for the packet queue pairs. */
+ * the scenario's congestion control for the packet queue pairs. A
+ * "job:NAME" region is set by bn_hybrid_place_job once the job is placed;
+ * "fault:I:N" is the nodes within N hops of faults[I]'s target. */
 int bn_hybrid_init(struct bn_flow_engine *e, const struct bn_topo *t, const struct bn_scenario *sc,
                    struct bn_error *err);
 void bn_hybrid_free(struct bn_flow_engine *e);
+/* The job a "job:" region names, or UINT32_MAX. */
+uint32_t bn_hybrid_job(const struct bn_flow_engine *e);
+/* The region is known (true if e is not hybrid). */
+bool bn_hybrid_ready(const struct bn_flow_engine *e);
+/* A "job:" region: the job's hosts, closed as "hosts:" closes them. */
+void bn_hybrid_place_job(struct bn_flow_engine *e, const struct bn_topo *t, const uint32_t *host,
+                         uint32_t n);
 /* After qpid's walk (e->walk's uses, before they are given to the
  * solver): true if they enter the region; then only the uses outside it
  * are kept, and the links they name become shared. */

@@ -148,6 +148,9 @@ struct bn_fabric {
     /* In-band telemetry records (link/telemetry.h): switches stamp data
      * packets when the congestion control reads them; NULL: none. */
     struct bn_telemetry *telemetry;
+    /* Hybrid (flow/hybrid.c): per port, the bytes the flows crossing it
+     * would hold queued, counted with its queue for ECN; NULL: none. */
+    const uint32_t *ecn_backlog;
     uint64_t packet_hops;
     bn_time_t last_delivery;        /* progress watchdog: last frame delivered or lost, or
                                      * the first into an empty fabric */

@@ -73,9 +73,9 @@ __attribute__((cold, noinline)) void bn_cut_hold(struct bn_fabric *f, bn_time_t 
 }
 
 static bool ecn_should_mark(const struct bn_port *port, struct bn_port_stats *st,
-                            const struct bn_ecn_params *e)
+                            const struct bn_ecn_params *e, uint64_t backlog)
 {
-    uint64_t q = port->q.bytes;
+    uint64_t q = port->q.bytes + backlog;
     if (q <= e->kmin)
         return false;
     if (q >= e->kmax)
@@ -143,7 +143,7 @@ void bn_port_enqueue(struct bn_fabric *f, uint32_t p, uint32_t pkt)
         return;
     }
     if (f->ecn.enabled && (pk->flags & BN_PKT_ECN_CAPABLE) &&
-        ecn_should_mark(port, &f->stats[p], &f->ecn)) {
+        ecn_should_mark(port, &f->stats[p], &f->ecn, f->ecn_backlog ? f->ecn_backlog[p] : 0)) {
         pk->flags |= BN_PKT_ECN_CE;
         if (++port->ecn_marks_lo == 0)
             f->stats[p].ecn_marks_hi += 1u << 16;

@@ -751,13 +751,20 @@ static const struct bn_key_row tail[] = {
     { .info.path = "sim.region", STRING_KEY, .info.unit = "", .info.def = "",
       .info.doc = "With sim.fidelity hybrid, where packets run: 'hosts:0-15,32' (those hosts, "
                   "their leaves and every switch whose links down all lead into them: a pod's "
-                  "aggregation layer) or 'switches:tor0,agg1' (by name). A queue pair whose "
+                  "aggregation layer), 'switches:tor0,agg1' (by name), "
+                  "'job:NAME' (bnet job: the job's hosts, by name or index) or 'fault:I:N' (the "
+                  "nodes within N hops, 0-8, of faults[I]'s target). A queue pair whose "
                   "data or ACKs pass a region node runs at packet level end to end.",
       FIELD(sim.region) },
     { .info.path = "sim.hybrid_update_us", FLOAT_KEY, .info.unit = "us", .info.def = "1",
       .info.doc = "With sim.fidelity hybrid: how often a link that packets and flows both "
                   "cross is given, for its packets, its rate less the flows' load on it.",
       FIELD(sim.hybrid_update_us), BN_ROW_RANGE(0.01, 1e6) },
+    { .info.path = "sim.hybrid_queues", BOOL_KEY, .info.unit = "", .info.def = "false",
+      .info.doc = "With sim.fidelity hybrid: a switch port that packets and flows both cross "
+                  "counts, for its packets' ECN marks, the M/D/1 queue of the flows' load on it; "
+                  "false: the flows leave no queue there (docs/hybrid.md).",
+      FIELD(sim.hybrid_queues) },
     { .info.path = "sim.event_order", ENUM_KEY, .info.unit = "", .info.def = "auto",
       .info.choice = event_order_choice,
       .info.doc = "Simultaneous events (the same picosecond) in the order they were "

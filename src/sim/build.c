@@ -228,8 +228,8 @@ static bn_time_t fabric_rtt(const struct bn_sim *s, const struct bn_encap *e, ui
  * never rerouted (docs/hybrid.md). */
 static int check_hybrid_faults(const struct bn_sim *s, struct bn_error *err)
 {
-    if (!s->flow || !s->flow->hy)
-        return BN_OK;
+    if (!s->flow || !s->flow->hy || !bn_hybrid_ready(s->flow))
+        return BN_OK; /* a job's region: checked once the job is placed */
     for (uint32_t i = 0; i < s->sc->nfaults; i++) {
         uint32_t n;
         const uint32_t *ports = bn_faults_ports(s->faults, i, &n);
@@ -317,6 +317,13 @@ static int build(struct bn_sim *s, const struct bn_scenario *sc, const struct bn
                               .nics = &s->nics};
     rc = bn_faults_init(&s->faults, &fe, err);
     return rc == BN_OK ? check_hybrid_faults(s, err) : rc;
+}
+
+int bn_sim_hybrid_place_job(struct bn_sim *s, const uint32_t *host, uint32_t n,
+                            struct bn_error *err)
+{
+    bn_hybrid_place_job(s->flow, &s->topo, host, n);
+    return bn_scenario_locate(s->sc, check_hybrid_faults(s, err), err);
 }
 
 /* The layers below name the key a refusal is about; the scenario says

@@ -121,6 +121,10 @@ int bn_sim_build(struct bn_sim *s, const struct bn_scenario *sc, struct bn_error
 int bn_sim_build_ranks(struct bn_sim *s, const struct bn_scenario *sc, const struct bn_ranks *ranks,
                        struct bn_error *err);
 void bn_sim_free(struct bn_sim *s);
+/* Hybrid with a "job:" region (bn_hybrid_job < njobs): the job's hosts,
+ * once placed, and the faults checked against them. */
+int bn_sim_hybrid_place_job(struct bn_sim *s, const uint32_t *host, uint32_t n,
+                            struct bn_error *err);
 /* build_agg.c: SHARP aggregation units' ports and routes. */
 int bn_sim_build_agg(struct bn_sim *s, struct bn_nic_params *np, struct bn_error *err);
 /* Describe the built topology (counts, diameter, bisection). */

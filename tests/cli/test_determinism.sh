@@ -31,6 +31,7 @@ args_for() {
         p2p_*) A=(p2p "$f" -s 4096 -n 50) ;;
         job_llama70b_131k|cluster_131k) A=() ;;
         job_llama70b_*) A=(job "$f" --quiet --set jobs.0.dp=4 --set jobs.0.global_batch=32) ;;
+        hybrid_jobs*) A=(job "$f" --quiet) ;; # a job as the hybrid region: bnet job only
         job_*|jobs_*) A=(job "$f" --fidelity flow --quiet) ;;
         superpod*) A=(coll "$f" -b 64K -e 64K) ;;
         cluster*) A=(coll "$f" -b 64K -e 1M -f 4) ;;

@@ -38,6 +38,62 @@ done
 cmp -s "$T/hybrid_incast-h.json" "$T/again.json"
 ok "hybrid_incast twice: byte-identical JSON" $?
 
+# fault:0:0: the failing link's two switches (tor0, agg0); fault:0:2 reaches
+# pod 0's hosts and every core, so every queue pair is packets
+"$BNET" run scenarios/hybrid_fault.yaml --region fault:0:0 --quiet --reproducible \
+    --json "$T/f0.json" >/dev/null 2>&1
+st=$?
+ok "hybrid_fault with region fault:0:0: exit 0 (got $st)" $st
+check "... tor0 and agg0, 16 queue pairs as packets" "$T/f0.json" \
+    '.hybrid.region_hosts == 0 and .hybrid.region_switches == 2 and .hybrid.packet_qps == 16 and .summary.flows_completed == .summary.flows'
+p=$(incast_mean "$T/hybrid_fault-p.json") h=$(incast_mean "$T/f0.json")
+awk -v p="$p" -v h="$h" 'BEGIN { d = h / p - 1; exit !(d < 0.05 && d > -0.05) }'
+ok "... incast mean FCT $h us against the packet level's $p us: within 5 %" $?
+"$BNET" run scenarios/hybrid_fault.yaml --region fault:0:2 --quiet --reproducible \
+    --json "$T/f2.json" >/dev/null 2>&1
+st=$?
+ok "fault:0:2: exit 0 (got $st)" $st
+check "... two hops reach pods 0's hosts and every core: all 128 queue pairs as packets" "$T/f2.json" \
+    '.hybrid.region_hosts == 16 and .hybrid.packet_qps == 128 and .hybrid.flow_qps == 0'
+
+# job:trainer is the trainer's hosts, pod 0: the same run as hosts:0-15, and
+# its iteration within 5 % of the packet level's
+"$BNET" job scenarios/hybrid_jobs.yaml --json "$T/j.json" >/dev/null 2>&1
+st=$?
+ok "hybrid_jobs (region job:trainer): exit 0 (got $st)" $st
+"$BNET" job scenarios/hybrid_jobs.yaml --region hosts:0-15 --json "$T/jh.json" >/dev/null 2>&1
+"$BNET" job scenarios/hybrid_jobs.yaml --fidelity packet --region= --json "$T/jp.json" >/dev/null 2>&1
+st=$?
+ok "... at packet level: exit 0 (got $st)" $st
+same='del(.command, .config) | .sim |= del(.wall_s)'
+[[ "$(jq -S "$same" "$T/j.json")" == "$(jq -S "$same" "$T/jh.json")" ]]
+ok "... the same run as region hosts:0-15" $?
+p=$(jq '.jobs[0].iteration_us' "$T/jp.json") h=$(jq '.jobs[0].iteration_us' "$T/j.json")
+awk -v p="$p" -v h="$h" 'BEGIN { d = h / p - 1; exit !(d < 0.05 && d > -0.05) }'
+ok "... the trainer's iteration $h us against the packet level's $p us: within 5 %" $?
+
+# sim.hybrid_queues: the shared switch ports mark for the flows' M/D/1
+# queue, so no fewer marks than without; the region stays within 5 %
+"$BNET" run scenarios/hybrid_incast.yaml --set sim.hybrid_queues=true --quiet --reproducible \
+    --json "$T/q.json" >/dev/null 2>&1
+st=$?
+ok "hybrid_incast with sim.hybrid_queues: exit 0 (got $st)" $st
+mq=$(jq .summary.ecn_marks "$T/q.json") m0=$(jq .summary.ecn_marks "$T/hybrid_incast-h.json")
+((mq >= m0))
+ok "... $mq ECN marks against $m0 without the flows' queues" $?
+p=$(incast_mean "$T/hybrid_incast-p.json") h=$(incast_mean "$T/q.json")
+awk -v p="$p" -v h="$h" 'BEGIN { d = h / p - 1; exit !(d < 0.05 && d > -0.05) }'
+ok "... incast mean FCT $h us against the packet level's $p us: within 5 %" $?
+
+# bnet coll with one server as the region: busbw within 5 % of the packet level's
+"$BNET" coll --fidelity hybrid --region hosts:0-7 -b 8M -e 8M --json "$T/ch.json" >/dev/null 2>&1
+st=$?
+ok "bnet coll in hybrid, region hosts:0-7: exit 0 (got $st)" $st
+"$BNET" coll --fidelity packet -b 8M -e 8M --json "$T/cp.json" >/dev/null 2>&1
+p=$(jq '.rows[0].busbw_gbs' "$T/cp.json") h=$(jq '.rows[0].busbw_gbs' "$T/ch.json")
+awk -v p="$p" -v h="$h" 'BEGIN { d = h / p - 1; exit !(d < 0.05 && d > -0.05) }'
+ok "... busbw $h GB/s against the packet level's $p GB/s: within 5 %" $?
+
 # refusals: exit 2, one line naming the key
 refused() {
     local name=$1 want=$2
@@ -55,6 +111,26 @@ refused "hex host numbers" "key 'sim.region'" --fidelity hybrid --region hosts:0
 refused "an unknown switch" "no switch named 'spine9'" --fidelity hybrid --region switches:tor0,spine9
 refused "an empty list" "no host or switch is named" --fidelity hybrid --region hosts:
 refused "an unknown form" "expected \"hosts:LIST\"" --fidelity hybrid --region pod:1
+refused "fault: without faults" "has no faults" scenarios/hybrid_incast.yaml --region fault:0:1
+refused "fault: past the faults" "fault 1: the scenario has faults 0-0" scenarios/hybrid_fault.yaml \
+    --region fault:1:0
+refused "fault: too many hops" "9 hops: 0 to 8" scenarios/hybrid_fault.yaml --region fault:0:9
+refused "fault: without hops" "expected \"fault:I:N\"" scenarios/hybrid_fault.yaml --region fault:0
+refused "job: without jobs" "has no jobs" scenarios/hybrid_incast.yaml --region job:0
+refused "job: outside bnet job" "placed by bnet job" scenarios/hybrid_jobs.yaml
+refused_job() {
+    local name=$1 want=$2
+    shift 2
+    "$BNET" job "$@" --quiet >/dev/null 2>"$T/err"
+    local st=$?
+    [[ $st -eq 2 ]] && grep -q -- "$want" "$T/err" && [[ $(wc -l <"$T/err") -eq 1 ]]
+    ok "$name: exit 2 naming $want (got $st: $(head -1 "$T/err"))" $?
+}
+refused_job "job: an unknown name" "no job named 'nobody'" scenarios/hybrid_jobs.yaml --region job:nobody
+refused_job "job: past the jobs" "job 2: the scenario has jobs 0-1" scenarios/hybrid_jobs.yaml \
+    --region job:2
+sed 's/job:trainer/job:9/' scenarios/hybrid_jobs.yaml >"$T/badjob.yaml"
+refused_job "job: in a file: its line" "badjob.yaml:35: key 'sim.region'" "$T/badjob.yaml"
 printf 'sim:\n  fidelity: hybrid\n  region: "hosts:0-999"\n' >"$T/bad.yaml"
 refused "a bad region in a file: its line" "bad.yaml:3: key 'sim.region'" "$T/bad.yaml"
 refused "a fault outside the region" "key 'faults\[0\].target'" scenarios/hybrid_fault.yaml \

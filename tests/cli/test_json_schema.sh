@@ -36,6 +36,7 @@ for f in scenarios/*.yaml; do
   case $b in
     p2p_*) res p2p p2p "$f" -s 4096 -n 50 ;;
     job_llama70b_16k) res job job "$f" --set jobs.0.dp=4 --set jobs.0.global_batch=32 ;;
+    hybrid_jobs*) res job job "$f" ;;  # a job as the hybrid region: bnet job only
     job_*|jobs_*) [[ $b == *_131k ]] || res job job "$f" --fidelity flow ;;
     cluster_131k) ;;
     cluster*|superpod*) res coll coll "$f" -b 1M -e 1M ;;

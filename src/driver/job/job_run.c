@@ -13,6 +13,7 @@
 #include "driver/coll/coll.h"
 #include "driver/flows/flows.h"
 #include "driver/job/job.h"
+#include "flow/hybrid.h"
 
 const char *bn_job_span_dim(uint8_t dim) { return bn_job_dim_name((enum bn_job_dim)dim); }
 const char *bn_job_span_phase(uint8_t phase) { return bn_job_phase_name((enum bn_job_phase)phase); }
@@ -246,6 +247,9 @@ static int run_once(const struct bn_scenario *sc, uint32_t only, bool trace,
         rc = build_job(sc, k, s->topo.nhosts, &jobs[k], err);
     if (rc == BN_OK)
         rc = bn_jobs_place(s, jobs, sc->njobs, err);
+    uint32_t region_job = bn_hybrid_job(s->flow); /* hybrid: a job's hosts as the region */
+    if (rc == BN_OK && region_job < sc->njobs)
+        rc = bn_sim_hybrid_place_job(s, jobs[region_job].host, jobs[region_job].g.nranks, err);
     if (rc == BN_OK)
         bn_coll_cost_of(s, &x.cost);
     uint32_t base = 0;

@@ -483,10 +483,11 @@ static void freeze(struct bn_maxmin *m, uint32_t f, double level)
 {
     m->frozen[f] = 1;
     m->rate[f] = level;
+    const double mult = m->mult[f]; /* once: the stores below may alias it for the compiler */
     for (uint32_t k = 0; k < m->use_len[f]; k++) {
         const struct bn_mm_use *v = &m->use[m->use_off[f] + k];
         uint32_t l = v->link;
-        double w = wt(m, v);
+        double w = (double)v->weight * mult;
         m->load[l] += w * level;
         if (m->link_mark[l] != m->stamp)
             continue;
@@ -524,9 +525,10 @@ static int fill(struct bn_maxmin *m, uint32_t nl, uint32_t nf, struct bn_error *
     for (uint32_t i = 0; i < nf; i++) { /* their loads come back as they stop */
         uint32_t f = m->comp_flows[i];
         m->frozen[f] = 0;
+        const double mult = m->mult[f], r = m->rate[f];
         for (uint32_t k = 0; k < m->use_len[f]; k++) {
             const struct bn_mm_use *u = &m->use[m->use_off[f] + k];
-            m->load[u->link] -= wt(m, u) * m->rate[f];
+            m->load[u->link] -= (double)u->weight * mult * r;
         }
     }
     m->nheap = 0;

@@ -5,7 +5,8 @@
  * (BN_EV_FLOW_SOLVE, behind the instant's events) when flows start, and a
  * frame after flows stop, only over the flows connected to what changed;
  * the earliest message to finish is the one
- * BN_EV_FLOW_SENT wakes for (an indexed heap of the sending queue pairs).
+ * BN_EV_FLOW_SENT wakes for (an indexed heap of the sending rate classes,
+ * each with its members by progress: rateclass.h).
  */
 #include <math.h>
 #include <stdlib.h>

@@ -3,7 +3,8 @@
  * NICs and drivers as the packet engine, but what a queue pair's send
  * engine is given moves as a flow instead of as packets. A queue pair
  * sending is one flow; its rate is its max-min fair share of the links it
- * loads (maxmin.c), recomputed when a flow starts or stops; a message's
+ * loads (maxmin.c), recomputed when a flow starts or stops; queue pairs
+ * that load the same links alike are one solver flow (rateclass.h); a message's
  * last byte leaves when its wire bytes (headers and framing as the packet
  * engine counts them) have gone at that rate, and reaches the receiver one
  * path latency later (propagation, switch latency, the last frame's

@@ -18,6 +18,8 @@
 #              CPU seconds of each, packet / flow, and each level's result;
 #              BEFORE=path/to/bnet adds that build's flow level (paired
 #              before/after). CPU, not wall: the machine is shared.
+#              ring-128 is ring-1024's ring on 128 GPUs (k=8) and 16 MiB:
+#              the stepwise ring that still fits minutes at both levels.
 # Timed with /usr/bin/time (process wall, peak RSS); busbw read from bnet's
 # JSON with jq.
 # Usage: bench/scale.sh [targets|agreement|stepwise|jobs|speed|all]   (default: all;
@@ -103,6 +105,10 @@ speed_args() {
     case $1 in
     perm-ecmp-*) args=(run --quiet --set topology.k="$k" "${perm[@]}") ;;
     perm-spray-*) args=(run --quiet --set topology.k="$k" "${perm[@]}" "${spray[@]}") ;;
+    ring-128) args=(coll scenarios/default.yaml --set topology.k=8 --set fabric=ib-ndr
+                    --set link.rate_gbps=100 --set nic.congestion_control=none
+                    --set nic.tx_ns=0 --set nic.rx_ns=0 --set nic.msg_rate_mpps=0
+                    --set host.pcie_gen=0 --set coll.in_place=false --algo ring -b 16M -e 16M) ;;
     ring-1024) args=(coll scenarios/default.yaml --set topology.k=16 --set fabric=ib-ndr
                      --set link.rate_gbps=100 --set nic.congestion_control=none
                      --set nic.tx_ns=0 --set nic.rx_ns=0 --set nic.msg_rate_mpps=0
@@ -135,7 +141,7 @@ if [[ $what == speed ]]; then
     echo "# the event loop's wall seconds (sim.wall_s; bnet coll has none); before: BEFORE's flow level"
     printf '%-16s %8s %8s %8s %7s | %8s %8s %8s %7s | %s\n' case packet flow before ratio \
         packet flow before ratio "result: packet / flow"
-    for c in ${CASES:-perm-ecmp-128 perm-spray-128 perm-ecmp-1024 perm-spray-1024 ring-1024 incast-pfc websearch-1024}; do
+    for c in ${CASES:-perm-ecmp-128 perm-spray-128 perm-ecmp-1024 perm-spray-1024 ring-128 ring-1024 incast-pfc websearch-1024}; do
         speed_args "$c"
         p=$(cpu "$bnet" "${args[@]}"); pl=$(loop); pr=$(result)
         f=$(cpu "$bnet" "${args[@]}" --fidelity flow); fl=$(loop); fr=$(result)

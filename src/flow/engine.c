@@ -5,7 +5,8 @@
  * (BN_EV_FLOW_SOLVE, behind the instant's events) when flows start, and a
  * frame after flows stop, only over the flows connected to what changed;
  * the earliest message to finish is the one
- * BN_EV_FLOW_SENT wakes for (an indexed heap of the sending queue pairs).
+ * BN_EV_FLOW_SENT wakes for (an indexed heap of the sending rate classes,
+ * each with its members by progress: rateclass.h).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -14,68 +15,74 @@
 #include "flow/flow.h"
 #include "flow/hybrid.h"
 
-/* --- the sending queue pairs, by when their message is sent --- */
+/* --- the sending rate classes, by when their first member's message is sent --- */
 
-static bool earlier(const struct bn_flow_engine *e, uint32_t a, uint32_t b)
+static inline struct bn_flow_cls *cls(struct bn_flow_engine *e, uint32_t c)
 {
-    return e->q[a].done_at < e->q[b].done_at || (e->q[a].done_at == e->q[b].done_at && a < b);
+    return &e->rcl.c[c];
 }
 
-static void heap_set(struct bn_flow_engine *e, uint32_t i, uint32_t qp)
+static bool earlier(struct bn_flow_engine *e, uint32_t a, uint32_t b)
 {
-    e->heap[i] = qp;
-    e->q[qp].hpos = i;
+    bn_time_t ta = cls(e, a)->done_at, tb = cls(e, b)->done_at;
+    return ta < tb || (ta == tb && a < b);
+}
+
+static void heap_set(struct bn_flow_engine *e, uint32_t i, uint32_t c)
+{
+    e->heap[i] = c;
+    cls(e, c)->hpos = i;
 }
 
 static void sift_up(struct bn_flow_engine *e, uint32_t i)
 {
-    uint32_t qp = e->heap[i];
-    while (i > 0 && earlier(e, qp, e->heap[(i - 1) / 2])) {
+    uint32_t c = e->heap[i];
+    while (i > 0 && earlier(e, c, e->heap[(i - 1) / 2])) {
         heap_set(e, i, e->heap[(i - 1) / 2]);
         i = (i - 1) / 2;
     }
-    heap_set(e, i, qp);
+    heap_set(e, i, c);
 }
 
 static void sift_down(struct bn_flow_engine *e, uint32_t i)
 {
-    uint32_t qp = e->heap[i];
+    uint32_t c = e->heap[i];
     for (;;) {
-        uint32_t c = 2 * i + 1;
-        if (c >= e->nheap)
+        uint32_t k = 2 * i + 1;
+        if (k >= e->nheap)
             break;
-        if (c + 1 < e->nheap && earlier(e, e->heap[c + 1], e->heap[c]))
-            c++;
-        if (!earlier(e, e->heap[c], qp))
+        if (k + 1 < e->nheap && earlier(e, e->heap[k + 1], e->heap[k]))
+            k++;
+        if (!earlier(e, e->heap[k], c))
             break;
-        heap_set(e, i, e->heap[c]);
-        i = c;
+        heap_set(e, i, e->heap[k]);
+        i = k;
     }
-    heap_set(e, i, qp);
+    heap_set(e, i, c);
 }
 
-static void heap_update(struct bn_flow_engine *e, uint32_t qp)
+static void heap_update(struct bn_flow_engine *e, uint32_t c)
 {
-    struct bn_flow_qp *fq = &e->q[qp];
-    if (fq->hpos == BN_NONE) {
-        fq->hpos = e->nheap;
-        e->heap[e->nheap++] = qp;
+    struct bn_flow_cls *k = cls(e, c);
+    if (k->hpos == BN_NONE) {
+        k->hpos = e->nheap;
+        e->heap[e->nheap++] = c;
     }
-    sift_up(e, fq->hpos);
-    sift_down(e, fq->hpos);
+    sift_up(e, k->hpos);
+    sift_down(e, k->hpos);
 }
 
-static void heap_remove(struct bn_flow_engine *e, uint32_t qp)
+static void heap_remove(struct bn_flow_engine *e, uint32_t c)
 {
-    uint32_t i = e->q[qp].hpos;
+    uint32_t i = cls(e, c)->hpos;
     if (i == BN_NONE)
         return;
-    e->q[qp].hpos = BN_NONE;
+    cls(e, c)->hpos = BN_NONE;
     uint32_t last = e->heap[--e->nheap];
     if (i < e->nheap) {
         heap_set(e, i, last);
         sift_up(e, i);
-        sift_down(e, e->q[last].hpos);
+        sift_down(e, cls(e, last)->hpos);
     }
 }
 
@@ -84,7 +91,7 @@ static void wake_for_top(struct bn_flow_engine *e)
 {
     if (e->nheap == 0)
         return;
-    bn_time_t t = e->q[e->heap[0]].done_at;
+    bn_time_t t = cls(e, e->heap[0])->done_at;
     if (t == BN_TIME_NEVER || t >= e->ev_at)
         return;
     e->ev_at = t;
@@ -115,26 +122,30 @@ int bn_flow_reserve(struct bn_flow_engine *e, uint32_t qpid)
         return bn_fail(e->err, BN_ENOMEM, "flow level: out of memory for %u queue pairs", n);
     e->heap = h;
     for (uint32_t i = e->nq; i < n; i++)
-        e->q[i] = (struct bn_flow_qp){.msg = BN_NONE, .hpos = BN_NONE, .done_at = BN_TIME_NEVER};
+        e->q[i] = (struct bn_flow_qp){.msg = BN_NONE, .cls = BN_NONE};
     e->nq = n;
-    return bn_mm_reserve(&e->mm, n, e->err);
+    /* classes: at most one per queue pair (hybrid: the queue pair's id) */
+    int rc = bn_rc_reserve(&e->rcl, n, e->err);
+    return rc == BN_OK ? bn_mm_reserve(&e->mm, n, e->err) : rc;
 }
 
-/* Bring the message's bytes left up to now at the rate it had. */
-static void advance(struct bn_flow_engine *e, struct bn_flow_qp *fq)
+/* Bring the class's progress up to now at the rate it had. */
+static void advance(struct bn_flow_engine *e, struct bn_flow_cls *k)
 {
     bn_time_t now = e->f->now;
-    fq->left -= fq->rate * (double)(now - fq->upd);
-    if (fq->left < 0)
-        fq->left = 0;
-    fq->upd = now;
+    k->v += k->rate * (double)(now - k->upd);
+    k->upd = now;
 }
 
-static void set_done(struct bn_flow_engine *e, uint32_t qpid)
+/* When the class's first member has sent its message, at its rate. */
+static void set_done(struct bn_flow_engine *e, uint32_t c)
 {
-    struct bn_flow_qp *fq = &e->q[qpid];
-    fq->done_at = fq->rate > 0 ? e->f->now + (bn_time_t)ceil(fq->left / fq->rate) : BN_TIME_NEVER;
-    heap_update(e, qpid);
+    struct bn_flow_cls *k = cls(e, c);
+    double left = k->mem[0].key - k->v;
+    if (left < 0)
+        left = 0;
+    k->done_at = k->rate > 0 ? e->f->now + (bn_time_t)ceil(left / k->rate) : BN_TIME_NEVER;
+    heap_update(e, c);
 }
 
 /* Rates again at `at`, unless a solve as early is scheduled. */
@@ -167,8 +178,8 @@ static void solve_after_stop(struct bn_flow_engine *e, uint32_t qpid)
     solve_at(e, e->f->now + bn_serialization_ps(e->full_wire, line));
 }
 
-/* Start the queue pair's next released message, if it has one: false if
- * it has none (it stops sending). */
+/* Start the queue pair's next released message, if it has one (its wire
+ * bytes in left): false if it has none (it stops sending). */
 static bool next_message(struct bn_flow_engine *e, uint32_t qpid)
 {
     struct bn_qp *qp = &e->n->qp[qpid];
@@ -180,22 +191,40 @@ static bool next_message(struct bn_flow_engine *e, uint32_t qpid)
     const struct bn_msg *m = &e->n->msg[qp->snd_msg];
     fq->msg = qp->snd_msg;
     fq->left = (double)bn_nic_msg_wire(e->n, m, &fq->last_wire);
-    fq->upd = e->f->now;
     return true;
 }
 
-/* The queue pair's flow joins the competition for its links. */
+/* The queue pair's flow joins the competition for its links, as a member
+ * of its rate class: the class's first member activates it; another
+ * raises its members (a leave and a join to the solver). Either way it is
+ * solved at once. */
 static int start(struct bn_flow_engine *e, uint32_t qpid)
 {
     struct bn_flow_qp *fq = &e->q[qpid];
     int rc = fq->walked ? BN_OK : bn_flow_walk(e, qpid, e->err);
-    if (rc == BN_OK)
-        rc = bn_mm_activate(&e->mm, qpid, e->err);
     if (rc != BN_OK)
         return rc;
-    fq->upd = e->f->now;
-    fq->rate = 0;
-    fq->done_at = BN_TIME_NEVER;
+    uint32_t c = fq->cls;
+    struct bn_flow_cls *k = cls(e, c);
+    if (k->n == 0) { /* idle: a fresh clock */
+        k->v = 0;
+        k->rate = 0;
+        k->upd = e->f->now;
+        rc = bn_mm_set_mult(&e->mm, c, 1, e->err);
+        if (rc == BN_OK)
+            rc = bn_mm_activate(&e->mm, c, e->err);
+        if (rc == BN_OK)
+            rc = bn_rc_push(k, fq->left, qpid, e->err);
+    } else {
+        advance(e, k);
+        rc = bn_rc_push(k, k->v + fq->left, qpid, e->err);
+        if (rc == BN_OK)
+            rc = bn_mm_set_mult(&e->mm, c, k->n, e->err);
+        if (rc == BN_OK)
+            set_done(e, c);
+    }
+    if (rc != BN_OK)
+        return rc;
     solve_soon(e);
     return BN_OK;
 }
@@ -258,27 +287,46 @@ static void message_sent(struct bn_flow_engine *e, uint32_t qpid)
     bn_fabric_schedule(e->f, ack, BN_EV_FLOW_ACK, qpid, end);
 }
 
+/* The class's first member has sent its message: its next one, or it
+ * leaves the class (the last one leaving idles it). */
+static int first_sent(struct bn_flow_engine *e, uint32_t c)
+{
+    struct bn_flow_cls *k = cls(e, c);
+    uint32_t qpid = k->mem[0].qp;
+    advance(e, k);
+    message_sent(e, qpid);
+    if (next_message(e, qpid)) { /* back to back: same flow, same rate */
+        k->mem[0].key = k->v + e->q[qpid].left;
+        bn_rc_fix_top(k);
+        set_done(e, c);
+        return BN_OK;
+    }
+    bn_rc_pop(k);
+    e->nic_flows[e->n->qp[qpid].snic]--;
+    int rc;
+    if (k->n == 0) {
+        heap_remove(e, c);
+        k->rate = 0;
+        k->done_at = BN_TIME_NEVER;
+        rc = bn_mm_deactivate(&e->mm, c, e->err);
+    } else {
+        rc = bn_mm_set_mult(&e->mm, c, k->n, e->err);
+        set_done(e, c); /* the others keep their rate until the solve */
+    }
+    if (rc == BN_OK)
+        solve_after_stop(e, qpid);
+    return rc;
+}
+
 static int on_sent(struct bn_flow_engine *e)
 {
     bn_time_t now = e->f->now;
     if (now >= e->ev_at) /* the wake-up armed last; an earlier one left behind must not re-arm */
         e->ev_at = BN_TIME_NEVER;
-    while (e->nheap && e->q[e->heap[0]].done_at <= now) {
-        uint32_t qpid = e->heap[0];
-        struct bn_flow_qp *fq = &e->q[qpid];
-        message_sent(e, qpid);
-        if (next_message(e, qpid)) { /* back to back: same flow, same rate */
-            set_done(e, qpid);
-            continue;
-        }
-        heap_remove(e, qpid);
-        e->nic_flows[e->n->qp[qpid].snic]--;
-        fq->rate = 0;
-        fq->done_at = BN_TIME_NEVER;
-        int rc = bn_mm_deactivate(&e->mm, qpid, e->err);
+    while (e->nheap && cls(e, e->heap[0])->done_at <= now) {
+        int rc = first_sent(e, e->heap[0]);
         if (rc != BN_OK)
             return rc;
-        solve_after_stop(e, qpid);
     }
     wake_for_top(e);
     return BN_OK;
@@ -292,13 +340,13 @@ static int on_solve(struct bn_flow_engine *e)
     if (rc != BN_OK)
         return rc;
     for (uint32_t i = 0; i < e->mm.nchanged; i++) {
-        uint32_t qpid = e->mm.changed[i];
-        struct bn_flow_qp *fq = &e->q[qpid];
-        if (fq->msg == BN_NONE)
+        uint32_t c = e->mm.changed[i];
+        struct bn_flow_cls *k = cls(e, c);
+        if (k->n == 0)
             continue;
-        advance(e, fq);
-        fq->rate = e->mm.rate[qpid];
-        set_done(e, qpid);
+        advance(e, k);
+        k->rate = e->mm.rate[c];
+        set_done(e, c);
     }
     wake_for_top(e);
     return BN_OK;
@@ -354,6 +402,7 @@ int bn_flow_init(struct bn_flow_engine *e, struct bn_fabric *f, struct bn_switch
     e->busy_since = calloc((size_t)n->nnics + 1, sizeof *e->busy_since);
     if (!e->nic_flows || !e->busy_since)
         return bn_fail(err, BN_ENOMEM, "flow level: out of memory for %u NICs", n->nnics);
+    bn_rc_init(&e->rcl);
     int rc = bn_mm_init(&e->mm, f->nports, 0, err);
     if (rc == BN_OK)
         rc = bn_lc_init(&e->lc, f->nports, !n->spray_entropy, err);
@@ -383,6 +432,7 @@ void bn_flow_free(struct bn_flow_engine *e)
 {
     bn_hybrid_free(e);
     bn_mm_free(&e->mm);
+    bn_rc_free(&e->rcl);
     bn_lc_free(&e->lc);
     bn_flow_walk_free(&e->walk);
     free(e->q);

@@ -3,7 +3,8 @@
  * NICs and drivers as the packet engine, but what a queue pair's send
  * engine is given moves as a flow instead of as packets. A queue pair
  * sending is one flow; its rate is its max-min fair share of the links it
- * loads (maxmin.c), recomputed when a flow starts or stops; a message's
+ * loads (maxmin.c), recomputed when a flow starts or stops; queue pairs
+ * that load the same links alike are one solver flow (rateclass.h); a message's
  * last byte leaves when its wire bytes (headers and framing as the packet
  * engine counts them) have gone at that rate, and reaches the receiver one
  * path latency later (propagation, switch latency, the last frame's
@@ -22,6 +23,7 @@
 
 #include "flow/maxmin.h"
 #include "flow/linkclass.h"
+#include "flow/rateclass.h"
 #include "link/fabric.h"
 #include "nic/nic.h"
 #include "switch/switch.h"
@@ -29,16 +31,13 @@
 
 /* Per queue pair. */
 struct bn_flow_qp {
-    double left;           /* wire bytes of the message being sent still to go, at upd */
-    double rate;           /* bytes per ps (its max-min share) */
-    bn_time_t upd;         /* when left was brought up to date */
-    bn_time_t done_at;     /* when the message's last byte leaves (BN_TIME_NEVER: no rate) */
+    double left;           /* wire bytes of its message, from carry until it joins its class */
     bn_time_t last_rx, last_ack; /* the latest delivery and ACK scheduled (kept in order) */
     bn_time_t lat_a;       /* its last byte's latency after it leaves: lat_a + lat_b x frame */
     double lat_b;          /* ps per byte of the last frame */
     bn_time_t ack_lat;     /* an ACK's trip back */
     uint32_t msg;          /* the message being sent (BN_NONE: idle) */
-    uint32_t hpos;         /* its place in the finish heap (BN_NONE: not there) */
+    uint32_t cls;          /* its rate class, the solver's flow (BN_NONE: path not known) */
     uint32_t last_wire;    /* wire bytes of that message's last frame */
     uint8_t walked;        /* its path is known */
     uint8_t packet;        /* hybrid: its path touches the region, packets carry it */
@@ -60,7 +59,11 @@ struct bn_flow_engine {
     struct bn_fabric *f;
     struct bn_switches *sw;
     struct bn_nics *n;
-    struct bn_maxmin mm;          /* flow id = queue pair id; link id = a class of ports */
+    struct bn_maxmin mm;          /* flow id = a rate class; link id = a class of ports */
+    /* queue pairs whose flows load the same links alike, one solver flow
+     * each (rateclass.h); under hybrid, each queue pair its own class of
+     * the same id (hybrid.c solves packet queue pairs by that id) */
+    struct bn_rateclass rcl;
     /* ports in classes of identical ones (linkclass.h); off under per-packet
      * entropy, where data spreads but ACKs take one path each and every
      * port's flows differ (a k=32 spray permutation: 38k classes of 49k
@@ -68,7 +71,7 @@ struct bn_flow_engine {
     struct bn_linkclass lc;
     struct bn_flow_qp *q;
     uint32_t nq;
-    uint32_t *heap, nheap;        /* sending queue pairs by done_at */
+    uint32_t *heap, nheap;        /* rate classes sending, by done_at */
     bn_time_t ev_at;              /* the earliest BN_EV_FLOW_SENT scheduled (BN_TIME_NEVER) */
     bn_time_t solve_at;           /* the earliest BN_EV_FLOW_SOLVE scheduled (BN_TIME_NEVER) */
     uint32_t ack_wire, full_wire; /* an ACK's wire bytes; a full data frame's */

@@ -11,6 +11,13 @@ static int oom(struct bn_error *err, const char *what)
     return bn_fail(err, BN_ENOMEM, "flow level: out of memory for %s", what);
 }
 
+/* A use's weight for its whole flow: a rate class of k identical members
+ * loads each link k times as much, its rate being each member's. */
+static inline double wt(const struct bn_maxmin *m, const struct bn_mm_use *u)
+{
+    return (double)u->weight * m->mult[u->flow];
+}
+
 int bn_mm_init(struct bn_maxmin *m, uint32_t nlinks, uint32_t nflows, struct bn_error *err)
 {
     memset(m, 0, sizeof *m);
@@ -60,6 +67,7 @@ void bn_mm_free(struct bn_maxmin *m)
     free(m->use_len);
     free(m->use_room);
     free(m->rate);
+    free(m->mult);
     free(m->fcap);
     free(m->load);
     free(m->full);
@@ -111,6 +119,7 @@ int bn_mm_reserve(struct bn_maxmin *m, uint32_t nflows, struct bn_error *err)
         !grow_flows((void **)&m->use_len, sizeof *m->use_len, old, n) ||
         !grow_flows((void **)&m->use_room, sizeof *m->use_room, old, n) ||
         !grow_flows((void **)&m->rate, sizeof *m->rate, old, n) ||
+        !grow_flows((void **)&m->mult, sizeof *m->mult, old, n) ||
         !grow_flows((void **)&m->fcap, sizeof *m->fcap, old, n) ||
         !grow_flows((void **)&m->seed, sizeof *m->seed, old, n) ||
         !grow_flows((void **)&m->seeded, sizeof *m->seeded, old, n) ||
@@ -146,6 +155,7 @@ int bn_mm_set_path(struct bn_maxmin *m, uint32_t f, const uint32_t *links, const
     m->nlive += n;
     m->use_off[f] = off;
     m->use_len[f] = m->use_room[f] = n;
+    m->mult[f] = 1;
     double top = INFINITY;
     for (uint32_t i = 0; i < n; i++)
         if (!(passive && passive[i]) && m->cap[links[i]] / weights[i] < top)
@@ -262,9 +272,9 @@ static void hold(struct bn_maxmin *m, const struct bn_mm_use *u, int sign)
 {
     uint32_t l = u->link;
     if (u->passive)
-        m->pmax[l] += sign * u->weight * m->fcap[u->flow];
+        m->pmax[l] += sign * wt(m, u) * m->fcap[u->flow];
     else
-        m->aw[l] += sign * u->weight;
+        m->aw[l] += sign * wt(m, u);
     if (m->on[l].n == 0)
         m->aw[l] = m->pmax[l] = 0; /* no drift on an idle link */
 }
@@ -309,7 +319,7 @@ int bn_mm_deactivate(struct bn_maxmin *m, uint32_t f, struct bn_error *err)
         L->use[m->use[u].pos] = last;
         m->use[last].pos = m->use[u].pos;
         double *load = &m->load[m->use[u].link];
-        *load = L->n ? *load - m->use[u].weight * m->rate[f] : 0; /* no drift on an idle link */
+        *load = L->n ? *load - wt(m, &m->use[u]) * m->rate[f] : 0; /* no drift on an idle link */
         mark_dirty(m, m->use[u].link);
         hold(m, &m->use[u], -1);
         uint32_t l = m->use[u].link;
@@ -323,6 +333,23 @@ int bn_mm_deactivate(struct bn_maxmin *m, uint32_t f, struct bn_error *err)
     m->active[f] = 0;
     m->rate[f] = 0;
     return BN_OK;
+}
+
+int bn_mm_set_mult(struct bn_maxmin *m, uint32_t f, uint32_t k, struct bn_error *err)
+{
+    if (f >= m->nflows || k == 0)
+        return bn_fail(err, BN_EINTERNAL, "flow level: rate class %u given %u members", f, k);
+    if (m->mult[f] == k)
+        return BN_OK;
+    if (!m->active[f]) {
+        m->mult[f] = k;
+        return BN_OK;
+    }
+    /* the class as it was leaves and the new one joins: the same marks,
+     * floors and re-solve as any flow leaving and joining */
+    int rc = bn_mm_deactivate(m, f, err);
+    m->mult[f] = k;
+    return rc == BN_OK ? bn_mm_activate(m, f, err) : rc;
 }
 
 /* A binary min-heap of (key, link), ties by link so the order never
@@ -456,14 +483,16 @@ static void freeze(struct bn_maxmin *m, uint32_t f, double level)
 {
     m->frozen[f] = 1;
     m->rate[f] = level;
+    const double mult = m->mult[f]; /* once: the stores below may alias it for the compiler */
     for (uint32_t k = 0; k < m->use_len[f]; k++) {
         const struct bn_mm_use *v = &m->use[m->use_off[f] + k];
         uint32_t l = v->link;
-        m->load[l] += v->weight * level;
+        double w = (double)v->weight * mult;
+        m->load[l] += w * level;
         if (m->link_mark[l] != m->stamp)
             continue;
-        m->rem[l] -= v->weight * level;
-        m->wsum[l] -= v->weight;
+        m->rem[l] -= w * level;
+        m->wsum[l] -= w;
         m->nunf[l] -= !v->passive;
     }
 }
@@ -476,7 +505,7 @@ static void mark_if_full(struct bn_maxmin *m, uint32_t l)
     double load = 0, top = 0;
     for (uint32_t j = 0; j < L->n; j++) {
         const struct bn_mm_use *u = &m->use[L->use[j]];
-        load += u->weight * m->rate[u->flow];
+        load += wt(m, u) * m->rate[u->flow];
         if (!u->passive && m->rate[u->flow] > top)
             top = m->rate[u->flow];
     }
@@ -496,9 +525,10 @@ static int fill(struct bn_maxmin *m, uint32_t nl, uint32_t nf, struct bn_error *
     for (uint32_t i = 0; i < nf; i++) { /* their loads come back as they stop */
         uint32_t f = m->comp_flows[i];
         m->frozen[f] = 0;
+        const double mult = m->mult[f], r = m->rate[f];
         for (uint32_t k = 0; k < m->use_len[f]; k++) {
             const struct bn_mm_use *u = &m->use[m->use_off[f] + k];
-            m->load[u->link] -= u->weight * m->rate[f];
+            m->load[u->link] -= (double)u->weight * mult * r;
         }
     }
     m->nheap = 0;
@@ -512,10 +542,10 @@ static int fill(struct bn_maxmin *m, uint32_t nl, uint32_t nf, struct bn_error *
         for (uint32_t j = 0; j < L->n; j++) {
             const struct bn_mm_use *u = &m->use[L->use[j]];
             if (m->flow_mark[u->flow] == m->stamp) { /* rising with the others */
-                m->wsum[l] += u->weight;
+                m->wsum[l] += wt(m, u);
                 m->nunf[l] += !u->passive;
             } else { /* a passive user solved elsewhere: a load as it stands */
-                m->rem[l] -= u->weight * m->rate[u->flow];
+                m->rem[l] -= wt(m, u) * m->rate[u->flow];
             }
         }
         if (m->nunf[l] && !heap_push(m, link_key(m, l), l))
@@ -594,7 +624,7 @@ static uint32_t overloaded(struct bn_maxmin *m, uint32_t nf, uint32_t *nl)
             double load = 0; /* the running sum may drift: count it again */
             const struct bn_mm_list *L = &m->on[l];
             for (uint32_t j = 0; j < L->n; j++)
-                load += m->use[L->use[j]].weight * m->rate[m->use[L->use[j]].flow];
+                load += wt(m, &m->use[L->use[j]]) * m->rate[m->use[L->use[j]].flow];
             m->load[l] = load;
             if (load > m->cap[l] * (1 + 1e-9)) {
                 take_link(m, l, nl);

@@ -33,6 +33,9 @@
  *   solved again, so the rates are those of a solve over every link.
  * A flow whose rate moves is not followed through its passive uses: the
  * links it loads that way see the new load at their own next solve.
+ *
+ * Rate classes (bn_mm_set_mult): flows with the same uses are one flow of
+ * k members, so a collective's identical transfers cost one entry.
  */
 #ifndef BN_FLOW_MAXMIN_H
 #define BN_FLOW_MAXMIN_H
@@ -66,7 +69,8 @@ struct bn_maxmin {
     uint32_t nuse, use_cap, nlive; /* uses made, room; of them, a flow's current ones */
     uint32_t *use_off, *use_len; /* per flow: its uses (len 0: no path set) */
     uint32_t *use_room;          /* per flow: slots its block holds (splits add uses) */
-    double *rate;                /* per flow: its rate while active, else 0 */
+    double *rate;                /* per flow: its rate while active, else 0 (a member's) */
+    double *mult;                /* per flow: members of its rate class (1: a lone flow) */
     double *fcap;                /* per flow: its ceiling, min over its active uses of cap / w */
     double *load;                /* per link: sum of w x rate over its active flows' uses */
     uint8_t *full;               /* per link: it filled in the last solve that covered it */
@@ -112,6 +116,13 @@ int bn_mm_set_path(struct bn_maxmin *m, uint32_t f, const uint32_t *links, const
  * the same way, and d has c's capacity and state (linkclass.c splits a
  * class of identical links this way). */
 int bn_mm_split(struct bn_maxmin *m, uint32_t c, uint32_t d, struct bn_error *err);
+/* Flow f is a rate class of k identical members (k >= 1; 1 when its path
+ * is set): it loads each link k x weight x rate, its rate is each
+ * member's. Progressive filling raises identical flows together and stops
+ * them on the same link, so one entry of k members has the rates k flows
+ * would have (the sums taken in another order: the last bits may differ).
+ * While f is active this is a leave and a join, solved at the next solve. */
+int bn_mm_set_mult(struct bn_maxmin *m, uint32_t f, uint32_t k, struct bn_error *err);
 /* Flow f starts or stops competing (its links are marked for solve()). */
 int bn_mm_activate(struct bn_maxmin *m, uint32_t f, struct bn_error *err);
 int bn_mm_deactivate(struct bn_maxmin *m, uint32_t f, struct bn_error *err);

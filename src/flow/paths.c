@@ -119,10 +119,22 @@ int bn_flow_walk(struct bn_flow_engine *e, uint32_t qpid, struct bn_error *err)
     b += ps_per_byte(e->f->ports[back].rate_bps);
     fq->ack_lat = a + (bn_time_t)(b * e->ack_wire + 0.5);
     fq->walked = 1;
-    if (e->hy && bn_hybrid_classify(e, qpid) && wk->nuse == 0)
-        return BN_OK; /* packets carry it, on no link a flow crosses */
-    return bn_lc_set_path(&e->lc, &e->mm, qpid, wk->use_p, wk->use_w, wk->use_passive, wk->nuse,
-                          err);
+    if (e->hy) { /* each queue pair its own class, of its own id */
+        fq->cls = qpid;
+        if (bn_hybrid_classify(e, qpid) && wk->nuse == 0)
+            return BN_OK; /* packets carry it, on no link a flow crosses */
+        return bn_lc_set_path(&e->lc, &e->mm, qpid, wk->use_p, wk->use_w, wk->use_passive,
+                              wk->nuse, err);
+    }
+    /* a flow like one seen before joins its class; a new one is a new
+     * solver flow (whose uses may split classes of links) */
+    bool fresh;
+    rc = bn_rc_find(&e->rcl, wk->use_p, wk->use_w, wk->use_passive, wk->nuse, &fq->cls, &fresh,
+                    err);
+    if (rc != BN_OK || !fresh)
+        return rc;
+    return bn_lc_set_path(&e->lc, &e->mm, fq->cls, wk->use_p, wk->use_w, wk->use_passive,
+                          wk->nuse, err);
 }
 
 int bn_flow_walk_init(struct bn_flow_walk *wk, uint32_t nports, struct bn_error *err)

@@ -45,6 +45,24 @@ struct bn_key_row {
  * bn_scenario.fc[...]. */
 enum { BN_KEY_BLOCK_CC = 1, BN_KEY_BLOCK_LB = 2, BN_KEY_BLOCK_FC = 3 };
 
+/* A registry's modules as the key rows they carry (each module's ops table
+ * has its own rows): n modules, module i's rows from rows_of(i), which
+ * sets *nrows; order, if not NULL, the order (a permutation of 0..n-1) in
+ * which their rows come in the scenario registry. One walker serves every
+ * registry (cc, lb, fc, fault kinds). */
+struct bn_key_modules {
+    size_t n;
+    const struct bn_key_row *(*rows_of)(size_t i, size_t *nrows);
+    const unsigned char *order;
+};
+
+/* The j-th of all the modules' rows, in their order (NULL past the last). */
+const struct bn_key_row *bn_key_modules_row(const struct bn_key_modules *m, size_t j);
+/* How many rows the modules carry in all. */
+size_t bn_key_modules_nrows(const struct bn_key_modules *m);
+/* The registry index of the module whose row k is (SIZE_MAX: none's). */
+size_t bn_key_modules_owner(const struct bn_key_modules *m, const struct bn_key_row *k);
+
 /* Designated-initializer pieces for a row. */
 #define BN_ROW_INT .kind = BN_KEY_INT, .info.type = "int"
 #define BN_ROW_FLOAT .kind = BN_KEY_FLOAT, .info.type = "float"

@@ -531,13 +531,10 @@ extern const struct bn_cc_ops bn_cc_none;
 /* Module i's parsed keys: its block of sc (bn_scenario.cc[i]). */
 const void *bn_cc_keys(const struct bn_scenario *sc, size_t i);
 /* Every module's own key rows, for the scenario registry to splice in
- * after nic.cnp_interval_us: the j-th (NULL past the last), in the order
- * the keys had in struct bn_scenario before issue 54 (cc_registry.c),
- * and how many; the registry index of the module whose row k is. */
-const struct bn_key_row *bn_cc_key(size_t j);
-size_t bn_cc_nkeys(void);
-size_t bn_cc_key_module(const struct bn_key_row *k);
-/* Room in the scenario registry for them (checked by tests/nic). */
+ * after nic.cnp_interval_us (core/keyrow.h's walker), in the order the
+ * keys had in struct bn_scenario before issue 54 (cc_registry.c). */
+extern const struct bn_key_modules bn_cc_key_modules;
+/* Room in the scenario registry for them (tests/scenario/test_module_keys.c checks). */
 #define BN_CC_KEYS_MAX 64
 
 #endif

@@ -1006,18 +1006,20 @@ _Static_assert(NHEAD + BN_FC_KEYS_MAX + NSW_HEAD + BN_LB_KEYS_MAX + NBODY + BN_C
 static const struct part {
     const struct bn_key_row *rows;
     size_t n;
-    const struct bn_key_row *(*spliced)(size_t j); /* NULL: nothing after */
-    size_t (*nspliced)(void);
+    const struct bn_key_modules *spliced; /* NULL: nothing after */
 } parts[] = {
-    {head, NHEAD, bn_fc_key, bn_fc_nkeys},
-    {sw_head, NSW_HEAD, bn_lb_key, bn_lb_nkeys},
-    {body, NBODY, bn_cc_key, bn_cc_nkeys},
-    {mid, NMID, bn_fault_kind_key, bn_fault_kind_nkeys},
-    {tail, NTAIL, NULL, NULL},
+    {head, NHEAD, &bn_fc_key_modules},
+    {sw_head, NSW_HEAD, &bn_lb_key_modules},
+    {body, NBODY, &bn_cc_key_modules},
+    {mid, NMID, &bn_fault_kind_key_modules},
+    {tail, NTAIL, NULL},
 };
 #define NPARTS (sizeof parts / sizeof parts[0])
 
-static size_t spliced_count(const struct part *p) { return p->nspliced ? p->nspliced() : 0; }
+static size_t spliced_count(const struct part *p)
+{
+    return p->spliced ? bn_key_modules_nrows(p->spliced) : 0;
+}
 
 size_t bn_scn_count(void)
 {
@@ -1035,7 +1037,7 @@ size_t bn_scn_index(const struct bn_key_row *k)
         if (k >= p->rows && k < p->rows + p->n)
             return base + (size_t)(k - p->rows);
         for (size_t j = 0; j < m; j++)
-            if (p->spliced(j) == k)
+            if (bn_key_modules_row(p->spliced, j) == k)
                 return base + p->n + j;
         base += p->n + m;
     }
@@ -1050,7 +1052,7 @@ const struct bn_key_row *bn_scn_at(size_t i)
         i -= p->n;
         size_t m = spliced_count(p);
         if (i < m)
-            return p->spliced(i);
+            return bn_key_modules_row(p->spliced, i);
         i -= m;
     }
     return NULL;
@@ -1060,14 +1062,14 @@ const struct bn_key_row *bn_scn_at(size_t i)
  * start, one's size, how many, and which module a row is of. */
 static const struct block_kind {
     size_t at, size, max;
-    size_t (*module_of)(const struct bn_key_row *k);
+    const struct bn_key_modules *modules;
 } blocks[] = {
     [BN_KEY_BLOCK_CC] = {offsetof(struct bn_scenario, cc), sizeof(struct bn_scenario_cc_block),
-                         BN_SC_CC_MAX, bn_cc_key_module},
+                         BN_SC_CC_MAX, &bn_cc_key_modules},
     [BN_KEY_BLOCK_LB] = {offsetof(struct bn_scenario, lb), sizeof(struct bn_scenario_lb_block),
-                         BN_SC_LB_MAX, bn_lb_key_module},
+                         BN_SC_LB_MAX, &bn_lb_key_modules},
     [BN_KEY_BLOCK_FC] = {offsetof(struct bn_scenario, fc), sizeof(struct bn_scenario_fc_block),
-                         BN_SC_FC_MAX, bn_fc_key_module},
+                         BN_SC_FC_MAX, &bn_fc_key_modules},
 };
 
 size_t bn_scn_offset(const struct bn_key_row *k)
@@ -1077,7 +1079,7 @@ size_t bn_scn_offset(const struct bn_key_row *k)
     if (k->block >= sizeof blocks / sizeof blocks[0])
         abort(); /* a block kind of none: a bug */
     const struct block_kind *b = &blocks[k->block];
-    size_t i = b->module_of(k);
+    size_t i = bn_key_modules_owner(b->modules, k);
     if (i >= b->max)
         abort(); /* a block row of no module: a bug */
     return b->at + i * b->size + k->offset;

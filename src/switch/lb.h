@@ -78,12 +78,9 @@ extern const char bn_lb_doc[];
 /* Policy ops's parsed keys: its block of sc (bn_scenario.lb[its index]). */
 const void *bn_lb_keys(const struct bn_scenario *sc, const struct bn_lb_ops *ops);
 /* Every policy's own key rows, for the scenario registry to splice in
- * after switch.ecmp_salt: the j-th (NULL past the last), in registry
- * order, and how many; the registry index of the policy whose row k is. */
-const struct bn_key_row *bn_lb_key(size_t j);
-size_t bn_lb_nkeys(void);
-size_t bn_lb_key_module(const struct bn_key_row *k);
-/* Room in the scenario registry for them (checked by tests/switch). */
+ * after switch.ecmp_salt (core/keyrow.h's walker), in registry order. */
+extern const struct bn_key_modules bn_lb_key_modules;
+/* Room in the scenario registry for them (tests/scenario/test_module_keys.c checks). */
 #define BN_LB_KEYS_MAX 8
 
 /* A policy's keys struct fits its block of the scenario (bn_scenario.lb). */

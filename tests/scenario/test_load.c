@@ -57,8 +57,8 @@ static const char *top_level_keys(const char *lead)
     size_t used = (size_t)snprintf(buf, sizeof buf, "%s top-level keys: seed, fabric, topology, "
                                    "link, switch, pfc, nic", lead);
     char last[32] = "";
-    for (size_t j = 0; bn_cc_key(j); j++) {
-        const char *path = bn_cc_key(j)->info.path;
+    for (size_t j = 0; bn_key_modules_row(&bn_cc_key_modules, j); j++) {
+        const char *path = bn_key_modules_row(&bn_cc_key_modules, j)->info.path;
         int n = (int)strcspn(path, ".");
         if ((int)strlen(last) == n && strncmp(last, path, (size_t)n) == 0)
             continue;

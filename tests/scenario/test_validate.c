@@ -172,19 +172,6 @@ static void test_lines_of_keys(void **state)
 
 /* ---- the default scenario and the example files ---- */
 
-static char *read_all(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        fail_msg("cannot open %s (tests run from the repository root)", path);
-    char *buf = calloc(1, 1 << 16);
-    assert_non_null(buf);
-    size_t n = fread(buf, 1, (1 << 16) - 1, f);
-    buf[n] = '\0';
-    fclose(f);
-    return buf;
-}
-
 static void assert_same_keys(const struct bn_scenario *a, const struct bn_scenario *b)
 {
     for (size_t i = 0; i < bn_scn_count(); i++) {
@@ -225,7 +212,7 @@ static void test_default_yaml_mentions_every_key(void **state)
 static void test_default_file_matches_embedded(void **state)
 {
     (void)state;
-    char *text = read_all("scenarios/default.yaml");
+    char *text = test_read_file("scenarios/default.yaml");
     assert_string_equal(text, bn_scenario_default_yaml());
     free(text);
 }
@@ -235,7 +222,7 @@ static void test_default_file_matches_embedded(void **state)
 static void test_job_file_matches_embedded(void **state)
 {
     (void)state;
-    char *text = read_all("scenarios/job_default.yaml");
+    char *text = test_read_file("scenarios/job_default.yaml");
     assert_string_equal(text, bn_scenario_job_yaml());
     free(text);
     struct bn_scenario sc;
@@ -250,7 +237,7 @@ static void test_job_file_matches_embedded(void **state)
 static void test_cluster_file_matches_embedded(void **state)
 {
     (void)state;
-    char *text = read_all("scenarios/cluster128.yaml");
+    char *text = test_read_file("scenarios/cluster128.yaml");
     assert_string_equal(text, bn_scenario_cluster_yaml());
     free(text);
     struct bn_scenario sc;
@@ -299,7 +286,7 @@ static void test_examples(void **state)
 static void test_p2p_files(void **state)
 {
     (void)state;
-    char *text = read_all("scenarios/p2p_ib_ndr.yaml");
+    char *text = test_read_file("scenarios/p2p_ib_ndr.yaml");
     assert_string_equal(text, bn_scenario_p2p_yaml());
     free(text);
     static const char *const files[][2] = {

@@ -102,13 +102,24 @@ struct bn_scenario_topology {
     uint8_t kind;            /* topology builder: index in its registry (bnet keys lists them) */
     uint32_t k;              /* switch radix, ports (even, 2..256) */
     uint32_t gpus_per_server;    /* GPUs (one NIC each) per server; rail_optimized: = rails */
-    uint32_t servers_per_su;     /* rail_optimized: servers per scalable unit */
-    uint32_t scalable_units;     /* rail_optimized: number of SUs */
-    uint64_t groups;             /* dragonfly_plus: groups; 0 = the most the radix allows */
     double oversubscription;     /* leaf tier: host-facing : uplink ports (1 = non-blocking) */
     double agg_oversubscription; /* fat_tree / rail_optimized 3-tier: agg (spine) tier, ratio */
     double gpu_tflops;           /* per host (GPU), TFLOPS, for Gb/s per PFLOPS; 0 = not stated */
     char file[BN_PATH_MAX];      /* file / ibnetdiscover: path, relative to the scenario */
+};
+
+/* The topology builders' own parameters (issue 54), as the congestion
+ * controls': a builder declares its keys and their struct in its own file
+ * (src/topo/rail_optimized.c: topology.servers_per_su, ...), and
+ * bn_scenario keeps a block of BN_SC_TOPO_BLOCK_BYTES for each, block i
+ * for the builder at index i of topology.kind's registry (checked to fit
+ * at build time, BN_TOPO_KEYS_CHECK). Read a builder's keys with bnet keys
+ * or bn_scenario_get, not from the block. Keys several builders share
+ * (topology.k, topology.file, ...) stay in struct bn_scenario_topology. */
+#define BN_SC_TOPO_MAX 8
+#define BN_SC_TOPO_BLOCK_BYTES 16
+struct bn_scenario_topo_block {
+    uint64_t words[BN_SC_TOPO_BLOCK_BYTES / 8]; /* 8-byte aligned, for doubles and uint64_t */
 };
 
 /* link.*: cables and their line rates. */
@@ -447,6 +458,8 @@ struct bn_scenario {
     uint64_t seed;               /* every random choice's seed (0 .. 2^53-1) */
     uint8_t fabric;              /* technology preset applied first: 0 = none, else 1 + its index */
     struct bn_scenario_topology topology;
+    /* The topology builders' keys, by registry index (topology.groups, ...). */
+    struct bn_scenario_topo_block topo[BN_SC_TOPO_MAX];
     struct bn_scenario_link link;
     struct bn_scenario_switch sw;    /* YAML key: "switch" */
     /* The load-balancing policies' keys, by registry index (switch.ar_*, ...). */

@@ -107,13 +107,8 @@ extern const struct bn_key_modules bn_fc_key_modules;
 #define BN_FC_KEYS_MAX 8
 
 /* A module's keys struct fits its block of the scenario (bn_scenario.fc). */
-#define BN_FC_KEYS_CHECK(type) \
-    _Static_assert(sizeof(type) <= sizeof(struct bn_scenario_fc_block) && \
-                   _Alignof(type) <= _Alignof(struct bn_scenario_fc_block), \
-                   #type " must fit in bn_scenario_fc_block")
-/* A row's field m of the module's keys struct `type` (its offset within
- * the block; the scenario registry adds the block's). */
-#define BN_ROW_FC(type, m) \
-    .offset = offsetof(type, m), .size = sizeof(((type *)0)->m), .block = BN_KEY_BLOCK_FC
+#define BN_FC_KEYS_CHECK(type) BN_KEYS_FIT(type, struct bn_scenario_fc_block)
+/* A row's field m of its keys struct `type` (core/keyrow.h). */
+#define BN_ROW_FC(type, m) BN_ROW_IN(BN_KEY_BLOCK_FC, type, m)
 
 #endif

@@ -209,14 +209,9 @@ void bn_cc_ignore(struct bn_nics *n, struct bn_qp *qp);
     _Static_assert(sizeof(type) <= sizeof(((struct bn_qp *)0)->cc_priv), \
                    #type " must fit in bn_qp.cc_priv")
 /* A module's keys struct fits its block of the scenario (bn_scenario.cc). */
-#define BN_CC_KEYS_CHECK(type) \
-    _Static_assert(sizeof(type) <= sizeof(struct bn_scenario_cc_block) && \
-                   _Alignof(type) <= _Alignof(struct bn_scenario_cc_block), \
-                   #type " must fit in bn_scenario_cc_block")
-/* A row's field m of the module's keys struct `type` (its offset within
- * the block; the scenario registry adds the block's). */
-#define BN_ROW_CC(type, m) \
-    .offset = offsetof(type, m), .size = sizeof(((type *)0)->m), .block = BN_KEY_BLOCK_CC
+#define BN_CC_KEYS_CHECK(type) BN_KEYS_FIT(type, struct bn_scenario_cc_block)
+/* A row's field m of its keys struct `type` (core/keyrow.h). */
+#define BN_ROW_CC(type, m) BN_ROW_IN(BN_KEY_BLOCK_CC, type, m)
 #define BN_TP_PARAMS_CHECK(type) \
     _Static_assert(sizeof(type) <= sizeof(((struct bn_nics *)0)->tp_params), \
                    #type " must fit in bn_nics.tp_params")

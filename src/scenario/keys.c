@@ -158,16 +158,10 @@ static const struct bn_key_row head[] = {
       .info.doc = "GPUs per server, one NIC each: hosts are GPUs, server = host / this "
                   "(hierarchical collectives); rail_optimized: = rails (leaves per SU).",
       FIELD(topology.gpus_per_server), RANGE(1, 256) },
-    { .info.path = "topology.servers_per_su", INT_KEY, .info.unit = "servers", .info.def = "32",
-      .info.doc = "rail_optimized: servers per scalable unit (SU).",
-      FIELD(topology.servers_per_su), RANGE(1, 4096) },
-    { .info.path = "topology.scalable_units", INT_KEY, .info.unit = "SUs", .info.def = "4",
-      .info.doc = "rail_optimized: number of scalable units; two tiers while the rail leaves "
-                  "fit one spine's radix, else three (cores).",
-      FIELD(topology.scalable_units), RANGE(1, 4096) },
-    { .info.path = "topology.groups", INT_KEY, .info.unit = "groups", .info.def = "0",
-      .info.doc = "dragonfly_plus: number of groups (2..(k/2)^2+1); 0 = the most the radix allows.",
-      FIELD(topology.groups), RANGE(0, 1000000) },
+};
+
+/* The topology builders' own keys (topology.servers_per_su, ...) go here. */
+static const struct bn_key_row topo_tail[] = {
     { .info.path = "topology.file", STRING_KEY, .info.unit = "", .info.def = "",
       .info.doc = "file / ibnetdiscover / ns3: the topology file; relative to the scenario's "
                   "folder.",
@@ -988,17 +982,20 @@ static const struct bn_key_row tail[] = {
       FIELD(sharp.max_trees), RANGE(1, 64) },
 };
 
-/* The registry is head[], the flow-control modules' keys, sw_head[], the
+/* The registry is head[], the topology builders' keys, topo_tail[], the
+ * flow-control modules' keys, sw_head[], the
  * load-balancing policies' keys, body[], the congestion controls' keys,
  * mid[], the fault kinds' keys, tail[]: one sequence of rows, indexed
  * without any table built at run time. */
 #define NHEAD (sizeof head / sizeof head[0])
+#define NTOPO_TAIL (sizeof topo_tail / sizeof topo_tail[0])
 #define NSW_HEAD (sizeof sw_head / sizeof sw_head[0])
 #define NBODY (sizeof body / sizeof body[0])
 #define NMID (sizeof mid / sizeof mid[0])
 #define NTAIL (sizeof tail / sizeof tail[0])
 
-_Static_assert(NHEAD + BN_FC_KEYS_MAX + NSW_HEAD + BN_LB_KEYS_MAX + NBODY + BN_CC_KEYS_MAX + NMID +
+_Static_assert(NHEAD + BN_TOPO_KEYS_MAX + NTOPO_TAIL + BN_FC_KEYS_MAX + NSW_HEAD +
+                       BN_LB_KEYS_MAX + NBODY + BN_CC_KEYS_MAX + NMID +
                        BN_FAULT_KIND_KEYS_MAX + NTAIL <= BN_SCENARIO_KEYS_MAX,
                "bn_scenario.key_line has no room for every key");
 
@@ -1008,7 +1005,8 @@ static const struct part {
     size_t n;
     const struct bn_key_modules *spliced; /* NULL: nothing after */
 } parts[] = {
-    {head, NHEAD, &bn_fc_key_modules},
+    {head, NHEAD, &bn_topo_key_modules},
+    {topo_tail, NTOPO_TAIL, &bn_fc_key_modules},
     {sw_head, NSW_HEAD, &bn_lb_key_modules},
     {body, NBODY, &bn_cc_key_modules},
     {mid, NMID, &bn_fault_kind_key_modules},
@@ -1070,6 +1068,9 @@ static const struct block_kind {
                          BN_SC_LB_MAX, &bn_lb_key_modules},
     [BN_KEY_BLOCK_FC] = {offsetof(struct bn_scenario, fc), sizeof(struct bn_scenario_fc_block),
                          BN_SC_FC_MAX, &bn_fc_key_modules},
+    [BN_KEY_BLOCK_TOPO] = {offsetof(struct bn_scenario, topo),
+                           sizeof(struct bn_scenario_topo_block), BN_SC_TOPO_MAX,
+                           &bn_topo_key_modules},
 };
 
 size_t bn_scn_offset(const struct bn_key_row *k)

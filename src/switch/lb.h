@@ -84,14 +84,9 @@ extern const struct bn_key_modules bn_lb_key_modules;
 #define BN_LB_KEYS_MAX 8
 
 /* A policy's keys struct fits its block of the scenario (bn_scenario.lb). */
-#define BN_LB_KEYS_CHECK(type) \
-    _Static_assert(sizeof(type) <= sizeof(struct bn_scenario_lb_block) && \
-                   _Alignof(type) <= _Alignof(struct bn_scenario_lb_block), \
-                   #type " must fit in bn_scenario_lb_block")
-/* A row's field m of the policy's keys struct `type` (its offset within
- * the block; the scenario registry adds the block's). */
-#define BN_ROW_LB(type, m) \
-    .offset = offsetof(type, m), .size = sizeof(((type *)0)->m), .block = BN_KEY_BLOCK_LB
+#define BN_LB_KEYS_CHECK(type) BN_KEYS_FIT(type, struct bn_scenario_lb_block)
+/* A row's field m of its keys struct `type` (core/keyrow.h). */
+#define BN_ROW_LB(type, m) BN_ROW_IN(BN_KEY_BLOCK_LB, type, m)
 /* A uniform choice among n by a 64-bit hash (multiply-shift, no modulo bias worth the name). */
 static inline uint32_t bn_lb_by_hash(uint64_t h, uint32_t n)
 {

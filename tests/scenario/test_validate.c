@@ -245,9 +245,10 @@ static void test_cluster_file_matches_embedded(void **state)
     if (bn_scenario_load_string(&sc, text = (char *)bn_scenario_cluster_yaml(), "<c>", &err) != BN_OK ||
         bn_scenario_validate(&sc, &err) != BN_OK)
         fail_msg("%s", err.msg);
-    assert_int_equal(sc.topology.gpus_per_server * sc.topology.servers_per_su *
-                         sc.topology.scalable_units, 128);
-    assert_int_equal(sc.topology.servers_per_su * sc.topology.scalable_units, 16);
+    /* 8 GPUs x 16 servers x 1 SU: 128 GPUs on 16 servers */
+    assert_int_equal(sc.topology.gpus_per_server, 8);
+    assert_key(&sc, "topology.servers_per_su", "16");
+    assert_key(&sc, "topology.scalable_units", "1");
     assert_true(sc.link.rate_gbps == 400.0);
     assert_int_equal(sc.scale_up.domain_gpus, 8);
     assert_key(&sc, "coll.op", "allreduce");
@@ -328,7 +329,9 @@ static void check_key_shape(const struct bn_key_row *k)
     if (k->block) /* a module's key: within its block */
         assert_true(k->block == BN_KEY_BLOCK_CC   ? k->offset + k->size <= BN_SC_CC_BLOCK_BYTES
                     : k->block == BN_KEY_BLOCK_LB ? k->offset + k->size <= BN_SC_LB_BLOCK_BYTES
-                    : k->block == BN_KEY_BLOCK_FC && k->offset + k->size <= BN_SC_FC_BLOCK_BYTES);
+                    : k->block == BN_KEY_BLOCK_FC ? k->offset + k->size <= BN_SC_FC_BLOCK_BYTES
+                    : k->block == BN_KEY_BLOCK_TOPO &&
+                          k->offset + k->size <= BN_SC_TOPO_BLOCK_BYTES);
 }
 
 static void test_registry(void **state)
@@ -367,7 +370,8 @@ static void test_registry_covers_struct(void **state)
                    /* the modules' blocks: room each module's own struct fills */
                    sizeof(((struct bn_scenario *)0)->cc) +
                    sizeof(((struct bn_scenario *)0)->lb) +
-                   sizeof(((struct bn_scenario *)0)->fc);
+                   sizeof(((struct bn_scenario *)0)->fc) +
+                   sizeof(((struct bn_scenario *)0)->topo);
     const struct bn_scn_list *l;
     for (size_t li = 0; (l = bn_scn_list_at(li)) != NULL; li++) {
         size_t item = 0; /* a list's keys, once per item */

@@ -122,6 +122,17 @@ struct bn_scenario_topo_block {
     uint64_t words[BN_SC_TOPO_BLOCK_BYTES / 8]; /* 8-byte aligned, for doubles and uint64_t */
 };
 
+/* The transports' own parameters (issue 54), as the topology builders':
+ * src/nic/tp_NAME.c declares its keys (nic.sr_window, ...) and their
+ * struct, bn_scenario keeps a block of BN_SC_TP_BLOCK_BYTES for each, block
+ * i for the transport at index i of nic.transport's registry (checked to
+ * fit, BN_TP_KEYS_CHECK). Read them with bn_scenario_get. */
+#define BN_SC_TP_MAX 4
+#define BN_SC_TP_BLOCK_BYTES 16
+struct bn_scenario_tp_block {
+    uint64_t words[BN_SC_TP_BLOCK_BYTES / 8]; /* 8-byte aligned, for doubles and uint64_t */
+};
+
 /* link.*: cables and their line rates. */
 struct bn_scenario_link {
     double rate_gbps;        /* every host and fabric link */
@@ -192,8 +203,6 @@ struct bn_scenario_nic {
     uint32_t mtu_bytes;          /* payload bytes per packet (256..9000 roce, 256..4096 ib) */
     uint8_t transport;           /* transport: index in its registry */
     uint8_t entropy;             /* enum bn_sc_entropy (per_packet: sender-side spraying) */
-    uint32_t sr_window;          /* selective repeat: packets tracked beyond the cumulative ACK */
-    uint32_t sr_reorder_threshold; /* a hole this many packets behind a SACK counts as lost */
     uint8_t congestion_control;  /* congestion control: index in its registry */
     double rto_us;               /* retransmission timeout; 0 = 100 lossy, 10000 lossless */
     uint32_t retry_cnt;          /* retransmissions without progress before a queue pair fails */
@@ -467,6 +476,8 @@ struct bn_scenario {
     /* The flow-control modules' keys, by registry index (pfc.*). */
     struct bn_scenario_fc_block fc[BN_SC_FC_MAX];
     struct bn_scenario_nic nic;
+    /* The transports' keys, by registry index (nic.sr_window, ...). */
+    struct bn_scenario_tp_block tp[BN_SC_TP_MAX];
     struct bn_scenario_host host;
     /* The congestion-control modules' keys, by registry index (dcqcn.*, ...). */
     struct bn_scenario_cc_block cc[BN_SC_CC_MAX];

@@ -42,8 +42,10 @@ struct bn_key_row {
  * (struct bn_key_row.block): a congestion control's keys are a field of
  * its own struct, in bn_scenario.cc[its registry index]; a load-balancing
  * policy's, in bn_scenario.lb[...]; a flow-control module's, in
- * bn_scenario.fc[...]; a topology builder's, in bn_scenario.topo[...]. */
-enum { BN_KEY_BLOCK_CC = 1, BN_KEY_BLOCK_LB = 2, BN_KEY_BLOCK_FC = 3, BN_KEY_BLOCK_TOPO = 4 };
+ * bn_scenario.fc[...]; a topology builder's, in bn_scenario.topo[...]; a transport's, in
+ * bn_scenario.tp[...]. */
+enum { BN_KEY_BLOCK_CC = 1, BN_KEY_BLOCK_LB = 2, BN_KEY_BLOCK_FC = 3, BN_KEY_BLOCK_TOPO = 4,
+       BN_KEY_BLOCK_TP = 5 };
 
 /* A registry's modules as the key rows they carry (each module's ops table
  * has its own rows): n modules, module i's rows from rows_of(i), which

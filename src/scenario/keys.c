@@ -287,13 +287,10 @@ static const struct bn_key_row body[] = {
       .info.doc = "Entropy (UDP source port) the NIC stamps: one per flow, or a new one per "
                   "packet so that ECMP sprays it (Ultra Ethernet style).",
       FIELD(nic.entropy) },
-    { .info.path = "nic.sr_window", INT_KEY, .info.unit = "packets", .info.def = "1024",
-      .info.doc = "Selective repeat: packets tracked past the cumulative ACK (bitmap size).",
-      FIELD(nic.sr_window), RANGE(8, 65536) },
-    { .info.path = "nic.sr_reorder_threshold", INT_KEY, .info.unit = "packets", .info.def = "128",
-      .info.doc = "Selective repeat: a missing packet this far behind a selectively acknowledged "
-                  "one is taken as lost and resent.",
-      FIELD(nic.sr_reorder_threshold), RANGE(1, 65536) },
+};
+
+/* The transports' own keys (nic.sr_window, ...) go here. */
+static const struct bn_key_row body_cc[] = {
     { .info.path = "nic.congestion_control", ENUM_KEY, .info.unit = "", .info.def = "none",
       .info.choice = bn_cc_name,
       .info.doc = bn_cc_doc, /* each module's name and summary, beside the registry */
@@ -983,19 +980,21 @@ static const struct bn_key_row tail[] = {
 };
 
 /* The registry is head[], the topology builders' keys, topo_tail[], the
- * flow-control modules' keys, sw_head[], the
- * load-balancing policies' keys, body[], the congestion controls' keys,
+ * flow-control modules' keys, sw_head[], the load-balancing policies'
+ * keys, body[], the transports' keys, body_cc[], the congestion controls' keys,
  * mid[], the fault kinds' keys, tail[]: one sequence of rows, indexed
  * without any table built at run time. */
 #define NHEAD (sizeof head / sizeof head[0])
 #define NTOPO_TAIL (sizeof topo_tail / sizeof topo_tail[0])
 #define NSW_HEAD (sizeof sw_head / sizeof sw_head[0])
 #define NBODY (sizeof body / sizeof body[0])
+#define NBODY_CC (sizeof body_cc / sizeof body_cc[0])
 #define NMID (sizeof mid / sizeof mid[0])
 #define NTAIL (sizeof tail / sizeof tail[0])
 
 _Static_assert(NHEAD + BN_TOPO_KEYS_MAX + NTOPO_TAIL + BN_FC_KEYS_MAX + NSW_HEAD +
-                       BN_LB_KEYS_MAX + NBODY + BN_CC_KEYS_MAX + NMID +
+                       BN_LB_KEYS_MAX + NBODY + BN_TP_KEYS_MAX + NBODY_CC + BN_CC_KEYS_MAX +
+                       NMID +
                        BN_FAULT_KIND_KEYS_MAX + NTAIL <= BN_SCENARIO_KEYS_MAX,
                "bn_scenario.key_line has no room for every key");
 
@@ -1008,7 +1007,8 @@ static const struct part {
     {head, NHEAD, &bn_topo_key_modules},
     {topo_tail, NTOPO_TAIL, &bn_fc_key_modules},
     {sw_head, NSW_HEAD, &bn_lb_key_modules},
-    {body, NBODY, &bn_cc_key_modules},
+    {body, NBODY, &bn_transport_key_modules},
+    {body_cc, NBODY_CC, &bn_cc_key_modules},
     {mid, NMID, &bn_fault_kind_key_modules},
     {tail, NTAIL, NULL},
 };
@@ -1071,6 +1071,8 @@ static const struct block_kind {
     [BN_KEY_BLOCK_TOPO] = {offsetof(struct bn_scenario, topo),
                            sizeof(struct bn_scenario_topo_block), BN_SC_TOPO_MAX,
                            &bn_topo_key_modules},
+    [BN_KEY_BLOCK_TP] = {offsetof(struct bn_scenario, tp), sizeof(struct bn_scenario_tp_block),
+                         BN_SC_TP_MAX, &bn_transport_key_modules},
 };
 
 size_t bn_scn_offset(const struct bn_key_row *k)

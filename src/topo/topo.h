@@ -114,7 +114,7 @@ const void *bn_topo_keys(const struct bn_scenario *sc);
  * order. */
 extern const struct bn_key_modules bn_topo_key_modules;
 /* Room in the scenario registry for them (tests/scenario/test_validate.c). */
-#define BN_TOPO_KEYS_MAX 8
+#define BN_TOPO_KEYS_MAX 4
 /* A builder's keys struct fits its block of the scenario (bn_scenario.topo). */
 #define BN_TOPO_KEYS_CHECK(type) BN_KEYS_FIT(type, struct bn_scenario_topo_block)
 /* A row's field m of its keys struct `type` (core/keyrow.h). */

@@ -330,8 +330,9 @@ static void check_key_shape(const struct bn_key_row *k)
         assert_true(k->block == BN_KEY_BLOCK_CC   ? k->offset + k->size <= BN_SC_CC_BLOCK_BYTES
                     : k->block == BN_KEY_BLOCK_LB ? k->offset + k->size <= BN_SC_LB_BLOCK_BYTES
                     : k->block == BN_KEY_BLOCK_FC ? k->offset + k->size <= BN_SC_FC_BLOCK_BYTES
-                    : k->block == BN_KEY_BLOCK_TOPO &&
-                          k->offset + k->size <= BN_SC_TOPO_BLOCK_BYTES);
+                    : k->block == BN_KEY_BLOCK_TOPO
+                        ? k->offset + k->size <= BN_SC_TOPO_BLOCK_BYTES
+                        : k->block == BN_KEY_BLOCK_TP && k->offset + k->size <= BN_SC_TP_BLOCK_BYTES);
 }
 
 static void test_registry(void **state)
@@ -371,7 +372,8 @@ static void test_registry_covers_struct(void **state)
                    sizeof(((struct bn_scenario *)0)->cc) +
                    sizeof(((struct bn_scenario *)0)->lb) +
                    sizeof(((struct bn_scenario *)0)->fc) +
-                   sizeof(((struct bn_scenario *)0)->topo);
+                   sizeof(((struct bn_scenario *)0)->topo) +
+                   sizeof(((struct bn_scenario *)0)->tp);
     const struct bn_scn_list *l;
     for (size_t li = 0; (l = bn_scn_list_at(li)) != NULL; li++) {
         size_t item = 0; /* a list's keys, once per item */

@@ -117,17 +117,27 @@ static inline const char *test_tmpfile(const char *text)
     return test_tmpfile_n(text, strlen(text));
 }
 
-/* A file's whole text (malloc'd; the caller frees), and the file removed. */
-static inline char *test_take_file(const char *path)
+/* A file's whole text (malloc'd; the caller frees); a path is from the
+ * repository root, where the tests run. */
+static inline char *test_read_file(const char *path)
 {
     FILE *f = fopen(path, "rb");
-    assert_non_null(f);
+    if (!f)
+        fail_msg("cannot open %s (tests run from the repository root)", path);
     fseek(f, 0, SEEK_END);
     long n = ftell(f);
     rewind(f);
     char *text = calloc((size_t)n + 1, 1);
+    assert_non_null(text);
     assert_int_equal(fread(text, 1, (size_t)n, f), (size_t)n);
     fclose(f);
+    return text;
+}
+
+/* A file's whole text (malloc'd; the caller frees), and the file removed. */
+static inline char *test_take_file(const char *path)
+{
+    char *text = test_read_file(path);
     remove(path);
     return text;
 }

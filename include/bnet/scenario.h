@@ -102,13 +102,35 @@ struct bn_scenario_topology {
     uint8_t kind;            /* topology builder: index in its registry (bnet keys lists them) */
     uint32_t k;              /* switch radix, ports (even, 2..256) */
     uint32_t gpus_per_server;    /* GPUs (one NIC each) per server; rail_optimized: = rails */
-    uint32_t servers_per_su;     /* rail_optimized: servers per scalable unit */
-    uint32_t scalable_units;     /* rail_optimized: number of SUs */
-    uint64_t groups;             /* dragonfly_plus: groups; 0 = the most the radix allows */
     double oversubscription;     /* leaf tier: host-facing : uplink ports (1 = non-blocking) */
     double agg_oversubscription; /* fat_tree / rail_optimized 3-tier: agg (spine) tier, ratio */
     double gpu_tflops;           /* per host (GPU), TFLOPS, for Gb/s per PFLOPS; 0 = not stated */
     char file[BN_PATH_MAX];      /* file / ibnetdiscover: path, relative to the scenario */
+};
+
+/* The topology builders' own parameters (issue 54), as the congestion
+ * controls': a builder declares its keys and their struct in its own file
+ * (src/topo/rail_optimized.c: topology.servers_per_su, ...), and
+ * bn_scenario keeps a block of BN_SC_TOPO_BLOCK_BYTES for each, block i
+ * for the builder at index i of topology.kind's registry (checked to fit
+ * at build time, BN_TOPO_KEYS_CHECK). Read a builder's keys with bnet keys
+ * or bn_scenario_get, not from the block. Keys several builders share
+ * (topology.k, topology.file, ...) stay in struct bn_scenario_topology. */
+#define BN_SC_TOPO_MAX 8
+#define BN_SC_TOPO_BLOCK_BYTES 16
+struct bn_scenario_topo_block {
+    uint64_t words[BN_SC_TOPO_BLOCK_BYTES / 8]; /* 8-byte aligned, for doubles and uint64_t */
+};
+
+/* The transports' own parameters (issue 54), as the topology builders':
+ * src/nic/tp_NAME.c declares its keys (nic.sr_window, ...) and their
+ * struct, bn_scenario keeps a block of BN_SC_TP_BLOCK_BYTES for each, block
+ * i for the transport at index i of nic.transport's registry (checked to
+ * fit, BN_TP_KEYS_CHECK). Read them with bn_scenario_get. */
+#define BN_SC_TP_MAX 4
+#define BN_SC_TP_BLOCK_BYTES 16
+struct bn_scenario_tp_block {
+    uint64_t words[BN_SC_TP_BLOCK_BYTES / 8]; /* 8-byte aligned, for doubles and uint64_t */
 };
 
 /* link.*: cables and their line rates. */
@@ -181,8 +203,6 @@ struct bn_scenario_nic {
     uint32_t mtu_bytes;          /* payload bytes per packet (256..9000 roce, 256..4096 ib) */
     uint8_t transport;           /* transport: index in its registry */
     uint8_t entropy;             /* enum bn_sc_entropy (per_packet: sender-side spraying) */
-    uint32_t sr_window;          /* selective repeat: packets tracked beyond the cumulative ACK */
-    uint32_t sr_reorder_threshold; /* a hole this many packets behind a SACK counts as lost */
     uint8_t congestion_control;  /* congestion control: index in its registry */
     double rto_us;               /* retransmission timeout; 0 = 100 lossy, 10000 lossless */
     uint32_t retry_cnt;          /* retransmissions without progress before a queue pair fails */
@@ -448,6 +468,8 @@ struct bn_scenario {
     uint64_t seed;               /* every random choice's seed (0 .. 2^53-1) */
     uint8_t fabric;              /* technology preset applied first: 0 = none, else 1 + its index */
     struct bn_scenario_topology topology;
+    /* The topology builders' keys, by registry index (topology.groups, ...). */
+    struct bn_scenario_topo_block topo[BN_SC_TOPO_MAX];
     struct bn_scenario_link link;
     struct bn_scenario_switch sw;    /* YAML key: "switch" */
     /* The load-balancing policies' keys, by registry index (switch.ar_*, ...). */
@@ -455,6 +477,8 @@ struct bn_scenario {
     /* The flow-control modules' keys, by registry index (pfc.*). */
     struct bn_scenario_fc_block fc[BN_SC_FC_MAX];
     struct bn_scenario_nic nic;
+    /* The transports' keys, by registry index (nic.sr_window, ...). */
+    struct bn_scenario_tp_block tp[BN_SC_TP_MAX];
     struct bn_scenario_host host;
     /* The congestion-control modules' keys, by registry index (dcqcn.*, ...). */
     struct bn_scenario_cc_block cc[BN_SC_CC_MAX];

@@ -212,8 +212,9 @@ static const char *const usage_report =
     "docs/plots.md, \"Report\".\n";
 
 static const char *const usage_keys =
-    "usage: bnet keys [--json [PATH]]\n\nList every scenario key: path, type, unit, default, meaning\n"
-    "(and choices); --json writes them as JSON (to stdout without PATH).\n";
+    "usage: bnet keys [--json [PATH] | --markdown]\n\nList every scenario key: path, type, unit, default, meaning\n"
+    "(and choices); --json writes them as JSON (to stdout without PATH),\n"
+    "--markdown as docs/scenario.md's table (scripts/gen-scenario-doc.sh).\n";
 
 static const char *const usage_presets =
     "usage: bnet presets [--json [PATH]]\n\nList the technology presets: name, what it models and the keys\n"
@@ -408,17 +409,43 @@ static int cmd_keys(void)
     return 0;
 }
 
+/* Text in a Markdown table cell: a '|' would end the cell. */
+static void put_cell(const char *text)
+{
+    for (const char *c = text; *c; c++)
+        printf("%s%c", *c == '|' ? "\\" : "", *c);
+}
+
+/* docs/scenario.md's key table: a row per key, in the registry's order,
+ * its meaning the key's doc and its choices. */
+static int cmd_keys_markdown(void)
+{
+    printf("| Key | Type | Unit | Default | Meaning |\n|-----|------|------|---------|---------|\n");
+    for (size_t i = 0; i < bn_scenario_key_count(); i++) {
+        const struct bn_scenario_key_info *k = bn_scenario_key(i);
+        printf("| `%s` | %s | %s | `%s` | ", k->path, k->type, *k->unit ? k->unit : "-",
+               *k->def ? k->def : "\"\"");
+        put_cell(k->doc);
+        for (size_t c = 0; k->choice && k->choice(c); c++) /* " Choices: `a`, `b`." */
+            printf("%s`%s`", c ? ", " : " Choices: ", k->choice(c));
+        printf("%s |\n", k->choice ? "." : "");
+    }
+    return 0;
+}
+
 /* `bnet keys` / `bnet presets`, as a table or with --json [PATH] as JSON
- * (stdout without a path). */
+ * (stdout without a path); `bnet keys --markdown`. */
 static int cmd_listing(const char *cmd, int argc, char **argv)
 {
     bool keys = strcmp(cmd, "keys") == 0;
     if (argc == 2)
         return keys ? cmd_keys() : cmd_presets();
+    if (keys && argc == 3 && strcmp(argv[2], "--markdown") == 0)
+        return cmd_keys_markdown();
     bool json = strcmp(argv[2], "--json") == 0;
     if (!json || argc > 4) {
-        fprintf(stderr, "bnet: '%s' takes only --json [PATH] (got '%s')\n", cmd,
-                json ? argv[4] : argv[2]);
+        fprintf(stderr, "bnet: '%s' takes only --json [PATH]%s (got '%s')\n", cmd,
+                keys ? " or --markdown" : "", json ? argv[4] : argv[2]);
         return 2;
     }
     struct bn_error err = {0};

@@ -42,8 +42,39 @@ struct bn_key_row {
  * (struct bn_key_row.block): a congestion control's keys are a field of
  * its own struct, in bn_scenario.cc[its registry index]; a load-balancing
  * policy's, in bn_scenario.lb[...]; a flow-control module's, in
- * bn_scenario.fc[...]. */
-enum { BN_KEY_BLOCK_CC = 1, BN_KEY_BLOCK_LB = 2, BN_KEY_BLOCK_FC = 3 };
+ * bn_scenario.fc[...]; a topology builder's, in bn_scenario.topo[...]; a transport's, in
+ * bn_scenario.tp[...]. */
+enum { BN_KEY_BLOCK_CC = 1, BN_KEY_BLOCK_LB = 2, BN_KEY_BLOCK_FC = 3, BN_KEY_BLOCK_TOPO = 4,
+       BN_KEY_BLOCK_TP = 5 };
+
+/* A registry's modules as the key rows they carry (each module's ops table
+ * has its own rows): n modules, module i's rows from rows_of(i), which
+ * sets *nrows; order, if not NULL, the order (a permutation of 0..n-1) in
+ * which their rows come in the scenario registry. One walker serves every
+ * registry (cc, lb, fc, fault kinds). */
+struct bn_key_modules {
+    size_t n;
+    const struct bn_key_row *(*rows_of)(size_t i, size_t *nrows);
+    const unsigned char *order;
+};
+
+/* The j-th of all the modules' rows, in their order (NULL past the last). */
+const struct bn_key_row *bn_key_modules_row(const struct bn_key_modules *m, size_t j);
+/* How many rows the modules carry in all. */
+size_t bn_key_modules_nrows(const struct bn_key_modules *m);
+/* The registry index of the module whose row k is (SIZE_MAX: none's). */
+size_t bn_key_modules_owner(const struct bn_key_modules *m, const struct bn_key_row *k);
+
+/* A module's keys struct `type` fits its kind's block (`block`, a struct
+ * bn_scenario_*_block) of the scenario, in size and alignment. */
+#define BN_KEYS_FIT(type, block) \
+    _Static_assert(sizeof(type) <= sizeof(block) && _Alignof(type) <= _Alignof(block), \
+                   #type " must fit in " #block)
+/* A row's field m of a module's keys struct `type`, in a block of kind b
+ * (BN_KEY_BLOCK_*): its offset within the block; the scenario registry
+ * adds the block's. */
+#define BN_ROW_IN(b, type, m) \
+    .offset = offsetof(type, m), .size = sizeof(((type *)0)->m), .block = (b)
 
 /* Designated-initializer pieces for a row. */
 #define BN_ROW_INT .kind = BN_KEY_INT, .info.type = "int"

@@ -70,7 +70,7 @@ static void run_parts(const struct bn_scenario *sc, const struct bn_topo_counts 
 {
     double ideal;
     uint64_t flows = flow_count(sc, c->hosts, &ideal);
-    uint64_t tp = sc->nic.sr_window / 4 + 64; /* selective repeat's bitmaps, at most */
+    uint64_t tp = bn_tp_sr_window(sc) / 4 + 64; /* selective repeat's bitmaps, at most */
     e->flows_bytes = flows * (sizeof(struct bn_qp) + tp + sizeof(struct bn_flow_state) +
                               sizeof(struct bn_flow_spec) + sizeof(struct bn_flow_result) +
                               2 * sizeof(struct bn_path_memo)) +
@@ -98,7 +98,7 @@ static void jobs_parts(const struct bn_scenario *sc, struct bn_mem_estimate *e)
 {
     double per_task = sizeof(struct bn_task) + 3 * 3 * sizeof(uint32_t) + 40;
     double ch = sc->coll.channels ? sc->coll.channels : 2; /* job_colls.c's default */
-    double per_qp = sizeof(struct bn_qp) + sc->nic.sr_window / 4 + 64 + 24;
+    double per_qp = sizeof(struct bn_qp) + bn_tp_sr_window(sc) / 4 + 64 + 24;
     if (sc->sim.fidelity != BN_SC_FIDELITY_PACKET)
         per_qp += sizeof(struct bn_flow_qp) + flow_uses(sc) * (sizeof(struct bn_mm_use) + 8);
     for (uint32_t k = 0; k < sc->njobs; k++) {

@@ -50,12 +50,11 @@ const struct bn_cp_ops *bn_cp_at(size_t i);
 const char *bn_cp_name(size_t i);
 /* The fault kinds' registry (kind_registry.c; faults[].kind is the index):
  * each one's name and one-line summary, NULL past the last; and their own
- * faults[] keys, all kinds' in registry order (NULL past the last), that
- * the scenario registry splices in after faults[].target. */
+ * faults[] keys, all kinds' in registry order (core/keyrow.h's walker),
+ * that the scenario registry splices in after faults[].target. */
 const char *bn_fault_kind_name(size_t i);
 const char *bn_fault_kind_summary(size_t i);
-const struct bn_key_row *bn_fault_kind_key(size_t j);
-size_t bn_fault_kind_nkeys(void);
+extern const struct bn_key_modules bn_fault_kind_key_modules;
 /* Room in the scenario registry for them (checked by tests/fault). */
 #define BN_FAULT_KIND_KEYS_MAX 24
 extern const struct bn_cp_ops bn_cp_ib_sm, bn_cp_ethernet;

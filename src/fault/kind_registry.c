@@ -28,18 +28,11 @@ const char *bn_fault_kind_summary(size_t i)
     return k ? k->summary : NULL;
 }
 
-const struct bn_key_row *bn_fault_kind_key(size_t j)
+static const struct bn_key_row *rows_of(size_t i, size_t *nrows)
 {
-    for (size_t i = 0; bn_fault_kind_at(i); j -= kinds[i]->nkeys, i++)
-        if (j < kinds[i]->nkeys)
-            return &kinds[i]->keys[j];
-    return NULL;
+    *nrows = kinds[i]->nkeys;
+    return kinds[i]->keys;
 }
 
-size_t bn_fault_kind_nkeys(void)
-{
-    size_t n = 0;
-    for (size_t i = 0; bn_fault_kind_at(i); i++)
-        n += kinds[i]->nkeys;
-    return n;
-}
+const struct bn_key_modules bn_fault_kind_key_modules = {sizeof kinds / sizeof kinds[0], rows_of,
+                                                         NULL};

@@ -101,22 +101,14 @@ extern const char bn_fc_doc[];
 /* Module ops's parsed keys: its block of sc (bn_scenario.fc[its index]). */
 const void *bn_fc_keys(const struct bn_scenario *sc, const struct bn_fc_ops *ops);
 /* Every module's own key rows, for the scenario registry to splice in
- * after link.flow_control: the j-th (NULL past the last), in registry
- * order, and how many; the registry index of the module whose row k is. */
-const struct bn_key_row *bn_fc_key(size_t j);
-size_t bn_fc_nkeys(void);
-size_t bn_fc_key_module(const struct bn_key_row *k);
-/* Room in the scenario registry for them (checked by tests/link). */
+ * after link.flow_control (core/keyrow.h's walker), in registry order. */
+extern const struct bn_key_modules bn_fc_key_modules;
+/* Room in the scenario registry for them (tests/scenario/test_module_keys.c checks). */
 #define BN_FC_KEYS_MAX 8
 
 /* A module's keys struct fits its block of the scenario (bn_scenario.fc). */
-#define BN_FC_KEYS_CHECK(type) \
-    _Static_assert(sizeof(type) <= sizeof(struct bn_scenario_fc_block) && \
-                   _Alignof(type) <= _Alignof(struct bn_scenario_fc_block), \
-                   #type " must fit in bn_scenario_fc_block")
-/* A row's field m of the module's keys struct `type` (its offset within
- * the block; the scenario registry adds the block's). */
-#define BN_ROW_FC(type, m) \
-    .offset = offsetof(type, m), .size = sizeof(((type *)0)->m), .block = BN_KEY_BLOCK_FC
+#define BN_FC_KEYS_CHECK(type) BN_KEYS_FIT(type, struct bn_scenario_fc_block)
+/* A row's field m of its keys struct `type` (core/keyrow.h). */
+#define BN_ROW_FC(type, m) BN_ROW_IN(BN_KEY_BLOCK_FC, type, m)
 
 #endif

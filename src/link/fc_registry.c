@@ -21,8 +21,8 @@ static const struct bn_fc_ops *const modules[] = {
 _Static_assert(NMODULES <= BN_SC_FC_MAX, "bn_scenario.fc has no block for every module");
 
 /* link.flow_control's doc: each module's name and summary, in registry
- * order (a constant for the key's row: tests/link/test_fc_keys.c fails
- * when it and the summaries disagree). */
+ * order (a constant for the key's row: tests/scenario/test_module_keys.c
+ * fails when it and the summaries disagree). */
 const char bn_fc_doc[] =
     "Link-level flow control: lossy (drop-tail), credit (InfiniBand credits, "
     "needs nic.encap ib), pfc (Ethernet PFC, needs nic.encap roce).";
@@ -50,29 +50,10 @@ const void *bn_fc_keys(const struct bn_scenario *sc, const struct bn_fc_ops *ops
     return NULL;
 }
 
-const struct bn_key_row *bn_fc_key(size_t j)
+static const struct bn_key_row *rows_of(size_t i, size_t *nrows)
 {
-    for (size_t i = 0; i < NMODULES; i++) {
-        if (j < modules[i]->nkeys)
-            return &modules[i]->keys[j];
-        j -= modules[i]->nkeys;
-    }
-    return NULL;
+    *nrows = modules[i]->nkeys;
+    return modules[i]->keys;
 }
 
-size_t bn_fc_nkeys(void)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < NMODULES; i++)
-        n += modules[i]->nkeys;
-    return n;
-}
-
-size_t bn_fc_key_module(const struct bn_key_row *k)
-{
-    for (size_t i = 0; i < NMODULES; i++)
-        if (modules[i]->nkeys && k >= modules[i]->keys &&
-            k < modules[i]->keys + modules[i]->nkeys)
-            return i;
-    return SIZE_MAX;
-}
+const struct bn_key_modules bn_fc_key_modules = {NMODULES, rows_of, NULL};

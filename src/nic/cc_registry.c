@@ -41,8 +41,9 @@ static const unsigned char key_order[] = {0, 1, 3, 4, 5, 6, 7, 8, 2};
 _Static_assert(sizeof key_order == NMODULES, "key_order lists every module once");
 
 /* nic.congestion_control's doc: each module's name and summary, in
- * registry order (a constant for the key's row: tests/nic/test_cc_keys.c
- * fails when it and the summaries disagree). */
+ * registry order (a constant for the key's row:
+ * tests/scenario/test_module_keys.c fails when it and the summaries
+ * disagree). */
 const char bn_cc_doc[] =
     "Sender rate control: none (line rate), dcqcn (RoCE: ECN marks, CNPs, rate cuts by alpha), "
     "ib_cc (InfiniBand: FECN/BECN, CCT index), nscc (Ultra Ethernet-style window: ECN and "
@@ -70,32 +71,13 @@ const void *bn_cc_keys(const struct bn_scenario *sc, size_t i)
     return &sc->cc[i];
 }
 
-const struct bn_key_row *bn_cc_key(size_t j)
+static const struct bn_key_row *rows_of(size_t i, size_t *nrows)
 {
-    for (size_t o = 0; o < NMODULES; o++) {
-        const struct bn_cc_ops *m = modules[key_order[o]];
-        if (j < m->nkeys)
-            return &m->keys[j];
-        j -= m->nkeys;
-    }
-    return NULL;
+    *nrows = modules[i]->nkeys;
+    return modules[i]->keys;
 }
 
-size_t bn_cc_nkeys(void)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < NMODULES; i++)
-        n += modules[i]->nkeys;
-    return n;
-}
-
-size_t bn_cc_key_module(const struct bn_key_row *k)
-{
-    for (size_t i = 0; i < NMODULES; i++)
-        if (modules[i]->nkeys && k >= modules[i]->keys && k < modules[i]->keys + modules[i]->nkeys)
-            return i;
-    return SIZE_MAX;
-}
+const struct bn_key_modules bn_cc_key_modules = {NMODULES, rows_of, key_order};
 
 void bn_cc_ignore(struct bn_nics *n, struct bn_qp *qp)
 {

@@ -94,7 +94,8 @@ int bn_nics_init(struct bn_nics *n, struct bn_fabric *f, const uint32_t *host_po
     n->seed = sc->seed;
     /* blocks stay 8-byte aligned, whatever a transport asks for */
     n->tp_priv_size = n->tp->priv_size ? (n->tp->priv_size(n) + 7) & ~(size_t)7 : 0;
-    n->reorder_hist_len = (sc->nic.sr_window ? sc->nic.sr_window : 1024) + 1;
+    uint32_t window = bn_tp_sr_window(sc);
+    n->reorder_hist_len = (window ? window : 1024) + 1;
     n->reorder_hist = calloc(n->reorder_hist_len, sizeof *n->reorder_hist);
     n->max_frame = bn_encap_frame(n->encap, n->encap->reth_bytes, n->mtu);
     n->ack_every = sc->nic.ack_every;

@@ -209,14 +209,11 @@ void bn_cc_ignore(struct bn_nics *n, struct bn_qp *qp);
     _Static_assert(sizeof(type) <= sizeof(((struct bn_qp *)0)->cc_priv), \
                    #type " must fit in bn_qp.cc_priv")
 /* A module's keys struct fits its block of the scenario (bn_scenario.cc). */
-#define BN_CC_KEYS_CHECK(type) \
-    _Static_assert(sizeof(type) <= sizeof(struct bn_scenario_cc_block) && \
-                   _Alignof(type) <= _Alignof(struct bn_scenario_cc_block), \
-                   #type " must fit in bn_scenario_cc_block")
-/* A row's field m of the module's keys struct `type` (its offset within
- * the block; the scenario registry adds the block's). */
-#define BN_ROW_CC(type, m) \
-    .offset = offsetof(type, m), .size = sizeof(((type *)0)->m), .block = BN_KEY_BLOCK_CC
+#define BN_CC_KEYS_CHECK(type) BN_KEYS_FIT(type, struct bn_scenario_cc_block)
+/* A row's field m of its keys struct `type` (core/keyrow.h). */
+#define BN_ROW_CC(type, m) BN_ROW_IN(BN_KEY_BLOCK_CC, type, m)
+#define BN_TP_KEYS_CHECK(type) BN_KEYS_FIT(type, struct bn_scenario_tp_block)
+#define BN_ROW_TP(type, m) BN_ROW_IN(BN_KEY_BLOCK_TP, type, m)
 #define BN_TP_PARAMS_CHECK(type) \
     _Static_assert(sizeof(type) <= sizeof(((struct bn_nics *)0)->tp_params), \
                    #type " must fit in bn_nics.tp_params")
@@ -228,6 +225,12 @@ const void *bn_nic_cc_params(const struct bn_nics *n, const struct bn_qp *qp);
 
 struct bn_transport_ops {
     const char *name;
+    /* Its own scenario keys (core/keyrow.h rows, BN_ROW_TP: fields of its
+     * keys struct, in bn_scenario.tp[its registry index], checked to fit,
+     * BN_TP_KEYS_CHECK; setup reads them with bn_transport_keys); nkeys of
+     * them, 0: none. */
+    const struct bn_key_row *keys;
+    size_t nkeys;
     /* Sender: fill `pk` (psn, payload, flags) with the next data packet; the
      * NIC has checked that qp has something to send. */
     void (*next_data)(struct bn_nics *n, struct bn_qp *qp, struct bn_packet *pk);
@@ -520,6 +523,15 @@ static inline void bn_nic_complete_tx_upto(struct bn_nics *n, uint32_t qpid)
 /* The registries (nic.transport, nic.congestion_control): the i-th module
  * and its name, NULL past the last. */
 const struct bn_transport_ops *bn_transport_at(size_t i);
+/* Transport i's parsed keys: its block of sc (bn_scenario.tp[i]). */
+const void *bn_transport_keys(const struct bn_scenario *sc, size_t i);
+/* Every transport's own key rows, for the scenario registry to splice in
+ * after nic.entropy (core/keyrow.h's walker), in registry order. */
+extern const struct bn_key_modules bn_transport_key_modules;
+#define BN_TP_KEYS_MAX 4
+/* Selective repeat's window (nic.sr_window), whichever transport runs:
+ * the NIC's reorder histogram and the memory estimate size by it. */
+uint32_t bn_tp_sr_window(const struct bn_scenario *sc);
 const char *bn_transport_name(size_t i);
 const struct bn_cc_ops *bn_cc_at(size_t i);
 const char *bn_cc_name(size_t i);
@@ -531,13 +543,10 @@ extern const struct bn_cc_ops bn_cc_none;
 /* Module i's parsed keys: its block of sc (bn_scenario.cc[i]). */
 const void *bn_cc_keys(const struct bn_scenario *sc, size_t i);
 /* Every module's own key rows, for the scenario registry to splice in
- * after nic.cnp_interval_us: the j-th (NULL past the last), in the order
- * the keys had in struct bn_scenario before issue 54 (cc_registry.c),
- * and how many; the registry index of the module whose row k is. */
-const struct bn_key_row *bn_cc_key(size_t j);
-size_t bn_cc_nkeys(void);
-size_t bn_cc_key_module(const struct bn_key_row *k);
-/* Room in the scenario registry for them (checked by tests/nic). */
+ * after nic.cnp_interval_us (core/keyrow.h's walker), in the order the
+ * keys had in struct bn_scenario before issue 54 (cc_registry.c). */
+extern const struct bn_key_modules bn_cc_key_modules;
+/* Room in the scenario registry for them (tests/scenario/test_module_keys.c checks). */
 #define BN_CC_KEYS_MAX 64
 
 #endif

@@ -25,11 +25,40 @@ struct sr_state {
      * received (receiver), indexed by PSN modulo the window */
 };
 
-/* Its keys, nic.sr_window and nic.sr_reorder_threshold, in n->tp_params. */
+/* Its keys, nic.sr_window and nic.sr_reorder_threshold: in its block of
+ * the scenario, copied at set-up into n->tp_params. */
 struct sr_params {
     uint32_t window, reorder_threshold;
 };
 BN_TP_PARAMS_CHECK(struct sr_params);
+BN_TP_KEYS_CHECK(struct sr_params);
+
+static const struct bn_key_row keys[] = {
+    { .info.path = "nic.sr_window", BN_ROW_INT, .info.unit = "packets", .info.def = "1024",
+      .info.doc = "Selective repeat: packets tracked past the cumulative ACK (bitmap size).",
+      BN_ROW_TP(struct sr_params, window), BN_ROW_RANGE(8, 65536) },
+    { .info.path = "nic.sr_reorder_threshold", BN_ROW_INT, .info.unit = "packets",
+      .info.def = "128",
+      .info.doc = "Selective repeat: a missing packet this far behind a selectively acknowledged "
+                  "one is taken as lost and resent.",
+      BN_ROW_TP(struct sr_params, reorder_threshold), BN_ROW_RANGE(1, 65536) },
+};
+
+extern const struct bn_transport_ops bn_tp_selective_repeat; /* below */
+
+/* Its block of sc: its index in the transports' registry. */
+static const struct sr_params *keys_of(const struct bn_scenario *sc)
+{
+    size_t i = 0;
+    while (bn_transport_at(i) != &bn_tp_selective_repeat)
+        i++;
+    return bn_transport_keys(sc, i);
+}
+
+uint32_t bn_tp_sr_window(const struct bn_scenario *sc)
+{
+    return keys_of(sc)->window;
+}
 
 static const struct sr_params *params(const struct bn_nics *n)
 {
@@ -39,8 +68,7 @@ static const struct sr_params *params(const struct bn_nics *n)
 static int sr_setup(struct bn_nics *n, const struct bn_scenario *sc, struct bn_error *err)
 {
     (void)err;
-    struct sr_params p = {sc->nic.sr_window, sc->nic.sr_reorder_threshold};
-    memcpy(n->tp_params, &p, sizeof p);
+    memcpy(n->tp_params, keys_of(sc), sizeof(struct sr_params));
     return BN_OK;
 }
 
@@ -271,6 +299,8 @@ static void sr_prefetch(struct bn_nics *n, uint32_t qpid, const struct bn_packet
 
 const struct bn_transport_ops bn_tp_selective_repeat = {
     .name = "selective_repeat",
+    .keys = keys,
+    .nkeys = sizeof keys / sizeof keys[0],
     .next_data = sr_next_data,
     .has_data = sr_has_data,
     .in_flight = sr_in_flight,

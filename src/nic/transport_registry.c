@@ -11,6 +11,20 @@ static const struct bn_transport_ops *const transports[] = {
 };
 
 #define NTRANSPORTS (sizeof transports / sizeof transports[0])
+_Static_assert(NTRANSPORTS <= BN_SC_TP_MAX, "bn_scenario.tp has no block for every transport");
+
+const void *bn_transport_keys(const struct bn_scenario *sc, size_t i)
+{
+    return &sc->tp[i];
+}
+
+static const struct bn_key_row *rows_of(size_t i, size_t *nrows)
+{
+    *nrows = transports[i]->nkeys;
+    return transports[i]->keys;
+}
+
+const struct bn_key_modules bn_transport_key_modules = {NTRANSPORTS, rows_of, NULL};
 
 const struct bn_transport_ops *bn_transport_at(size_t i)
 {

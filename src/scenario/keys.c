@@ -158,16 +158,10 @@ static const struct bn_key_row head[] = {
       .info.doc = "GPUs per server, one NIC each: hosts are GPUs, server = host / this "
                   "(hierarchical collectives); rail_optimized: = rails (leaves per SU).",
       FIELD(topology.gpus_per_server), RANGE(1, 256) },
-    { .info.path = "topology.servers_per_su", INT_KEY, .info.unit = "servers", .info.def = "32",
-      .info.doc = "rail_optimized: servers per scalable unit (SU).",
-      FIELD(topology.servers_per_su), RANGE(1, 4096) },
-    { .info.path = "topology.scalable_units", INT_KEY, .info.unit = "SUs", .info.def = "4",
-      .info.doc = "rail_optimized: number of scalable units; two tiers while the rail leaves "
-                  "fit one spine's radix, else three (cores).",
-      FIELD(topology.scalable_units), RANGE(1, 4096) },
-    { .info.path = "topology.groups", INT_KEY, .info.unit = "groups", .info.def = "0",
-      .info.doc = "dragonfly_plus: number of groups (2..(k/2)^2+1); 0 = the most the radix allows.",
-      FIELD(topology.groups), RANGE(0, 1000000) },
+};
+
+/* The topology builders' own keys (topology.servers_per_su, ...) go here. */
+static const struct bn_key_row topo_tail[] = {
     { .info.path = "topology.file", STRING_KEY, .info.unit = "", .info.def = "",
       .info.doc = "file / ibnetdiscover / ns3: the topology file; relative to the scenario's "
                   "folder.",
@@ -293,13 +287,10 @@ static const struct bn_key_row body[] = {
       .info.doc = "Entropy (UDP source port) the NIC stamps: one per flow, or a new one per "
                   "packet so that ECMP sprays it (Ultra Ethernet style).",
       FIELD(nic.entropy) },
-    { .info.path = "nic.sr_window", INT_KEY, .info.unit = "packets", .info.def = "1024",
-      .info.doc = "Selective repeat: packets tracked past the cumulative ACK (bitmap size).",
-      FIELD(nic.sr_window), RANGE(8, 65536) },
-    { .info.path = "nic.sr_reorder_threshold", INT_KEY, .info.unit = "packets", .info.def = "128",
-      .info.doc = "Selective repeat: a missing packet this far behind a selectively acknowledged "
-                  "one is taken as lost and resent.",
-      FIELD(nic.sr_reorder_threshold), RANGE(1, 65536) },
+};
+
+/* The transports' own keys (nic.sr_window, ...) go here. */
+static const struct bn_key_row body_cc[] = {
     { .info.path = "nic.congestion_control", ENUM_KEY, .info.unit = "", .info.def = "none",
       .info.choice = bn_cc_name,
       .info.doc = bn_cc_doc, /* each module's name and summary, beside the registry */
@@ -995,17 +986,22 @@ static const struct bn_key_row tail[] = {
       FIELD(sharp.max_trees), RANGE(1, 64) },
 };
 
-/* The registry is head[], the flow-control modules' keys, sw_head[], the
- * load-balancing policies' keys, body[], the congestion controls' keys,
+/* The registry is head[], the topology builders' keys, topo_tail[], the
+ * flow-control modules' keys, sw_head[], the load-balancing policies'
+ * keys, body[], the transports' keys, body_cc[], the congestion controls' keys,
  * mid[], the fault kinds' keys, tail[]: one sequence of rows, indexed
  * without any table built at run time. */
 #define NHEAD (sizeof head / sizeof head[0])
+#define NTOPO_TAIL (sizeof topo_tail / sizeof topo_tail[0])
 #define NSW_HEAD (sizeof sw_head / sizeof sw_head[0])
 #define NBODY (sizeof body / sizeof body[0])
+#define NBODY_CC (sizeof body_cc / sizeof body_cc[0])
 #define NMID (sizeof mid / sizeof mid[0])
 #define NTAIL (sizeof tail / sizeof tail[0])
 
-_Static_assert(NHEAD + BN_FC_KEYS_MAX + NSW_HEAD + BN_LB_KEYS_MAX + NBODY + BN_CC_KEYS_MAX + NMID +
+_Static_assert(NHEAD + BN_TOPO_KEYS_MAX + NTOPO_TAIL + BN_FC_KEYS_MAX + NSW_HEAD +
+                       BN_LB_KEYS_MAX + NBODY + BN_TP_KEYS_MAX + NBODY_CC + BN_CC_KEYS_MAX +
+                       NMID +
                        BN_FAULT_KIND_KEYS_MAX + NTAIL <= BN_SCENARIO_KEYS_MAX,
                "bn_scenario.key_line has no room for every key");
 
@@ -1013,18 +1009,22 @@ _Static_assert(NHEAD + BN_FC_KEYS_MAX + NSW_HEAD + BN_LB_KEYS_MAX + NBODY + BN_C
 static const struct part {
     const struct bn_key_row *rows;
     size_t n;
-    const struct bn_key_row *(*spliced)(size_t j); /* NULL: nothing after */
-    size_t (*nspliced)(void);
+    const struct bn_key_modules *spliced; /* NULL: nothing after */
 } parts[] = {
-    {head, NHEAD, bn_fc_key, bn_fc_nkeys},
-    {sw_head, NSW_HEAD, bn_lb_key, bn_lb_nkeys},
-    {body, NBODY, bn_cc_key, bn_cc_nkeys},
-    {mid, NMID, bn_fault_kind_key, bn_fault_kind_nkeys},
-    {tail, NTAIL, NULL, NULL},
+    {head, NHEAD, &bn_topo_key_modules},
+    {topo_tail, NTOPO_TAIL, &bn_fc_key_modules},
+    {sw_head, NSW_HEAD, &bn_lb_key_modules},
+    {body, NBODY, &bn_transport_key_modules},
+    {body_cc, NBODY_CC, &bn_cc_key_modules},
+    {mid, NMID, &bn_fault_kind_key_modules},
+    {tail, NTAIL, NULL},
 };
 #define NPARTS (sizeof parts / sizeof parts[0])
 
-static size_t spliced_count(const struct part *p) { return p->nspliced ? p->nspliced() : 0; }
+static size_t spliced_count(const struct part *p)
+{
+    return p->spliced ? bn_key_modules_nrows(p->spliced) : 0;
+}
 
 size_t bn_scn_count(void)
 {
@@ -1042,7 +1042,7 @@ size_t bn_scn_index(const struct bn_key_row *k)
         if (k >= p->rows && k < p->rows + p->n)
             return base + (size_t)(k - p->rows);
         for (size_t j = 0; j < m; j++)
-            if (p->spliced(j) == k)
+            if (bn_key_modules_row(p->spliced, j) == k)
                 return base + p->n + j;
         base += p->n + m;
     }
@@ -1057,7 +1057,7 @@ const struct bn_key_row *bn_scn_at(size_t i)
         i -= p->n;
         size_t m = spliced_count(p);
         if (i < m)
-            return p->spliced(i);
+            return bn_key_modules_row(p->spliced, i);
         i -= m;
     }
     return NULL;
@@ -1067,14 +1067,19 @@ const struct bn_key_row *bn_scn_at(size_t i)
  * start, one's size, how many, and which module a row is of. */
 static const struct block_kind {
     size_t at, size, max;
-    size_t (*module_of)(const struct bn_key_row *k);
+    const struct bn_key_modules *modules;
 } blocks[] = {
     [BN_KEY_BLOCK_CC] = {offsetof(struct bn_scenario, cc), sizeof(struct bn_scenario_cc_block),
-                         BN_SC_CC_MAX, bn_cc_key_module},
+                         BN_SC_CC_MAX, &bn_cc_key_modules},
     [BN_KEY_BLOCK_LB] = {offsetof(struct bn_scenario, lb), sizeof(struct bn_scenario_lb_block),
-                         BN_SC_LB_MAX, bn_lb_key_module},
+                         BN_SC_LB_MAX, &bn_lb_key_modules},
     [BN_KEY_BLOCK_FC] = {offsetof(struct bn_scenario, fc), sizeof(struct bn_scenario_fc_block),
-                         BN_SC_FC_MAX, bn_fc_key_module},
+                         BN_SC_FC_MAX, &bn_fc_key_modules},
+    [BN_KEY_BLOCK_TOPO] = {offsetof(struct bn_scenario, topo),
+                           sizeof(struct bn_scenario_topo_block), BN_SC_TOPO_MAX,
+                           &bn_topo_key_modules},
+    [BN_KEY_BLOCK_TP] = {offsetof(struct bn_scenario, tp), sizeof(struct bn_scenario_tp_block),
+                         BN_SC_TP_MAX, &bn_transport_key_modules},
 };
 
 size_t bn_scn_offset(const struct bn_key_row *k)
@@ -1084,7 +1089,7 @@ size_t bn_scn_offset(const struct bn_key_row *k)
     if (k->block >= sizeof blocks / sizeof blocks[0])
         abort(); /* a block kind of none: a bug */
     const struct block_kind *b = &blocks[k->block];
-    size_t i = b->module_of(k);
+    size_t i = bn_key_modules_owner(b->modules, k);
     if (i >= b->max)
         abort(); /* a block row of no module: a bug */
     return b->at + i * b->size + k->offset;

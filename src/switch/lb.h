@@ -78,23 +78,15 @@ extern const char bn_lb_doc[];
 /* Policy ops's parsed keys: its block of sc (bn_scenario.lb[its index]). */
 const void *bn_lb_keys(const struct bn_scenario *sc, const struct bn_lb_ops *ops);
 /* Every policy's own key rows, for the scenario registry to splice in
- * after switch.ecmp_salt: the j-th (NULL past the last), in registry
- * order, and how many; the registry index of the policy whose row k is. */
-const struct bn_key_row *bn_lb_key(size_t j);
-size_t bn_lb_nkeys(void);
-size_t bn_lb_key_module(const struct bn_key_row *k);
-/* Room in the scenario registry for them (checked by tests/switch). */
+ * after switch.ecmp_salt (core/keyrow.h's walker), in registry order. */
+extern const struct bn_key_modules bn_lb_key_modules;
+/* Room in the scenario registry for them (tests/scenario/test_module_keys.c checks). */
 #define BN_LB_KEYS_MAX 8
 
 /* A policy's keys struct fits its block of the scenario (bn_scenario.lb). */
-#define BN_LB_KEYS_CHECK(type) \
-    _Static_assert(sizeof(type) <= sizeof(struct bn_scenario_lb_block) && \
-                   _Alignof(type) <= _Alignof(struct bn_scenario_lb_block), \
-                   #type " must fit in bn_scenario_lb_block")
-/* A row's field m of the policy's keys struct `type` (its offset within
- * the block; the scenario registry adds the block's). */
-#define BN_ROW_LB(type, m) \
-    .offset = offsetof(type, m), .size = sizeof(((type *)0)->m), .block = BN_KEY_BLOCK_LB
+#define BN_LB_KEYS_CHECK(type) BN_KEYS_FIT(type, struct bn_scenario_lb_block)
+/* A row's field m of its keys struct `type` (core/keyrow.h). */
+#define BN_ROW_LB(type, m) BN_ROW_IN(BN_KEY_BLOCK_LB, type, m)
 /* A uniform choice among n by a 64-bit hash (multiply-shift, no modulo bias worth the name). */
 static inline uint32_t bn_lb_by_hash(uint64_t h, uint32_t n)
 {

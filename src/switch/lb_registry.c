@@ -22,8 +22,9 @@ static const struct bn_lb_ops *const policies[] = {
 _Static_assert(NPOLICIES <= BN_SC_LB_MAX, "bn_scenario.lb has no block for every policy");
 
 /* switch.load_balancing's doc: each policy's name and summary, in registry
- * order, a run of equal summaries said once (a constant for the key's row:
- * tests/switch/test_lb_keys.c fails when it and the summaries disagree). */
+ * order, a run of equal summaries said once (a constant for the key's
+ * row: tests/scenario/test_module_keys.c fails when it and the summaries
+ * disagree). */
 const char bn_lb_doc[] =
     "How a switch picks among equal-cost next hops: ecmp (per-flow hash), adaptive "
     "(least-loaded, per packet), flowlet (re-pick after an idle gap), spray_random, "
@@ -60,29 +61,10 @@ const void *bn_lb_keys(const struct bn_scenario *sc, const struct bn_lb_ops *ops
     return NULL;
 }
 
-const struct bn_key_row *bn_lb_key(size_t j)
+static const struct bn_key_row *rows_of(size_t i, size_t *nrows)
 {
-    for (size_t i = 0; i < NPOLICIES; i++) {
-        if (j < policies[i]->nkeys)
-            return &policies[i]->keys[j];
-        j -= policies[i]->nkeys;
-    }
-    return NULL;
+    *nrows = policies[i]->nkeys;
+    return policies[i]->keys;
 }
 
-size_t bn_lb_nkeys(void)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < NPOLICIES; i++)
-        n += policies[i]->nkeys;
-    return n;
-}
-
-size_t bn_lb_key_module(const struct bn_key_row *k)
-{
-    for (size_t i = 0; i < NPOLICIES; i++)
-        if (policies[i]->nkeys && k >= policies[i]->keys &&
-            k < policies[i]->keys + policies[i]->nkeys)
-            return i;
-    return SIZE_MAX;
-}
+const struct bn_key_modules bn_lb_key_modules = {NPOLICIES, rows_of, NULL};

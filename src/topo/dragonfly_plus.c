@@ -14,10 +14,23 @@
  */
 #include "topo/topo.h"
 
+/* Its key (topology.groups), in its block of the scenario. */
+struct dfp_keys {
+    uint64_t groups; /* 0 = the most the radix allows */
+};
+BN_TOPO_KEYS_CHECK(struct dfp_keys);
+
+static const struct bn_key_row keys[] = {
+    { .info.path = "topology.groups", BN_ROW_INT, .info.unit = "groups", .info.def = "0",
+      .info.doc = "dragonfly_plus: number of groups (2..(k/2)^2+1); 0 = the most the radix allows.",
+      BN_ROW_TOPO(struct dfp_keys, groups), BN_ROW_RANGE(0, 1000000) },
+};
+
 static int build(struct bn_topo *t, const struct bn_scenario *sc, struct bn_error *err)
 {
     uint32_t k = sc->topology.k, h = k / 2, max_groups = h * h + 1;
-    uint64_t want = sc->topology.groups ? sc->topology.groups : max_groups;
+    uint64_t groups_key = ((const struct dfp_keys *)bn_topo_keys(sc))->groups;
+    uint64_t want = groups_key ? groups_key : max_groups;
     if (want < 2 || want > max_groups)
         return bn_fail(err, BN_EINPUT,
                        "%s: key 'topology.groups': %llu groups; radix %u allows 2..%u", sc->source,
@@ -68,5 +81,7 @@ static int build(struct bn_topo *t, const struct bn_scenario *sc, struct bn_erro
 
 const struct bn_topo_builder_ops bn_topo_dragonfly_plus = {
     .name = "dragonfly_plus",
+    .keys = keys,
+    .nkeys = sizeof keys / sizeof keys[0],
     .build = build,
 };

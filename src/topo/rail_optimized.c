@@ -20,6 +20,24 @@
 #include "core/fail_key.h"
 #include "topo/topo.h"
 
+/* Its keys (topology.*), in its block of the scenario. */
+struct rail_keys {
+    uint32_t servers_per_su; /* servers per scalable unit */
+    uint32_t scalable_units; /* number of SUs */
+};
+BN_TOPO_KEYS_CHECK(struct rail_keys);
+
+#define KEY(m) BN_ROW_TOPO(struct rail_keys, m)
+static const struct bn_key_row keys[] = {
+    { .info.path = "topology.servers_per_su", BN_ROW_INT, .info.unit = "servers",
+      .info.def = "32", .info.doc = "rail_optimized: servers per scalable unit (SU).",
+      KEY(servers_per_su), BN_ROW_RANGE(1, 4096) },
+    { .info.path = "topology.scalable_units", BN_ROW_INT, .info.unit = "SUs", .info.def = "4",
+      .info.doc = "rail_optimized: number of scalable units; two tiers while the rail leaves "
+                  "fit one spine's radix, else three (cores).",
+      KEY(scalable_units), BN_ROW_RANGE(1, 4096) },
+};
+
 struct rail_shape {
     uint32_t gpus, leaves, up;                    /* leaf uplinks */
     uint32_t spines;                              /* all spines */
@@ -29,7 +47,8 @@ struct rail_shape {
 static int shape(const struct bn_scenario *sc, struct rail_shape *r, struct bn_error *err)
 {
     const struct bn_scenario_topology *tp = &sc->topology;
-    uint32_t k = tp->k, s = tp->servers_per_su;
+    const struct rail_keys *rk = bn_topo_keys(sc);
+    uint32_t k = tp->k, s = rk->servers_per_su;
     double u = s / tp->oversubscription;
     *r = (struct rail_shape){0};
     r->up = (uint32_t)(u + 0.5);
@@ -40,8 +59,8 @@ static int shape(const struct bn_scenario *sc, struct rail_shape *r, struct bn_e
     if (s + r->up > k)
         return bn_fail_key(err, BN_EINPUT, "topology.k", "a rail leaf needs %u host ports + "
                            "%u uplinks, more than its radix %u", s, r->up, k);
-    r->gpus = tp->gpus_per_server * s * tp->scalable_units;
-    r->leaves = tp->gpus_per_server * tp->scalable_units;
+    r->gpus = tp->gpus_per_server * s * rk->scalable_units;
+    r->leaves = tp->gpus_per_server * rk->scalable_units;
     if (r->leaves <= k) {
         if ((r->leaves * r->up) % k != 0)
             return bn_fail_key(err, BN_EINPUT, "topology.scalable_units", "%u leaves x %u "
@@ -93,7 +112,8 @@ static int build(struct bn_topo *t, const struct bn_scenario *sc, struct bn_erro
     double fab = bn_topo_fabric_rate(sc);
     uint8_t hc = lk->host_cable, fc = lk->fabric_cable;
     /* host = (su * S + server) * G + gpu; its rail leaf = su * G + gpu */
-    uint32_t g = sc->topology.gpus_per_server, per_su = g * sc->topology.servers_per_su;
+    const struct rail_keys *rk = bn_topo_keys(sc);
+    uint32_t g = sc->topology.gpus_per_server, per_su = g * rk->servers_per_su;
     for (uint32_t x = 0; x < r.gpus; x++)
         bn_topo_connect(t, x, leaf0 + (x / per_su) * g + x % g, lk->rate_gbps, lk->host_cable_m,
                         hc);
@@ -115,5 +135,7 @@ static int build(struct bn_topo *t, const struct bn_scenario *sc, struct bn_erro
 const struct bn_topo_builder_ops bn_topo_rail_optimized = {
     .name = "rail_optimized",
     .rail_servers = true,
+    .keys = keys,
+    .nkeys = sizeof keys / sizeof keys[0],
     .build = build,
 };

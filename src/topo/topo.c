@@ -28,6 +28,20 @@ static const struct bn_topo_builder_ops *const builders[] = {
 };
 
 #define NBUILDERS (sizeof builders / sizeof builders[0])
+_Static_assert(NBUILDERS <= BN_SC_TOPO_MAX, "bn_scenario.topo has no block for every builder");
+
+const void *bn_topo_keys(const struct bn_scenario *sc)
+{
+    return &sc->topo[sc->topology.kind];
+}
+
+static const struct bn_key_row *rows_of(size_t i, size_t *nrows)
+{
+    *nrows = builders[i]->nkeys;
+    return builders[i]->keys;
+}
+
+const struct bn_key_modules bn_topo_key_modules = {NBUILDERS, rows_of, NULL};
 
 const char *bn_topo_builder_name(size_t i)
 {

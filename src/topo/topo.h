@@ -20,6 +20,7 @@
 
 #include "bnet/error.h"
 #include "bnet/scenario.h"
+#include "core/keyrow.h"
 #include "core/time.h"
 
 #define BN_MAX_TIERS 4
@@ -96,8 +97,28 @@ struct bn_topo_builder_ops {
     bool rail_servers;   /* hosts in servers of topology.gpus_per_server, a rail per GPU */
     bool fat_tree_shape; /* laid out as bn_fat_tree_shape says: k pods of ToRs and
                           * aggregation switches under the cores */
+    /* Its own scenario keys (core/keyrow.h rows, BN_ROW_TOPO: fields of its
+     * keys struct, in bn_scenario.topo[its registry index], checked to fit,
+     * BN_TOPO_KEYS_CHECK; build reads them with bn_topo_keys); nkeys of
+     * them, 0: none. */
+    const struct bn_key_row *keys;
+    size_t nkeys;
     int (*build)(struct bn_topo *t, const struct bn_scenario *sc, struct bn_error *err);
 };
+
+/* The parsed keys of the builder sc selects (topology.kind): its block of
+ * sc, bn_scenario.topo[topology.kind]. */
+const void *bn_topo_keys(const struct bn_scenario *sc);
+/* Every builder's own key rows, for the scenario registry to splice in
+ * after topology.gpus_per_server (core/keyrow.h's walker), in registry
+ * order. */
+extern const struct bn_key_modules bn_topo_key_modules;
+/* Room in the scenario registry for them (tests/scenario/test_validate.c). */
+#define BN_TOPO_KEYS_MAX 4
+/* A builder's keys struct fits its block of the scenario (bn_scenario.topo). */
+#define BN_TOPO_KEYS_CHECK(type) BN_KEYS_FIT(type, struct bn_scenario_topo_block)
+/* A row's field m of its keys struct `type` (core/keyrow.h). */
+#define BN_ROW_TOPO(type, m) BN_ROW_IN(BN_KEY_BLOCK_TOPO, type, m)
 
 /* The builders' registry (topology.kind): the i-th one's name, NULL past
  * the last. */

@@ -34,7 +34,7 @@ static void test_every_kind_is_complete(void **state)
     assert_true(n >= 9);
     assert_null(bn_scenario_choice("faults[].kind", (unsigned)n));
     assert_null(bn_fault_kind_name(n));
-    assert_true(bn_fault_kind_nkeys() <= BN_FAULT_KIND_KEYS_MAX);
+    assert_true(bn_key_modules_nrows(&bn_fault_kind_key_modules) <= BN_FAULT_KIND_KEYS_MAX);
 }
 
 /* A kind's key is in the scenario registry as a faults[] field, placed
@@ -47,15 +47,15 @@ static void test_kind_keys_reach_the_registry(void **state)
         if (strcmp(bn_scenario_key(i)->path, "faults[].target") == 0)
             target = i;
     assert_int_not_equal(target, SIZE_MAX);
-    size_t m = bn_fault_kind_nkeys();
+    size_t m = bn_key_modules_nrows(&bn_fault_kind_key_modules);
     for (size_t j = 0; j < m; j++) {
-        const struct bn_key_row *r = bn_fault_kind_key(j);
+        const struct bn_key_row *r = bn_key_modules_row(&bn_fault_kind_key_modules, j);
         assert_non_null(r);
         assert_int_equal(r->list, BN_KEY_LIST_FAULTS);
         assert_memory_equal(r->info.path, "faults[].", strlen("faults[]."));
         assert_ptr_equal(bn_scenario_key(target + 1 + j), &r->info);
     }
-    assert_null(bn_fault_kind_key(m));
+    assert_null(bn_key_modules_row(&bn_fault_kind_key_modules, m));
     struct bn_scenario sc;
     bn_scenario_defaults(&sc);
     char buf[64];

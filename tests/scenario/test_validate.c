@@ -172,19 +172,6 @@ static void test_lines_of_keys(void **state)
 
 /* ---- the default scenario and the example files ---- */
 
-static char *read_all(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        fail_msg("cannot open %s (tests run from the repository root)", path);
-    char *buf = calloc(1, 1 << 16);
-    assert_non_null(buf);
-    size_t n = fread(buf, 1, (1 << 16) - 1, f);
-    buf[n] = '\0';
-    fclose(f);
-    return buf;
-}
-
 static void assert_same_keys(const struct bn_scenario *a, const struct bn_scenario *b)
 {
     for (size_t i = 0; i < bn_scn_count(); i++) {
@@ -225,7 +212,7 @@ static void test_default_yaml_mentions_every_key(void **state)
 static void test_default_file_matches_embedded(void **state)
 {
     (void)state;
-    char *text = read_all("scenarios/default.yaml");
+    char *text = test_read_file("scenarios/default.yaml");
     assert_string_equal(text, bn_scenario_default_yaml());
     free(text);
 }
@@ -235,7 +222,7 @@ static void test_default_file_matches_embedded(void **state)
 static void test_job_file_matches_embedded(void **state)
 {
     (void)state;
-    char *text = read_all("scenarios/job_default.yaml");
+    char *text = test_read_file("scenarios/job_default.yaml");
     assert_string_equal(text, bn_scenario_job_yaml());
     free(text);
     struct bn_scenario sc;
@@ -250,7 +237,7 @@ static void test_job_file_matches_embedded(void **state)
 static void test_cluster_file_matches_embedded(void **state)
 {
     (void)state;
-    char *text = read_all("scenarios/cluster128.yaml");
+    char *text = test_read_file("scenarios/cluster128.yaml");
     assert_string_equal(text, bn_scenario_cluster_yaml());
     free(text);
     struct bn_scenario sc;
@@ -258,9 +245,10 @@ static void test_cluster_file_matches_embedded(void **state)
     if (bn_scenario_load_string(&sc, text = (char *)bn_scenario_cluster_yaml(), "<c>", &err) != BN_OK ||
         bn_scenario_validate(&sc, &err) != BN_OK)
         fail_msg("%s", err.msg);
-    assert_int_equal(sc.topology.gpus_per_server * sc.topology.servers_per_su *
-                         sc.topology.scalable_units, 128);
-    assert_int_equal(sc.topology.servers_per_su * sc.topology.scalable_units, 16);
+    /* 8 GPUs x 16 servers x 1 SU: 128 GPUs on 16 servers */
+    assert_int_equal(sc.topology.gpus_per_server, 8);
+    assert_key(&sc, "topology.servers_per_su", "16");
+    assert_key(&sc, "topology.scalable_units", "1");
     assert_true(sc.link.rate_gbps == 400.0);
     assert_int_equal(sc.scale_up.domain_gpus, 8);
     assert_key(&sc, "coll.op", "allreduce");
@@ -299,7 +287,7 @@ static void test_examples(void **state)
 static void test_p2p_files(void **state)
 {
     (void)state;
-    char *text = read_all("scenarios/p2p_ib_ndr.yaml");
+    char *text = test_read_file("scenarios/p2p_ib_ndr.yaml");
     assert_string_equal(text, bn_scenario_p2p_yaml());
     free(text);
     static const char *const files[][2] = {
@@ -341,7 +329,10 @@ static void check_key_shape(const struct bn_key_row *k)
     if (k->block) /* a module's key: within its block */
         assert_true(k->block == BN_KEY_BLOCK_CC   ? k->offset + k->size <= BN_SC_CC_BLOCK_BYTES
                     : k->block == BN_KEY_BLOCK_LB ? k->offset + k->size <= BN_SC_LB_BLOCK_BYTES
-                    : k->block == BN_KEY_BLOCK_FC && k->offset + k->size <= BN_SC_FC_BLOCK_BYTES);
+                    : k->block == BN_KEY_BLOCK_FC ? k->offset + k->size <= BN_SC_FC_BLOCK_BYTES
+                    : k->block == BN_KEY_BLOCK_TOPO
+                        ? k->offset + k->size <= BN_SC_TOPO_BLOCK_BYTES
+                        : k->block == BN_KEY_BLOCK_TP && k->offset + k->size <= BN_SC_TP_BLOCK_BYTES);
 }
 
 static void test_registry(void **state)
@@ -380,7 +371,9 @@ static void test_registry_covers_struct(void **state)
                    /* the modules' blocks: room each module's own struct fills */
                    sizeof(((struct bn_scenario *)0)->cc) +
                    sizeof(((struct bn_scenario *)0)->lb) +
-                   sizeof(((struct bn_scenario *)0)->fc);
+                   sizeof(((struct bn_scenario *)0)->fc) +
+                   sizeof(((struct bn_scenario *)0)->topo) +
+                   sizeof(((struct bn_scenario *)0)->tp);
     const struct bn_scn_list *l;
     for (size_t li = 0; (l = bn_scn_list_at(li)) != NULL; li++) {
         size_t item = 0; /* a list's keys, once per item */

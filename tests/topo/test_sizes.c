@@ -105,7 +105,7 @@ static void test_dragonfly_plus(void **state)
     struct bn_scenario sc;
     test_scenario(&sc, bad);
     struct bn_error err = {0};
-    sc.topology.groups = 6;
+    assert_int_equal(bn_scenario_set(&sc, "topology.groups=6", &err), BN_OK);
     struct bn_topo_info t;
     assert_int_equal(bn_describe_topology(&sc, &t, &err), BN_EINPUT);
     assert_non_null(strstr(err.msg, "topology.groups"));

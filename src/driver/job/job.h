@@ -37,6 +37,8 @@ struct bn_job_rt {
     uint32_t base;              /* its first task's global id */
     uint32_t *waiting;          /* per task: dependencies not yet done */
     bn_time_t *t_start;         /* per task: when it started this iteration */
+    bn_time_t *ready_at;        /* per task: when its last dependency to end ended (a
+                                 * delivery applied at a window's end comes after) */
     double *dur;                /* per task: how long it took this iteration (us) */
     uint32_t *left;             /* per task: transfers or sends still to land */
     double *unit_compute;       /* per unit: its compute this iteration (us) */

@@ -193,9 +193,13 @@ static void finish_task(struct bn_jobs_exec *x, uint32_t job, uint32_t t)
     int rc = bn_jobs_task_stats(x, jr, t);
     if (rc != BN_OK && x->rc == BN_OK)
         x->rc = rc;
-    for (uint32_t k = g->succ_off[t]; k < g->succ_off[t + 1]; k++)
-        if (--jr->waiting[g->succ[k]] == 0)
-            push_todo(x, job, g->succ[k]);
+    for (uint32_t k = g->succ_off[t]; k < g->succ_off[t + 1]; k++) {
+        uint32_t u = g->succ[k];
+        if (jr->ready_at[u] < x->s->fab.now)
+            jr->ready_at[u] = x->s->fab.now;
+        if (--jr->waiting[u] == 0)
+            push_todo(x, job, u);
+    }
     if (--jr->tasks_left > 0)
         return;
     rc = bn_jobs_iteration_stats(x, jr, bn_time_to_us(x->s->fab.now - jr->iter_start));
@@ -293,7 +297,24 @@ static void start_coll(struct bn_jobs_exec *x, uint32_t job, uint32_t t)
     release(x, ii, x->ready, bn_sched_run_initial(&in->run, x->ready));
 }
 
+static void start_task_now(struct bn_jobs_exec *x, uint32_t job, uint32_t t);
+
+/* A task starts once its last dependency has ended: on ranks a delivery's
+ * note is applied at its own time after the window's events ran, so a
+ * dependency that ended later in the window sets the start. */
 static void start_task(struct bn_jobs_exec *x, uint32_t job, uint32_t t)
+{
+    bn_time_t now = x->s->fab.now, at = x->jobs[job].ready_at[t];
+    if (at <= now) {
+        start_task_now(x, job, t);
+        return;
+    }
+    x->s->fab.now = at;
+    start_task_now(x, job, t);
+    x->s->fab.now = now;
+}
+
+static void start_task_now(struct bn_jobs_exec *x, uint32_t job, uint32_t t)
 {
     struct bn_job_rt *jr = &x->jobs[job];
     const struct bn_task *tk = &jr->g.tasks[t];
@@ -341,6 +362,7 @@ static void start_iteration(struct bn_jobs_exec *x, uint32_t job)
     jr->iter_start = x->s->fab.now;
     jr->tasks_left = g->ntasks;
     memcpy(jr->waiting, g->ndeps, (size_t)g->ntasks * sizeof *jr->waiting);
+    memset(jr->ready_at, 0, (size_t)g->ntasks * sizeof *jr->ready_at);
     for (uint32_t u = 0; u < g->nunits; u++)
         jr->unit_compute[u] = 0;
     for (uint32_t t = g->ntasks; t-- > 0;) /* pushed in reverse: started in index order */

@@ -30,12 +30,14 @@
 #include <unistd.h>
 
 #include "core/memlimit.h"
+#include "coll/nccl_model.h"
 #include "coll/proto.h"
 #include "coll/sched.h"
 #include "job/graph.h"
 #include "driver/coll/coll.h"
 #include "driver/flows/flows.h"
 #include "flow/flow.h"
+#include "flow/rateclass.h"
 #include "switch/lb.h"
 #include "job/model.h"
 
@@ -65,6 +67,12 @@ static double flow_uses(const struct bn_scenario *sc)
     return lb->pure || lb->sticky ? 32 : 64;
 }
 
+/* At flow level a flow's use of a link (its solver entry, and a copy in
+ * its rate class: port, weight, pass), and at worst a rate class of its
+ * own (flow/rateclass.h: the class, its one member, a hash bucket). */
+#define USE_BYTES (sizeof(struct bn_mm_use) + 8 + 9)
+#define CLASS_BYTES (sizeof(struct bn_flow_cls) + sizeof(struct bn_rc_member) + 4)
+
 static void run_parts(const struct bn_scenario *sc, const struct bn_topo_counts *c,
                       struct bn_mem_estimate *e)
 {
@@ -76,7 +84,7 @@ static void run_parts(const struct bn_scenario *sc, const struct bn_topo_counts 
                               2 * sizeof(struct bn_path_memo)) +
                      flows * sc->workload.messages * (sizeof(struct bn_msg) + sizeof(bn_time_t));
     if (sc->sim.fidelity != BN_SC_FIDELITY_PACKET)
-        e->flows_bytes += (uint64_t)((double)flows * flow_uses(sc) * (sizeof(struct bn_mm_use) + 8));
+        e->flows_bytes += (uint64_t)((double)flows * (flow_uses(sc) * USE_BYTES + CLASS_BYTES));
     if (sc->observe.sample_us > 0) {
         double length = sc->sim.max_time_us > 0 ? sc->sim.max_time_us : 2 * ideal;
         uint64_t followed = flows < sc->observe.max_flows ? flows : sc->observe.max_flows;
@@ -100,7 +108,7 @@ static void jobs_parts(const struct bn_scenario *sc, struct bn_mem_estimate *e)
     double ch = sc->coll.channels ? sc->coll.channels : 2; /* job_colls.c's default */
     double per_qp = sizeof(struct bn_qp) + bn_tp_sr_window(sc) / 4 + 64 + 24;
     if (sc->sim.fidelity != BN_SC_FIDELITY_PACKET)
-        per_qp += sizeof(struct bn_flow_qp) + flow_uses(sc) * (sizeof(struct bn_mm_use) + 8);
+        per_qp += sizeof(struct bn_flow_qp) + flow_uses(sc) * USE_BYTES + CLASS_BYTES;
     for (uint32_t k = 0; k < sc->njobs; k++) {
         const struct bn_scenario_job *j = &sc->jobs[k];
         double gpus = j->gpus ? j->gpus : (double)j->tp * j->cp * j->pp * (j->dp ? j->dp : 1);
@@ -166,6 +174,18 @@ static void coll_parts(const struct bn_scenario *sc, const struct bn_topo_counts
                            bn_coll_proto_at(i); i++)
             if (bn_coll_proto_at(i)->step_payload < slice)
                 slice = bn_coll_proto_at(i)->step_payload;
+        /* NCCL's tree cuts LL128 steps down to 18000 B (bn_nccl_chunk_bytes) */
+        const struct bn_coll_proto *ll128 = bn_nccl_bnet_proto(BN_NCCL_LL128);
+        if (bn_nccl_algo_of_family(forced->family) == BN_NCCL_TREE &&
+            (sc->coll.proto ? bn_coll_proto_at(sc->coll.proto - 1u) == ll128
+                            : sc->coll.tuner != BN_SC_TUNER_BNET)) {
+            uint32_t g = sc->topology.gpus_per_server ? sc->topology.gpus_per_server : 1;
+            struct bn_nccl_system sys = {.nranks = (uint32_t)c->hosts,
+                                         .nnodes = (uint32_t)c->hosts / g,
+                                         .channels = bn_coll_channels(sc)};
+            uint64_t chunk = bn_nccl_chunk_bytes(&sys, BN_NCCL_TREE, ll128, sc->coll.max_bytes);
+            slice = chunk < slice ? chunk : slice;
+        }
         bool one_type = bn_coll_type_name(sc->coll.datatype) != NULL, first = true;
         for (size_t t = 0; bn_coll_type_bytes(t); t++) {
             if (one_type && t != sc->coll.datatype)

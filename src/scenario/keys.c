@@ -921,12 +921,13 @@ static const struct bn_key_row tail[] = {
       FIELD(coll.step_latency_us), RANGE(0, 1e6) },
     { .info.path = "coll.ll_step_latency_us", FLOAT_KEY, .info.unit = "us", .info.def = "2.7",
       .info.doc = "A ring's network step under LL (NCCL's hwLat[NET][RING][LL], 2.20.3 "
-                  "src/graph/tuning.cc); the ring's NVLink steps NCCL's figure scaled alike, "
-                  "a tree's NCCL's own; the fabric's hop is simulated, the rest waits.",
+                  "src/graph/tuning.cc); a ring's NVLink steps and a tree's steps are NCCL's "
+                  "figures scaled by the same ratio; the fabric's hop is simulated, the "
+                  "rest waits.",
       FIELD(coll.ll_step_latency_us), RANGE(0, 1e6) },
     { .info.path = "coll.ll128_step_latency_us", FLOAT_KEY, .info.unit = "us", .info.def = "4",
-      .info.doc = "A ring's network step under LL128 (NCCL's hwLat[NET][RING][LL128]); the "
-                  "ring's NVLink steps scaled alike, as coll.ll_step_latency_us.",
+      .info.doc = "A ring's network step under LL128 (NCCL's hwLat[NET][RING][LL128]); a "
+                  "ring's NVLink steps and a tree's scaled alike, as coll.ll_step_latency_us.",
       FIELD(coll.ll128_step_latency_us), RANGE(0, 1e6) },
     { .info.path = "coll.channel_gbs", FLOAT_KEY, .info.unit = "GB/s", .info.def = "0",
       .info.doc = "A channel's throughput at each rank (one CTA's copy rate): its sends "

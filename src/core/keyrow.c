@@ -10,6 +10,12 @@ static size_t module_at(const struct bn_key_modules *m, size_t o)
     return m->order ? m->order[o] : o;
 }
 
+const struct bn_key_row *bn_key_modules_rows(const struct bn_key_modules *m, size_t o,
+                                             size_t *nrows)
+{
+    return m->rows_of(module_at(m, o), nrows);
+}
+
 const struct bn_key_row *bn_key_modules_row(const struct bn_key_modules *m, size_t j)
 {
     for (size_t o = 0; o < m->n; o++) {

@@ -58,6 +58,9 @@ struct bn_key_modules {
     const unsigned char *order;
 };
 
+/* The rows of the o-th module in their order (o < m->n), *nrows of them. */
+const struct bn_key_row *bn_key_modules_rows(const struct bn_key_modules *m, size_t o,
+                                             size_t *nrows);
 /* The j-th of all the modules' rows, in their order (NULL past the last). */
 const struct bn_key_row *bn_key_modules_row(const struct bn_key_modules *m, size_t j);
 /* How many rows the modules carry in all. */

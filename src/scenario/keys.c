@@ -1022,45 +1022,77 @@ static const struct part {
 };
 #define NPARTS (sizeof parts / sizeof parts[0])
 
-static size_t spliced_count(const struct part *p)
+/* A walk over the sequence, one row at a time: part p's segments are its
+ * own rows (seg 0), then each spliced module's (seg 1 + its place). Loops
+ * walk rather than index, as an index costs a walk over the modules. */
+struct walk {
+    size_t part, seg, i, n;        /* zero: the start */
+    const struct bn_key_row *rows; /* the segment's rows, n of them */
+    bool read;                     /* rows are segment seg's */
+};
+
+static const struct bn_key_row *seg_rows(const struct part *p, size_t seg, size_t *n)
 {
-    return p->spliced ? bn_key_modules_nrows(p->spliced) : 0;
+    if (seg == 0) {
+        *n = p->n;
+        return p->rows;
+    }
+    return bn_key_modules_rows(p->spliced, seg - 1, n);
+}
+
+static size_t nsegs(const struct part *p) { return 1 + (p->spliced ? p->spliced->n : 0); }
+
+/* The next row of the sequence; NULL after the last. */
+static const struct bn_key_row *next_row(struct walk *w)
+{
+    if (w->i < w->n)
+        return &w->rows[w->i++];
+    while (w->part < NPARTS) {
+        const struct part *p = &parts[w->part];
+        if (w->read && ++w->seg == nsegs(p)) {
+            w->seg = 0;
+            if (++w->part == NPARTS)
+                break;
+            p++;
+        }
+        w->rows = seg_rows(p, w->seg, &w->n);
+        w->read = true;
+        w->i = 0;
+        if (w->n)
+            return &w->rows[w->i++];
+    }
+    return NULL;
 }
 
 size_t bn_scn_count(void)
 {
     size_t n = 0;
-    for (size_t i = 0; i < NPARTS; i++)
-        n += parts[i].n + spliced_count(&parts[i]);
+    for (const struct part *p = parts; p < parts + NPARTS; p++)
+        n += p->n + (p->spliced ? bn_key_modules_nrows(p->spliced) : 0);
     return n;
 }
 
 size_t bn_scn_index(const struct bn_key_row *k)
 {
-    size_t base = 0;
-    for (const struct part *p = parts; p < parts + NPARTS; p++) {
-        size_t m = spliced_count(p);
-        if (k >= p->rows && k < p->rows + p->n)
-            return base + (size_t)(k - p->rows);
-        for (size_t j = 0; j < m; j++)
-            if (bn_key_modules_row(p->spliced, j) == k)
-                return base + p->n + j;
-        base += p->n + m;
+    struct walk w = {0};
+    for (size_t i = 0; true; i++) {
+        const struct bn_key_row *r = next_row(&w);
+        if (!r)
+            abort(); /* not a registry row: a bug */
+        if (r == k)
+            return i;
     }
-    abort(); /* not a registry row: a bug */
 }
 
 const struct bn_key_row *bn_scn_at(size_t i)
 {
-    for (const struct part *p = parts; p < parts + NPARTS; p++) {
-        if (i < p->n)
-            return &p->rows[i];
-        i -= p->n;
-        size_t m = spliced_count(p);
-        if (i < m)
-            return bn_key_modules_row(p->spliced, i);
-        i -= m;
-    }
+    for (const struct part *p = parts; p < parts + NPARTS; p++)
+        for (size_t seg = 0, n; seg < nsegs(p); seg++) {
+            const struct bn_key_row *rows = seg_rows(p, seg, &n);
+            if (i < n)
+                return &rows[i];
+            i -= n;
+        }
     return NULL;
 }
 
@@ -1106,9 +1138,10 @@ const struct bn_scenario_key_info *bn_scenario_key(size_t i)
 
 const struct bn_key_row *bn_scn_find(const char *path)
 {
-    for (size_t i = 0; i < bn_scn_count(); i++)
-        if (strcmp(bn_scn_at(i)->info.path, path) == 0)
-            return bn_scn_at(i);
+    struct walk w = {0};
+    for (const struct bn_key_row *k; (k = next_row(&w)) != NULL;)
+        if (strcmp(k->info.path, path) == 0)
+            return k;
     return NULL;
 }
 
@@ -1139,20 +1172,21 @@ void bn_scn_list_fields(const struct bn_scn_list *l, char *buf, size_t len)
 {
     size_t used = 0;
     buf[0] = '\0';
-    for (size_t i = 0; i < bn_scn_count() && used < len; i++) {
-        if (bn_scn_list_of(bn_scn_at(i)) != l)
+    struct walk wk = {0};
+    for (const struct bn_key_row *k; used < len && (k = next_row(&wk)) != NULL;) {
+        if (bn_scn_list_of(k) != l)
             continue;
-        int w = snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
-                         bn_scn_field_name(bn_scn_at(i)));
+        int w = snprintf(buf + used, len - used, "%s%s", used ? ", " : "", bn_scn_field_name(k));
         used += w > 0 ? (size_t)w : 0;
     }
 }
 
 const struct bn_key_row *bn_scn_item_field(const struct bn_scn_list *l, const char *field)
 {
-    for (size_t i = 0; i < bn_scn_count(); i++)
-        if (bn_scn_list_of(bn_scn_at(i)) == l && strcmp(bn_scn_field_name(bn_scn_at(i)), field) == 0)
-            return bn_scn_at(i);
+    struct walk w = {0};
+    for (const struct bn_key_row *k; (k = next_row(&w)) != NULL;)
+        if (bn_scn_list_of(k) == l && strcmp(bn_scn_field_name(k), field) == 0)
+            return k;
     return NULL;
 }
 
@@ -1214,18 +1248,21 @@ bool bn_scn_is_section(const char *prefix)
     size_t n = strlen(prefix);
     if (n == 0)
         return true;
-    for (size_t i = 0; i < bn_scn_count(); i++)
-        if (strncmp(bn_scn_at(i)->info.path, prefix, n) == 0 && bn_scn_at(i)->info.path[n] == '.')
+    struct walk w = {0};
+    for (const struct bn_key_row *k; (k = next_row(&w)) != NULL;)
+        if (strncmp(k->info.path, prefix, n) == 0 && k->info.path[n] == '.')
             return true;
     return false;
 }
 
-/* True if an earlier key than keys[upto] has the same child name. */
-static bool child_seen(const char *section, size_t upto, const char *name, size_t n)
+/* True if a key before row `upto` has the same child name. */
+static bool child_seen(const char *section, const struct bn_key_row *upto, const char *name,
+                       size_t n)
 {
     size_t m;
-    for (size_t i = 0; i < upto; i++) {
-        const char *c = child_of(bn_scn_at(i)->info.path, section, &m);
+    struct walk w = {0};
+    for (const struct bn_key_row *k; (k = next_row(&w)) != NULL && k != upto;) {
+        const char *c = child_of(k->info.path, section, &m);
         if (c && m == n && strncmp(c, name, n) == 0)
             return true;
     }
@@ -1237,13 +1274,14 @@ void bn_scn_children(const char *section, char *buf, size_t len)
     size_t used = 0, n;
     unsigned lists_named = 0;
     buf[0] = '\0';
-    for (size_t i = 0; i < bn_scn_count() && used < len; i++) {
-        const char *c = child_of(bn_scn_at(i)->info.path, section, &n);
-        if (!c || child_seen(section, i, c, n) || (lists_named & (1u << bn_scn_at(i)->list)))
+    struct walk wk = {0};
+    for (const struct bn_key_row *k; used < len && (k = next_row(&wk)) != NULL;) {
+        const char *c = child_of(k->info.path, section, &n);
+        if (!c || child_seen(section, k, c, n) || (lists_named & (1u << k->list)))
             continue;
-        if (bn_scn_at(i)->list) { /* the list, as a file writes it */
-            lists_named |= 1u << bn_scn_at(i)->list;
-            c = bn_scn_list_of(bn_scn_at(i))->name;
+        if (k->list) { /* the list, as a file writes it */
+            lists_named |= 1u << k->list;
+            c = bn_scn_list_of(k)->name;
             n = strlen(c);
         }
         int w = snprintf(buf + used, len - used, "%s%.*s", used ? ", " : "", (int)n, c);
@@ -1259,9 +1297,10 @@ static void suggestion(const char *key, char *buf, size_t len)
 {
     const char *paths[BN_SCENARIO_KEYS_MAX];
     size_t n = 0;
-    for (size_t i = 0; i < bn_scn_count(); i++)
-        if (!bn_scn_at(i)->list)
-            paths[n++] = bn_scn_at(i)->info.path;
+    struct walk w = {0};
+    for (const struct bn_key_row *k; (k = next_row(&w)) != NULL;)
+        if (!k->list)
+            paths[n++] = k->info.path;
     const char *near = key ? bn_nearest_word(key, paths, n) : NULL;
     if (near)
         snprintf(buf, len, "; did you mean '%s'?", near);
@@ -1513,21 +1552,30 @@ static int set_value(struct bn_scenario *sc, const struct bn_key_row *k,
 
 /* Set key k (a registry entry) `delta` bytes past its field: the same
  * field of a later item of the faults list. */
-static int apply_at(struct bn_scenario *sc, const struct bn_key_row *k, size_t delta,
-                    const char *text, char *why, size_t len)
+/* Set k's value (at delta into its list's item) from text; its line mark
+ * is left alone. */
+static int store(struct bn_scenario *sc, const struct bn_key_row *k, size_t delta,
+                 const char *text, char *why, size_t len)
 {
     char shown[80], bad[160], expect[200];
     struct bn_key_row at = *k;
     at.offset = bn_scn_offset(k) + delta; /* a copy: where it lives, once found */
     at.block = 0;
     bn_scn_excerpt(text, strlen(text), shown, sizeof shown);
-    if (set_value(sc, &at, text, shown, bad, sizeof bad) == 0) {
-        sc->key_line[bn_scn_index(k)] = 0; /* no longer the file's value */
+    if (set_value(sc, &at, text, shown, bad, sizeof bad) == 0)
         return 0;
-    }
     bn_scn_expect(k, expect, sizeof expect);
     snprintf(why, len, "%s (expected %s)", bad, expect);
     return -1;
+}
+
+static int apply_at(struct bn_scenario *sc, const struct bn_key_row *k, size_t delta,
+                    const char *text, char *why, size_t len)
+{
+    if (store(sc, k, delta, text, why, len) != 0)
+        return -1;
+    sc->key_line[bn_scn_index(k)] = 0; /* no longer the file's value */
+    return 0;
 }
 
 int bn_scn_apply(struct bn_scenario *sc, const struct bn_key_row *k,
@@ -1541,13 +1589,13 @@ void bn_scenario_defaults(struct bn_scenario *sc)
     char why[BN_SCN_WHY_MAX];
     memset(sc, 0, sizeof *sc);
     strcpy(sc->source, "<default>");
-    for (size_t i = 0; i < bn_scn_count(); i++) {
-        if (bn_scn_at(i)->flags & BN_KEY_DERIVED)
+    struct walk w = {0};
+    for (const struct bn_key_row *k; (k = next_row(&w)) != NULL;) {
+        if (k->flags & BN_KEY_DERIVED)
             continue; /* stays 0: "same as" the key its default names */
-        const struct bn_scn_list *l = bn_scn_list_of(bn_scn_at(i));
+        const struct bn_scn_list *l = bn_scn_list_of(k);
         for (uint32_t j = 0; j < (l ? l->max : 1); j++)
-            if (apply_at(sc, bn_scn_at(i), j * (l ? l->stride : 0), bn_scn_at(i)->info.def, why,
-                         sizeof why) != 0)
+            if (store(sc, k, j * (l ? l->stride : 0), k->info.def, why, sizeof why) != 0)
                 abort(); /* a registry default that fails its own check: a bug */
     }
 }
@@ -1581,8 +1629,9 @@ const char *bn_scenario_where(const struct bn_scenario *sc, const char *path, ch
 static uint32_t field_ordinal(const struct bn_key_row *k)
 {
     uint32_t n = 0;
-    for (size_t i = 0, end = bn_scn_index(k); i < end; i++)
-        n += bn_scn_at(i)->list == k->list;
+    struct walk w = {0};
+    for (const struct bn_key_row *r; (r = next_row(&w)) != NULL && r != k;)
+        n += r->list == k->list;
     return n;
 }
 

@@ -179,25 +179,27 @@ bool bn_nccl_pick(const struct bn_nccl_system *sys, enum bn_coll_kind kind, uint
 }
 
 /* NCCL's pipelining unit for Tree/LL128 (src/enqueue.cc, computeColl's
- * chunk rule, 2.12 to 2.21 alike): a step's payload halved, down to 72000
- * B, while a channel holds fewer than (1 + log2 nodes + ppn / 10) x 64 /
- * ppn chunks, then down to 18000 B below a quarter of that, so a small
- * message still fills the tree's pipeline. The other pairs keep a step. */
+ * chunk rule, 2.12 to 2.21 alike): a step's buffer (614400 B, flag lines
+ * included) halved, down to 76800 B, while a channel holds fewer than
+ * (1 + log2 nodes + ppn / 10) x 64 / ppn chunks, then down to 19200 B below
+ * a quarter of that, so a small message still fills the tree's pipeline;
+ * the chunk carries that buffer's payload (72000 or 18000 B). The other
+ * pairs keep a step. */
 uint64_t bn_nccl_chunk_bytes(const struct bn_nccl_system *sys, enum bn_nccl_algo a,
                              const struct bn_coll_proto *proto, uint64_t bytes)
 {
-    uint64_t chunk = proto->step_payload;
     if (a != BN_NCCL_TREE || proto != bn_nccl_bnet_proto(BN_NCCL_LL128) || !sys->nnodes)
-        return chunk;
+        return proto->step_payload;
+    uint64_t buf = bn_coll_proto_wire(proto, proto->step_payload);
     uint64_t ch = sys->channels ? sys->channels : 1;
     double ppn = (double)sys->nranks / sys->nnodes;
     double nsteps = 1 + log2i(sys->nnodes) + 0.1 * ppn;
-    /* NCCL compares the whole number of chunks a channel holds */
-    while ((double)(bytes / (ch * chunk)) < nsteps * 64 / ppn && chunk > 131072)
-        chunk /= 2;
-    while ((double)(bytes / (ch * chunk)) < nsteps * 16 / ppn && chunk > 32768)
-        chunk /= 2;
-    return chunk;
+    /* NCCL compares the whole number of buffer-sized chunks a channel holds */
+    while ((double)(bytes / (ch * buf)) < nsteps * 64 / ppn && buf > 131072)
+        buf /= 2;
+    while ((double)(bytes / (ch * buf)) < nsteps * 16 / ppn && buf > 32768)
+        buf /= 2;
+    return buf / proto->line_bytes * proto->line_payload;
 }
 
 const char *bn_nccl_algo_name(enum bn_nccl_algo a)

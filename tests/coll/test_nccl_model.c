@@ -16,10 +16,13 @@
  *   other pair is slower than one of the two at every size);
  * - Tree/LL128's chunk (NCCL's enqueue.cc rule), 8 servers of 8, 16
  *   channels: nsteps 1 + 3 + 0.8 = 4.8, thresholds 38.4 and 9.6 chunks a
- *   channel: 8 MiB halves 576000 to 72000 (at most 7 chunks), then to
- *   36000 (14); 16 MiB stops at 72000 (14); 1 MiB ends at 18000; 1 GiB
- *   keeps 576000 (116); 4 servers (4.8 -> 3.8: 30.4, 7.6), 8 MiB: 36000;
- *   a ring's LL128 and a tree's Simple keep their step;
+ *   channel, counted in 614400-B buffers (flag lines in): 8 MiB halves
+ *   the buffer to 76800 (at most 6 chunks), then to 38400 (13), a payload
+ *   of 36000; 16 MiB stops at 76800 (13): 72000; 1 MiB ends at 19200:
+ *   18000; 1 GiB keeps 614400 (109): 576000; 360,000,000 B holds 39
+ *   payload-sized chunks but 36 buffers, so it halves once: 288000;
+ *   4 servers (4.8 -> 3.8: 30.4, 7.6), 8 MiB: 36000; a ring's LL128 and
+ *   a tree's Simple keep their step;
  * - what the model leaves out: AllToAll, LL128 without NVLink, CollNet
  *   without SHARP, NVLS without NVLS or across servers.
  */
@@ -130,6 +133,7 @@ static void test_tree_ll128_chunk(void **state)
     assert_int_equal(bn_nccl_chunk_bytes(&eight, BN_NCCL_TREE, ll128, 16u << 20), 72000);
     assert_int_equal(bn_nccl_chunk_bytes(&eight, BN_NCCL_TREE, ll128, 1u << 20), 18000);
     assert_int_equal(bn_nccl_chunk_bytes(&eight, BN_NCCL_TREE, ll128, 1u << 30), 576000);
+    assert_int_equal(bn_nccl_chunk_bytes(&eight, BN_NCCL_TREE, ll128, 360000000), 288000);
     assert_int_equal(bn_nccl_chunk_bytes(&four, BN_NCCL_TREE, ll128, 8u << 20), 36000);
     assert_int_equal(bn_nccl_chunk_bytes(&eight, BN_NCCL_RING, ll128, 8u << 20), 576000);
     assert_int_equal(bn_nccl_chunk_bytes(&eight, BN_NCCL_TREE, simple, 8u << 20),

@@ -97,45 +97,29 @@ awk -v p="$p" -v h="$h" 'BEGIN { d = h / p - 1; exit !(d < 0.05 && d > -0.05) }'
 ok "... busbw $h GB/s against the packet level's $p GB/s: within 5 %" $?
 
 # refusals: exit 2, one line naming the key
-refused() {
-    local name=$1 want=$2
-    shift 2
-    "$BNET" run "$@" --quiet >/dev/null 2>"$T/err"
-    local st=$?
-    [[ $st -eq 2 ]] && grep -q -- "$want" "$T/err" && [[ $(wc -l <"$T/err") -eq 1 ]]
-    ok "$name: exit 2 naming $want (got $st: $(head -1 "$T/err"))" $?
-}
-refused "hybrid without a region" "key 'sim.region'" --fidelity hybrid
-refused "a region without hybrid" "key 'sim.region'" --region hosts:0-3
-refused "hosts past the fabric" "hosts 0-999" --fidelity hybrid --region hosts:0-999
-refused "a reversed range" "key 'sim.region'" --fidelity hybrid --region hosts:9-3
-refused "hex host numbers" "key 'sim.region'" --fidelity hybrid --region hosts:0x10
-refused "an unknown switch" "no switch named 'spine9'" --fidelity hybrid --region switches:tor0,spine9
-refused "an empty list" "no host or switch is named" --fidelity hybrid --region hosts:
-refused "an unknown form" "expected \"hosts:LIST\"" --fidelity hybrid --region pod:1
-refused "fault: without faults" "has no faults" scenarios/hybrid_incast.yaml --region fault:0:1
-refused "fault: past the faults" "fault 1: the scenario has faults 0-0" scenarios/hybrid_fault.yaml \
+refused "hybrid without a region" "key 'sim.region'" run --fidelity hybrid
+refused "a region without hybrid" "key 'sim.region'" run --region hosts:0-3
+refused "hosts past the fabric" "hosts 0-999" run --fidelity hybrid --region hosts:0-999
+refused "a reversed range" "key 'sim.region'" run --fidelity hybrid --region hosts:9-3
+refused "hex host numbers" "key 'sim.region'" run --fidelity hybrid --region hosts:0x10
+refused "an unknown switch" "no switch named 'spine9'" run --fidelity hybrid --region switches:tor0,spine9
+refused "an empty list" "no host or switch is named" run --fidelity hybrid --region hosts:
+refused "an unknown form" "expected \"hosts:LIST\"" run --fidelity hybrid --region pod:1
+refused "fault: without faults" "has no faults" run scenarios/hybrid_incast.yaml --region fault:0:1
+refused "fault: past the faults" "fault 1: the scenario has faults 0-0" run scenarios/hybrid_fault.yaml \
     --region fault:1:0
-refused "fault: too many hops" "9 hops: 0 to 8" scenarios/hybrid_fault.yaml --region fault:0:9
-refused "fault: without hops" "expected \"fault:I:N\"" scenarios/hybrid_fault.yaml --region fault:0
-refused "job: without jobs" "has no jobs" scenarios/hybrid_incast.yaml --region job:0
-refused "job: outside bnet job" "placed by bnet job" scenarios/hybrid_jobs.yaml
-refused_job() {
-    local name=$1 want=$2
-    shift 2
-    "$BNET" job "$@" --quiet >/dev/null 2>"$T/err"
-    local st=$?
-    [[ $st -eq 2 ]] && grep -q -- "$want" "$T/err" && [[ $(wc -l <"$T/err") -eq 1 ]]
-    ok "$name: exit 2 naming $want (got $st: $(head -1 "$T/err"))" $?
-}
-refused_job "job: an unknown name" "no job named 'nobody'" scenarios/hybrid_jobs.yaml --region job:nobody
-refused_job "job: past the jobs" "job 2: the scenario has jobs 0-1" scenarios/hybrid_jobs.yaml \
+refused "fault: too many hops" "9 hops: 0 to 8" run scenarios/hybrid_fault.yaml --region fault:0:9
+refused "fault: without hops" "expected \"fault:I:N\"" run scenarios/hybrid_fault.yaml --region fault:0
+refused "job: without jobs" "has no jobs" run scenarios/hybrid_incast.yaml --region job:0
+refused "job: outside bnet job" "placed by bnet job" run scenarios/hybrid_jobs.yaml
+refused "job: an unknown name" "no job named 'nobody'" job scenarios/hybrid_jobs.yaml --region job:nobody
+refused "job: past the jobs" "job 2: the scenario has jobs 0-1" job scenarios/hybrid_jobs.yaml \
     --region job:2
 sed 's/job:trainer/job:9/' scenarios/hybrid_jobs.yaml >"$T/badjob.yaml"
-refused_job "job: in a file: its line" "badjob.yaml:35: key 'sim.region'" "$T/badjob.yaml"
+refused "job: in a file: its line" "badjob.yaml:35: key 'sim.region'" job "$T/badjob.yaml"
 printf 'sim:\n  fidelity: hybrid\n  region: "hosts:0-999"\n' >"$T/bad.yaml"
-refused "a bad region in a file: its line" "bad.yaml:3: key 'sim.region'" "$T/bad.yaml"
-refused "a fault outside the region" "key 'faults\[0\].target'" scenarios/hybrid_fault.yaml \
+refused "a bad region in a file: its line" "bad.yaml:3: key 'sim.region'" run "$T/bad.yaml"
+refused "a fault outside the region" "key 'faults\[0\].target'" run scenarios/hybrid_fault.yaml \
     --region hosts:16-31
-refused "with partitions" "key 'sim.partitions'" scenarios/hybrid_incast.yaml --partitions 2
+refused "with partitions" "key 'sim.partitions'" run scenarios/hybrid_incast.yaml --partitions 2
 finish

@@ -317,7 +317,7 @@ struct bn_sched_run {
     /* per two-level chain: hops delivered in each group's reduce, then in
      * each group's copy (2m each), in the groups' ring, and what that ring
      * carries (ranks first.., an interval as for a chain) */
-    uint16_t *group_done;
+    uint8_t *group_done;
     uint32_t *ring_done;
     struct bn_chain_set *ring_set;
 };

@@ -72,6 +72,9 @@ static double flow_uses(const struct bn_scenario *sc)
  * own (flow/rateclass.h: the class, its one member, a hash bucket). */
 #define USE_BYTES (sizeof(struct bn_mm_use) + 8 + 9)
 #define CLASS_BYTES (sizeof(struct bn_flow_cls) + sizeof(struct bn_rc_member) + 4)
+/* A held two-level schedule's connection: its messages in flight and their
+ * events at the flow level (coll_parts; a bound, see there). */
+#define HELD_CONN_BYTES 4096.0
 
 static void run_parts(const struct bn_scenario *sc, const struct bn_topo_counts *c,
                       struct bn_mem_estimate *e)
@@ -204,21 +207,37 @@ static void coll_parts(const struct bn_scenario *sc, const struct bn_topo_counts
         /* chains: a piece, a chain and the interval it carries per slice,
          * and per rank and channel a queue pair of the NIC layer */
         double cut = (double)sc->coll.max_bytes / (n * ch * (double)forced_step);
-        double pieces = n * ch * (cut > 1 ? cut : 1), conns = n * ch;
+        double pieces = n * ch * (cut > 1 ? cut : 1), conns = n * ch, conns_extra = 0;
         double per_piece = sizeof(struct bn_piece) + sizeof(struct bn_chain) +
                            sizeof(struct bn_chain_set) + 16;
         if (forced->compact == BN_COMPACT_TWO_LEVEL) {
-            /* two-level: per group, two hop counts and a hop that may be
-             * ready (its id, a protocol's node for it) and posted at once:
-             * every server's first reduce hop of every piece is (its
-             * message, in a pool that grows by doubling) */
-            double groups = n / (sc->topology.gpus_per_server ? sc->topology.gpus_per_server : 1);
+            /* two-level: per group, two hop counts; unless the executor
+             * holds the first hops back (coll_exec.c: flow level, push
+             * order, NVLink across each server, no protocol, pacing or
+             * parts), a hop that may be ready (its id, a protocol's node
+             * for it) and posted at once: every server's first reduce hop
+             * of every piece is (its event, its message, in pools that
+             * grow by doubling). Held, a chain's run of them (12 bytes),
+             * and per connection the messages in flight, HELD_CONN_BYTES:
+             * a bound (2026-12-07: 4096 GPUs, 16 channels, 203 MB peak
+             * 240 s in, against 0.7 GB; 1024 GPUs 59.8 MB against 0.2). */
+            double g = sc->topology.gpus_per_server ? sc->topology.gpus_per_server : 1;
+            double groups = n / g;
+            uint32_t dom = sc->scale_up.domain_gpus;
+            bool held = sc->sim.fidelity == BN_SC_FIDELITY_FLOW && !sc->coll.proto &&
+                        sc->coll.tuner != BN_SC_TUNER_NCCL && sc->coll.channel_gbs <= 0 &&
+                        sc->sim.partitions == 0 && sc->sim.event_order != BN_SC_ORDER_KEYED &&
+                        dom && g >= 2 && dom % (uint32_t)g == 0;
             per_piece = sizeof(struct bn_piece) + sizeof(struct bn_hchain) +
-                        sizeof(struct bn_chain_set) + 4 +
-                        (groups + 1) * (2 * 2 + 4 + 12 + 2 * sizeof(struct bn_msg));
+                        sizeof(struct bn_chain_set) + 4 + 12 +
+                        (held ? groups * 2
+                              : (groups + 1) * (2 + 4 + 12 + 24 + 2 * sizeof(struct bn_msg)));
             conns = 2 * n * ch; /* servers' rings and rails */
+            if (held)
+                conns_extra = conns * HELD_CONN_BYTES;
         }
-        e->coll_bytes = (uint64_t)(pieces * per_piece + conns * sizeof(struct bn_qp));
+        e->coll_bytes = (uint64_t)(pieces * per_piece + conns * sizeof(struct bn_qp) +
+                                   conns_extra);
         return;
     }
     double per_slot = sizeof(struct bn_slot) + 2 * sizeof(uint64_t) + words * 8 + 4;

@@ -184,7 +184,13 @@ static bool next_message(struct bn_flow_engine *e, uint32_t qpid)
 {
     struct bn_qp *qp = &e->n->qp[qpid];
     struct bn_flow_qp *fq = &e->q[qpid];
-    if (qp->snd_nxt >= qp->snd_end || qp->snd_msg == BN_NONE) {
+    bool none = qp->snd_nxt >= qp->snd_end || qp->snd_msg == BN_NONE;
+    if (none && e->n->refill && e->n->refill(e->n->refill_ud, qpid)) {
+        qp = &e->n->qp[qpid]; /* posting may have moved the queue pairs */
+        fq = &e->q[qpid];
+        none = qp->snd_nxt >= qp->snd_end || qp->snd_msg == BN_NONE;
+    }
+    if (none) {
         fq->msg = BN_NONE;
         return false;
     }

@@ -320,6 +320,12 @@ struct bn_nics {
      * it the queue pair. NULL: packets. */
     void (*carry)(void *ud, uint32_t qpid);
     void *carry_ud;
+    /* Under carry: a driver that holds a queue pair's next work back until
+     * the send engine has sent what it has (coll_exec.c's held transfers)
+     * posts it when asked, as the last message leaves; true if it posted.
+     * NULL: nothing is held back. */
+    bool (*refill)(void *ud, uint32_t qpid);
+    void *refill_ud;
     /* A partitioned run's other processes (sim/ranks.c): per node, 1 if
      * another runs it. Work posted here for their senders is only recorded
      * (the receiver's end needs the messages), never sent. NULL: none. */

@@ -15,6 +15,18 @@
  * the slots' contribution sets (coll/sched.h), so the row's #wrong comes
  * from what the fabric actually delivered, in the order it delivered it.
  *
+ * Held transfers (flow level, a schedule of two-level chains only): a
+ * hierarchical AllReduce makes every server's first reduce hop of every
+ * piece ready at once, n^2 / g of them (537 M at 16,384 GPUs), each an
+ * event and then a message queued on its NVLink connection. Those are
+ * held instead, in runs per connection (a run: hops of consecutive
+ * chains, ids hchain_hops apart), and posted one at a time as the
+ * connection's last message leaves (bn_nics.refill); a transfer that
+ * becomes ready on a connection still holding some joins the end of its
+ * runs. Over NVLink a post costs nothing at the host and the flow engine
+ * sends a queue pair's messages back to back, so the connection sends the
+ * same messages at the same times as if all were posted at once.
+ *
  * An aggregate schedule (coll.aggregate, flow level) posts one transfer
  * per connection; its row is then at least the schedule's longest chain of
  * hops (bn_coll_chain_us), which flows of whole connections cannot show.
@@ -84,7 +96,22 @@ struct exec {
     struct coll_note *notes;     /* this part's deliveries since the last exchange */
     uint32_t nnotes, notes_cap;
     bn_time_t scheduled;         /* the earliest post a note's delivery scheduled */
+    /* Held transfers (see above): per connection (qp_key slot) its first
+     * and last run (UINT32_MAX: none held); the runs, a free list; per
+     * queue pair its connection; the first reduce hops' runs of every
+     * class of chains ((member, channel): one connection per group), and
+     * the classes in the order of their first chain. */
+    bool hold;
+    uint32_t *held_head, *held_tail;
+    struct held_run { uint32_t first, count, next; } *runs;
+    uint32_t nruns, runs_cap, free_run;
+    uint32_t *qp_conn, qp_conn_cap;
+    struct held_run *init;       /* first = a chain, next: the class's next run */
+    uint32_t *cls_head, *cls_tail, *cls_order, ncls_order;
+    bn_time_t hold_step;         /* the first reduce hops' step latency */
 };
+
+#define HELD_BATCH UINT32_MAX    /* a BN_EV_APP's obj: post the held first hops */
 
 /* A delivery, told to every other part. */
 struct coll_note {
@@ -122,6 +149,24 @@ static uint32_t conn_for(struct exec *x, uint32_t src, uint32_t dst, uint32_t ch
         x->qp_val[i] = qp;
         if (x->proto)
             x->wait_head[i] = x->wait_tail[i] = UINT32_MAX;
+        if (x->hold) {
+            if (qp >= x->qp_conn_cap) {
+                uint32_t cap = x->qp_conn_cap ? x->qp_conn_cap : 256;
+                while (cap <= qp)
+                    cap *= 2;
+                uint32_t *m = realloc(x->qp_conn, (size_t)cap * sizeof *m);
+                if (!m) {
+                    x->qp_key[i] = 0; /* its queue pair is left unused: the run fails */
+                    return UINT32_MAX;
+                }
+                for (uint32_t q = x->qp_conn_cap; q < cap; q++)
+                    m[q] = UINT32_MAX;
+                x->qp_conn = m;
+                x->qp_conn_cap = cap;
+            }
+            x->qp_conn[qp] = i;
+            x->held_head[i] = x->held_tail[i] = UINT32_MAX;
+        }
     }
     return i;
 }
@@ -195,6 +240,144 @@ static void send(struct exec *x, uint32_t xi, const struct bn_xfer_view *t, uint
         consumed_by(x, xi);
 }
 
+/* Hold `count` transfers from xi on (hchain_hops apart) behind what
+ * connection c holds: the last run grows if they continue it. */
+static void hold_push(struct exec *x, uint32_t c, uint32_t xi, uint32_t count)
+{
+    uint32_t tail = x->held_tail[c], stride = x->sched->hchain_hops;
+    if (tail != UINT32_MAX) {
+        struct held_run *r = &x->runs[tail];
+        if ((uint64_t)r->first + (uint64_t)r->count * stride == xi) {
+            r->count += count;
+            return;
+        }
+    }
+    uint32_t n = x->free_run;
+    if (n != UINT32_MAX) {
+        x->free_run = x->runs[n].next;
+    } else {
+        if (!bn_grow((void **)&x->runs, x->nruns, &x->runs_cap, sizeof *x->runs)) {
+            fail_in_callback(x, BN_ENOMEM, "out of memory holding transfers");
+            return;
+        }
+        n = x->nruns++;
+    }
+    x->runs[n] = (struct held_run){xi, count, UINT32_MAX};
+    if (tail == UINT32_MAX)
+        x->held_head[c] = n;
+    else
+        x->runs[tail].next = n;
+    x->held_tail[c] = n;
+}
+
+/* bn_nics.refill: queue pair qpid's last message is leaving; its
+ * connection's next held transfer, if any, is posted. */
+static bool refill(void *ud, uint32_t qpid)
+{
+    struct exec *x = ud;
+    uint32_t c = qpid < x->qp_conn_cap ? x->qp_conn[qpid] : UINT32_MAX;
+    if (c == UINT32_MAX || x->held_head[c] == UINT32_MAX || x->failed)
+        return false;
+    uint32_t h = x->held_head[c];
+    struct held_run *r = &x->runs[h];
+    uint32_t xi = r->first;
+    r->first += x->sched->hchain_hops;
+    if (--r->count == 0) {
+        x->held_head[c] = r->next;
+        if (r->next == UINT32_MAX)
+            x->held_tail[c] = UINT32_MAX;
+        r->next = x->free_run;
+        x->free_run = h;
+    }
+    struct bn_xfer_view t;
+    bn_sched_view(x->sched, xi, &t);
+    send(x, xi, &t, c);
+    return true;
+}
+
+/* The first reduce hop of every two-level chain in every group, at once:
+ * class by class (in the order of their first chains, as the transfers'
+ * order posts them first), group by group, the connection holds the
+ * class's runs and sends the first. */
+static void held_batch(struct exec *x)
+{
+    const struct bn_sched *s = x->sched;
+    uint32_t g = s->p.gpus_per_server, m = s->p.nranks / g, L = g - 1;
+    for (uint32_t o = 0; o < x->ncls_order && !x->failed && x->rc == BN_OK; o++) {
+        uint32_t k = x->cls_order[o];
+        for (uint32_t grp = 0; grp < m && x->rc == BN_OK; grp++) {
+            uint32_t first = s->hchains[x->init[x->cls_head[k]].first].first + grp * L;
+            struct bn_xfer_view t;
+            bn_sched_view(s, first, &t);
+            uint32_t c = conn_of(x, &t);
+            if (c == UINT32_MAX) {
+                fail_in_callback(x, BN_ENOMEM, "out of memory for a queue pair");
+                return;
+            }
+            if (!x->s->nics.qp[x->qp_val[c]].nvlink) { /* hold_setup's rule is the NICs' */
+                fail_in_callback(x, BN_EINTERNAL, "a held first hop is not on NVLink");
+                return;
+            }
+            bool idle = x->held_head[c] == UINT32_MAX;
+            for (uint32_t r = x->cls_head[k]; r != UINT32_MAX; r = x->init[r].next)
+                hold_push(x, c, s->hchains[x->init[r].first].first + grp * L, x->init[r].count);
+            if (idle) /* else it is sending: it asks for them in turn */
+                refill(x, x->qp_val[c]);
+        }
+    }
+}
+
+/* Whether the first reduce hops may be held (see above), and their runs
+ * per class of chains: a schedule of two-level chains alone, at the flow
+ * level in push order, whose first hops all take one step latency and no
+ * host costs (NVLink), without protocols, pacing or processes. */
+static int hold_setup(struct exec *x, const struct bn_scenario *sc)
+{
+    const struct bn_sched *s = x->sched;
+    struct bn_sim *sim = x->s;
+    uint32_t g = s->p.gpus_per_server, dom = x->domain_gpus;
+    bool nvlink = dom && dom % g == 0 && sim->nics.domain_gpus == dom;
+    if (!sim->flow || sim->flow->hy || sim->part || sim->fab.evq.keyed || x->proto ||
+        sc->coll.channel_gbs > 0 || sc->sim.partitions > 0 || !s->nhchains || s->nexplicit || s->nchains ||
+        s->bulk || !nvlink || sim->nics.refill)
+        return BN_OK;
+    uint32_t ncls = g * s->p.channels;
+    x->init = malloc((size_t)s->nhchains * sizeof *x->init);
+    x->cls_head = malloc((size_t)ncls * sizeof *x->cls_head);
+    x->cls_tail = malloc((size_t)ncls * sizeof *x->cls_tail);
+    x->cls_order = malloc((size_t)ncls * sizeof *x->cls_order);
+    x->held_head = malloc(x->qp_cap * sizeof *x->held_head);
+    x->held_tail = malloc(x->qp_cap * sizeof *x->held_tail);
+    if (!x->init || !x->cls_head || !x->cls_tail || !x->cls_order || !x->held_head ||
+        !x->held_tail)
+        return bn_fail(x->err, BN_ENOMEM, "out of memory for %u two-level chains", s->nhchains);
+    for (uint32_t k = 0; k < ncls; k++)
+        x->cls_head[k] = x->cls_tail[k] = UINT32_MAX;
+    uint32_t nr = 0;
+    for (uint32_t c = 0; c < s->nhchains; c++) {
+        uint32_t k = s->hchains[c].pos * s->p.channels + s->hchains[c].channel;
+        uint32_t t = x->cls_tail[k];
+        if (t != UINT32_MAX && x->init[t].first + x->init[t].count == c) {
+            x->init[t].count++;
+            continue;
+        }
+        x->init[nr] = (struct held_run){c, 1, UINT32_MAX};
+        if (t == UINT32_MAX) {
+            x->cls_head[k] = nr;
+            x->cls_order[x->ncls_order++] = k;
+        } else {
+            x->init[t].next = nr;
+        }
+        x->cls_tail[k] = nr++;
+    }
+    x->hold_step = x->step_nv_ps;
+    x->free_run = UINT32_MAX;
+    x->hold = true;
+    sim->nics.refill = refill;
+    sim->nics.refill_ud = x;
+    return BN_OK;
+}
+
 /* A ready transfer: sent if its connection has a free slot (always
  * without a protocol), else queued until one frees. */
 static void post(struct exec *x, uint32_t xi)
@@ -204,6 +387,10 @@ static void post(struct exec *x, uint32_t xi)
     uint32_t c = conn_of(x, &t);
     if (c == UINT32_MAX) {
         fail_in_callback(x, BN_ENOMEM, "out of memory for a queue pair");
+        return;
+    }
+    if (x->hold && x->held_head[c] != UINT32_MAX) {
+        hold_push(x, c, xi, 1);
         return;
     }
     if (!x->proto) {
@@ -365,6 +552,14 @@ static int start_iteration(struct exec *x, bn_time_t when)
     for (uint32_t i = 0; x->consume && i < x->sched->nexplicit; i++)
         x->unsent[i] = x->sched->succ_off[i + 1] - x->sched->succ_off[i];
     memset(x->sent, 0, x->sched->nendpoints * sizeof *x->sent);
+    if (x->hold) { /* the first hops, held (see above): one event */
+        bn_time_t at = when + x->launch_ps + x->hold_step;
+        if (at == x->s->fab.now)
+            held_batch(x);
+        else
+            bn_fabric_schedule(&x->s->fab, at, BN_EV_APP, HELD_BATCH, 0);
+        return BN_OK;
+    }
     release(x, x->ready, bn_sched_run_initial(&x->run, x->ready), when + x->launch_ps);
     return BN_OK;
 }
@@ -522,7 +717,10 @@ static int exec_event(struct bn_sim *s, void *self, const struct bn_event *ev,
         if (!here(x, x->ep_host[t.src]))
             bn_sim_mirrored(s);
     }
-    post(x, ev->obj);
+    if (ev->obj == HELD_BATCH)
+        held_batch(x);
+    else
+        post(x, ev->obj);
     return x->rc;
 }
 
@@ -695,7 +893,10 @@ int bn_coll_execute(struct bn_sim *s, const struct bn_sched *sched, const uint32
         x.qp_cap *= 2;
     x.qp_key = calloc(x.qp_cap, sizeof *x.qp_key);
     x.qp_val = calloc(x.qp_cap, sizeof *x.qp_val);
-    x.ready = malloc(((size_t)bn_sched_ready_max(sched) + 1) * sizeof *x.ready);
+    int hrc = x.qp_key && x.qp_val ? hold_setup(&x, sc) : BN_OK;
+    /* held, only deliveries make transfers ready: a two-level chain's at
+     * most 3 at a time (sched_hchain.c) */
+    x.ready = malloc(((size_t)(x.hold ? 3 : bn_sched_ready_max(sched)) + 1) * sizeof *x.ready);
     bool paced = sc->coll.channel_gbs > 0;
     size_t ctas = (size_t)sched->p.nranks * sched->p.channels + 1;
     if (paced && !sched->bulk) { /* GB/s: bytes per ns */
@@ -727,7 +928,8 @@ int bn_coll_execute(struct bn_sim *s, const struct bn_sched *sched, const uint32
         for (uint32_t n = 0; slots && n < nodes; n++)
             x.node_next[n] = n + 1 < nodes ? n + 1 : UINT32_MAX;
     }
-    int rc = x.qp_key && x.qp_val && x.ready && x.sent && slots && (x.bulk_at || !sched->bulk) &&
+    int rc = hrc != BN_OK ? hrc
+             : x.qp_key && x.qp_val && x.ready && x.sent && slots && (x.bulk_at || !sched->bulk) &&
                      ((x.cta_next && x.cta_at && x.cta_piece) || x.cta_bytes || !paced) &&
                      (x.legs_left || !(sched->bulk && x.pxn_g))
                  ? BN_OK
@@ -773,6 +975,16 @@ int bn_coll_execute(struct bn_sim *s, const struct bn_sched *sched, const uint32
                                        ? row->inplace_time_us + head : chain;
     }
 out:
+    if (x.hold)
+        s->nics.refill = NULL;
+    free(x.held_head);
+    free(x.held_tail);
+    free(x.runs);
+    free(x.qp_conn);
+    free(x.init);
+    free(x.cls_head);
+    free(x.cls_tail);
+    free(x.cls_order);
     free(x.notes);
     bn_sched_run_free(&x.run);
     free(x.qp_key);

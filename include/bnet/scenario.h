@@ -366,24 +366,33 @@ struct bn_scenario_observe {
     char slowdown_edges[BN_NAME_MAX];
 };
 
+/* The fault kinds' own parameters (issue 54), as the congestion
+ * controls': a kind declares its faults[] keys and their struct in its own
+ * file (src/fault/kind_link_flap.c: faults[].down_us, ...), and each
+ * faults[] item keeps a block of BN_SC_FAULT_KIND_BLOCK_BYTES for each
+ * kind, block i for the kind at index i of faults[].kind's registry
+ * (checked to fit at build time, BN_FAULT_KEYS_CHECK). Read them with
+ * bn_scenario_get ("faults.0.down_us"), not from the block. */
+#define BN_SC_FAULT_KINDS_MAX 12
+#define BN_SC_FAULT_KIND_BLOCK_BYTES 16
+struct bn_scenario_fault_kind_block {
+    uint64_t words[BN_SC_FAULT_KIND_BLOCK_BYTES / 8]; /* 8-byte aligned, for doubles */
+};
+
 /* Failures and how the fabric's control plane reacts (src/fault). */
 #define BN_SC_FAULTS_MAX 16   /* most items of faults: */
 struct bn_scenario_fault {
     double at_us;                /* when it strikes */
     double until_us;             /* when it is over (link up, rate back); 0 = for good */
     char target[BN_NAME_MAX];    /* "leaf0 spine1" / "tor0/5" (a link), "spine1", "host3" */
-    double rate_gbps;            /* link_degrade: the rate it falls to */
-    double ber;                  /* link_ber: bit-error rate (errors per bit, 0..1) */
-    double down_us, up_us;       /* link_flap: each down and up period */
-    double dark_us;              /* ocs_reconfigure: circuits carry nothing this long */
-    uint32_t count;              /* random_links: how many */
-    uint32_t tier;               /* random_links: links from switches of this tier up (0: hosts') */
     uint8_t kind;                /* index in the fault kinds' registry (src/fault) */
     bool instant;                /* every switch's routes change as it strikes (known at once) */
     /* where target was given, as key_line (bn_scenario_item_where): the
      * check against the topology names it (in the item's padding: its size
      * is unchanged) */
     uint32_t target_line;
+    /* The kinds' own keys, by registry index (faults[].rate_gbps, ...). */
+    struct bn_scenario_fault_kind_block kinds[BN_SC_FAULT_KINDS_MAX];
 };
 
 /* routing.*: the control plane that reroutes around failures (docs/failures.md). */

@@ -45,7 +45,7 @@ struct bn_key_row {
  * bn_scenario.fc[...]; a topology builder's, in bn_scenario.topo[...]; a transport's, in
  * bn_scenario.tp[...]. */
 enum { BN_KEY_BLOCK_CC = 1, BN_KEY_BLOCK_LB = 2, BN_KEY_BLOCK_FC = 3, BN_KEY_BLOCK_TOPO = 4,
-       BN_KEY_BLOCK_TP = 5 };
+       BN_KEY_BLOCK_TP = 5, BN_KEY_BLOCK_FAULT = 6 };
 
 /* A registry's modules as the key rows they carry (each module's ops table
  * has its own rows): n modules, module i's rows from rows_of(i), which
@@ -93,5 +93,8 @@ enum { BN_KEY_LIST_FAULTS = 1, BN_KEY_LIST_JOBS = 2 };
 #define BN_ROW_FAULT(m) \
     .offset = offsetof(struct bn_scenario, faults[0].m), \
     .size = sizeof(((struct bn_scenario *)0)->faults[0].m), .list = BN_KEY_LIST_FAULTS
+/* Field m of a fault kind's keys struct `type`, in its block of every
+ * faults[] item. */
+#define BN_ROW_FAULT_KIND(type, m) BN_ROW_IN(BN_KEY_BLOCK_FAULT, type, m), .list = BN_KEY_LIST_FAULTS
 
 #endif

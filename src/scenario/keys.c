@@ -1081,6 +1081,9 @@ static const struct block_kind {
                            &bn_topo_key_modules},
     [BN_KEY_BLOCK_TP] = {offsetof(struct bn_scenario, tp), sizeof(struct bn_scenario_tp_block),
                          BN_SC_TP_MAX, &bn_transport_key_modules},
+    [BN_KEY_BLOCK_FAULT] = {offsetof(struct bn_scenario, faults[0].kinds),
+                            sizeof(struct bn_scenario_fault_kind_block), BN_SC_FAULT_KINDS_MAX,
+                            &bn_fault_kind_key_modules},
 };
 
 size_t bn_scn_offset(const struct bn_key_row *k)

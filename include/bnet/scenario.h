@@ -328,12 +328,24 @@ struct bn_scenario_coll {
  * bnet's pick with NCCL's run beside it. */
 enum bn_sc_coll_tuner { BN_SC_TUNER_BNET = 0, BN_SC_TUNER_NCCL, BN_SC_TUNER_BOTH };
 
-/* In-network reduction (CollNet with SHARP). */
-struct bn_scenario_sharp {
-    double rate_gbps;            /* aggregation throughput per switch; 0 = ports x line rate */
-    double latency_ns;           /* aggregation latency per switch */
-    uint32_t max_trees;          /* concurrent aggregation trees a switch holds */
-    bool enabled;                /* aggregation units in the switches */
+/* The collective algorithms' own parameters (issue 54), as the congestion
+ * controls': src/coll/algo_NAME.c declares its keys and their struct,
+ * bn_scenario keeps a block of BN_SC_ALGO_BLOCK_BYTES for each, block i
+ * for the algorithm at index i of the algorithms' registry (checked to
+ * fit, BN_COLL_KEYS_CHECK). Read them with bn_scenario_get. */
+#define BN_SC_ALGO_MAX 12
+#define BN_SC_ALGO_BLOCK_BYTES 32
+struct bn_scenario_algo_block {
+    uint64_t words[BN_SC_ALGO_BLOCK_BYTES / 8]; /* 8-byte aligned, for doubles and uint64_t */
+};
+
+/* In-network reduction's units (SHARP, sharp.*; issue 54): the switches'
+ * aggregation units, src/topo/aggregation.c, declare their keys and
+ * their struct, kept in this block (checked to fit). The topology, the
+ * engine and the collective driver read them (CollNet runs on them). */
+#define BN_SC_AGG_BLOCK_BYTES 32
+struct bn_scenario_agg_block {
+    uint64_t words[BN_SC_AGG_BLOCK_BYTES / 8]; /* 8-byte aligned, for doubles */
 };
 
 /* sim.*: the engine. */
@@ -459,7 +471,7 @@ struct bn_scenario_job {
 };
 
 /* Room for the registry's keys in bn_scenario.key_line (checked at build). */
-#define BN_SCENARIO_KEYS_MAX 320
+#define BN_SCENARIO_KEYS_MAX 336
 /* key_line of a key given on the command line: by --set (bn_scenario_set,
  * or bn_scenario_set_flag without a flag), or by a flag (--seed, coll's
  * and p2p's flags, NCCL_* variables). */
@@ -496,7 +508,10 @@ struct bn_scenario {
     struct bn_scenario_observe observe;
     struct bn_scenario_scale_up scale_up;
     struct bn_scenario_coll coll;
-    struct bn_scenario_sharp sharp;
+    /* The collective algorithms' keys, by registry index (none yet). */
+    struct bn_scenario_algo_block algo[BN_SC_ALGO_MAX];
+    /* The aggregation units' keys (sharp.*). */
+    struct bn_scenario_agg_block agg;
     struct bn_scenario_routing routing;
     struct bn_scenario_p2p p2p;
     struct bn_scenario_compare compare;

@@ -970,28 +970,15 @@ static const struct bn_key_row tail[] = {
                   "makes, so it costs O(ranks x channels) whatever its size (ring and hier; "
                   "no #wrong check; bnet coll and bnet job's collectives; docs/flow_level.md).",
       FIELD(coll.aggregate) },
-
-    { .info.path = "sharp.enabled", BOOL_KEY, .info.unit = "", .info.def = "false",
-      .info.doc = "Aggregation units in the switches (SHARP), for coll.algo collnet.",
-      FIELD(sharp.enabled) },
-    { .info.path = "sharp.rate_gbps", FLOAT_KEY, .info.unit = "Gb/s", .info.def = "0",
-      .info.doc = "Aggregation throughput of one switch's unit; 0 = line rate on every port of "
-                  "the switch (the ASIC reduces at line rate).",
-      FIELD(sharp.rate_gbps), RANGE(0, 1e7) },
-    { .info.path = "sharp.latency_ns", FLOAT_KEY, .info.unit = "ns", .info.def = "500",
-      .info.doc = "Aggregation latency of a switch's unit.",
-      FIELD(sharp.latency_ns), RANGE(0, 1e6) },
-    { .info.path = "sharp.max_trees", INT_KEY, .info.unit = "", .info.def = "2",
-      .info.doc = "Concurrent aggregation trees a switch holds (NVIDIA: 2 streaming "
-                  "aggregation flows per switch); CollNet uses at most this many channels.",
-      FIELD(sharp.max_trees), RANGE(1, 64) },
+    /* here come the collective algorithms' keys, then the SHARP units' */
 };
 
 /* The registry is head[], the topology builders' keys, topo_tail[], the
  * flow-control modules' keys, sw_head[], the load-balancing policies'
  * keys, body[], the transports' keys, body_cc[], the congestion controls' keys,
- * mid[], the fault kinds' keys, tail[]: one sequence of rows, indexed
- * without any table built at run time. */
+ * mid[], the fault kinds' keys, tail[], the collective algorithms' keys,
+ * the SHARP units' keys (after no rows of this file: a part of none): one
+ * sequence of rows, indexed without any table built at run time. */
 #define NHEAD (sizeof head / sizeof head[0])
 #define NTOPO_TAIL (sizeof topo_tail / sizeof topo_tail[0])
 #define NSW_HEAD (sizeof sw_head / sizeof sw_head[0])
@@ -999,11 +986,13 @@ static const struct bn_key_row tail[] = {
 #define NBODY_CC (sizeof body_cc / sizeof body_cc[0])
 #define NMID (sizeof mid / sizeof mid[0])
 #define NTAIL (sizeof tail / sizeof tail[0])
+#define BN_AGG_KEYS 4 /* sharp.* (topo/aggregation.c) */
 
 _Static_assert(NHEAD + BN_TOPO_KEYS_MAX + NTOPO_TAIL + BN_FC_KEYS_MAX + NSW_HEAD +
                        BN_LB_KEYS_MAX + NBODY + BN_TP_KEYS_MAX + NBODY_CC + BN_CC_KEYS_MAX +
                        NMID +
-                       BN_FAULT_KIND_KEYS_MAX + NTAIL <= BN_SCENARIO_KEYS_MAX,
+                       BN_FAULT_KIND_KEYS_MAX + NTAIL + BN_COLL_ALGO_KEYS_MAX +
+                       BN_AGG_KEYS <= BN_SCENARIO_KEYS_MAX,
                "bn_scenario.key_line has no room for every key");
 
 /* A part of the sequence: rows of this file, then a module registry's. */
@@ -1018,7 +1007,8 @@ static const struct part {
     {body, NBODY, &bn_transport_key_modules},
     {body_cc, NBODY_CC, &bn_cc_key_modules},
     {mid, NMID, &bn_fault_kind_key_modules},
-    {tail, NTAIL, NULL},
+    {tail, NTAIL, &bn_coll_algo_key_modules},
+    {tail + NTAIL, 0, &bn_topo_agg_key_modules},
 };
 #define NPARTS (sizeof parts / sizeof parts[0])
 
@@ -1081,6 +1071,11 @@ static const struct block_kind {
                            &bn_topo_key_modules},
     [BN_KEY_BLOCK_TP] = {offsetof(struct bn_scenario, tp), sizeof(struct bn_scenario_tp_block),
                          BN_SC_TP_MAX, &bn_transport_key_modules},
+    [BN_KEY_BLOCK_ALGO] = {offsetof(struct bn_scenario, algo),
+                           sizeof(struct bn_scenario_algo_block), BN_SC_ALGO_MAX,
+                           &bn_coll_algo_key_modules},
+    [BN_KEY_BLOCK_AGG] = {offsetof(struct bn_scenario, agg), sizeof(struct bn_scenario_agg_block),
+                          1, &bn_topo_agg_key_modules},
     [BN_KEY_BLOCK_FAULT] = {offsetof(struct bn_scenario, faults[0].kinds),
                             sizeof(struct bn_scenario_fault_kind_block), BN_SC_FAULT_KINDS_MAX,
                             &bn_fault_kind_key_modules},

@@ -333,8 +333,11 @@ static void check_key_shape(const struct bn_key_row *k)
                     : k->block == BN_KEY_BLOCK_TOPO
                         ? k->offset + k->size <= BN_SC_TOPO_BLOCK_BYTES
                     : k->block == BN_KEY_BLOCK_TP ? k->offset + k->size <= BN_SC_TP_BLOCK_BYTES
-                    : k->block == BN_KEY_BLOCK_FAULT &&
-                          k->offset + k->size <= BN_SC_FAULT_KIND_BLOCK_BYTES);
+                    : k->block == BN_KEY_BLOCK_FAULT
+                        ? k->offset + k->size <= BN_SC_FAULT_KIND_BLOCK_BYTES
+                    : k->block == BN_KEY_BLOCK_ALGO ? k->offset + k->size <= BN_SC_ALGO_BLOCK_BYTES
+                    : k->block == BN_KEY_BLOCK_AGG &&
+                          k->offset + k->size <= BN_SC_AGG_BLOCK_BYTES);
 }
 
 static void test_registry(void **state)
@@ -375,7 +378,9 @@ static void test_registry_covers_struct(void **state)
                    sizeof(((struct bn_scenario *)0)->lb) +
                    sizeof(((struct bn_scenario *)0)->fc) +
                    sizeof(((struct bn_scenario *)0)->topo) +
-                   sizeof(((struct bn_scenario *)0)->tp);
+                   sizeof(((struct bn_scenario *)0)->tp) +
+                   sizeof(((struct bn_scenario *)0)->algo) +
+                   sizeof(((struct bn_scenario *)0)->agg);
     const struct bn_scn_list *l;
     for (size_t li = 0; (l = bn_scn_list_at(li)) != NULL; li++) {
         /* a list's keys, once per item; a faults[] item's kinds' blocks */

@@ -75,9 +75,6 @@ enum bn_sc_partition { BN_SC_PARTITION_AUTO = 0, BN_SC_PARTITION_PODS };
 /* faults[].kind: the index of a kind in src/fault's registry
  * (kind_registry.c; bnet keys lists them); link_down, the default, is 0. */
 enum bn_sc_fault_kind { BN_SC_FAULT_LINK_DOWN = 0 };
-/* routing.ethernet.detect: a failure noticed by BFD (interval x multiplier)
- * or by loss of signal (routing.ethernet.los_us). */
-enum bn_sc_eth_detect { BN_SC_DETECT_BFD = 0, BN_SC_DETECT_LOS };
 /* jobs[].kind: training iterations, inference (a prefill and decode steps),
  * or background flows of jobs[].pattern. */
 enum bn_sc_job_kind { BN_SC_JOB_TRAINING = 0, BN_SC_JOB_INFERENCE, BN_SC_JOB_BACKGROUND };
@@ -407,26 +404,25 @@ struct bn_scenario_fault {
     struct bn_scenario_fault_kind_block kinds[BN_SC_FAULT_KINDS_MAX];
 };
 
+/* The control planes' own parameters (issue 54), as the congestion
+ * controls': src/fault/cp_NAME.c declares its keys (routing.ib_sm.*, ...)
+ * and their struct, bn_scenario keeps a block of BN_SC_CP_BLOCK_BYTES for
+ * each, block i for the plane at index i of routing.control_plane's
+ * registry (checked to fit, BN_CP_KEYS_CHECK). Read them with
+ * bn_scenario_get. */
+#define BN_SC_CP_MAX 6
+#define BN_SC_CP_BLOCK_BYTES 48
+struct bn_scenario_cp_block {
+    uint64_t words[BN_SC_CP_BLOCK_BYTES / 8]; /* 8-byte aligned, for doubles and uint64_t */
+};
+
 /* routing.*: the control plane that reroutes around failures (docs/failures.md). */
 struct bn_scenario_routing {
-    double local_detect_us;      /* local: a switch notices its dead port */
-    double local_notify_us;      /* local: per hop, to the switches that must change */
-    double sm_trap_us;           /* ib_sm: the trap's trip to the SM and its handling */
-    double sm_sweep_us;          /* ib_sm: the sweep's discovery, per switch */
-    double sm_route_ns;          /* ib_sm: route computation, per (switch, host) entry */
-    double sm_lft_block_us;      /* ib_sm: one LFT block (64 LIDs) set by a MAD */
-    double eth_bfd_interval_us;  /* ethernet: BFD transmit interval */
-    double eth_los_us;           /* ethernet: loss of signal to link down (carrier delay) */
-    double eth_hop_us;           /* ethernet: a withdrawal's processing, per hop */
-    double eth_install_us;       /* ethernet: next-hop group update in hardware */
     double restore_fraction;     /* traffic counts as restored at this share (0..1) of its
                                   * pre-fault rate */
     double window_us;            /* the throughput window that measures it; 0 = auto */
     double stuck_us;             /* no fault event for this long: a queue pair stalled as long fails */
-    uint32_t sm_mads_in_flight;  /* ib_sm: MADs the SM keeps outstanding */
-    uint32_t eth_bfd_multiplier; /* ethernet: BFD detect multiplier */
     uint8_t control_plane;       /* 0 = auto, else 1 + index in its registry (src/fault) */
-    uint8_t eth_detect;          /* enum bn_sc_eth_detect */
     bool baseline;               /* also run without the faults, for the slowdown */
 };
 
@@ -513,6 +509,8 @@ struct bn_scenario {
     /* The aggregation units' keys (sharp.*). */
     struct bn_scenario_agg_block agg;
     struct bn_scenario_routing routing;
+    /* The control planes' keys, by registry index (routing.ib_sm.*, ...). */
+    struct bn_scenario_cp_block cp[BN_SC_CP_MAX];
     struct bn_scenario_p2p p2p;
     struct bn_scenario_compare compare;
     struct bn_scenario_cost cost;

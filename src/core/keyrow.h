@@ -47,9 +47,11 @@ struct bn_key_row {
  * a transport's, in bn_scenario.tp[...]; a fault kind's, in each faults[]
  * item's kinds[...] (a list row: the item's place is added as for any of
  * its fields); a collective algorithm's, in bn_scenario.algo[...]; the
- * SHARP aggregation units', in bn_scenario.agg (one module). */
+ * SHARP aggregation units', in bn_scenario.agg (one module); a control
+ * plane's, in bn_scenario.cp[...]. */
 enum { BN_KEY_BLOCK_CC = 1, BN_KEY_BLOCK_LB = 2, BN_KEY_BLOCK_FC = 3, BN_KEY_BLOCK_TOPO = 4,
-       BN_KEY_BLOCK_TP = 5, BN_KEY_BLOCK_FAULT = 6, BN_KEY_BLOCK_ALGO = 7, BN_KEY_BLOCK_AGG = 8 };
+       BN_KEY_BLOCK_TP = 5, BN_KEY_BLOCK_FAULT = 6, BN_KEY_BLOCK_ALGO = 7, BN_KEY_BLOCK_AGG = 8,
+       BN_KEY_BLOCK_CP = 9 };
 
 /* A registry's modules as the key rows they carry (each module's ops table
  * has its own rows): n modules, module i's rows from rows_of(i), which

@@ -336,8 +336,9 @@ static void check_key_shape(const struct bn_key_row *k)
                     : k->block == BN_KEY_BLOCK_FAULT
                         ? k->offset + k->size <= BN_SC_FAULT_KIND_BLOCK_BYTES
                     : k->block == BN_KEY_BLOCK_ALGO ? k->offset + k->size <= BN_SC_ALGO_BLOCK_BYTES
-                    : k->block == BN_KEY_BLOCK_AGG &&
-                          k->offset + k->size <= BN_SC_AGG_BLOCK_BYTES);
+                    : k->block == BN_KEY_BLOCK_AGG ? k->offset + k->size <= BN_SC_AGG_BLOCK_BYTES
+                    : k->block == BN_KEY_BLOCK_CP &&
+                          k->offset + k->size <= BN_SC_CP_BLOCK_BYTES);
 }
 
 static void test_registry(void **state)
@@ -380,7 +381,8 @@ static void test_registry_covers_struct(void **state)
                    sizeof(((struct bn_scenario *)0)->topo) +
                    sizeof(((struct bn_scenario *)0)->tp) +
                    sizeof(((struct bn_scenario *)0)->algo) +
-                   sizeof(((struct bn_scenario *)0)->agg);
+                   sizeof(((struct bn_scenario *)0)->agg) +
+                   sizeof(((struct bn_scenario *)0)->cp);
     const struct bn_scn_list *l;
     for (size_t li = 0; (l = bn_scn_list_at(li)) != NULL; li++) {
         /* a list's keys, once per item; a faults[] item's kinds' blocks */

@@ -940,13 +940,12 @@ static const struct bn_key_row tail[] = {
 #define NMID (sizeof mid / sizeof mid[0])
 #define NMID2 (sizeof mid2 / sizeof mid2[0])
 #define NTAIL (sizeof tail / sizeof tail[0])
-#define BN_AGG_KEYS 4 /* sharp.* (topo/aggregation.c) */
 
 _Static_assert(NHEAD + BN_TOPO_KEYS_MAX + NTOPO_TAIL + BN_FC_KEYS_MAX + NSW_HEAD +
                        BN_LB_KEYS_MAX + NBODY + BN_TP_KEYS_MAX + NBODY_CC + BN_CC_KEYS_MAX +
                        NMID + BN_CP_KEYS_MAX + NMID2 +
                        BN_FAULT_KIND_KEYS_MAX + NTAIL + BN_COLL_ALGO_KEYS_MAX +
-                       BN_AGG_KEYS <= BN_SCENARIO_KEYS_MAX,
+                       BN_TOPO_AGG_KEYS_MAX <= BN_SCENARIO_KEYS_MAX,
                "bn_scenario.key_line has no room for every key");
 
 /* A part of the sequence: rows of this file, then a module registry's. */

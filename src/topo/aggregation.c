@@ -42,6 +42,9 @@ static const struct bn_key_row keys[] = {
       ROW(max_trees), BN_ROW_RANGE(1, 64) },
 };
 
+_Static_assert(sizeof keys / sizeof keys[0] <= BN_TOPO_AGG_KEYS_MAX,
+               "the scenario registry has no room for the units' keys");
+
 const struct bn_topo_sharp_keys *bn_topo_sharp(const struct bn_scenario *sc)
 {
     return (const struct bn_topo_sharp_keys *)(const void *)&sc->agg;

@@ -168,6 +168,8 @@ const struct bn_topo_sharp_keys *bn_topo_sharp(const struct bn_scenario *sc);
 /* Their rows, one module's, for the scenario registry to splice in after
  * the collective algorithms'. */
 extern const struct bn_key_modules bn_topo_agg_key_modules;
+/* Room in the scenario registry for them (checked in aggregation.c). */
+#define BN_TOPO_AGG_KEYS_MAX 4
 /* Whether node n is part of the backend fabric graph (host or switch). */
 static inline bool bn_topo_in_fabric(const struct bn_topo *t, uint32_t n)
 {

@@ -3,9 +3,12 @@
  *
  * A scenario is read from YAML (bn_scenario_load_file / _load_string), then
  * single keys may be overridden with dotted paths ("link.rate_gbps=400", as the
- * CLI's --set does). Every key lives in one registry (src/scenario/keys.c) with
- * its type, unit, default and documentation; docs/scenario.md mirrors it and a
- * test keeps the two in step.
+ * CLI's --set does). Every key lives in one registry (src/scenario/keys.c,
+ * with the rows the modules carry in their own files spliced in) with its
+ * type, unit, default and documentation; docs/scenario.md mirrors it and a
+ * test keeps the two in step. A module's own keys are fields of its struct,
+ * in a reserved block here (cc, lb, fc, topo, tp, cp, algo, agg; a fault
+ * kind's in each faults[] item): read them by path (bn_scenario_get).
  *
  * Units are in the field names: _gbps, _ns, _us, _m, _bytes. Times are turned
  * into integer picoseconds by the simulator, never here.

@@ -200,13 +200,19 @@ static inline void fuzz_clamp(struct bn_scenario *sc)
         sc->workload.duration_us = FUZZ_MAX_TIME_US;
     if (sc->observe.sample_us > 0 && sc->observe.sample_us < FUZZ_MIN_PERIOD_US)
         sc->observe.sample_us = FUZZ_MIN_PERIOD_US;
-    for (uint32_t i = 0; i < sc->nfaults; i++) {
-        struct bn_scenario_fault *f = &sc->faults[i];
-        if (f->down_us < FUZZ_MIN_PERIOD_US)
-            f->down_us = FUZZ_MIN_PERIOD_US;
-        if (f->up_us < FUZZ_MIN_PERIOD_US)
-            f->up_us = FUZZ_MIN_PERIOD_US;
-    }
+    /* a flap's periods live in its kind's block: through the registry */
+    static const char *const periods[] = {"down_us", "up_us"};
+    for (uint32_t i = 0; i < sc->nfaults; i++)
+        for (size_t p = 0; p < 2; p++) {
+            char key[48], val[64];
+            struct bn_error e;
+            snprintf(key, sizeof key, "faults.%u.%s", i, periods[p]);
+            if (bn_scenario_get(sc, key, val, sizeof val) == BN_OK &&
+                strtod(val, NULL) < FUZZ_MIN_PERIOD_US) {
+                snprintf(val, sizeof val, "%s=%g", key, FUZZ_MIN_PERIOD_US);
+                (void)bn_scenario_set(sc, val, &e);
+            }
+        }
 }
 
 /* sc, unless it needs a flow file (which has its own harness), put back in

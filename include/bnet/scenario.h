@@ -3,9 +3,12 @@
  *
  * A scenario is read from YAML (bn_scenario_load_file / _load_string), then
  * single keys may be overridden with dotted paths ("link.rate_gbps=400", as the
- * CLI's --set does). Every key lives in one registry (src/scenario/keys.c) with
- * its type, unit, default and documentation; docs/scenario.md mirrors it and a
- * test keeps the two in step.
+ * CLI's --set does). Every key lives in one registry (src/scenario/keys.c,
+ * with the rows the modules carry in their own files spliced in) with its
+ * type, unit, default and documentation; docs/scenario.md mirrors it and a
+ * test keeps the two in step. A module's own keys are fields of its struct,
+ * in a reserved block here (cc, lb, fc, topo, tp, cp, algo, agg; a fault
+ * kind's in each faults[] item): read them by path (bn_scenario_get).
  *
  * Units are in the field names: _gbps, _ns, _us, _m, _bytes. Times are turned
  * into integer picoseconds by the simulator, never here.
@@ -75,9 +78,6 @@ enum bn_sc_partition { BN_SC_PARTITION_AUTO = 0, BN_SC_PARTITION_PODS };
 /* faults[].kind: the index of a kind in src/fault's registry
  * (kind_registry.c; bnet keys lists them); link_down, the default, is 0. */
 enum bn_sc_fault_kind { BN_SC_FAULT_LINK_DOWN = 0 };
-/* routing.ethernet.detect: a failure noticed by BFD (interval x multiplier)
- * or by loss of signal (routing.ethernet.los_us). */
-enum bn_sc_eth_detect { BN_SC_DETECT_BFD = 0, BN_SC_DETECT_LOS };
 /* jobs[].kind: training iterations, inference (a prefill and decode steps),
  * or background flows of jobs[].pattern. */
 enum bn_sc_job_kind { BN_SC_JOB_TRAINING = 0, BN_SC_JOB_INFERENCE, BN_SC_JOB_BACKGROUND };
@@ -328,12 +328,24 @@ struct bn_scenario_coll {
  * bnet's pick with NCCL's run beside it. */
 enum bn_sc_coll_tuner { BN_SC_TUNER_BNET = 0, BN_SC_TUNER_NCCL, BN_SC_TUNER_BOTH };
 
-/* In-network reduction (CollNet with SHARP). */
-struct bn_scenario_sharp {
-    double rate_gbps;            /* aggregation throughput per switch; 0 = ports x line rate */
-    double latency_ns;           /* aggregation latency per switch */
-    uint32_t max_trees;          /* concurrent aggregation trees a switch holds */
-    bool enabled;                /* aggregation units in the switches */
+/* The collective algorithms' own parameters (issue 54), as the congestion
+ * controls': src/coll/algo_NAME.c declares its keys and their struct,
+ * bn_scenario keeps a block of BN_SC_ALGO_BLOCK_BYTES for each, block i
+ * for the algorithm at index i of the algorithms' registry (checked to
+ * fit, BN_COLL_KEYS_CHECK). Read them with bn_scenario_get. */
+#define BN_SC_ALGO_MAX 12
+#define BN_SC_ALGO_BLOCK_BYTES 32
+struct bn_scenario_algo_block {
+    uint64_t words[BN_SC_ALGO_BLOCK_BYTES / 8]; /* 8-byte aligned, for doubles and uint64_t */
+};
+
+/* In-network reduction's units (SHARP, sharp.*; issue 54): the switches'
+ * aggregation units, src/topo/aggregation.c, declare their keys and
+ * their struct, kept in this block (checked to fit). The topology, the
+ * engine and the collective driver read them (CollNet runs on them). */
+#define BN_SC_AGG_BLOCK_BYTES 32
+struct bn_scenario_agg_block {
+    uint64_t words[BN_SC_AGG_BLOCK_BYTES / 8]; /* 8-byte aligned, for doubles */
 };
 
 /* sim.*: the engine. */
@@ -366,46 +378,54 @@ struct bn_scenario_observe {
     char slowdown_edges[BN_NAME_MAX];
 };
 
+/* The fault kinds' own parameters (issue 54), as the congestion
+ * controls': a kind declares its faults[] keys and their struct in its own
+ * file (src/fault/kind_link_flap.c: faults[].down_us, ...), and each
+ * faults[] item keeps a block of BN_SC_FAULT_KIND_BLOCK_BYTES for each
+ * kind, block i for the kind at index i of faults[].kind's registry
+ * (checked to fit at build time, BN_FAULT_KEYS_CHECK). Read them with
+ * bn_scenario_get ("faults.0.down_us"), not from the block. */
+#define BN_SC_FAULT_KINDS_MAX 12
+#define BN_SC_FAULT_KIND_BLOCK_BYTES 16
+struct bn_scenario_fault_kind_block {
+    uint64_t words[BN_SC_FAULT_KIND_BLOCK_BYTES / 8]; /* 8-byte aligned, for doubles */
+};
+
 /* Failures and how the fabric's control plane reacts (src/fault). */
 #define BN_SC_FAULTS_MAX 16   /* most items of faults: */
 struct bn_scenario_fault {
     double at_us;                /* when it strikes */
     double until_us;             /* when it is over (link up, rate back); 0 = for good */
     char target[BN_NAME_MAX];    /* "leaf0 spine1" / "tor0/5" (a link), "spine1", "host3" */
-    double rate_gbps;            /* link_degrade: the rate it falls to */
-    double ber;                  /* link_ber: bit-error rate (errors per bit, 0..1) */
-    double down_us, up_us;       /* link_flap: each down and up period */
-    double dark_us;              /* ocs_reconfigure: circuits carry nothing this long */
-    uint32_t count;              /* random_links: how many */
-    uint32_t tier;               /* random_links: links from switches of this tier up (0: hosts') */
     uint8_t kind;                /* index in the fault kinds' registry (src/fault) */
     bool instant;                /* every switch's routes change as it strikes (known at once) */
     /* where target was given, as key_line (bn_scenario_item_where): the
      * check against the topology names it (in the item's padding: its size
      * is unchanged) */
     uint32_t target_line;
+    /* The kinds' own keys, by registry index (faults[].rate_gbps, ...). */
+    struct bn_scenario_fault_kind_block kinds[BN_SC_FAULT_KINDS_MAX];
+};
+
+/* The control planes' own parameters (issue 54), as the congestion
+ * controls': src/fault/cp_NAME.c declares its keys (routing.ib_sm.*, ...)
+ * and their struct, bn_scenario keeps a block of BN_SC_CP_BLOCK_BYTES for
+ * each, block i for the plane at index i of routing.control_plane's
+ * registry (checked to fit, BN_CP_KEYS_CHECK). Read them with
+ * bn_scenario_get. */
+#define BN_SC_CP_MAX 6
+#define BN_SC_CP_BLOCK_BYTES 48
+struct bn_scenario_cp_block {
+    uint64_t words[BN_SC_CP_BLOCK_BYTES / 8]; /* 8-byte aligned, for doubles and uint64_t */
 };
 
 /* routing.*: the control plane that reroutes around failures (docs/failures.md). */
 struct bn_scenario_routing {
-    double local_detect_us;      /* local: a switch notices its dead port */
-    double local_notify_us;      /* local: per hop, to the switches that must change */
-    double sm_trap_us;           /* ib_sm: the trap's trip to the SM and its handling */
-    double sm_sweep_us;          /* ib_sm: the sweep's discovery, per switch */
-    double sm_route_ns;          /* ib_sm: route computation, per (switch, host) entry */
-    double sm_lft_block_us;      /* ib_sm: one LFT block (64 LIDs) set by a MAD */
-    double eth_bfd_interval_us;  /* ethernet: BFD transmit interval */
-    double eth_los_us;           /* ethernet: loss of signal to link down (carrier delay) */
-    double eth_hop_us;           /* ethernet: a withdrawal's processing, per hop */
-    double eth_install_us;       /* ethernet: next-hop group update in hardware */
     double restore_fraction;     /* traffic counts as restored at this share (0..1) of its
                                   * pre-fault rate */
     double window_us;            /* the throughput window that measures it; 0 = auto */
     double stuck_us;             /* no fault event for this long: a queue pair stalled as long fails */
-    uint32_t sm_mads_in_flight;  /* ib_sm: MADs the SM keeps outstanding */
-    uint32_t eth_bfd_multiplier; /* ethernet: BFD detect multiplier */
     uint8_t control_plane;       /* 0 = auto, else 1 + index in its registry (src/fault) */
-    uint8_t eth_detect;          /* enum bn_sc_eth_detect */
     bool baseline;               /* also run without the faults, for the slowdown */
 };
 
@@ -450,7 +470,7 @@ struct bn_scenario_job {
 };
 
 /* Room for the registry's keys in bn_scenario.key_line (checked at build). */
-#define BN_SCENARIO_KEYS_MAX 320
+#define BN_SCENARIO_KEYS_MAX 336
 /* key_line of a key given on the command line: by --set (bn_scenario_set,
  * or bn_scenario_set_flag without a flag), or by a flag (--seed, coll's
  * and p2p's flags, NCCL_* variables). */
@@ -487,8 +507,13 @@ struct bn_scenario {
     struct bn_scenario_observe observe;
     struct bn_scenario_scale_up scale_up;
     struct bn_scenario_coll coll;
-    struct bn_scenario_sharp sharp;
+    /* The collective algorithms' keys, by registry index (none yet). */
+    struct bn_scenario_algo_block algo[BN_SC_ALGO_MAX];
+    /* The aggregation units' keys (sharp.*). */
+    struct bn_scenario_agg_block agg;
     struct bn_scenario_routing routing;
+    /* The control planes' keys, by registry index (routing.ib_sm.*, ...). */
+    struct bn_scenario_cp_block cp[BN_SC_CP_MAX];
     struct bn_scenario_p2p p2p;
     struct bn_scenario_compare compare;
     struct bn_scenario_cost cost;

@@ -18,6 +18,7 @@ static const struct bn_coll_algo_ops *const algos[] = {
 };
 
 #define NALGOS (sizeof algos / sizeof algos[0])
+_Static_assert(NALGOS <= BN_SC_ALGO_MAX, "bn_scenario.algo has no block for every algorithm");
 
 const struct bn_coll_algo_ops *bn_coll_algo_find(const char *name)
 {
@@ -36,3 +37,19 @@ const char *bn_coll_algo_name(size_t i)
 {
     return i < NALGOS ? algos[i]->name : NULL;
 }
+
+const void *bn_coll_algo_keys(const struct bn_coll_params *p, const struct bn_coll_algo_ops *a)
+{
+    for (size_t i = 0; i < NALGOS && p->algo_keys; i++)
+        if (algos[i] == a)
+            return &p->algo_keys[i];
+    return NULL;
+}
+
+static const struct bn_key_row *rows_of(size_t i, size_t *nrows)
+{
+    *nrows = algos[i]->nkeys;
+    return algos[i]->keys;
+}
+
+const struct bn_key_modules bn_coll_algo_key_modules = {NALGOS, rows_of, NULL};

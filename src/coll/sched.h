@@ -55,6 +55,7 @@
 #include <stdint.h>
 
 #include "bnet/error.h"
+#include "core/keyrow.h"
 
 enum bn_coll_kind {
     BN_COLL_ALLREDUCE = 0,
@@ -98,6 +99,10 @@ struct bn_coll_params {
      * NVSwitch reduces and multicasts (0: none); its unit is endpoint
      * nranks + nagg + r / nvls_domain. */
     uint32_t nvls_domain;
+    /* The algorithms' own keys, by registry index (bn_scenario.algo; an
+     * algorithm reads its block with bn_coll_algo_keys). NULL: none given
+     * (an algorithm with keys refuses to build). */
+    const struct bn_scenario_algo_block *algo_keys;
 };
 
 struct bn_piece {
@@ -367,6 +372,12 @@ struct bn_coll_algo_ops {
     bool needs_nvls;           /* runs only inside one NVLink domain's NVLS (scale_up.nvls) */
     bool forced_only;          /* the tuner never picks it (coll.algo must name it) */
     enum bn_coll_compact compact;
+    /* Its own scenario keys (core/keyrow.h rows, BN_ROW_ALGO: fields of its
+     * keys struct, in bn_scenario.algo[its registry index], checked to fit,
+     * BN_COLL_KEYS_CHECK; build reads them with bn_coll_algo_keys); nkeys
+     * of them, 0: none. */
+    const struct bn_key_row *keys;
+    size_t nkeys;
     /* Whether it can lower this collective for these params (e.g. tree only
      * for reductions/broadcast, collnet only with aggregation units). */
     bool (*supports)(const struct bn_coll_params *p);
@@ -385,6 +396,17 @@ struct bn_coll_algo_ops {
 const struct bn_coll_algo_ops *bn_coll_algo_find(const char *name);
 /* Registry order, for listing and for the tuner; NULL past the end. */
 const struct bn_coll_algo_ops *bn_coll_algo_at(uint32_t i);
+/* Algorithm a's parsed keys: its block of p->algo_keys (NULL if none given). */
+const void *bn_coll_algo_keys(const struct bn_coll_params *p, const struct bn_coll_algo_ops *a);
+/* Every algorithm's own key rows, for the scenario registry to splice in
+ * after coll.aggregate (core/keyrow.h's walker), in registry order. */
+extern const struct bn_key_modules bn_coll_algo_key_modules;
+/* Room in the scenario registry for them. */
+#define BN_COLL_ALGO_KEYS_MAX 4
+/* An algorithm's keys struct fits its block of the scenario (bn_scenario.algo). */
+#define BN_COLL_KEYS_CHECK(type) BN_KEYS_FIT(type, struct bn_scenario_algo_block)
+/* A row's field m of its keys struct `type` (core/keyrow.h). */
+#define BN_ROW_ALGO(type, m) BN_ROW_IN(BN_KEY_BLOCK_ALGO, type, m)
 
 const char *bn_coll_kind_name(enum bn_coll_kind k);   /* "allreduce" ... */
 /* The registries of coll.op, coll.datatype and coll.redop: the i-th name,

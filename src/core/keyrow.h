@@ -4,8 +4,9 @@
  * layer's registry (scenario/keys.c) is a table of these, and a module
  * with parameters (a fault kind, src/fault/kind_*.c; a congestion control,
  * src/nic/cc_*.c; a load-balancing policy, src/switch/lb_*.c; a link
- * flow-control module, src/link/fc_*.c) carries its own rows that the registry splices in, so
- * its knobs live with it (issue 54, as Linux's module_param in the
+ * flow-control module, src/link/fc_*.c; a topology builder, a transport,
+ * a collective algorithm, the SHARP units) carries its own rows that the
+ * registry splices in, so its knobs live with it (issue 54, as Linux's module_param in the
  * module's file).
  */
 #ifndef BN_CORE_KEYROW_H
@@ -42,10 +43,15 @@ struct bn_key_row {
  * (struct bn_key_row.block): a congestion control's keys are a field of
  * its own struct, in bn_scenario.cc[its registry index]; a load-balancing
  * policy's, in bn_scenario.lb[...]; a flow-control module's, in
- * bn_scenario.fc[...]; a topology builder's, in bn_scenario.topo[...]; a transport's, in
- * bn_scenario.tp[...]. */
+ * bn_scenario.fc[...]; a topology builder's, in bn_scenario.topo[...];
+ * a transport's, in bn_scenario.tp[...]; a fault kind's, in each faults[]
+ * item's kinds[...] (a list row: the item's place is added as for any of
+ * its fields); a collective algorithm's, in bn_scenario.algo[...]; the
+ * SHARP aggregation units', in bn_scenario.agg (one module); a control
+ * plane's, in bn_scenario.cp[...]. */
 enum { BN_KEY_BLOCK_CC = 1, BN_KEY_BLOCK_LB = 2, BN_KEY_BLOCK_FC = 3, BN_KEY_BLOCK_TOPO = 4,
-       BN_KEY_BLOCK_TP = 5 };
+       BN_KEY_BLOCK_TP = 5, BN_KEY_BLOCK_FAULT = 6, BN_KEY_BLOCK_ALGO = 7, BN_KEY_BLOCK_AGG = 8,
+       BN_KEY_BLOCK_CP = 9 };
 
 /* A registry's modules as the key rows they carry (each module's ops table
  * has its own rows): n modules, module i's rows from rows_of(i), which
@@ -96,5 +102,8 @@ enum { BN_KEY_LIST_FAULTS = 1, BN_KEY_LIST_JOBS = 2 };
 #define BN_ROW_FAULT(m) \
     .offset = offsetof(struct bn_scenario, faults[0].m), \
     .size = sizeof(((struct bn_scenario *)0)->faults[0].m), .list = BN_KEY_LIST_FAULTS
+/* Field m of a fault kind's keys struct `type`, in its block of every
+ * faults[] item. */
+#define BN_ROW_FAULT_KIND(type, m) BN_ROW_IN(BN_KEY_BLOCK_FAULT, type, m), .list = BN_KEY_LIST_FAULTS
 
 #endif

@@ -196,7 +196,8 @@ static void coll_parts(const struct bn_scenario *sc, const struct bn_topo_counts
             struct bn_coll_params p = {.kind = (enum bn_coll_kind)sc->coll.op,
                                        .nranks = (uint32_t)c->hosts, .bytes = sc->coll.max_bytes,
                                        .type_bytes = bn_coll_type_bytes(t),
-                                       .channels = bn_coll_channels(sc), .slice_bytes = slice};
+                                       .channels = bn_coll_channels(sc), .slice_bytes = slice,
+                                       .algo_keys = sc->algo};
             double x = (double)forced->transfers(&p);
             xfers = first || x > xfers ? x : xfers;
             first = false;

@@ -13,22 +13,68 @@
  */
 #include "fault/fault.h"
 
-static void eth_plan(const struct bn_scenario *sc, const struct bn_cp_change *c, bn_time_t *at)
+/* routing.ethernet.detect: a failure noticed by BFD (interval x multiplier)
+ * or by loss of signal (los_us); the key's choices, in this order. */
+enum { DETECT_BFD = 0, DETECT_LOS };
+static const char *detect_choice(size_t i)
 {
-    const struct bn_scenario_routing *k = &sc->routing;
-    double detect_us = k->eth_detect == BN_SC_DETECT_BFD
-                           ? k->eth_bfd_interval_us * k->eth_bfd_multiplier
-                           : k->eth_los_us;
+    static const char *const v[] = {"bfd", "los"};
+    return i < sizeof v / sizeof v[0] ? v[i] : NULL;
+}
+
+/* routing.ethernet.* */
+struct eth_keys {
+    double bfd_interval_us;      /* BFD transmit interval */
+    double los_us;               /* loss of signal to link down (carrier delay) */
+    double hop_us;               /* a withdrawal's processing, per hop */
+    double install_us;           /* next-hop group update in hardware */
+    uint32_t bfd_multiplier;     /* BFD detect multiplier */
+    uint8_t detect;              /* DETECT_BFD, DETECT_LOS */
+};
+BN_CP_KEYS_CHECK(struct eth_keys);
+
+static const struct bn_key_row keys[] = {
+    { .info.path = "routing.ethernet.detect", BN_ROW_ENUM, .info.unit = "", .info.def = "bfd",
+      .info.choice = detect_choice,
+      .info.doc = "ethernet: how a link's failure is noticed: BFD (interval x multiplier) or "
+                  "loss of signal (routing.ethernet.los_us).",
+      BN_ROW_CP(struct eth_keys, detect) },
+    { .info.path = "routing.ethernet.bfd_interval_us", BN_ROW_FLOAT, .info.unit = "us",
+      .info.def = "300000",
+      .info.doc = "ethernet: BFD control-packet interval.",
+      BN_ROW_CP(struct eth_keys, bfd_interval_us), BN_ROW_RANGE(1, 1e9) },
+    { .info.path = "routing.ethernet.bfd_multiplier", BN_ROW_INT, .info.unit = "packets",
+      .info.def = "3",
+      .info.doc = "ethernet: BFD detect multiplier (missed packets that declare the session down).",
+      BN_ROW_CP(struct eth_keys, bfd_multiplier), BN_ROW_RANGE(1, 255) },
+    { .info.path = "routing.ethernet.los_us", BN_ROW_FLOAT, .info.unit = "us", .info.def = "10",
+      .info.doc = "ethernet: loss of signal to the link declared down (carrier delay).",
+      BN_ROW_CP(struct eth_keys, los_us), BN_ROW_RANGE(0, 1e9) },
+    { .info.path = "routing.ethernet.hop_us", BN_ROW_FLOAT, .info.unit = "us", .info.def = "1000",
+      .info.doc = "ethernet: a BGP withdrawal's processing and sending, per hop.",
+      BN_ROW_CP(struct eth_keys, hop_us), BN_ROW_RANGE(0, 1e9) },
+    { .info.path = "routing.ethernet.install_us", BN_ROW_FLOAT, .info.unit = "us", .info.def = "1000",
+      .info.doc = "ethernet: programming the new next-hop group into the switch ASIC.",
+      BN_ROW_CP(struct eth_keys, install_us), BN_ROW_RANGE(0, 1e9) },
+};
+
+static void eth_plan(const void *keys_, const struct bn_cp_change *c, bn_time_t *at)
+{
+    const struct eth_keys *k = keys_;
+    double detect_us = k->detect == DETECT_BFD ? k->bfd_interval_us * k->bfd_multiplier
+                                               : k->los_us;
     for (uint32_t sw = 0; sw < c->nswitches; sw++)
         if (c->blocks[sw])
             at[sw] = c->dist[sw] == UINT32_MAX
                          ? BN_TIME_NEVER
-                         : c->now + bn_time_from_us(detect_us + c->dist[sw] * k->eth_hop_us +
-                                                    k->eth_install_us);
+                         : c->now + bn_time_from_us(detect_us + c->dist[sw] * k->hop_us +
+                                                    k->install_us);
 }
 
 const struct bn_cp_ops bn_cp_ethernet = {
     .name = "ethernet",
     .reroutes = true,
+    .keys = keys,
+    .nkeys = sizeof keys / sizeof keys[0],
     .plan = eth_plan,
 };

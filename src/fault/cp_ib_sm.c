@@ -16,12 +16,44 @@
  */
 #include "fault/fault.h"
 
-static void sm_plan(const struct bn_scenario *sc, const struct bn_cp_change *c, bn_time_t *at)
+/* routing.ib_sm.* */
+struct sm_keys {
+    double trap_us;              /* the trap's trip to the SM and its handling */
+    double sweep_us;             /* the sweep's discovery, per switch */
+    double route_ns;             /* route computation, per (switch, host) entry */
+    double lft_block_us;         /* one LFT block (64 LIDs) set by a MAD */
+    uint32_t mads_in_flight;     /* MADs the SM keeps outstanding */
+};
+BN_CP_KEYS_CHECK(struct sm_keys);
+
+static const struct bn_key_row keys[] = {
+    { .info.path = "routing.ib_sm.trap_us", BN_ROW_FLOAT, .info.unit = "us", .info.def = "100",
+      .info.doc = "ib_sm: from a port's state change to the subnet manager starting a sweep "
+                  "(the switch's trap and its handling).",
+      BN_ROW_CP(struct sm_keys, trap_us), BN_ROW_RANGE(0, 1e9) },
+    { .info.path = "routing.ib_sm.sweep_us", BN_ROW_FLOAT, .info.unit = "us", .info.def = "50",
+      .info.doc = "ib_sm: the sweep's discovery cost per switch (its SMPs).",
+      BN_ROW_CP(struct sm_keys, sweep_us), BN_ROW_RANGE(0, 1e9) },
+    { .info.path = "routing.ib_sm.route_ns", BN_ROW_FLOAT, .info.unit = "ns", .info.def = "500",
+      .info.doc = "ib_sm: route computation per forwarding-table entry (switch x destination "
+                  "host): the whole fabric is recomputed (500 ns: a 16k-host fabric in 10 s, as "
+                  "large fabrics are quoted to take).",
+      BN_ROW_CP(struct sm_keys, route_ns), BN_ROW_RANGE(0, 1e9) },
+    { .info.path = "routing.ib_sm.lft_block_us", BN_ROW_FLOAT, .info.unit = "us", .info.def = "10",
+      .info.doc = "ib_sm: one SMP setting a 64-LID block of a switch's forwarding table "
+                  "(a round trip).",
+      BN_ROW_CP(struct sm_keys, lft_block_us), BN_ROW_RANGE(0, 1e9) },
+    { .info.path = "routing.ib_sm.mads_in_flight", BN_ROW_INT, .info.unit = "MADs", .info.def = "4",
+      .info.doc = "ib_sm: SMPs the subnet manager keeps outstanding (OpenSM max_wire_smps).",
+      BN_ROW_CP(struct sm_keys, mads_in_flight), BN_ROW_RANGE(1, 4096) },
+};
+
+static void sm_plan(const void *keys_, const struct bn_cp_change *c, bn_time_t *at)
 {
-    const struct bn_scenario_routing *k = &sc->routing;
-    double start_us = k->sm_trap_us + c->nswitches * k->sm_sweep_us +
-                      (double)c->nswitches * c->nhosts * k->sm_route_ns * 1e-3;
-    double per_block_us = k->sm_lft_block_us / k->sm_mads_in_flight;
+    const struct sm_keys *k = keys_;
+    double start_us = k->trap_us + c->nswitches * k->sweep_us +
+                      (double)c->nswitches * c->nhosts * k->route_ns * 1e-3;
+    double per_block_us = k->lft_block_us / k->mads_in_flight;
     uint64_t blocks = 0;
     for (uint32_t sw = 0; sw < c->nswitches; sw++) {
         if (!c->blocks[sw])
@@ -34,5 +66,7 @@ static void sm_plan(const struct bn_scenario *sc, const struct bn_cp_change *c, 
 const struct bn_cp_ops bn_cp_ib_sm = {
     .name = "ib_sm",
     .reroutes = true,
+    .keys = keys,
+    .nkeys = sizeof keys / sizeof keys[0],
     .plan = sm_plan,
 };

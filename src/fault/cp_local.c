@@ -13,10 +13,30 @@
  */
 #include "fault/fault.h"
 
-static void local_plan(const struct bn_scenario *sc, const struct bn_cp_change *c, bn_time_t *at)
+/* routing.local.* */
+struct local_keys {
+    double detect_us;            /* a switch notices its dead port */
+    double notify_us;            /* per hop, to the switches that must change */
+};
+BN_CP_KEYS_CHECK(struct local_keys);
+
+static const struct bn_key_row keys[] = {
+    { .info.path = "routing.local.detect_us", BN_ROW_FLOAT, .info.unit = "us", .info.def = "1000",
+      .info.doc = "local: from a link's failure to its switches dropping it from their tables "
+                  "(with notify_us: 4 ms for a fat-tree edge link, ~5,000x faster than a "
+                  "subnet manager's 16 s on 16k hosts, as NVIDIA states for SHIELD).",
+      BN_ROW_CP(struct local_keys, detect_us), BN_ROW_RANGE(0, 1e9) },
+    { .info.path = "routing.local.notify_us", BN_ROW_FLOAT, .info.unit = "us", .info.def = "1000",
+      .info.doc = "local: per switch-to-switch hop, a fault notification's trip to the switches "
+                  "that must change their tables too.",
+      BN_ROW_CP(struct local_keys, notify_us), BN_ROW_RANGE(0, 1e9) },
+};
+
+static void local_plan(const void *keys_, const struct bn_cp_change *c, bn_time_t *at)
 {
-    bn_time_t detect = bn_time_from_us(sc->routing.local_detect_us);
-    bn_time_t hop = bn_time_from_us(sc->routing.local_notify_us);
+    const struct local_keys *k = keys_;
+    bn_time_t detect = bn_time_from_us(k->detect_us);
+    bn_time_t hop = bn_time_from_us(k->notify_us);
     for (uint32_t sw = 0; sw < c->nswitches; sw++)
         if (c->blocks[sw])
             at[sw] = c->dist[sw] == UINT32_MAX ? BN_TIME_NEVER
@@ -26,5 +46,7 @@ static void local_plan(const struct bn_scenario *sc, const struct bn_cp_change *
 const struct bn_cp_ops bn_cp_local = {
     .name = "local",
     .reroutes = true,
+    .keys = keys,
+    .nkeys = sizeof keys / sizeof keys[0],
     .plan = local_plan,
 };

@@ -40,14 +40,30 @@ struct bn_cp_change {
 struct bn_cp_ops {
     const char *name;
     bool reroutes;      /* false: tables never change (traffic into a dead link is lost) */
+    /* Its own scenario keys (core/keyrow.h rows, BN_ROW_CP: fields of its
+     * keys struct, in bn_scenario.cp[its registry index], checked to fit,
+     * BN_CP_KEYS_CHECK); nkeys of them, 0: none. */
+    const struct bn_key_row *keys;
+    size_t nkeys;
     /* When each switch with blocks[sw] > 0 installs its new table (at[sw];
-     * BN_TIME_NEVER: it never learns). */
-    void (*plan)(const struct bn_scenario *sc, const struct bn_cp_change *c, bn_time_t *at);
+     * BN_TIME_NEVER: it never learns); keys is its block (bn_cp_keys). */
+    void (*plan)(const void *keys, const struct bn_cp_change *c, bn_time_t *at);
 };
 
 /* The registry (routing.control_plane = 0 for auto, else 1 + index). */
 const struct bn_cp_ops *bn_cp_at(size_t i);
 const char *bn_cp_name(size_t i);
+/* Plane cp's parsed keys: its block of sc. */
+const void *bn_cp_keys(const struct bn_scenario *sc, const struct bn_cp_ops *cp);
+/* Every plane's own key rows, for the scenario registry to splice in after
+ * routing.control_plane (core/keyrow.h's walker), in registry order. */
+extern const struct bn_key_modules bn_cp_key_modules;
+/* Room in the scenario registry for them. */
+#define BN_CP_KEYS_MAX 16
+/* A plane's keys struct fits its block of the scenario (bn_scenario.cp). */
+#define BN_CP_KEYS_CHECK(type) BN_KEYS_FIT(type, struct bn_scenario_cp_block)
+/* A row's field m of its keys struct `type` (core/keyrow.h). */
+#define BN_ROW_CP(type, m) BN_ROW_IN(BN_KEY_BLOCK_CP, type, m)
 /* The fault kinds' registry (kind_registry.c; faults[].kind is the index):
  * each one's name and one-line summary, NULL past the last; and their own
  * faults[] keys, all kinds' in registry order (core/keyrow.h's walker),

@@ -112,7 +112,7 @@ static int check_times(struct bn_faults *ft, struct fault *fa, struct bn_error *
         return bn_fail(err, BN_EINPUT, "%s: key 'faults[%u].until_us': %g us is not after at_us "
                        "(%g us)", src, fa->index, sf->until_us, sf->at_us);
     const struct bn_fault_kind_ops *k = bn_fault_kind_at(sf->kind);
-    int rc = k->validate ? k->validate(sf, src, fa->index, err) : BN_OK;
+    int rc = k->validate ? k->validate(sf, fa->keys, src, fa->index, err) : BN_OK;
     if (rc != BN_OK)
         return rc;
     if (!k->draws_links && !sf->target[0])
@@ -448,6 +448,7 @@ int bn_faults_init(struct bn_faults **out, const struct bn_fault_env *env, struc
     for (uint32_t i = 0; i < ft->nfaults && rc == BN_OK; i++) {
         struct fault *fa = &ft->fault[i];
         fa->sf = &env->sc->faults[i];
+        fa->keys = bn_fault_keys(fa->sf, bn_fault_kind_at(fa->sf->kind));
         fa->index = i;
         rc = resolve(ft, fa, err);
         if (rc == BN_OK)

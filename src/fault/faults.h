@@ -11,6 +11,7 @@ enum { PH_STRIKE = 0, PH_END, PH_FLAP_DOWN, PH_FLAP_UP, PH_LIT };
 
 struct fault {
     const struct bn_scenario_fault *sf;
+    const void *keys;           /* its kind's keys struct, in sf (bn_fault_keys) */
     uint32_t index;             /* in the scenario's list */
     uint32_t *ports;            /* one port of each link it acts on (ocs: a-b then c-d) */
     uint32_t nports;

@@ -4,17 +4,25 @@
 #include "fault/kind.h"
 #include "link/impair.h"
 
+/* faults[].ber */
+struct ber_keys {
+    double ber;                  /* bit-error rate (errors per bit, 0..1) */
+};
+BN_FAULT_KEYS_CHECK(struct ber_keys);
+
 static const struct bn_key_row keys[] = {
     { .info.path = "faults[].ber", BN_ROW_FLOAT, .info.unit = "", .info.def = "0",
       .info.doc = "link_ber: bit-error rate; a frame of b bits is dropped with probability "
                   "1 - (1 - ber)^b.",
-      BN_ROW_FAULT(ber), BN_ROW_RANGE(0, 1) },
+      BN_ROW_FAULT_KIND(struct ber_keys, ber), BN_ROW_RANGE(0, 1) },
 };
 
-static int validate(const struct bn_scenario_fault *sf, const char *src, uint32_t index,
-                    struct bn_error *err)
+static int validate(const struct bn_scenario_fault *sf, const void *keys_, const char *src,
+                    uint32_t index, struct bn_error *err)
 {
-    if (sf->ber <= 0)
+    const struct ber_keys *k = keys_;
+    (void)sf;
+    if (k->ber <= 0)
         return bn_fail(err, BN_EINPUT, "%s: key 'faults[%u].ber': link_ber needs a bit-error rate "
                        "above 0", src, index);
     return BN_OK;
@@ -24,7 +32,7 @@ static int strike(struct bn_faults *ft, struct fault *fa, struct bn_error *err)
 {
     fa->planned = true;
     fa->converged = fa->at;
-    return bn_link_set_ber(ft->env.f, fa->ports[0], fa->sf->ber, ft->env.sc->seed, err);
+    return bn_link_set_ber(ft->env.f, fa->ports[0], ((const struct ber_keys *)fa->keys)->ber, ft->env.sc->seed, err);
 }
 
 static int end(struct bn_faults *ft, struct fault *fa, struct bn_error *err)

@@ -3,19 +3,28 @@
 #include "fault/kind.h"
 #include "link/impair.h"
 
+/* faults[].down_us, faults[].up_us */
+struct flap_keys {
+    double down_us, up_us;       /* each down and up period */
+};
+BN_FAULT_KEYS_CHECK(struct flap_keys);
+
 static const struct bn_key_row keys[] = {
     { .info.path = "faults[].down_us", BN_ROW_FLOAT, .info.unit = "us", .info.def = "0",
       .info.doc = "link_flap: each down period.",
-      BN_ROW_FAULT(down_us), BN_ROW_RANGE(0, 1e9) },
+      BN_ROW_FAULT_KIND(struct flap_keys, down_us), BN_ROW_RANGE(0, 1e9) },
     { .info.path = "faults[].up_us", BN_ROW_FLOAT, .info.unit = "us", .info.def = "0",
       .info.doc = "link_flap: each up period between.",
-      BN_ROW_FAULT(up_us), BN_ROW_RANGE(0, 1e9) },
+      BN_ROW_FAULT_KIND(struct flap_keys, up_us), BN_ROW_RANGE(0, 1e9) },
 };
 
-static int validate(const struct bn_scenario_fault *sf, const char *src, uint32_t index,
-                    struct bn_error *err)
+static const struct flap_keys *flap(const struct fault *fa) { return fa->keys; }
+
+static int validate(const struct bn_scenario_fault *sf, const void *keys_, const char *src,
+                    uint32_t index, struct bn_error *err)
 {
-    if (sf->down_us <= 0 || sf->up_us <= 0)
+    const struct flap_keys *k = keys_;
+    if (k->down_us <= 0 || k->up_us <= 0)
         return bn_fail(err, BN_EINPUT, "%s: key 'faults[%u].down_us': a flap needs down_us and "
                        "up_us above 0", src, index);
     if (sf->until_us <= 0)
@@ -27,7 +36,7 @@ static int validate(const struct bn_scenario_fault *sf, const char *src, uint32_
 static int strike(struct bn_faults *ft, struct fault *fa, struct bn_error *err)
 {
     fa->flaps++;
-    bn_fault_later(ft, fa, ft->env.f->now + bn_time_from_us(fa->sf->down_us), PH_FLAP_UP);
+    bn_fault_later(ft, fa, ft->env.f->now + bn_time_from_us(flap(fa)->down_us), PH_FLAP_UP);
     return bn_fault_hold_all(ft, fa, true, err);
 }
 
@@ -41,11 +50,11 @@ static int end(struct bn_faults *ft, struct fault *fa, struct bn_error *err)
 static int phase(struct bn_faults *ft, struct fault *fa, uint32_t ph, struct bn_error *err)
 {
     if (ph == PH_FLAP_UP) {
-        bn_fault_later(ft, fa, ft->env.f->now + bn_time_from_us(fa->sf->up_us), PH_FLAP_DOWN);
+        bn_fault_later(ft, fa, ft->env.f->now + bn_time_from_us(flap(fa)->up_us), PH_FLAP_DOWN);
         return bn_fault_hold_all(ft, fa, false, err);
     }
     fa->flaps++;
-    bn_fault_later(ft, fa, ft->env.f->now + bn_time_from_us(fa->sf->down_us), PH_FLAP_UP);
+    bn_fault_later(ft, fa, ft->env.f->now + bn_time_from_us(flap(fa)->down_us), PH_FLAP_UP);
     return bn_fault_hold_all(ft, fa, true, err);
 }
 

@@ -8,13 +8,13 @@
  */
 #include "fault/kind.h"
 
-static int validate(const struct bn_scenario_fault *sf, const char *src, uint32_t index,
-                    struct bn_error *err)
+/* The rate is link_degrade's key (faults[].rate_gbps), as are the strike
+ * and end that read it. */
+static int validate(const struct bn_scenario_fault *sf, const void *keys, const char *src,
+                    uint32_t index, struct bn_error *err)
 {
-    if (sf->rate_gbps < 0.001)
-        return bn_fail(err, BN_EINPUT, "%s: key 'faults[%u].rate_gbps': nic_degrade needs the "
-                       "rate the host's link falls to (>= 0.001 Gb/s)", src, index);
-    return BN_OK;
+    (void)keys;
+    return bn_fault_rate_validate(sf, src, index, "nic_degrade", "the host's link falls to", err);
 }
 
 static int resolve(struct bn_faults *ft, struct fault *fa, struct bn_error *err)

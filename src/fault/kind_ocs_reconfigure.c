@@ -3,11 +3,17 @@
  * dark_us while its MEMS mirrors settle, then light on their new peers. */
 #include "fault/kind.h"
 
+/* faults[].dark_us */
+struct ocs_keys {
+    double dark_us;              /* the moved circuits carry nothing this long */
+};
+BN_FAULT_KEYS_CHECK(struct ocs_keys);
+
 static const struct bn_key_row keys[] = {
     { .info.path = "faults[].dark_us", BN_ROW_FLOAT, .info.unit = "us", .info.def = "10000",
       .info.doc = "ocs_reconfigure: how long the circuits being moved carry nothing (MEMS "
                   "mirrors settling).",
-      BN_ROW_FAULT(dark_us), BN_ROW_RANGE(0, 1e9) },
+      BN_ROW_FAULT_KIND(struct ocs_keys, dark_us), BN_ROW_RANGE(0, 1e9) },
 };
 
 static int resolve(struct bn_faults *ft, struct fault *fa, struct bn_error *err)
@@ -49,7 +55,7 @@ static void rewire(struct bn_faults *ft, const struct fault *fa)
 
 static int strike(struct bn_faults *ft, struct fault *fa, struct bn_error *err)
 {
-    bn_fault_schedule(ft, ft->env.f->now + bn_time_from_us(fa->sf->dark_us), BN_EV_FAULT,
+    bn_fault_schedule(ft, ft->env.f->now + bn_time_from_us(((const struct ocs_keys *)fa->keys)->dark_us), BN_EV_FAULT,
                       (uint32_t)(fa - ft->fault), PH_LIT);
     return bn_fault_hold_all(ft, fa, true, err);
 }

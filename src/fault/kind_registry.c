@@ -1,4 +1,6 @@
 /* The fault kinds' registry (faults[].kind stores the index: keep the order). */
+#include <stdlib.h>
+
 #include "fault/kind.h"
 
 extern const struct bn_fault_kind_ops bn_fault_link_down, bn_fault_link_degrade,
@@ -14,6 +16,18 @@ static const struct bn_fault_kind_ops *const kinds[] = {
 const struct bn_fault_kind_ops *bn_fault_kind_at(size_t i)
 {
     return i < sizeof kinds / sizeof kinds[0] ? kinds[i] : NULL;
+}
+
+/* The registry's room: a block in each faults[] item per kind. */
+_Static_assert(sizeof kinds / sizeof kinds[0] <= BN_SC_FAULT_KINDS_MAX,
+               "a faults[] item has no block for every kind");
+
+const void *bn_fault_keys(const struct bn_scenario_fault *sf, const struct bn_fault_kind_ops *k)
+{
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (kinds[i] == k)
+            return &sf->kinds[i];
+    abort(); /* not a registered kind: a bug */
 }
 
 const char *bn_fault_kind_name(size_t i)

@@ -156,7 +156,7 @@ static int reroute(struct bn_faults *ft, struct fault *fa, struct bn_error *err)
                              .nhosts = t->nhosts, .dist = ft->dist, .blocks = ft->blocks};
     bool instant = fa->sf->instant; /* known at once: every switch now */
     if (!instant)
-        ft->cp->plan(ft->env.sc, &c, ft->at);
+        ft->cp->plan(bn_cp_keys(ft->env.sc, ft->cp), &c, ft->at);
     bn_time_t last = c.now;
     for (uint32_t sw = 0; sw < t->nswitches; sw++) {
         if (!ft->blocks[sw])

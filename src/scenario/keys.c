@@ -110,7 +110,6 @@ static const char *control_plane_choice(size_t i)
     return i == 0 ? "auto" : bn_cp_name(i - 1);
 }
 
-CHOICES(eth_detect_choice, "bfd", "los")
 CHOICES(job_kind_choice, "training", "inference", "background")
 CHOICES(placement_choice, "packed", "spread", "random", "explicit")
 CHOICES(dtype_choice, "bf16", "fp16", "fp32", "fp8")
@@ -475,56 +474,10 @@ static const struct bn_key_row mid[] = {
                   "ethernet (BFD/loss of signal and BGP withdrawals); auto = ib_sm with credit "
                   "flow control, else ethernet. See docs/failures.md.",
       FIELD(routing.control_plane) },
-    { .info.path = "routing.local.detect_us", FLOAT_KEY, .info.unit = "us", .info.def = "1000",
-      .info.doc = "local: from a link's failure to its switches dropping it from their tables "
-                  "(with notify_us: 4 ms for a fat-tree edge link, ~5,000x faster than a "
-                  "subnet manager's 16 s on 16k hosts, as NVIDIA states for SHIELD).",
-      FIELD(routing.local_detect_us), RANGE(0, 1e9) },
-    { .info.path = "routing.local.notify_us", FLOAT_KEY, .info.unit = "us", .info.def = "1000",
-      .info.doc = "local: per switch-to-switch hop, a fault notification's trip to the switches "
-                  "that must change their tables too.",
-      FIELD(routing.local_notify_us), RANGE(0, 1e9) },
-    { .info.path = "routing.ib_sm.trap_us", FLOAT_KEY, .info.unit = "us", .info.def = "100",
-      .info.doc = "ib_sm: from a port's state change to the subnet manager starting a sweep "
-                  "(the switch's trap and its handling).",
-      FIELD(routing.sm_trap_us), RANGE(0, 1e9) },
-    { .info.path = "routing.ib_sm.sweep_us", FLOAT_KEY, .info.unit = "us", .info.def = "50",
-      .info.doc = "ib_sm: the sweep's discovery cost per switch (its SMPs).",
-      FIELD(routing.sm_sweep_us), RANGE(0, 1e9) },
-    { .info.path = "routing.ib_sm.route_ns", FLOAT_KEY, .info.unit = "ns", .info.def = "500",
-      .info.doc = "ib_sm: route computation per forwarding-table entry (switch x destination "
-                  "host): the whole fabric is recomputed (500 ns: a 16k-host fabric in 10 s, as "
-                  "large fabrics are quoted to take).",
-      FIELD(routing.sm_route_ns), RANGE(0, 1e9) },
-    { .info.path = "routing.ib_sm.lft_block_us", FLOAT_KEY, .info.unit = "us", .info.def = "10",
-      .info.doc = "ib_sm: one SMP setting a 64-LID block of a switch's forwarding table "
-                  "(a round trip).",
-      FIELD(routing.sm_lft_block_us), RANGE(0, 1e9) },
-    { .info.path = "routing.ib_sm.mads_in_flight", INT_KEY, .info.unit = "MADs", .info.def = "4",
-      .info.doc = "ib_sm: SMPs the subnet manager keeps outstanding (OpenSM max_wire_smps).",
-      FIELD(routing.sm_mads_in_flight), RANGE(1, 4096) },
-    { .info.path = "routing.ethernet.detect", ENUM_KEY, .info.unit = "", .info.def = "bfd",
-      .info.choice = eth_detect_choice,
-      .info.doc = "ethernet: how a link's failure is noticed: BFD (interval x multiplier) or "
-                  "loss of signal (routing.ethernet.los_us).",
-      FIELD(routing.eth_detect) },
-    { .info.path = "routing.ethernet.bfd_interval_us", FLOAT_KEY, .info.unit = "us",
-      .info.def = "300000",
-      .info.doc = "ethernet: BFD control-packet interval.",
-      FIELD(routing.eth_bfd_interval_us), RANGE(1, 1e9) },
-    { .info.path = "routing.ethernet.bfd_multiplier", INT_KEY, .info.unit = "packets",
-      .info.def = "3",
-      .info.doc = "ethernet: BFD detect multiplier (missed packets that declare the session down).",
-      FIELD(routing.eth_bfd_multiplier), RANGE(1, 255) },
-    { .info.path = "routing.ethernet.los_us", FLOAT_KEY, .info.unit = "us", .info.def = "10",
-      .info.doc = "ethernet: loss of signal to the link declared down (carrier delay).",
-      FIELD(routing.eth_los_us), RANGE(0, 1e9) },
-    { .info.path = "routing.ethernet.hop_us", FLOAT_KEY, .info.unit = "us", .info.def = "1000",
-      .info.doc = "ethernet: a BGP withdrawal's processing and sending, per hop.",
-      FIELD(routing.eth_hop_us), RANGE(0, 1e9) },
-    { .info.path = "routing.ethernet.install_us", FLOAT_KEY, .info.unit = "us", .info.def = "1000",
-      .info.doc = "ethernet: programming the new next-hop group into the switch ASIC.",
-      FIELD(routing.eth_install_us), RANGE(0, 1e9) },
+};
+
+/* Here come the control planes' own keys (src/fault/cp_*.c), then: */
+static const struct bn_key_row mid2[] = {
     { .info.path = "routing.restore_fraction", FLOAT_KEY, .info.unit = "ratio", .info.def = "0.95",
       .info.doc = "Traffic counts as restored after a fault once the fabric delivers this share "
                   "of its rate before the fault.",
@@ -970,40 +923,29 @@ static const struct bn_key_row tail[] = {
                   "makes, so it costs O(ranks x channels) whatever its size (ring and hier; "
                   "no #wrong check; bnet coll and bnet job's collectives; docs/flow_level.md).",
       FIELD(coll.aggregate) },
-
-    { .info.path = "sharp.enabled", BOOL_KEY, .info.unit = "", .info.def = "false",
-      .info.doc = "Aggregation units in the switches (SHARP), for coll.algo collnet.",
-      FIELD(sharp.enabled) },
-    { .info.path = "sharp.rate_gbps", FLOAT_KEY, .info.unit = "Gb/s", .info.def = "0",
-      .info.doc = "Aggregation throughput of one switch's unit; 0 = line rate on every port of "
-                  "the switch (the ASIC reduces at line rate).",
-      FIELD(sharp.rate_gbps), RANGE(0, 1e7) },
-    { .info.path = "sharp.latency_ns", FLOAT_KEY, .info.unit = "ns", .info.def = "500",
-      .info.doc = "Aggregation latency of a switch's unit.",
-      FIELD(sharp.latency_ns), RANGE(0, 1e6) },
-    { .info.path = "sharp.max_trees", INT_KEY, .info.unit = "", .info.def = "2",
-      .info.doc = "Concurrent aggregation trees a switch holds (NVIDIA: 2 streaming "
-                  "aggregation flows per switch); CollNet uses at most this many channels.",
-      FIELD(sharp.max_trees), RANGE(1, 64) },
+    /* here come the collective algorithms' keys, then the SHARP units' */
 };
 
 /* The registry is head[], the topology builders' keys, topo_tail[], the
  * flow-control modules' keys, sw_head[], the load-balancing policies'
  * keys, body[], the transports' keys, body_cc[], the congestion controls' keys,
- * mid[], the fault kinds' keys, tail[]: one sequence of rows, indexed
- * without any table built at run time. */
+ * mid[], the control planes' keys, mid2[], the fault kinds' keys, tail[], the collective algorithms' keys,
+ * the SHARP units' keys (after no rows of this file: a part of none): one
+ * sequence of rows, indexed without any table built at run time. */
 #define NHEAD (sizeof head / sizeof head[0])
 #define NTOPO_TAIL (sizeof topo_tail / sizeof topo_tail[0])
 #define NSW_HEAD (sizeof sw_head / sizeof sw_head[0])
 #define NBODY (sizeof body / sizeof body[0])
 #define NBODY_CC (sizeof body_cc / sizeof body_cc[0])
 #define NMID (sizeof mid / sizeof mid[0])
+#define NMID2 (sizeof mid2 / sizeof mid2[0])
 #define NTAIL (sizeof tail / sizeof tail[0])
 
 _Static_assert(NHEAD + BN_TOPO_KEYS_MAX + NTOPO_TAIL + BN_FC_KEYS_MAX + NSW_HEAD +
                        BN_LB_KEYS_MAX + NBODY + BN_TP_KEYS_MAX + NBODY_CC + BN_CC_KEYS_MAX +
-                       NMID +
-                       BN_FAULT_KIND_KEYS_MAX + NTAIL <= BN_SCENARIO_KEYS_MAX,
+                       NMID + BN_CP_KEYS_MAX + NMID2 +
+                       BN_FAULT_KIND_KEYS_MAX + NTAIL + BN_COLL_ALGO_KEYS_MAX +
+                       BN_TOPO_AGG_KEYS_MAX <= BN_SCENARIO_KEYS_MAX,
                "bn_scenario.key_line has no room for every key");
 
 /* A part of the sequence: rows of this file, then a module registry's. */
@@ -1017,8 +959,10 @@ static const struct part {
     {sw_head, NSW_HEAD, &bn_lb_key_modules},
     {body, NBODY, &bn_transport_key_modules},
     {body_cc, NBODY_CC, &bn_cc_key_modules},
-    {mid, NMID, &bn_fault_kind_key_modules},
-    {tail, NTAIL, NULL},
+    {mid, NMID, &bn_cp_key_modules},
+    {mid2, NMID2, &bn_fault_kind_key_modules},
+    {tail, NTAIL, &bn_coll_algo_key_modules},
+    {tail + NTAIL, 0, &bn_topo_agg_key_modules},
 };
 #define NPARTS (sizeof parts / sizeof parts[0])
 
@@ -1113,6 +1057,16 @@ static const struct block_kind {
                            &bn_topo_key_modules},
     [BN_KEY_BLOCK_TP] = {offsetof(struct bn_scenario, tp), sizeof(struct bn_scenario_tp_block),
                          BN_SC_TP_MAX, &bn_transport_key_modules},
+    [BN_KEY_BLOCK_ALGO] = {offsetof(struct bn_scenario, algo),
+                           sizeof(struct bn_scenario_algo_block), BN_SC_ALGO_MAX,
+                           &bn_coll_algo_key_modules},
+    [BN_KEY_BLOCK_AGG] = {offsetof(struct bn_scenario, agg), sizeof(struct bn_scenario_agg_block),
+                          1, &bn_topo_agg_key_modules},
+    [BN_KEY_BLOCK_CP] = {offsetof(struct bn_scenario, cp), sizeof(struct bn_scenario_cp_block),
+                         BN_SC_CP_MAX, &bn_cp_key_modules},
+    [BN_KEY_BLOCK_FAULT] = {offsetof(struct bn_scenario, faults[0].kinds),
+                            sizeof(struct bn_scenario_fault_kind_block), BN_SC_FAULT_KINDS_MAX,
+                            &bn_fault_kind_key_modules},
 };
 
 size_t bn_scn_offset(const struct bn_key_row *k)

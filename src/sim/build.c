@@ -44,7 +44,7 @@ static bn_time_t port_lat(const struct bn_sim *s, uint32_t p)
     bool nvls = peer_kind == BN_NODE_AGG && peer_node >= t->nvls_first && t->nnvls;
     double fwd_ns = peer_kind == BN_NODE_SCALEUP ? sc->scale_up.latency_ns
                     : nvls                      ? 0 /* within the NVSwitch's own */
-                    : peer_kind == BN_NODE_AGG  ? sc->sharp.latency_ns
+                    : peer_kind == BN_NODE_AGG  ? bn_topo_sharp(sc)->latency_ns
                                                 : sc->sw.latency_ns;
     return bn_topo_prop_ps(sc, tp) +
            (peer_sw || peer_kind == BN_NODE_AGG ? bn_time_from_ns(fwd_ns) : 0);

@@ -154,6 +154,22 @@ int bn_topo_append_nodes(struct bn_topo *t, uint32_t count, uint8_t kind, uint32
 int bn_topo_add_scale_up(struct bn_topo *t, const struct bn_scenario *sc, struct bn_error *err);
 /* aggregation.c: add one SHARP aggregation unit per switch (before finish). */
 int bn_topo_add_aggregation(struct bn_topo *t, const struct bn_scenario *sc, struct bn_error *err);
+/* The SHARP units' keys (sharp.*), which aggregation.c declares: what the
+ * topology (units, their rate), the engine (their latency) and the
+ * collective driver (trees per unit, whether CollNet can run) read; kept
+ * in bn_scenario.agg (checked to fit). */
+struct bn_topo_sharp_keys {
+    double rate_gbps;            /* aggregation throughput per switch; 0 = ports x line rate */
+    double latency_ns;           /* aggregation latency per switch */
+    uint32_t max_trees;          /* concurrent aggregation trees a switch holds */
+    bool enabled;                /* aggregation units in the switches */
+};
+const struct bn_topo_sharp_keys *bn_topo_sharp(const struct bn_scenario *sc);
+/* Their rows, one module's, for the scenario registry to splice in after
+ * the collective algorithms'. */
+extern const struct bn_key_modules bn_topo_agg_key_modules;
+/* Room in the scenario registry for them (checked in aggregation.c). */
+#define BN_TOPO_AGG_KEYS_MAX 4
 /* Whether node n is part of the backend fabric graph (host or switch). */
 static inline bool bn_topo_in_fabric(const struct bn_topo *t, uint32_t n)
 {

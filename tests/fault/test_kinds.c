@@ -3,7 +3,8 @@
  * kinds: every kind has a name, a summary and its set-up hooks; its names
  * are faults[].kind's choices in registry order; each kind's own keys are
  * faults[] fields the scenario registry offers (bnet keys), after
- * faults[].target and within the room it keeps for them; and nic_degrade
+ * faults[].target and within the room it keeps for them, each a field of
+ * the kind's own block of an item; and nic_degrade
  * (the kind added through that recipe) slows a host's link: a 1 MB flow
  * from a host whose link runs at 10 Gb/s takes at least 1 MB / 10 Gb/s
  * = 800 us, where at 400 Gb/s it takes some 20 us.
@@ -63,6 +64,36 @@ static void test_kind_keys_reach_the_registry(void **state)
     assert_string_equal(buf, "10000");
 }
 
+/* A kind's key is a field of its own block of the item it is set on
+ * (issue 54): faults.2.down_us changes link_flap's block of item 2 and
+ * nothing else; its set-up hooks read it there. */
+static void test_kind_keys_live_in_their_block(void **state)
+{
+    (void)state;
+    struct bn_scenario def, sc;
+    struct bn_error err;
+    bn_scenario_defaults(&def);
+    sc = def;
+    assert_int_equal(bn_scenario_set(&sc, "faults.2.down_us=7", &err), BN_OK);
+    const struct bn_fault_kind_ops *flap = NULL;
+    for (size_t i = 0; bn_fault_kind_at(i); i++)
+        if (strcmp(bn_fault_kind_at(i)->name, "link_flap") == 0)
+            flap = bn_fault_kind_at(i);
+    assert_non_null(flap);
+    assert_true(*(const double *)bn_fault_keys(&sc.faults[2], flap) == 7);
+    for (uint32_t f = 0; f < BN_SC_FAULTS_MAX; f++)
+        for (size_t i = 0; bn_fault_kind_at(i); i++) {
+            const void *a = bn_fault_keys(&sc.faults[f], bn_fault_kind_at(i)),
+                       *b = bn_fault_keys(&def.faults[f], bn_fault_kind_at(i));
+            bool changed = memcmp(a, b, sizeof(struct bn_scenario_fault_kind_block)) != 0;
+            assert_int_equal(changed, f == 2 && bn_fault_kind_at(i) == flap);
+        }
+    assert_true(bn_key_modules_nrows(&bn_fault_kind_key_modules) > 0);
+    for (size_t j = 0; bn_key_modules_row(&bn_fault_kind_key_modules, j); j++)
+        assert_int_equal(bn_key_modules_row(&bn_fault_kind_key_modules, j)->block,
+                         BN_KEY_BLOCK_FAULT);
+}
+
 /* h0 - s0 - h1, 400 Gb/s; one 1 MB flow h0 -> h1. */
 static double one_flow_us(const char *kind)
 {
@@ -112,6 +143,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_kind_is_complete),
         cmocka_unit_test(test_kind_keys_reach_the_registry),
+        cmocka_unit_test(test_kind_keys_live_in_their_block),
         cmocka_unit_test(test_nic_degrade_slows_the_hosts_link),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

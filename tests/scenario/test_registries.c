@@ -2,14 +2,21 @@
  * The registries are the one list of names: every module key's choices
  * (what bnet keys prints, what errors list, what the scenario stores an
  * index into) are its registry's names, in its order; its default is one
- * of them; and the index a key stores finds that module.
+ * of them; and the index a key stores finds that module. The collective
+ * algorithms' own keys and the SHARP units' (sharp.*) come after
+ * coll.aggregate, the control planes' after routing.control_plane, each a
+ * field of its module's block (issue 54).
  */
+#include <string.h>
+
 #include "support.h"
 
 #include "coll/proto.h"
 #include "coll/sched.h"
+#include "fault/fault.h"
 #include "link/fc.h"
 #include "nic/nic.h"
+#include "scenario/keys.h"
 #include "switch/lb.h"
 #include "topo/topo.h"
 #include "workload/workload.h"
@@ -93,11 +100,68 @@ static void test_index_finds_the_module(void **state)
     assert_non_null(strstr(err.msg, "one of: none, dcqcn, ib_cc, nscc"));
 }
 
+static void test_algo_and_sharp_keys_in_their_blocks(void **state)
+{
+    (void)state;
+    size_t at = bn_scn_index(bn_scn_find("coll.aggregate")) + 1;
+    size_t na = bn_key_modules_nrows(&bn_coll_algo_key_modules);
+    for (size_t j = 0; j < na; j++) {
+        const struct bn_key_row *k = bn_key_modules_row(&bn_coll_algo_key_modules, j);
+        assert_ptr_equal(bn_scn_at(at + j), k);
+        assert_int_equal(k->block, BN_KEY_BLOCK_ALGO);
+    }
+    size_t ns = bn_key_modules_nrows(&bn_topo_agg_key_modules);
+    assert_int_equal(ns, 4);
+    assert_string_equal(bn_scn_at(at + na)->info.path, "sharp.enabled");
+    for (size_t j = 0; j < ns; j++)
+        assert_int_equal(bn_scn_at(at + na + j)->block, BN_KEY_BLOCK_AGG);
+    assert_null(bn_scn_at(at + na + ns));
+    struct bn_scenario sc, def;
+    struct bn_error err;
+    bn_scenario_defaults(&def);
+    sc = def;
+    assert_int_equal(bn_topo_sharp(&def)->max_trees, 2);
+    assert_true(bn_topo_sharp(&def)->latency_ns == 500 && !bn_topo_sharp(&def)->enabled);
+    assert_int_equal(bn_scenario_set(&sc, "sharp.max_trees=1", &err), BN_OK);
+    assert_int_equal(bn_topo_sharp(&sc)->max_trees, 1);
+    sc.agg = def.agg;
+    memcpy(sc.key_line, def.key_line, sizeof sc.key_line); /* where it was set */
+    assert_memory_equal(&sc, &def, sizeof sc); /* nothing else changed */
+}
+
+static void test_control_plane_keys_in_their_blocks(void **state)
+{
+    (void)state;
+    size_t at = bn_scn_index(bn_scn_find("routing.control_plane")) + 1;
+    size_t n = bn_key_modules_nrows(&bn_cp_key_modules);
+    assert_true(n >= 13);
+    for (size_t j = 0; j < n; j++) {
+        const struct bn_key_row *k = bn_key_modules_row(&bn_cp_key_modules, j);
+        assert_ptr_equal(bn_scn_at(at + j), k);
+        assert_int_equal(k->block, BN_KEY_BLOCK_CP);
+        assert_memory_equal(k->info.path, "routing.", strlen("routing."));
+    }
+    assert_string_equal(bn_scn_at(at + n)->info.path, "routing.restore_fraction");
+    struct bn_scenario sc, def;
+    struct bn_error err;
+    bn_scenario_defaults(&def);
+    sc = def;
+    assert_int_equal(bn_scenario_set(&sc, "routing.ethernet.los_us=7", &err), BN_OK);
+    for (size_t i = 0; bn_cp_at(i); i++) {
+        bool eth = strcmp(bn_cp_at(i)->name, "ethernet") == 0;
+        assert_int_equal(memcmp(bn_cp_keys(&sc, bn_cp_at(i)), bn_cp_keys(&def, bn_cp_at(i)),
+                                sizeof(struct bn_scenario_cp_block)) != 0,
+                         eth);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_choices_are_the_registry),
         cmocka_unit_test(test_index_finds_the_module),
+        cmocka_unit_test(test_algo_and_sharp_keys_in_their_blocks),
+        cmocka_unit_test(test_control_plane_keys_in_their_blocks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

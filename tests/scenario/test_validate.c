@@ -332,7 +332,13 @@ static void check_key_shape(const struct bn_key_row *k)
                     : k->block == BN_KEY_BLOCK_FC ? k->offset + k->size <= BN_SC_FC_BLOCK_BYTES
                     : k->block == BN_KEY_BLOCK_TOPO
                         ? k->offset + k->size <= BN_SC_TOPO_BLOCK_BYTES
-                        : k->block == BN_KEY_BLOCK_TP && k->offset + k->size <= BN_SC_TP_BLOCK_BYTES);
+                    : k->block == BN_KEY_BLOCK_TP ? k->offset + k->size <= BN_SC_TP_BLOCK_BYTES
+                    : k->block == BN_KEY_BLOCK_FAULT
+                        ? k->offset + k->size <= BN_SC_FAULT_KIND_BLOCK_BYTES
+                    : k->block == BN_KEY_BLOCK_ALGO ? k->offset + k->size <= BN_SC_ALGO_BLOCK_BYTES
+                    : k->block == BN_KEY_BLOCK_AGG ? k->offset + k->size <= BN_SC_AGG_BLOCK_BYTES
+                    : k->block == BN_KEY_BLOCK_CP &&
+                          k->offset + k->size <= BN_SC_CP_BLOCK_BYTES);
 }
 
 static void test_registry(void **state)
@@ -373,12 +379,18 @@ static void test_registry_covers_struct(void **state)
                    sizeof(((struct bn_scenario *)0)->lb) +
                    sizeof(((struct bn_scenario *)0)->fc) +
                    sizeof(((struct bn_scenario *)0)->topo) +
-                   sizeof(((struct bn_scenario *)0)->tp);
+                   sizeof(((struct bn_scenario *)0)->tp) +
+                   sizeof(((struct bn_scenario *)0)->algo) +
+                   sizeof(((struct bn_scenario *)0)->agg) +
+                   sizeof(((struct bn_scenario *)0)->cp);
     const struct bn_scn_list *l;
     for (size_t li = 0; (l = bn_scn_list_at(li)) != NULL; li++) {
-        size_t item = 0; /* a list's keys, once per item */
+        /* a list's keys, once per item; a faults[] item's kinds' blocks */
+        size_t item = l == bn_scn_list_find("faults")
+                          ? sizeof(((struct bn_scenario_fault *)0)->kinds)
+                          : 0;
         for (size_t i = 0; i < bn_scn_count(); i++)
-            if (bn_scn_list_of(bn_scn_at(i)) == l)
+            if (bn_scn_list_of(bn_scn_at(i)) == l && !bn_scn_at(i)->block)
                 item += bn_scn_at(i)->size;
         /* an item's own padding, once per item, is not a field without a key */
         assert_true(l->stride - item < 8);

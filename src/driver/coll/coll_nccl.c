@@ -16,7 +16,7 @@ void bn_coll_nccl_system(const struct bn_scenario *sc, const struct bn_coll_para
     bool nvlink = c->nv_gbps > 0 && c->domain_gpus >= g && g > 1;
     *sys = (struct bn_nccl_system){
         .nranks = p->nranks, .nnodes = p->nranks / g, .channels = p->channels,
-        .inter_gbs = c->nic_gbps / 8, .nvlink = nvlink, .collnet = sc->sharp.enabled,
+        .inter_gbs = c->nic_gbps / 8, .nvlink = nvlink, .collnet = bn_topo_sharp(sc)->enabled,
         .nvls = c->nvls_eff > 0,
         /* without NVLink a server's GPUs meet through their NICs */
         .intra_gbs = nvlink ? c->nv_gbps / 8 : c->nic_gbps / 8,

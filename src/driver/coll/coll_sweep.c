@@ -76,7 +76,7 @@ static int pick_algo(const struct bn_scenario *sc, const struct bn_coll_params *
                        "(docs/collectives.md lists what each algorithm runs)",
                        BN_WHERE(sc, "coll.algo"),
                        bn_coll_algo_name(sc->coll.algo - 1u), op, p->nranks,
-                       *algo && (*algo)->needs_aggregation && !sc->sharp.enabled
+                       *algo && (*algo)->needs_aggregation && !bn_topo_sharp(sc)->enabled
                            ? " without sharp.enabled"
                        : *algo && (*algo)->needs_nvls && !sc->scale_up.nvls
                            ? " without scale_up.nvls" : "");
@@ -215,7 +215,7 @@ static int run_size(const struct bn_scenario *sc, uint64_t size, const struct bn
             .type_bytes = row->type_bytes,
             .root = sc->coll.root, .channels = bn_coll_channels(sc),
             .slice_bytes = sc->coll.slice_bytes, .gpus_per_server = sc->topology.gpus_per_server,
-            .agg_max_trees = sc->sharp.max_trees,
+            .agg_max_trees = bn_topo_sharp(sc)->max_trees, .algo_keys = sc->algo,
         };
         p.kind = (enum bn_coll_kind)sc->coll.op;
         struct bn_coll_cost cost, hw;
@@ -262,7 +262,7 @@ static int run_size(const struct bn_scenario *sc, uint64_t size, const struct bn
         if (tree.n) { /* one level of the tree: into a unit, through its switch */
             cost.agg_levels = tree.levels;
             cost.agg_alpha_us = cost.net_alpha_us - sc->coll.step_latency_us +
-                                (sc->sharp.latency_ns - sc->sw.latency_ns) / 1e3;
+                                (bn_topo_sharp(sc)->latency_ns - sc->sw.latency_ns) / 1e3;
         }
         if (rc == BN_OK && algo && algo->supports(&p)) { /* NCCL's pick */
             if (!bn_coll_predict(algo, &p, &cost, &row->predicted_us))

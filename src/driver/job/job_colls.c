@@ -103,7 +103,7 @@ static struct bn_coll_params params_of(const struct bn_jobs_exec *x, const struc
         .kind = (enum bn_coll_kind)t->op, .nranks = n, .bytes = bytes ? bytes : unit,
         .type_bytes = tb, .channels = sc->coll.channels ? sc->coll.channels : JOB_CHANNELS,
         .slice_bytes = sc->coll.slice_bytes,
-        .gpus_per_server = jr->comm_gps[t->comm],
+        .gpus_per_server = jr->comm_gps[t->comm], .algo_keys = sc->algo,
     };
 }
 

@@ -45,4 +45,23 @@ ok "a key added to the registry gets its line, one removed loses it" $?
 bash scripts/gen-scenario-doc.sh "$T/bnet" >"$T/d" 2>&1
 grep -qx '| `sharp.extra` | int | - | `0` | Made up. Choices: `x`. |' "$T/d"
 ok "a key added to the registry gets its row in docs/scenario.md" $?
+# The lists' commented examples in scenarios/default.yaml are kept by hand
+# (the generator keeps their lines): each list's "kind" comment names every
+# choice of its registry, and no other (a kind added to src/fault or to the
+# jobs' kinds must be named there, and in docs/scenario.md's row).
+for list in faults jobs; do
+  want=$("$BNET" keys --json | jq -r --arg p "$list[].kind" '.keys[] | select(.path == $p) | .choices[]' | sort)
+  got=$(awk -v l="$list" '
+    $1 == l":" { on = 1; next }
+    on && /^  # - kind:/ { sub(/^[^#]*#[^#]*# */, ""); print; more = 1; next }
+    on && more && /^  #  +# / { sub(/^[^#]*#[^#]*# */, ""); print; next }
+    on { more = 0 }
+    /^[a-z]/ { on = 0 }' scenarios/default.yaml | tr '|' '\n' | tr -d ' ' | grep -v '^$' | sort)
+  [ -n "$want" ] && [ "$want" = "$got" ]
+  ok "scenarios/default.yaml's $list[].kind comment names the registry's kinds" $?
+  row=$(grep -F "| \`$list[].kind\` |" docs/scenario.md | sed 's/Choices:.*//')
+  missing=0
+  for k in $want; do grep -qw -- "$k" <<<"$row" || { echo "  docs/scenario.md's $list[].kind row: no $k"; missing=1; }; done
+  ok "docs/scenario.md's $list[].kind row tells of every kind" $missing
+done
 finish

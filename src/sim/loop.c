@@ -354,10 +354,6 @@ static int run_windows(struct bn_sim *s, const struct bn_run_opts *opts, double 
         if (bn_partition_deliver(s) != 0)
             return bn_fail(err, BN_ENOMEM, "out of memory for events at t=%.3f us",
                            bn_time_to_us(s->fab.now));
-        /* a driver hearing deliveries at the window's end may be done now */
-        if (s->drv.ops->ranks && s->drv.ops->ranks->defers && s->fab.pool.in_use == 0 &&
-            work_done(s))
-            break;
         bn_time_t next;
         if (!bn_evq_next_time(&s->fab.evq, &next))
             break;

@@ -243,10 +243,6 @@ int bn_partition_deliver(struct bn_sim *s)
         qsort(c->msg, c->n, sizeof *c->msg, later_port_first);
     int rc = bn_partition_deliver_msgs(s, c->msg, c->n);
     c->n = 0;
-    /* a deferring driver hears the window's deliveries now, as on ranks */
-    const struct bn_driver_ranks_ops *dr = s->drv.ops ? s->drv.ops->ranks : NULL;
-    if (rc == 0 && !pt->ranks && dr && dr->defers)
-        dr->apply(s->drv.self, NULL, 0);
     return rc == 0 && !s->fab.oom ? 0 : -1;
 }
 

@@ -178,7 +178,6 @@ void bn_ranks_after_event(struct bn_sim *s, const struct bn_event *ev)
 {
     struct bn_partition *pt = s->part;
     bool idle = s->fab.pool.in_use == 0 && s->drv.ops->done(s->drv.self);
-    pt->last = *ev;
     if (idle && !pt->idle) {
         pt->mark = *ev;
         pt->marked = true;
@@ -312,13 +311,8 @@ static int exchange(struct bn_sim *s, bool watch, struct decision *d, struct bn_
     }
     /* the notes may have done this part's work (an iteration begun where
      * it receives nothing): idle from here, with no event of its own */
-    if (!pt->idle && s->fab.pool.in_use == 0 && s->drv.ops->done(s->drv.self)) {
+    if (!pt->idle && s->fab.pool.in_use == 0 && s->drv.ops->done(s->drv.self))
         pt->idle = true;
-        if (dr && dr->defers) { /* one process ends after the window's last event */
-            pt->mark = pt->last;
-            pt->marked = true;
-        }
-    }
     if (dr && dr->sync) { /* alike on every part: its events open windows too */
         bn_time_t t = dr->sync(s->drv.self, (const uint64_t(*)[2])b->drv, n);
         d->next = t < d->next ? t : d->next;
@@ -357,9 +351,6 @@ static int run_loop(struct bn_sim *s, const struct bn_run_opts *opts, double t0,
 {
     struct bn_partition *pt = s->part;
     bool watching = s->sc->sim.stall_us > 0 && s->drv.ops->work_mark, again = false, over = false;
-    /* a deferring driver's notes may leave every part idle with no event
-     * left: one more exchange tells the parts' marks */
-    bool tell = s->drv.ops->ranks && s->drv.ops->ranks->defers;
     uint64_t msgs = 0;
     bn_time_t end = 0;
     pt->pausing = true;
@@ -393,10 +384,6 @@ static int run_loop(struct bn_sim *s, const struct bn_run_opts *opts, double t0,
             continue;
         }
         again = false;
-        if (tell && d.next == BN_TIME_NEVER && !d.stop && !d.all_idle) {
-            tell = false;
-            continue;
-        }
         if (d.stop)
             msgs = 0; /* one process stops inside the window, holding its messages */
         window_done(pt, &msgs);

@@ -57,10 +57,6 @@ struct bn_driver_ranks_ops {
      * which one process runs once; else each runs in one part, or in two
      * as a mirror (bn_sim_mirrored). */
     bool app_everywhere;
-    /* The driver hears its deliveries only at a window's end, every part
-     * (and one process in parts) alike: apply takes this part's own notes
-     * too, and a part its notes leave idle ends at its last event. */
-    bool defers;
 };
 
 struct bn_driver_ops {
@@ -170,7 +166,6 @@ struct bn_partition {
     bool limited;               /* run only the events up to `limit` (the end) */
     struct bn_event mark;       /* the event that last left this part idle */
     bool marked;
-    struct bn_event last;       /* the last event run here (a deferring driver's end) */
     struct bn_event limit;
     uint64_t in_flight_elsewhere; /* rank 0, after the run: frames in the others' parts */
     void *ranks_bufs;           /* the exchange's buffers (ranks.c) */

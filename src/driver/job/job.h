@@ -37,8 +37,6 @@ struct bn_job_rt {
     uint32_t base;              /* its first task's global id */
     uint32_t *waiting;          /* per task: dependencies not yet done */
     bn_time_t *t_start;         /* per task: when it started this iteration */
-    bn_time_t *ready_at;        /* per task: when its last dependency to end ended (a
-                                 * delivery applied at a window's end comes after) */
     double *dur;                /* per task: how long it took this iteration (us) */
     uint32_t *left;             /* per task: transfers or sends still to land */
     double *unit_compute;       /* per unit: its compute this iteration (us) */
@@ -77,18 +75,16 @@ struct bn_jobs_exec {
     bool trace;                 /* keep every task's span */
     struct bn_error *err;
     int rc;
-    /* A partitioned run (job_ranks.c, docs/parallel.md): every part runs
-     * the whole driver and hears each delivery at the window's end, from
-     * its notes, at the delivery's time; a reaction must land past the
-     * window (`horizon`). */
+    /* On ranks (job_ranks.c, docs/parallel.md): every part runs the whole
+     * driver, and a delivery, which only its receiver's part sees, reaches
+     * the driver as its own event coll.step_latency_us later; the others
+     * schedule it from a note at the window's end. */
     const struct bn_ranks *ranks;   /* on mpirun's ranks (NULL: one process) */
-    bool defer, applying;
-    struct bn_job_note *notes;      /* this part's deliveries since the last window's end */
+    struct bn_job_note *notes;      /* this part's deliveries since the last exchange */
     uint32_t nnotes, notes_cap;
-    bn_time_t horizon, scheduled;   /* while applying: the window's end; the earliest event */
 };
 
-/* A delivery at a window's end: when, and its post. */
+/* A delivery heard on the other parts: when it landed, and its post. */
 struct bn_job_note {
     bn_time_t when;
     uint32_t cookie, pad;
@@ -116,17 +112,15 @@ void bn_jobs_scheds_free(struct bn_jobs_exec *x);
 
 /* job_exec.c: run every job to its last iteration. */
 int bn_jobs_execute(struct bn_jobs_exec *x, struct bn_error *err);
-/* job_exec.c: a delivery's reaction (the receiver's completion of post
- * `cookie`), at the fabric's now. */
-void bn_jobs_delivered(struct bn_jobs_exec *x, uint32_t cookie);
+/* job_exec.c: schedule the driver's event for the delivery of post
+ * `cookie`, which landed at `when` (it runs coll.step_latency_us later). */
+void bn_jobs_hear(struct bn_jobs_exec *x, uint32_t cookie, bn_time_t when);
 
-/* job_ranks.c: whether every reaction to a delivery lands a lookahead
- * later, so that the parts may hear of it at the window's end (BN_OK), or
- * why not (BN_EINPUT, naming the job's key); the notes' ops. */
+/* job_ranks.c: whether the ranks may hear of a delivery at the window's
+ * end (coll.step_latency_us at least the lookahead: BN_OK), or why not
+ * (BN_EINPUT, naming the key); the notes' ops. */
 int bn_jobs_defer_check(struct bn_jobs_exec *x, struct bn_error *err);
 extern const struct bn_driver_ranks_ops bn_jobs_ranks_ops;
-/* A reaction while applying notes that lands inside the window: refused. */
-void bn_jobs_too_soon(struct bn_jobs_exec *x, uint32_t job, const char *what);
 
 /* job_stats.c: a task's figures, as it finishes; an iteration's, as the
  * last of its tasks does (its replays: what each dimension exposed). */

@@ -8,6 +8,13 @@
  * message per pair. Communicators have their own queue pairs, as NCCL's
  * do. When an iteration's last task is done the next starts; background
  * flows are reposted as they land until the other jobs are done.
+ *
+ * A delivery reaches the driver as its own event, coll.step_latency_us
+ * after the data landed (the receiver's proxy seeing the completion and
+ * acting on it): the next transfer posts then, a task that waited on it
+ * ends then. So the driver's state changes only in its own events, which
+ * run in the keyed order alike in one loop and on every part of a run on
+ * ranks (docs/parallel.md, "Jobs on ranks").
  */
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +25,10 @@
 #include "driver/coll/coll.h"
 #include "driver/job/job.h"
 
-enum { EV_TASK_DONE = 0, EV_POST = 1, EV_JOB_START = 2 };
+enum { EV_TASK_DONE = 0, EV_POST = 1, EV_JOB_START = 2, EV_DELIVERED = 3 };
+/* a delivery's event: its post's id with this bit, apart from a task's id
+ * (a post's own EV_POST is done before it can land) */
+#define OBJ_DELIVERED 0x80000000u
 #define INST_SEND UINT32_MAX
 #define INST_FLOW (UINT32_MAX - 1)
 #define COMM_SENDS 0xffffffu   /* the communicator key of a job's sends */
@@ -33,6 +43,7 @@ struct bn_job_inst {
 
 struct bn_job_post {
     bn_time_t at;               /* when it was posted (the trace's steps) */
+    bn_time_t landed;           /* when its receiver took it all */
     uint32_t inst, xfer, job, next_free;
 };
 
@@ -96,16 +107,9 @@ static uint32_t qp_for(struct bn_jobs_exec *x, uint32_t src, uint32_t dst, uint3
     return x->qp_val[i];
 }
 
-/* The driver's own event at `at`; while a window's notes are applied it
- * must land past the window (every part schedules it alike). */
-static void schedule(struct bn_jobs_exec *x, bn_time_t at, uint32_t obj, uint32_t arg,
-                     uint32_t job)
+/* The driver's own event at `at`. */
+static void schedule(struct bn_jobs_exec *x, bn_time_t at, uint32_t obj, uint32_t arg)
 {
-    if (x->applying) {
-        if (at < x->horizon)
-            return bn_jobs_too_soon(x, job, "a task that follows it ends");
-        x->scheduled = at < x->scheduled ? at : x->scheduled;
-    }
     bn_fabric_schedule(&x->s->fab, at, BN_EV_APP, obj, arg);
 }
 
@@ -115,7 +119,8 @@ static uint32_t new_post(struct bn_jobs_exec *x, uint32_t inst, uint32_t xfer, u
     if (i != UINT32_MAX) {
         x->post_free = x->post[i].next_free;
     } else {
-        if (!bn_grow((void **)&x->post, x->npost, &x->post_cap, sizeof *x->post))
+        if (x->npost == OBJ_DELIVERED ||
+            !bn_grow((void **)&x->post, x->npost, &x->post_cap, sizeof *x->post))
             return UINT32_MAX;
         i = x->npost++;
     }
@@ -132,8 +137,6 @@ static void free_post(struct bn_jobs_exec *x, uint32_t i)
 static void post_message(struct bn_jobs_exec *x, uint32_t src, uint32_t dst, uint32_t ch,
                          uint32_t job, uint32_t comm, uint64_t bytes, uint32_t cookie)
 {
-    if (x->applying)
-        return bn_jobs_too_soon(x, job, "a send that follows it posts");
     uint32_t qp = qp_for(x, src, dst, ch, job, comm);
     int rc = qp == BN_NONE ? -1 : bn_qp_post(&x->s->nics, qp, bytes, BN_VERB_WRITE, cookie);
     if (rc == -2)
@@ -160,17 +163,20 @@ static void post_xfer(struct bn_jobs_exec *x, uint32_t pi)
     post_message(x, host[t.src], host[t.dst], t.channel, in->job, comm, t.bytes, pi);
 }
 
-/* Ready transfers of instance `ii` wait out the step latency, then post. */
-static void release(struct bn_jobs_exec *x, uint32_t ii, const uint32_t *xs, uint32_t n)
+/* Ready transfers of instance `ii` post after the step latency: a
+ * collective's first ones wait it out; the ones a delivery made ready
+ * post at once, since the delivery's event came that late (`now`). */
+static void release(struct bn_jobs_exec *x, uint32_t ii, const uint32_t *xs, uint32_t n,
+                    bool now)
 {
     for (uint32_t i = 0; i < n && x->rc == BN_OK; i++) {
         uint32_t pi = new_post(x, ii, xs[i], x->inst[ii].job);
         if (pi == UINT32_MAX)
             return fail(x, BN_ENOMEM, "out of memory posting a transfer");
-        if (x->step_ps == 0)
+        if (now || x->step_ps == 0)
             post_xfer(x, pi);
         else
-            schedule(x, x->s->fab.now + x->step_ps, pi, EV_POST, x->inst[ii].job);
+            schedule(x, x->s->fab.now + x->step_ps, pi, EV_POST);
     }
 }
 
@@ -195,8 +201,6 @@ static void finish_task(struct bn_jobs_exec *x, uint32_t job, uint32_t t)
         x->rc = rc;
     for (uint32_t k = g->succ_off[t]; k < g->succ_off[t + 1]; k++) {
         uint32_t u = g->succ[k];
-        if (jr->ready_at[u] < x->s->fab.now)
-            jr->ready_at[u] = x->s->fab.now;
         if (--jr->waiting[u] == 0)
             push_todo(x, job, u);
     }
@@ -240,16 +244,17 @@ static void chain_leg(void *ctx, const struct bn_xfer_view *t, struct bn_chain_l
     leg->step_ps = c->x->step_ps;
 }
 
-/* When an aggregate collective whose flows are all delivered is done: its
- * head later, and no sooner than its longest chain (coll_chain.c). */
-static bn_time_t bulk_end(struct bn_jobs_exec *x, const struct bn_job_inst *in)
+/* When an aggregate collective whose flows all landed (the last at
+ * `landed`) is done: its head later, and no sooner than its longest chain
+ * (coll_chain.c); heard a step latency after, as a delivery is. */
+static bn_time_t bulk_end(struct bn_jobs_exec *x, const struct bn_job_inst *in, bn_time_t landed)
 {
     const struct bn_job_rt *jr = &x->jobs[in->job];
     struct chain_ctx c = {x, in};
     double head = 0, chain = bn_coll_chain_us(x->s, in->sched, in->bulk_at, chain_leg, &c, &head);
-    bn_time_t now = x->s->fab.now, end = now + bn_time_from_us(head);
+    bn_time_t end = landed + bn_time_from_us(head);
     bn_time_t floor = jr->t_start[in->task] + bn_time_from_us(chain);
-    return end > floor ? end : floor;
+    return (end > floor ? end : floor) + x->step_ps;
 }
 
 /* A collective on the fabric: its schedule started in a free instance. */
@@ -294,27 +299,10 @@ static void start_coll(struct bn_jobs_exec *x, uint32_t job, uint32_t t)
         finish_task(x, job, t);
         return;
     }
-    release(x, ii, x->ready, bn_sched_run_initial(&in->run, x->ready));
+    release(x, ii, x->ready, bn_sched_run_initial(&in->run, x->ready), false);
 }
 
-static void start_task_now(struct bn_jobs_exec *x, uint32_t job, uint32_t t);
-
-/* A task starts once its last dependency has ended: on ranks a delivery's
- * note is applied at its own time after the window's events ran, so a
- * dependency that ended later in the window sets the start. */
 static void start_task(struct bn_jobs_exec *x, uint32_t job, uint32_t t)
-{
-    bn_time_t now = x->s->fab.now, at = x->jobs[job].ready_at[t];
-    if (at <= now) {
-        start_task_now(x, job, t);
-        return;
-    }
-    x->s->fab.now = at;
-    start_task_now(x, job, t);
-    x->s->fab.now = now;
-}
-
-static void start_task_now(struct bn_jobs_exec *x, uint32_t job, uint32_t t)
 {
     struct bn_job_rt *jr = &x->jobs[job];
     const struct bn_task *tk = &jr->g.tasks[t];
@@ -324,7 +312,7 @@ static void start_task_now(struct bn_jobs_exec *x, uint32_t job, uint32_t t)
         if (us == 0)
             finish_task(x, job, t);
         else
-            schedule(x, x->s->fab.now + bn_time_from_us(us), jr->base + t, EV_TASK_DONE, job);
+            schedule(x, x->s->fab.now + bn_time_from_us(us), jr->base + t, EV_TASK_DONE);
         return;
     }
     if (tk->kind == BN_TASK_COLL) {
@@ -362,7 +350,6 @@ static void start_iteration(struct bn_jobs_exec *x, uint32_t job)
     jr->iter_start = x->s->fab.now;
     jr->tasks_left = g->ntasks;
     memcpy(jr->waiting, g->ndeps, (size_t)g->ntasks * sizeof *jr->waiting);
-    memset(jr->ready_at, 0, (size_t)g->ntasks * sizeof *jr->ready_at);
     for (uint32_t u = 0; u < g->nunits; u++)
         jr->unit_compute[u] = 0;
     for (uint32_t t = g->ntasks; t-- > 0;) /* pushed in reverse: started in index order */
@@ -422,7 +409,7 @@ static void keep_step(struct bn_jobs_exec *x, const struct bn_job_post *po,
     bn_sched_view(in->sched, po->xfer, &t);
     const uint32_t *rank = &jr->g.comm_rank[jr->g.comm_off[jr->g.tasks[in->task].comm]];
     out->steps[out->nsteps++] = (struct bn_job_step){
-        .start_us = bn_time_to_us(po->at), .end_us = bn_time_to_us(x->s->fab.now),
+        .start_us = bn_time_to_us(po->at), .end_us = bn_time_to_us(po->landed),
         .bytes = t.bytes, .job = po->job, .channel = t.channel,
         .rank = rank[t.src], .peer = rank[t.dst],
     };
@@ -433,16 +420,22 @@ static void on_complete(void *self, uint32_t cookie, enum bn_completion_side sid
     struct bn_jobs_exec *x = self;
     if (side != BN_COMPLETE_RX)
         return;
-    if (x->defer) { /* every part hears of it at the window's end (job_ranks.c) */
+    if (x->ranks) { /* the other parts hear of it at the window's end (job_ranks.c) */
         if (!bn_grow((void **)&x->notes, x->nnotes, &x->notes_cap, sizeof *x->notes))
             return fail(x, BN_ENOMEM, "out of memory for delivery notes");
         x->notes[x->nnotes++] = (struct bn_job_note){.when = when, .cookie = cookie};
-        return;
     }
-    bn_jobs_delivered(x, cookie);
+    bn_jobs_hear(x, cookie, when);
 }
 
-void bn_jobs_delivered(struct bn_jobs_exec *x, uint32_t cookie)
+void bn_jobs_hear(struct bn_jobs_exec *x, uint32_t cookie, bn_time_t when)
+{
+    x->post[cookie].landed = when;
+    schedule(x, when + x->step_ps, cookie | OBJ_DELIVERED, EV_DELIVERED);
+}
+
+/* The delivery of post `cookie` heard: what it makes ready. */
+static void delivered(struct bn_jobs_exec *x, uint32_t cookie)
 {
     struct bn_job_post po = x->post[cookie];
     struct bn_job_rt *jr = &x->jobs[po.job];
@@ -471,19 +464,19 @@ void bn_jobs_delivered(struct bn_jobs_exec *x, uint32_t cookie)
     }
     struct bn_job_inst *in = &x->inst[po.inst];
     if (in->bulk_at)
-        in->bulk_at[2 * (size_t)po.xfer + 1] = x->s->fab.now;
+        in->bulk_at[2 * (size_t)po.xfer + 1] = po.landed;
     if (x->trace)
         keep_step(x, &po, in);
-    release(x, po.inst, x->ready, bn_sched_run_deliver(&in->run, po.xfer, x->ready));
+    release(x, po.inst, x->ready, bn_sched_run_deliver(&in->run, po.xfer, x->ready), true);
     if (in->run.delivered < in->sched->nxfers)
         return;
     if (in->run.conflicts)
         return fail(x, BN_EINTERNAL, "a collective's schedule raced on the fabric");
     uint32_t job = in->job, task = in->task;
-    bn_time_t end = in->bulk_at ? bulk_end(x, in) : x->s->fab.now;
+    bn_time_t end = in->bulk_at ? bulk_end(x, in, po.landed) : x->s->fab.now;
     free_inst(x, po.inst);
     if (end > x->s->fab.now) {
-        schedule(x, end, jr->base + task, EV_TASK_DONE, job);
+        schedule(x, end, jr->base + task, EV_TASK_DONE);
         return;
     }
     finish_task(x, job, task);
@@ -501,6 +494,10 @@ static int exec_event(struct bn_sim *s, void *self, const struct bn_event *ev,
             post_xfer(x, ev->obj);
         else
             free_post(x, ev->obj);
+        return x->rc;
+    }
+    if (ev->arg == EV_DELIVERED) {
+        delivered(x, ev->obj & ~OBJ_DELIVERED);
         return x->rc;
     }
     if (ev->arg == EV_JOB_START) {
@@ -587,7 +584,7 @@ static const struct bn_driver_ops jobs_driver = {
     .qp_error = exec_qp_error,
 };
 
-/* Partitioned: deliveries heard at the window's end (job_ranks.c). */
+/* Partitioned: on ranks, deliveries told the other parts (job_ranks.c). */
 static const struct bn_driver_ops jobs_driver_parts = {
     .name = "jobs",
     .start = exec_start,
@@ -609,19 +606,13 @@ int bn_jobs_execute(struct bn_jobs_exec *x, struct bn_error *err)
         x->fg_left += x->jobs[k].j->kind != BN_SC_JOB_BACKGROUND;
     double t0 = bn_wall_now();
     int rc = BN_OK;
-    /* in parts: deferred where every reaction lands past its window; on
-     * ranks that must hold (else refused) */
-    if (x->s->part) {
-        struct bn_error why = {0};
-        rc = bn_jobs_defer_check(x, x->ranks ? err : &why);
-        x->defer = rc == BN_OK;
-        if (!x->ranks)
-            rc = BN_OK;
-    }
+    /* on ranks a delivery's event must land past its window */
+    if (x->ranks)
+        rc = bn_jobs_defer_check(x, err);
     if (rc == BN_OK && x->ranks)
         rc = bn_ranks_bind(x->s, x->ranks, err);
     if (rc == BN_OK)
-        rc = bn_sim_attach(x->s, x->defer ? &jobs_driver_parts : &jobs_driver, x, err);
+        rc = bn_sim_attach(x->s, x->s->part ? &jobs_driver_parts : &jobs_driver, x, err);
     if (x->ranks)
         rc = bn_ranks_agree(x->ranks, rc, err);
     if (rc == BN_OK)

@@ -115,11 +115,10 @@ static int alloc_run(struct bn_job_rt *jr, struct bn_error *err)
     size_t n = (size_t)jr->g.ntasks + 1;
     jr->waiting = malloc(n * sizeof *jr->waiting);
     jr->t_start = malloc(n * sizeof *jr->t_start);
-    jr->ready_at = calloc(n, sizeof *jr->ready_at);
     jr->dur = calloc(n, sizeof *jr->dur);
     jr->left = calloc(n, sizeof *jr->left);
     jr->unit_compute = calloc((size_t)jr->g.nunits + 1, sizeof *jr->unit_compute);
-    if (!jr->waiting || !jr->t_start || !jr->ready_at || !jr->dur || !jr->left || !jr->unit_compute)
+    if (!jr->waiting || !jr->t_start || !jr->dur || !jr->left || !jr->unit_compute)
         return bn_fail(err, BN_ENOMEM, "out of memory for a job of %u tasks", jr->g.ntasks);
     return BN_OK;
 }
@@ -133,7 +132,6 @@ static void free_rt(struct bn_job_rt *jr)
     free(jr->comm_modelled);
     free(jr->waiting);
     free(jr->t_start);
-    free(jr->ready_at);
     free(jr->dur);
     free(jr->left);
     free(jr->unit_compute);

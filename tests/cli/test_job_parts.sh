@@ -11,32 +11,7 @@
 set -uo pipefail
 source tests/cli/lib.sh
 
-cat >"$T/jobs.yaml" <<'YAML'
-topology:
-  kind: fat_tree
-  k: 4
-jobs:
-  - name: tpdp
-    tp: 2
-    dp: 4
-    layers: 1
-    seq_len: 128
-    hidden: 512
-    ffn_hidden: 1024
-    heads: 8
-    vocab: 4096
-  - name: ppdp
-    tp: 1
-    pp: 2
-    dp: 4
-    layers: 2
-    seq_len: 128
-    hidden: 512
-    ffn_hidden: 1024
-    heads: 8
-    vocab: 4096
-    iterations: 2
-YAML
+cp tests/data/jobs/two_jobs.yaml "$T/jobs.yaml"
 
 # parts NAME ARGS...: one loop in the keyed order against 1..4 parts
 parts() {

@@ -19,32 +19,7 @@ if [[ $(ldd "$BNET") != *libmpi* ]] || ! command -v mpirun >/dev/null; then
   exit
 fi
 
-cat >"$T/jobs.yaml" <<'YAML'
-topology:
-  kind: fat_tree
-  k: 4
-jobs:
-  - name: tpdp
-    tp: 2
-    dp: 4
-    layers: 1
-    seq_len: 128
-    hidden: 512
-    ffn_hidden: 1024
-    heads: 8
-    vocab: 4096
-  - name: ppdp
-    tp: 1
-    pp: 2
-    dp: 4
-    layers: 2
-    seq_len: 128
-    hidden: 512
-    ffn_hidden: 1024
-    heads: 8
-    vocab: 4096
-    iterations: 2
-YAML
+cp tests/data/jobs/two_jobs.yaml "$T/jobs.yaml"
 
 # same NP NAME ARGS...: one process in NP parts, and the one loop in the
 # keyed order (but for the command and the echoed keys), against mpirun -np NP

@@ -21,9 +21,9 @@ scripts/setup.sh build-asan -DBNET_SANITIZE=ON
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --output-on-failure -j"$jobs")
 
-# Replay fuzz/regressions/, then each libFuzzer harness for 15 s, one per
-# core at a time: on CI's 2 cores about 1.3 minutes with the clang build.
-scripts/fuzz.sh -j "$jobs" 15
+# Replay fuzz/regressions/, then each libFuzzer harness for 10 s, one per
+# core at a time: on CI's 2 cores about a minute with the clang build.
+scripts/fuzz.sh -j "$jobs" 10
 
 # The Debian packages, built (with this test suite inside), installed and
 # used (docs/packaging.md): about 1.5 min on 2 cores; when asked (.ci/run asks).

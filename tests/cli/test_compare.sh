@@ -56,8 +56,10 @@ got=$(jq '.fabrics[1].incast.victim.line_rate_pct' "$T/a.json")
 ok "compare's victim row is that run's victim ($got % of 400 Gb/s)" $?
 
 # a scale-up preset is a column when one domain holds the cluster: auto
-# adds nvlink5 for 8 GPUs; its rows run over NVLink at 7200 Gb/s
-"$BNET" compare --set topology.kind=leaf_spine --set topology.k=4 -j 2 --json "$T/n.json" \
+# adds nvlink5 for 8 GPUs; its rows run over NVLink at 7200 Gb/s (flow
+# level here and below: the columns' choice, in a second, not 15)
+"$BNET" compare --set topology.kind=leaf_spine --set topology.k=4 -j 2 --fidelity flow \
+    --json "$T/n.json" \
     >"$T/n.txt" 2>&1
 check "auto: ib-ndr, roce-400g, uec-800g and nvlink5" "$T/n.json" \
     '[.fabrics[].fabric] == ["ib-ndr", "roce-400g", "uec-800g", "nvlink5"] and
@@ -71,7 +73,7 @@ check "nvlink5: NVLink's port rate and latency, AllReduce through NVLS within it
 rc=$?
 [ "$rc" -eq 2 ] && grep -q "key 'compare.fabrics': 'nvlink5' is a scale-up domain" "$T/err"
 ok "nvlink5 for 128 GPUs in domains of 72: exit 2, naming the key" $?
-"$BNET" compare "${SMALL[@]}" -j 2 --json "$T/d.json" >/dev/null
+"$BNET" compare "${SMALL[@]}" -j 2 --fidelity flow --json "$T/d.json" >/dev/null
 check "auto without NVLink domains (scale_up.domain_gpus=0 set): no nvlink5" "$T/d.json" \
     '[.fabrics[].fabric] == ["ib-ndr", "roce-400g", "uec-800g"]'
 

@@ -168,6 +168,7 @@ static int collnet_build(struct bn_sched *s, struct bn_error *err)
 
 const struct bn_coll_algo_ops bn_coll_algo_collnet = {
     .name = "collnet",
+    .summary = "reduced in the switches' SHARP aggregation units",
     .family = BN_FAMILY_COLLNET,
     .needs_aggregation = true,
     .supports = collnet_supports,

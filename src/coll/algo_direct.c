@@ -97,6 +97,7 @@ static int direct_build(struct bn_sched *s, struct bn_error *err)
 
 const struct bn_coll_algo_ops bn_coll_algo_direct = {
     .name = "direct",
+    .summary = "every rank to each peer at once, no dependencies",
     .supports = direct_supports,
     .build = direct_build,
 };

@@ -117,6 +117,7 @@ static int hier_bulk(struct bn_sched *s, struct bn_error *err)
 
 const struct bn_coll_algo_ops bn_coll_algo_hier = {
     .name = "hier",
+    .summary = "ring in each server, then across servers per rail",
     .family = BN_FAMILY_RING,
     .forced_only = true, /* an alternative to NCCL's rings, not NCCL's: coll.algo names it */
     .compact = BN_COMPACT_TWO_LEVEL,

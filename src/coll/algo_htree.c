@@ -145,6 +145,7 @@ static uint64_t htree_transfers(const struct bn_coll_params *p)
  * coll.algo asks for it. */
 const struct bn_coll_algo_ops bn_coll_algo_htree = {
     .name = "htree",
+    .summary = "NCCL's tree on servers: a chain in each, a tree across",
     .family = BN_FAMILY_TREE,
     .forced_only = true,
     .supports = htree_supports,

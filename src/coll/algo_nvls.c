@@ -106,6 +106,7 @@ static int nvls_build(struct bn_sched *s, struct bn_error *err)
 
 const struct bn_coll_algo_ops bn_coll_algo_nvls = {
     .name = "nvls",
+    .summary = "reduced and multicast by the NVSwitch, with scale_up.nvls",
     .family = BN_FAMILY_NVLS,
     .needs_nvls = true,
     .supports = nvls_supports,

@@ -146,6 +146,7 @@ static int rhd_build(struct bn_sched *s, struct bn_error *err)
 
 const struct bn_coll_algo_ops bn_coll_algo_rhd = {
     .name = "rhd",
+    .summary = "Rabenseifner: recursive halving, then doubling",
     .forced_only = true, /* its ECMP collisions elude the alpha-beta model (tuner.c) */
     .supports = rhd_supports,
     .build = rhd_build,

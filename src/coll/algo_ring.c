@@ -182,6 +182,7 @@ static int ring_bulk(struct bn_sched *s, struct bn_error *err)
 
 const struct bn_coll_algo_ops bn_coll_algo_ring = {
     .name = "ring",
+    .summary = "each rank sends to the next, 2(n-1) steps",
     .family = BN_FAMILY_RING,
     .compact = BN_COMPACT_CHAINS,
     .supports = ring_supports,

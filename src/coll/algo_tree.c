@@ -176,6 +176,7 @@ static uint64_t tree_transfers(const struct bn_coll_params *p)
 
 const struct bn_coll_algo_ops bn_coll_algo_tree = {
     .name = "tree",
+    .summary = "NCCL's double binary tree: reduce up, copy down",
     .family = BN_FAMILY_TREE,
     .supports = tree_supports,
     .build = tree_build,

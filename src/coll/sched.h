@@ -367,6 +367,7 @@ enum bn_coll_family {
 /* Algorithms: one file each behind this table (coll/algo_*.c). */
 struct bn_coll_algo_ops {
     const char *name;          /* as in coll.algo: "ring", "tree" ... */
+    const char *summary;       /* one line: how it moves the data (coll.algo's doc) */
     enum bn_coll_family family;
     bool needs_aggregation;    /* runs only on switches' aggregation units (sharp.enabled) */
     bool needs_nvls;           /* runs only inside one NVLink domain's NVLS (scale_up.nvls) */
@@ -396,6 +397,12 @@ struct bn_coll_algo_ops {
 const struct bn_coll_algo_ops *bn_coll_algo_find(const char *name);
 /* Registry order, for listing and for the tuner; NULL past the end. */
 const struct bn_coll_algo_ops *bn_coll_algo_at(uint32_t i);
+/* Algorithm i's summary, NULL past the end. */
+const char *bn_coll_algo_summary(size_t i);
+/* coll.algo's doc: "Algorithm, like NCCL_ALGO: ", what auto does, each
+ * algorithm's "name (summary)" and "See docs/collectives.md." (written
+ * beside the registry: the row needs a constant). */
+extern const char bn_coll_algo_doc[];
 /* Algorithm a's parsed keys: its block of p->algo_keys (NULL if none given). */
 const void *bn_coll_algo_keys(const struct bn_coll_params *p, const struct bn_coll_algo_ops *a);
 /* Every algorithm's own key rows, for the scenario registry to splice in

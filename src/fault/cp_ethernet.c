@@ -73,6 +73,7 @@ static void eth_plan(const void *keys_, const struct bn_cp_change *c, bn_time_t 
 
 const struct bn_cp_ops bn_cp_ethernet = {
     .name = "ethernet",
+    .summary = "BFD or loss of signal, BGP withdrawals hop by hop",
     .reroutes = true,
     .keys = keys,
     .nkeys = sizeof keys / sizeof keys[0],

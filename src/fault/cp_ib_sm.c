@@ -65,6 +65,7 @@ static void sm_plan(const void *keys_, const struct bn_cp_change *c, bn_time_t *
 
 const struct bn_cp_ops bn_cp_ib_sm = {
     .name = "ib_sm",
+    .summary = "an InfiniBand subnet manager sweeps, recomputes, uploads",
     .reroutes = true,
     .keys = keys,
     .nkeys = sizeof keys / sizeof keys[0],

@@ -45,6 +45,7 @@ static void local_plan(const void *keys_, const struct bn_cp_change *c, bn_time_
 
 const struct bn_cp_ops bn_cp_local = {
     .name = "local",
+    .summary = "switches repair their own tables, NVIDIA SHIELD style",
     .reroutes = true,
     .keys = keys,
     .nkeys = sizeof keys / sizeof keys[0],

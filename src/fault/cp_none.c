@@ -7,5 +7,6 @@
 
 const struct bn_cp_ops bn_cp_none = {
     .name = "none",
+    .summary = "static tables",
     .reroutes = false,
 };

@@ -39,6 +39,7 @@ struct bn_cp_change {
 
 struct bn_cp_ops {
     const char *name;
+    const char *summary; /* one line: what reroutes (routing.control_plane's doc) */
     bool reroutes;      /* false: tables never change (traffic into a dead link is lost) */
     /* Its own scenario keys (core/keyrow.h rows, BN_ROW_CP: fields of its
      * keys struct, in bn_scenario.cp[its registry index], checked to fit,
@@ -53,6 +54,11 @@ struct bn_cp_ops {
 /* The registry (routing.control_plane = 0 for auto, else 1 + index). */
 const struct bn_cp_ops *bn_cp_at(size_t i);
 const char *bn_cp_name(size_t i);
+const char *bn_cp_summary(size_t i);
+/* routing.control_plane's doc: "What reroutes around failures: ", each
+ * plane's "name (summary)", then what auto is and "See docs/failures.md."
+ * (written beside the registry: the row needs a constant). */
+extern const char bn_cp_doc[];
 /* Plane cp's parsed keys: its block of sc. */
 const void *bn_cp_keys(const struct bn_scenario *sc, const struct bn_cp_ops *cp);
 /* Every plane's own key rows, for the scenario registry to splice in after

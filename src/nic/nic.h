@@ -225,6 +225,7 @@ const void *bn_nic_cc_params(const struct bn_nics *n, const struct bn_qp *qp);
 
 struct bn_transport_ops {
     const char *name;
+    const char *summary; /* one line: what it resends (nic.transport's doc) */
     /* Its own scenario keys (core/keyrow.h rows, BN_ROW_TP: fields of its
      * keys struct, in bn_scenario.tp[its registry index], checked to fit,
      * BN_TP_KEYS_CHECK; setup reads them with bn_transport_keys); nkeys of
@@ -539,6 +540,10 @@ extern const struct bn_key_modules bn_transport_key_modules;
  * the NIC's reorder histogram and the memory estimate size by it. */
 uint32_t bn_tp_sr_window(const struct bn_scenario *sc);
 const char *bn_transport_name(size_t i);
+const char *bn_transport_summary(size_t i);
+/* nic.transport's doc: "Reliability: " and each transport's "name
+ * (summary)" (written beside the registry: the row needs a constant). */
+extern const char bn_transport_doc[];
 const struct bn_cc_ops *bn_cc_at(size_t i);
 const char *bn_cc_name(size_t i);
 const char *bn_cc_summary(size_t i);

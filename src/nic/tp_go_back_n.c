@@ -117,6 +117,7 @@ static void gbn_on_timeout(struct bn_nics *n, uint32_t qpid)
 
 const struct bn_transport_ops bn_tp_go_back_n = {
     .name = "go_back_n",
+    .summary = "resend from the first unacknowledged packet",
     .next_data = gbn_next_data,
     .has_data = gbn_has_data,
     .in_flight = gbn_in_flight,

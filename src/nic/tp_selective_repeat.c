@@ -299,6 +299,7 @@ static void sr_prefetch(struct bn_nics *n, uint32_t qpid, const struct bn_packet
 
 const struct bn_transport_ops bn_tp_selective_repeat = {
     .name = "selective_repeat",
+    .summary = "accept out of order, resend only what is missing",
     .keys = keys,
     .nkeys = sizeof keys / sizeof keys[0],
     .next_data = sr_next_data,

@@ -136,10 +136,7 @@ static const struct bn_key_row head[] = {
 
     { .info.path = "topology.kind", ENUM_KEY, .info.unit = "", .info.def = "fat_tree",
       .info.choice = bn_topo_builder_name,
-      .info.doc = "Network shape: three-tier fat-tree, two-tier leaf-spine, rail-optimized "
-                  "(DGX SuperPOD style), or read from topology.file (bnet's text format, "
-                  "ibnetdiscover output, or the ns-3 topology HPCC, ASTRA-sim and SimAI use). "
-                  "See docs/topologies.md.",
+      .info.doc = bn_topo_builder_doc, /* each builder's name and summary, beside the registry */
       FIELD(topology.kind) },
     { .info.path = "topology.k", INT_KEY, .info.unit = "ports", .info.def = "8",
       .info.doc = "Switch radix (ports per switch); sets the network size. Even, 2..256 "
@@ -278,8 +275,7 @@ static const struct bn_key_row body[] = {
       FIELD(nic.mtu_bytes) },
     { .info.path = "nic.transport", ENUM_KEY, .info.unit = "", .info.def = "go_back_n",
       .info.choice = bn_transport_name,
-      .info.doc = "Reliability: go_back_n (resend from the first unacknowledged packet) or "
-                  "selective_repeat (accept out of order, resend only what is missing).",
+      .info.doc = bn_transport_doc, /* each transport's name and summary, beside the registry */
       FIELD(nic.transport) },
     { .info.path = "nic.entropy", ENUM_KEY, .info.unit = "", .info.def = "per_flow",
       .info.choice = entropy_choice,
@@ -469,10 +465,7 @@ static const struct bn_key_row mid[] = {
       FIELD(observe.slowdown_edges) },
     { .info.path = "routing.control_plane", ENUM_KEY, .info.unit = "", .info.def = "auto",
       .info.choice = control_plane_choice,
-      .info.doc = "What reroutes around failures: none (static tables), local (switches repair "
-                  "their own tables, NVIDIA SHIELD style), ib_sm (an InfiniBand subnet manager), "
-                  "ethernet (BFD/loss of signal and BGP withdrawals); auto = ib_sm with credit "
-                  "flow control, else ethernet. See docs/failures.md.",
+      .info.doc = bn_cp_doc, /* each plane's name and summary, then auto, beside the registry */
       FIELD(routing.control_plane) },
 };
 
@@ -828,8 +821,7 @@ static const struct bn_key_row tail[] = {
       FIELD(coll.op) },
     { .info.path = "coll.algo", ENUM_KEY, .info.unit = "", .info.def = "auto",
       .info.choice = algo_choice,
-      .info.doc = "Algorithm, like NCCL_ALGO: auto lets the tuner pick per size from its "
-                  "latency + bandwidth model; the others force one (docs/collectives.md).",
+      .info.doc = bn_coll_algo_doc, /* auto, then each algorithm's summary, beside the registry */
       FIELD(coll.algo) },
     { .info.path = "coll.channels", INT_KEY, .info.unit = "", .info.def = "0",
       .info.doc = "Channels, like NCCL_MIN/MAX_NCHANNELS: parallel rings/trees, each on its "

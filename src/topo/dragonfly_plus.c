@@ -81,6 +81,7 @@ static int build(struct bn_topo *t, const struct bn_scenario *sc, struct bn_erro
 
 const struct bn_topo_builder_ops bn_topo_dragonfly_plus = {
     .name = "dragonfly_plus",
+    .summary = "leaf-spine groups, global links between spines",
     .keys = keys,
     .nkeys = sizeof keys / sizeof keys[0],
     .build = build,

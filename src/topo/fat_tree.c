@@ -81,6 +81,7 @@ static int build(struct bn_topo *t, const struct bn_scenario *sc, struct bn_erro
 
 const struct bn_topo_builder_ops bn_topo_fat_tree = {
     .name = "fat_tree",
+    .summary = "three-tier fat-tree of k pods",
     .fat_tree_shape = true,
     .build = build,
 };

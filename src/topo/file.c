@@ -160,5 +160,6 @@ static int build(struct bn_topo *t, const struct bn_scenario *sc, struct bn_erro
 
 const struct bn_topo_builder_ops bn_topo_file = {
     .name = "file",
+    .summary = "bnet's text format, from topology.file",
     .build = build,
 };

@@ -400,5 +400,6 @@ static int build(struct bn_topo *t, const struct bn_scenario *sc, struct bn_erro
 
 const struct bn_topo_builder_ops bn_topo_ibnetdiscover = {
     .name = "ibnetdiscover",
+    .summary = "ibnetdiscover output, from topology.file",
     .build = build,
 };

@@ -45,5 +45,6 @@ static int build(struct bn_topo *t, const struct bn_scenario *sc, struct bn_erro
 
 const struct bn_topo_builder_ops bn_topo_leaf_spine = {
     .name = "leaf_spine",
+    .summary = "two-tier leaf-spine, a folded Clos",
     .build = build,
 };

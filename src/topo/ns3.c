@@ -246,5 +246,6 @@ static int build(struct bn_topo *t, const struct bn_scenario *sc, struct bn_erro
 
 const struct bn_topo_builder_ops bn_topo_ns3 = {
     .name = "ns3",
+    .summary = "ns-3 text of HPCC/ASTRA-sim/SimAI, from topology.file",
     .build = build,
 };

@@ -134,6 +134,7 @@ static int build(struct bn_topo *t, const struct bn_scenario *sc, struct bn_erro
 
 const struct bn_topo_builder_ops bn_topo_rail_optimized = {
     .name = "rail_optimized",
+    .summary = "DGX SuperPOD style: GPU i of each server on rail leaf i",
     .rail_servers = true,
     .keys = keys,
     .nkeys = sizeof keys / sizeof keys[0],

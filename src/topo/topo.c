@@ -30,6 +30,18 @@ static const struct bn_topo_builder_ops *const builders[] = {
 #define NBUILDERS (sizeof builders / sizeof builders[0])
 _Static_assert(NBUILDERS <= BN_SC_TOPO_MAX, "bn_scenario.topo has no block for every builder");
 
+/* topology.kind's doc: each builder's name and summary, in registry order,
+ * a run of equal summaries said once (a constant for the key's row:
+ * tests/scenario/test_module_keys.c fails when it and the summaries
+ * disagree). */
+const char bn_topo_builder_doc[] =
+    "Network shape: fat_tree (three-tier fat-tree of k pods), leaf_spine (two-tier "
+    "leaf-spine, a folded Clos), rail_optimized (DGX SuperPOD style: GPU i of each server "
+    "on rail leaf i), dragonfly_plus (leaf-spine groups, global links between spines), file "
+    "(bnet's text format, from topology.file), ibnetdiscover (ibnetdiscover output, from "
+    "topology.file), ns3 (ns-3 text of HPCC/ASTRA-sim/SimAI, from topology.file). See "
+    "docs/topologies.md.";
+
 const void *bn_topo_keys(const struct bn_scenario *sc)
 {
     return &sc->topo[sc->topology.kind];
@@ -46,6 +58,11 @@ const struct bn_key_modules bn_topo_key_modules = {NBUILDERS, rows_of, NULL};
 const char *bn_topo_builder_name(size_t i)
 {
     return i < NBUILDERS ? builders[i]->name : NULL;
+}
+
+const char *bn_topo_builder_summary(size_t i)
+{
+    return i < NBUILDERS ? builders[i]->summary : NULL;
 }
 
 const struct bn_topo_builder_ops *bn_topo_builder_at(size_t i)

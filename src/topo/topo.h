@@ -94,6 +94,7 @@ struct bn_topo_edge {
 /* One topology builder per file (fat_tree.c, leaf_spine.c ...). */
 struct bn_topo_builder_ops {
     const char *name;
+    const char *summary; /* one line: the shape it builds (topology.kind's doc) */
     bool rail_servers;   /* hosts in servers of topology.gpus_per_server, a rail per GPU */
     bool fat_tree_shape; /* laid out as bn_fat_tree_shape says: k pods of ToRs and
                           * aggregation switches under the cores */
@@ -124,6 +125,12 @@ extern const struct bn_key_modules bn_topo_key_modules;
  * the last. */
 const char *bn_topo_builder_name(size_t i);
 const struct bn_topo_builder_ops *bn_topo_builder_at(size_t i);
+/* Builder i's summary, NULL past the last. */
+const char *bn_topo_builder_summary(size_t i);
+/* topology.kind's doc: "Network shape: ", each builder's "name (summary)"
+ * and "See docs/topologies.md." (written beside the registry: the row
+ * needs a constant). */
+extern const char bn_topo_builder_doc[];
 int bn_topo_build(struct bn_topo *t, const struct bn_scenario *sc, struct bn_error *err);
 /* The size the scenario's topology will have, without laying it out: its
  * builder runs with links counted, not stored (nodes only: 16 bytes each),

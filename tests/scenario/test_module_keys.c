@@ -1,13 +1,17 @@
 /*
  * The registries whose modules carry their own keys (issue 54): congestion
- * control (src/nic/cc_registry.c), load balancing (src/switch/lb_registry.c)
- * and flow control (src/link/fc_registry.c), one table row each. For every
- * one: each module has a name and a short summary; its rows are fields of
- * its own block of the scenario, spliced into the scenario registry after
- * one key, each once; a key set lands in its own module's block only; the
- * selecting key's doc is the summaries; and every list of the names written
- * by hand (the default scenario's comment and sections, docs/scenario.md's
- * row, a registry's extra lists) says what the registry says.
+ * control (src/nic/cc_registry.c), load balancing (src/switch/lb_registry.c),
+ * flow control (src/link/fc_registry.c), topology builders (src/topo/topo.c),
+ * transports (src/nic/transport_registry.c), control planes
+ * (src/fault/cp_registry.c) and collective algorithms
+ * (src/coll/algo_registry.c), one table row each. For every one: each module
+ * has a name and a short summary; its rows are fields of its own block of
+ * the scenario, spliced into the scenario registry after one key, each once;
+ * a key set lands in its own module's block only; the selecting key's doc is
+ * the summaries (and, where a choice comes before the registry's, "auto",
+ * says what it does); and every list of the names written by hand (the
+ * default scenario's comment and sections, docs/scenario.md's row, a
+ * registry's extra lists) says what the registry says.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,10 +19,13 @@
 
 #include "support.h"
 
+#include "coll/sched.h"
+#include "fault/fault.h"
 #include "link/fc.h"
 #include "nic/nic.h"
 #include "scenario/keys.h"
 #include "switch/lb.h"
+#include "topo/topo.h"
 
 /* A registry's own checks of module i (its ops' type is the registry's). */
 static bool cc_complete(size_t i)
@@ -41,6 +48,33 @@ static bool fc_complete(size_t i)
     return m->nkeys == 0 || (m->keys && m->setup); /* setup reads them */
 }
 
+static bool topo_complete(size_t i)
+{
+    const struct bn_topo_builder_ops *m = bn_topo_builder_at(i);
+    return m->build && (m->nkeys == 0 || m->keys); /* build reads them (bn_topo_keys) */
+}
+
+static bool tp_complete(size_t i)
+{
+    const struct bn_transport_ops *m = bn_transport_at(i);
+    return m->next_data && m->on_data && m->on_ack && m->on_timeout &&
+           (m->nkeys == 0 || (m->keys && m->setup));
+}
+
+/* A plane that reroutes says when (plan receives its keys). */
+static bool cp_complete(size_t i)
+{
+    const struct bn_cp_ops *m = bn_cp_at(i);
+    return (!m->reroutes || m->plan) && (m->nkeys == 0 || m->keys);
+}
+
+static bool algo_complete(size_t i)
+{
+    const struct bn_coll_algo_ops *m = bn_coll_algo_at((uint32_t)i);
+    return bn_coll_algo_find(m->name) == m && m->supports && m->build &&
+           (m->nkeys == 0 || m->keys);
+}
+
 static const void *cc_block(const struct bn_scenario *sc, size_t i) { return bn_cc_keys(sc, i); }
 static const void *lb_block(const struct bn_scenario *sc, size_t i)
 {
@@ -50,6 +84,16 @@ static const void *fc_block(const struct bn_scenario *sc, size_t i)
 {
     return bn_fc_keys(sc, bn_fc_at(i));
 }
+static const void *topo_block(const struct bn_scenario *sc, size_t i) { return &sc->topo[i]; }
+static const void *tp_block(const struct bn_scenario *sc, size_t i)
+{
+    return bn_transport_keys(sc, i);
+}
+static const void *cp_block(const struct bn_scenario *sc, size_t i)
+{
+    return bn_cp_keys(sc, bn_cp_at(i));
+}
+static const void *algo_block(const struct bn_scenario *sc, size_t i) { return &sc->algo[i]; }
 
 /* A text that must name every module: in `file` (NULL: the default
  * scenario), the part from `from` to `to` (NULL: the end of its line),
@@ -69,8 +113,10 @@ static const struct registry {
     size_t block_bytes, nblocks, keys_max, min_modules, min_keys, summary_max;
     const char *prefix; /* every key's path starts so; NULL: one section per module */
     const char *selector, *doc, *doc_head;
+    const char *doc_tail; /* what follows the summaries (NULL: ".") */
+    const char *first;    /* NULL, or the selector's choice before the registry's ("auto") */
     const char *after, *next; /* the keys around the spliced rows (next NULL: unchecked) */
-    const char *get, *get_want, *set; /* a default read, a key set ("k=v") */
+    const char *get, *get_want, *set; /* a default read, a key set ("k=v"); NULL: no keys */
     const char *yaml_line;           /* the default scenario's line listing them */
     const char *section_note;        /* NULL, or what heads each module's section */
     const char *doc_section;         /* NULL, or how the selector's doc row names a section */
@@ -109,6 +155,58 @@ static const struct registry {
         .doc_head = "Link-level flow control: ", .after = "link.flow_control",
         .next = "switch.buffer_bytes", .get = "pfc.dt_shift", .get_want = "3",
         .set = "pfc.threshold=dynamic", .yaml_line = "  flow_control: lossy           # ",
+    },
+    {
+        .what = "topology builder", .rows = &bn_topo_key_modules, .name = bn_topo_builder_name,
+        .summary = bn_topo_builder_summary, .complete = topo_complete, .block_of = topo_block,
+        .block = BN_KEY_BLOCK_TOPO, .block_bytes = BN_SC_TOPO_BLOCK_BYTES,
+        .nblocks = BN_SC_TOPO_MAX, .keys_max = BN_TOPO_KEYS_MAX, .min_modules = 7,
+        .min_keys = 3, .summary_max = 60, .prefix = "topology.", .selector = "topology.kind",
+        .doc = bn_topo_builder_doc, .doc_head = "Network shape: ",
+        .doc_tail = ". See docs/topologies.md.", .after = "topology.gpus_per_server",
+        .next = "topology.file", .get = "topology.scalable_units", .get_want = "4",
+        .set = "topology.groups=3", .yaml_line = "  kind: fat_tree                # ",
+        .extra = {{"docs/topologies.md", "\n## Builders", "\n## ", "\n### `%s` — "}},
+    },
+    {
+        .what = "transport", .rows = &bn_transport_key_modules, .name = bn_transport_name,
+        .summary = bn_transport_summary, .complete = tp_complete, .block_of = tp_block,
+        .block = BN_KEY_BLOCK_TP, .block_bytes = BN_SC_TP_BLOCK_BYTES, .nblocks = BN_SC_TP_MAX,
+        .keys_max = BN_TP_KEYS_MAX, .min_modules = 2, .min_keys = 2, .summary_max = 60,
+        .prefix = "nic.", .selector = "nic.transport", .doc = bn_transport_doc,
+        .doc_head = "Reliability: ", .after = "nic.entropy", .next = "nic.congestion_control",
+        .get = "nic.sr_window", .get_want = "1024", .set = "nic.sr_reorder_threshold=64",
+        .yaml_line = "  transport: go_back_n          # ",
+        .extra = {{"docs/model.md", "\n## NICs and the RDMA transport", "\n### ",
+                   "`nic.transport: %s`"}},
+    },
+    {
+        .what = "control plane", .rows = &bn_cp_key_modules, .name = bn_cp_name,
+        .summary = bn_cp_summary, .complete = cp_complete, .block_of = cp_block,
+        .block = BN_KEY_BLOCK_CP, .block_bytes = BN_SC_CP_BLOCK_BYTES, .nblocks = BN_SC_CP_MAX,
+        .keys_max = BN_CP_KEYS_MAX, .min_modules = 4, .min_keys = 13, .summary_max = 60,
+        .prefix = "routing.", .selector = "routing.control_plane", .doc = bn_cp_doc,
+        .doc_head = "What reroutes around failures: ",
+        .doc_tail = "; auto = ib_sm with credit flow control, else ethernet. See "
+                    "docs/failures.md.",
+        .first = "auto", .after = "routing.control_plane", .next = "routing.restore_fraction",
+        .get = "routing.local.detect_us", .get_want = "1000",
+        .set = "routing.ib_sm.mads_in_flight=8", .yaml_line = "  control_plane: auto           # ",
+        .extra = {{"docs/failures.md", "\n| plane | a switch installs at |", "\n\n", "| `%s` |"}},
+    },
+    {
+        .what = "collective algorithm", .rows = &bn_coll_algo_key_modules,
+        .name = bn_coll_algo_name, .summary = bn_coll_algo_summary, .complete = algo_complete,
+        .block_of = algo_block, .block = BN_KEY_BLOCK_ALGO,
+        .block_bytes = BN_SC_ALGO_BLOCK_BYTES, .nblocks = BN_SC_ALGO_MAX,
+        .keys_max = BN_COLL_ALGO_KEYS_MAX, .min_modules = 8, .summary_max = 60,
+        .prefix = "coll.", .selector = "coll.algo", .doc = bn_coll_algo_doc,
+        .doc_head = "Algorithm, like NCCL_ALGO: auto lets the tuner pick per size from its "
+                    "latency + bandwidth model; the others force one: ",
+        .doc_tail = ". See docs/collectives.md.", .first = "auto", .after = "coll.aggregate",
+        .next = "sharp.enabled", .yaml_line = "  algo: auto                    # ",
+        .extra = {{"docs/collectives.md", "\n| `coll.algo` | runs | what it is |", "\n\n",
+                   "\n| `%s` |"}},
     },
 };
 #define NREG (sizeof registries / sizeof registries[0])
@@ -196,6 +294,10 @@ static void test_keys_reach_the_registry(void **state)
         assert_null(bn_key_modules_row(r->rows, m));
         if (r->next)
             assert_string_equal(bn_scn_at(at + m)->info.path, r->next);
+        if (!r->set) { /* its modules have no keys yet */
+            assert_int_equal(m, 0);
+            continue;
+        }
         struct bn_scenario sc, def;
         struct bn_error err;
         bn_scenario_defaults(&def);
@@ -215,12 +317,27 @@ static void test_keys_reach_the_registry(void **state)
 }
 
 /* The selector's doc is its head and each module's "name (summary)", in
- * registry order, a run of modules with one summary as "a, b (summary)". */
+ * registry order, a run of modules with one summary as "a, b (summary)",
+ * then its tail. A choice before the registry's ("auto") is the selector's
+ * first, and its head or tail says what it does. */
 static void test_doc_is_the_summaries(void **state)
 {
     (void)state;
     for (const struct registry *r = registries; r < registries + NREG; r++) {
-        char want[1024];
+        const struct bn_scenario_key_info *info = &bn_scn_find(r->selector)->info;
+        const char *tail = r->doc_tail ? r->doc_tail : ".";
+        size_t skip = r->first ? 1 : 0;
+        if (r->first) {
+            assert_string_equal(info->choice(0), r->first);
+            char says[32];
+            snprintf(says, sizeof says, "%s ", r->first);
+            if (!strstr(r->doc_head, says) && !strstr(tail, says))
+                fail_msg("%s's doc does not say what %s is", r->selector, r->first);
+        }
+        for (size_t i = 0; r->name(i); i++)
+            assert_string_equal(info->choice(i + skip), r->name(i));
+        assert_null(info->choice(nmodules(r) + skip));
+        char want[2048];
         size_t used = (size_t)snprintf(want, sizeof want, "%s", r->doc_head);
         for (size_t i = 0; r->name(i); i++) {
             used += (size_t)snprintf(want + used, sizeof want - used, "%s%s", i ? ", " : "",
@@ -229,8 +346,9 @@ static void test_doc_is_the_summaries(void **state)
                 used += (size_t)snprintf(want + used, sizeof want - used, " (%s)",
                                          r->summary(i));
         }
-        snprintf(want + used, sizeof want - used, ".");
-        assert_ptr_equal(bn_scn_find(r->selector)->info.doc, r->doc);
+        assert_true(used + strlen(tail) < sizeof want);
+        snprintf(want + used, sizeof want - used, "%s", tail);
+        assert_ptr_equal(info->doc, r->doc);
         assert_string_equal(r->doc, want);
     }
 }
@@ -271,8 +389,13 @@ static void test_hand_lists_name_every_module(void **state)
         char *copy = strdup(yaml), *line = part(copy, r->yaml_line, NULL, "the default scenario");
         const char *after = strchr(line, '#');
         char want[80];
+        if (r->first) {
+            snprintf(want, sizeof want, "# %s ", r->first);
+            if (strncmp(after, want, strlen(want)) != 0)
+                fail_msg("the default scenario's line %s does not start with %s", line, want);
+        }
         for (size_t i = 0; r->name(i); i++) {
-            snprintf(want, sizeof want, "%s%s", i ? "| " : "# ", r->name(i));
+            snprintf(want, sizeof want, "%s%s", i || r->first ? "| " : "# ", r->name(i));
             const char *at = strstr(after, want);
             if (!at || (at[strlen(want)] != ' ' && at[strlen(want)] != '\0'))
                 fail_msg("the default scenario's line %s lacks %s in order", line, want);

@@ -76,6 +76,7 @@ extern const struct bn_key_modules bn_cp_key_modules;
  * that the scenario registry splices in after faults[].target. */
 const char *bn_fault_kind_name(size_t i);
 const char *bn_fault_kind_summary(size_t i);
+extern const char bn_fault_kind_doc[];
 extern const struct bn_key_modules bn_fault_kind_key_modules;
 /* Room in the scenario registry for them (checked by tests/fault). */
 #define BN_FAULT_KIND_KEYS_MAX 24

@@ -42,7 +42,7 @@ static int end(struct bn_faults *ft, struct fault *fa, struct bn_error *err)
 
 const struct bn_fault_kind_ops bn_fault_link_ber = {
     .name = "link_ber",
-    .summary = "a link corrupts frames at bit-error rate ber",
+    .summary = "the target link corrupts frames at bit-error rate ber",
     .keys = keys,
     .nkeys = sizeof keys / sizeof keys[0],
     .validate = validate,

@@ -76,7 +76,7 @@ int bn_fault_rate_end(struct bn_faults *ft, struct fault *fa, struct bn_error *e
 
 const struct bn_fault_kind_ops bn_fault_link_degrade = {
     .name = "link_degrade",
-    .summary = "a link runs at rate_gbps (lanes lost)",
+    .summary = "the target link runs at rate_gbps, lanes lost",
     .keys = keys,
     .nkeys = sizeof keys / sizeof keys[0],
     .loses_nothing = true,

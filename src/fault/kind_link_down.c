@@ -4,7 +4,7 @@
 
 const struct bn_fault_kind_ops bn_fault_link_down = {
     .name = "link_down",
-    .summary = "a link (target) goes down",
+    .summary = "the target link goes down",
     .resolve = bn_fault_resolve_link,
     .strike = bn_fault_strike_down,
     .end = bn_fault_end_up,

@@ -60,7 +60,7 @@ static int phase(struct bn_faults *ft, struct fault *fa, uint32_t ph, struct bn_
 
 const struct bn_fault_kind_ops bn_fault_link_flap = {
     .name = "link_flap",
-    .summary = "a link goes down for down_us, up for up_us, again",
+    .summary = "the target link goes down for down_us, up for up_us, again",
     .keys = keys,
     .nkeys = sizeof keys / sizeof keys[0],
     .validate = validate,

@@ -24,7 +24,7 @@ static int resolve(struct bn_faults *ft, struct fault *fa, struct bn_error *err)
 
 const struct bn_fault_kind_ops bn_fault_nic_degrade = {
     .name = "nic_degrade",
-    .summary = "a host's (target) backend link runs at rate_gbps (reduced width)",
+    .summary = "the target host's backend link runs at rate_gbps, reduced width",
     .loses_nothing = true,
     .validate = validate,
     .resolve = resolve,

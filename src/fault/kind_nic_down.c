@@ -9,7 +9,7 @@ static int resolve(struct bn_faults *ft, struct fault *fa, struct bn_error *err)
 
 const struct bn_fault_kind_ops bn_fault_nic_down = {
     .name = "nic_down",
-    .summary = "a host's (target) backend link goes down",
+    .summary = "the target host's backend link goes down",
     .resolve = resolve,
     .strike = bn_fault_strike_down,
     .end = bn_fault_end_up,

@@ -69,7 +69,7 @@ static int lit(struct bn_faults *ft, struct fault *fa, uint32_t ph, struct bn_er
 
 const struct bn_fault_kind_ops bn_fault_ocs_reconfigure = {
     .name = "ocs_reconfigure",
-    .summary = "optical circuits (target) swap peers after dark_us",
+    .summary = "the target optical circuits swap peers after dark_us",
     .keys = keys,
     .nkeys = sizeof keys / sizeof keys[0],
     .ends_itself = true,

@@ -54,7 +54,7 @@ static int resolve(struct bn_faults *ft, struct fault *fa, struct bn_error *err)
 
 const struct bn_fault_kind_ops bn_fault_random_links = {
     .name = "random_links",
-    .summary = "`count` random links above tier `tier` go down (seeded)",
+    .summary = "`count` random links above tier `tier` go down, seeded",
     .keys = keys,
     .nkeys = sizeof keys / sizeof keys[0],
     .draws_links = true,

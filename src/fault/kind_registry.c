@@ -30,6 +30,19 @@ const void *bn_fault_keys(const struct bn_scenario_fault *sf, const struct bn_fa
     abort(); /* not a registered kind: a bug */
 }
 
+/* faults[].kind's doc: each kind's name and summary, in registry order (a
+ * constant for the key's row: tests/scenario/test_module_keys.c fails when
+ * it and the summaries disagree). */
+const char bn_fault_kind_doc[] =
+    "What fails (a list item of faults:, at most 16): link_down (the target link goes "
+    "down), link_degrade (the target link runs at rate_gbps, lanes lost), link_ber (the "
+    "target link corrupts frames at bit-error rate ber), link_flap (the target link goes "
+    "down for down_us, up for up_us, again), switch_down (every link of the target switch "
+    "goes down), nic_down (the target host's backend link goes down), random_links (`count` "
+    "random links above tier `tier` go down, seeded), ocs_reconfigure (the target optical "
+    "circuits swap peers after dark_us), nic_degrade (the target host's backend link runs "
+    "at rate_gbps, reduced width).";
+
 const char *bn_fault_kind_name(size_t i)
 {
     const struct bn_fault_kind_ops *k = bn_fault_kind_at(i);

@@ -494,7 +494,7 @@ static const struct bn_key_row mid2[] = {
 
     { .info.path = "faults[].kind", ENUM_KEY, .info.unit = "", .info.def = "link_down",
       .info.choice = bn_fault_kind_name,
-      .info.doc = "What fails (a list item of faults:, at most 16).",
+      .info.doc = bn_fault_kind_doc, /* each kind's name and summary, beside the registry */
       ITEM(kind) },
     { .info.path = "faults[].at_us", FLOAT_KEY, .info.unit = "us", .info.def = "0",
       .info.doc = "When it strikes (simulated time).",

@@ -119,7 +119,7 @@ void bn_jobs_hear(struct bn_jobs_exec *x, uint32_t cookie, bn_time_t when);
 /* job_ranks.c: whether the ranks may hear of a delivery at the window's
  * end (coll.step_latency_us at least the lookahead: BN_OK), or why not
  * (BN_EINPUT, naming the key); the notes' ops. */
-int bn_jobs_defer_check(struct bn_jobs_exec *x, struct bn_error *err);
+int bn_jobs_lookahead_check(struct bn_jobs_exec *x, struct bn_error *err);
 extern const struct bn_driver_ranks_ops bn_jobs_ranks_ops;
 
 /* job_stats.c: a task's figures, as it finishes; an iteration's, as the

@@ -608,7 +608,7 @@ int bn_jobs_execute(struct bn_jobs_exec *x, struct bn_error *err)
     int rc = BN_OK;
     /* on ranks a delivery's event must land past its window */
     if (x->ranks)
-        rc = bn_jobs_defer_check(x, err);
+        rc = bn_jobs_lookahead_check(x, err);
     if (rc == BN_OK && x->ranks)
         rc = bn_ranks_bind(x->s, x->ranks, err);
     if (rc == BN_OK)

@@ -8,7 +8,7 @@
  * driver hears of it coll.step_latency_us later, as its own event
  * (job_exec.c), in one loop as here. The receiver's part schedules it at
  * once, the others from its note at the window's end, which is in time
- * when the step latency is at least the lookahead: bn_jobs_defer_check
+ * when the step latency is at least the lookahead: bn_jobs_lookahead_check
  * refuses, up front, a shorter one.
  */
 #include <stdlib.h>
@@ -17,7 +17,7 @@
 #include "core/where.h"
 #include "driver/job/job.h"
 
-int bn_jobs_defer_check(struct bn_jobs_exec *x, struct bn_error *err)
+int bn_jobs_lookahead_check(struct bn_jobs_exec *x, struct bn_error *err)
 {
     const struct bn_scenario *sc = x->s->sc;
     if (x->step_ps < x->s->part->lookahead)

@@ -196,8 +196,14 @@ static inline void fuzz_clamp(struct bn_scenario *sc)
         sc->workload.message_bytes = FUZZ_MAX_MESSAGE_BYTES;
     if (sc->workload.messages > FUZZ_MAX_MESSAGES)
         sc->workload.messages = FUZZ_MAX_MESSAGES;
-    if (sc->workload.duration_us > FUZZ_MAX_TIME_US) /* poisson: its flows, not millions */
-        sc->workload.duration_us = FUZZ_MAX_TIME_US;
+    /* poisson's window (its flows, not millions), in its block: through the registry */
+    char dur[64];
+    if (bn_scenario_get(sc, "workload.duration_us", dur, sizeof dur) == BN_OK &&
+        strtod(dur, NULL) > FUZZ_MAX_TIME_US) {
+        snprintf(dur, sizeof dur, "workload.duration_us=%g", FUZZ_MAX_TIME_US);
+        if (bn_scenario_set(sc, dur, &err) != BN_OK)
+            fuzz_fail("harness key %s: %s", dur, err.msg);
+    }
     if (sc->observe.sample_us > 0 && sc->observe.sample_us < FUZZ_MIN_PERIOD_US)
         sc->observe.sample_us = FUZZ_MIN_PERIOD_US;
     /* a flap's periods live in its kind's block: through the registry */

@@ -7,7 +7,7 @@
  * with the rows the modules carry in their own files spliced in) with its
  * type, unit, default and documentation; docs/scenario.md mirrors it and a
  * test keeps the two in step. A module's own keys are fields of its struct,
- * in a reserved block here (cc, lb, fc, topo, tp, cp, algo, agg; a fault
+ * in a reserved block here (cc, lb, fc, topo, tp, wl, cp, algo, agg; a fault
  * kind's in each faults[] item): read them by path (bn_scenario_get).
  *
  * Units are in the field names: _gbps, _ns, _us, _m, _bytes. Times are turned
@@ -267,26 +267,27 @@ struct bn_scenario_cc_block {
     uint64_t words[BN_SC_CC_BLOCK_BYTES / 8]; /* 8-byte aligned, for doubles and uint64_t */
 };
 
-/* workload.*: the flows bn_run starts. */
+/* The workload generators' own parameters (issue 54), as the congestion
+ * controls': src/workload/NAME.c declares its keys (workload.load,
+ * workload.flow_file, ...) and their struct, bn_scenario keeps a block of
+ * BN_SC_WL_BLOCK_BYTES for each, block i for the generator at index i of
+ * workload.kind's registry (checked to fit, BN_WL_KEYS_CHECK; poisson's
+ * size_cdf path sets the size). Read them with bn_scenario_get. */
+#define BN_SC_WL_MAX 8
+#define BN_SC_WL_BLOCK_BYTES 544
+struct bn_scenario_wl_block {
+    uint64_t words[BN_SC_WL_BLOCK_BYTES / 8]; /* 8-byte aligned, for doubles and uint64_t */
+};
+
+/* workload.*: the flows bn_run starts; the keys several generators share. */
 struct bn_scenario_workload {
     uint8_t kind;                /* workload generator: index in its registry */
-    uint64_t message_bytes;      /* bytes per flow (permutation, incast, all_to_all) */
+    uint64_t message_bytes;      /* bytes per flow (permutation, incast, all_to_all, poisson's
+                                  * incast bursts) */
     uint32_t messages;           /* messages (count) a flow's bytes are posted as, back to back */
     uint8_t verb;                /* enum bn_sc_verb */
-    uint8_t flow_format;         /* flow_list: 0 = auto, else 1 + its format's index (bnet, htsim, hpcc) */
     double start_us;             /* when generated flows start */
-    uint32_t incast_senders;     /* incast: number of senders */
-    uint32_t incast_receiver;    /* incast: receiving host index */
-    char incast_victim[BN_NAME_MAX]; /* incast: "SRC,DST" host indices of one more flow ("": none) */
-    char flow_file[BN_PATH_MAX]; /* flow_list: the flow file (docs/traffic.md#flow-files) */
-    /* poisson (docs/traffic.md): flows arrive at each host as a Poisson
-     * process from start_us for duration_us, sizes drawn from size_cdf, at
-     * `load` (a fraction of a host link's rate) */
-    double load;
-    char size_cdf[BN_PATH_MAX];  /* "websearch", "fb_hadoop" or a file of "<bytes> <cdf>" lines */
-    double duration_us;
-    double rack_local;           /* fraction of flows to a host under the sender's leaf (-1: uniform) */
-    double incast_share;         /* fraction of the load sent as incast bursts */
+    uint32_t incast_senders;     /* incast, and poisson's incast bursts: number of senders */
 };
 
 /* NVLink/NVSwitch scale-up domains beside the backend fabric. */
@@ -503,6 +504,8 @@ struct bn_scenario {
     /* The congestion-control modules' keys, by registry index (dcqcn.*, ...). */
     struct bn_scenario_cc_block cc[BN_SC_CC_MAX];
     struct bn_scenario_workload workload;
+    /* The workload generators' keys, by registry index (workload.load, ...). */
+    struct bn_scenario_wl_block wl[BN_SC_WL_MAX];
     struct bn_scenario_sim sim;
     struct bn_scenario_observe observe;
     struct bn_scenario_scale_up scale_up;

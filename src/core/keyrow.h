@@ -5,9 +5,9 @@
  * with parameters (a fault kind, src/fault/kind_*.c; a congestion control,
  * src/nic/cc_*.c; a load-balancing policy, src/switch/lb_*.c; a link
  * flow-control module, src/link/fc_*.c; a topology builder, a transport,
- * a collective algorithm, the SHARP units) carries its own rows that the
- * registry splices in, so its knobs live with it (issue 54, as Linux's module_param in the
- * module's file).
+ * a collective algorithm, the SHARP units, a workload generator) carries
+ * its own rows that the registry splices in, so its knobs live with it
+ * (issue 54, as Linux's module_param in the module's file).
  */
 #ifndef BN_CORE_KEYROW_H
 #define BN_CORE_KEYROW_H
@@ -48,10 +48,11 @@ struct bn_key_row {
  * item's kinds[...] (a list row: the item's place is added as for any of
  * its fields); a collective algorithm's, in bn_scenario.algo[...]; the
  * SHARP aggregation units', in bn_scenario.agg (one module); a control
- * plane's, in bn_scenario.cp[...]. */
+ * plane's, in bn_scenario.cp[...]; a workload generator's, in
+ * bn_scenario.wl[...]. */
 enum { BN_KEY_BLOCK_CC = 1, BN_KEY_BLOCK_LB = 2, BN_KEY_BLOCK_FC = 3, BN_KEY_BLOCK_TOPO = 4,
        BN_KEY_BLOCK_TP = 5, BN_KEY_BLOCK_FAULT = 6, BN_KEY_BLOCK_ALGO = 7, BN_KEY_BLOCK_AGG = 8,
-       BN_KEY_BLOCK_CP = 9 };
+       BN_KEY_BLOCK_CP = 9, BN_KEY_BLOCK_WL = 10 };
 
 /* A registry's modules as the key rows they carry (each module's ops table
  * has its own rows): n modules, module i's rows from rows_of(i), which

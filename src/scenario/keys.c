@@ -2,7 +2,7 @@
  * The scenario key registry: one table describing every field of struct
  * bn_scenario (YAML path, type, unit, default, doc, bounds), with the rows
  * the modules carry (flow-control modules', load-balancing policies',
- * congestion controls', fault kinds') spliced in, plus
+ * congestion controls', fault kinds', workload generators', ...) spliced in, plus
  * the single setter every value goes through. Defaults are parsed from the
  * table's default text, so the documented default is by construction the
  * real one.
@@ -395,42 +395,10 @@ static const struct bn_key_row mid[] = {
     { .info.path = "workload.incast_senders", INT_KEY, .info.unit = "hosts", .info.def = "8",
       .info.doc = "incast: number of sending hosts.",
       FIELD(workload.incast_senders), AT_LEAST(1) },
-    { .info.path = "workload.incast_receiver", INT_KEY, .info.unit = "", .info.def = "0",
-      .info.doc = "incast: index of the receiving host (must be below the host count).",
-      FIELD(workload.incast_receiver) },
-    { .info.path = "workload.incast_victim", STRING_KEY, .info.unit = "", .info.def = "",
-      .info.doc = "incast: 'SRC,DST' (host indices) of a victim flow of message_bytes, sent "
-                  "beside the incast and drawn from neither; \"\": none. A DST under the "
-                  "receiver's leaf shows head-of-line blocking (docs/lossless.md).",
-      FIELD(workload.incast_victim) },
-    { .info.path = "workload.flow_file", STRING_KEY, .info.unit = "", .info.def = "",
-      .info.doc = "flow_list: the flow file (required for flow_list): 'src dst bytes start_us "
-                  "[after I,J]' lines, an htsim connection matrix or HPCC's flow.txt.",
-      FIELD(workload.flow_file) },
-    { .info.path = "workload.flow_format", ENUM_KEY, .info.unit = "", .info.def = "auto",
-      .info.choice = bn_flow_format_name,
-      .info.doc = "flow_list: the file's format: bnet's own lines, htsim's connection matrix, "
-                  "HPCC's flow.txt, or auto (from its first line).",
-      FIELD(workload.flow_format) },
-    { .info.path = "workload.load", FLOAT_KEY, .info.unit = "", .info.def = "0.3",
-      .info.doc = "poisson: offered load per host, a fraction of its link's rate.",
-      FIELD(workload.load), RANGE(1e-6, 1) },
-    { .info.path = "workload.size_cdf", STRING_KEY, .info.unit = "", .info.def = "websearch",
-      .info.doc = "poisson: flow sizes: websearch (DCTCP), fb_hadoop (Facebook), or a file of "
-                  "'<bytes> <cdf>' lines, cdf rising to 1 or 100 (docs/traffic.md).",
-      FIELD(workload.size_cdf) },
-    { .info.path = "workload.duration_us", FLOAT_KEY, .info.unit = "us", .info.def = "100",
-      .info.doc = "poisson: flows arrive from workload.start_us for this long.",
-      FIELD(workload.duration_us), RANGE(1e-3, 1e12) },
-    { .info.path = "workload.rack_local", FLOAT_KEY, .info.unit = "", .info.def = "-1",
-      .info.doc = "poisson: fraction of flows to a host under the sender's leaf; -1 = "
-                  "destinations uniform over all other hosts.",
-      FIELD(workload.rack_local), RANGE(-1, 1) },
-    { .info.path = "workload.incast_share", FLOAT_KEY, .info.unit = "", .info.def = "0",
-      .info.doc = "poisson: fraction of the load sent as incast bursts: incast_senders hosts "
-                  "each send message_bytes to one random host at once.",
-      FIELD(workload.incast_share), RANGE(0, 1) },
+};
 
+/* Here come the workload generators' own keys (src/workload/NAME.c), then: */
+static const struct bn_key_row mid_obs[] = {
     { .info.path = "observe.sample_us", FLOAT_KEY, .info.unit = "us", .info.def = "10",
       .info.doc = "Interval of the time series (flow rates, DCQCN alpha, queue depths); 0 = none.",
       FIELD(observe.sample_us), RANGE(0, 1e9) },
@@ -921,7 +889,8 @@ static const struct bn_key_row tail[] = {
 /* The registry is head[], the topology builders' keys, topo_tail[], the
  * flow-control modules' keys, sw_head[], the load-balancing policies'
  * keys, body[], the transports' keys, body_cc[], the congestion controls' keys,
- * mid[], the control planes' keys, mid2[], the fault kinds' keys, tail[], the collective algorithms' keys,
+ * mid[], the workload generators' keys, mid_obs[], the control planes' keys,
+ * mid2[], the fault kinds' keys, tail[], the collective algorithms' keys,
  * the SHARP units' keys (after no rows of this file: a part of none): one
  * sequence of rows, indexed without any table built at run time. */
 #define NHEAD (sizeof head / sizeof head[0])
@@ -930,12 +899,13 @@ static const struct bn_key_row tail[] = {
 #define NBODY (sizeof body / sizeof body[0])
 #define NBODY_CC (sizeof body_cc / sizeof body_cc[0])
 #define NMID (sizeof mid / sizeof mid[0])
+#define NMID_OBS (sizeof mid_obs / sizeof mid_obs[0])
 #define NMID2 (sizeof mid2 / sizeof mid2[0])
 #define NTAIL (sizeof tail / sizeof tail[0])
 
 _Static_assert(NHEAD + BN_TOPO_KEYS_MAX + NTOPO_TAIL + BN_FC_KEYS_MAX + NSW_HEAD +
                        BN_LB_KEYS_MAX + NBODY + BN_TP_KEYS_MAX + NBODY_CC + BN_CC_KEYS_MAX +
-                       NMID + BN_CP_KEYS_MAX + NMID2 +
+                       NMID + BN_WL_KEYS_MAX + NMID_OBS + BN_CP_KEYS_MAX + NMID2 +
                        BN_FAULT_KIND_KEYS_MAX + NTAIL + BN_COLL_ALGO_KEYS_MAX +
                        BN_TOPO_AGG_KEYS_MAX <= BN_SCENARIO_KEYS_MAX,
                "bn_scenario.key_line has no room for every key");
@@ -951,7 +921,8 @@ static const struct part {
     {sw_head, NSW_HEAD, &bn_lb_key_modules},
     {body, NBODY, &bn_transport_key_modules},
     {body_cc, NBODY_CC, &bn_cc_key_modules},
-    {mid, NMID, &bn_cp_key_modules},
+    {mid, NMID, &bn_workload_key_modules},
+    {mid_obs, NMID_OBS, &bn_cp_key_modules},
     {mid2, NMID2, &bn_fault_kind_key_modules},
     {tail, NTAIL, &bn_coll_algo_key_modules},
     {tail + NTAIL, 0, &bn_topo_agg_key_modules},
@@ -1056,6 +1027,8 @@ static const struct block_kind {
                           1, &bn_topo_agg_key_modules},
     [BN_KEY_BLOCK_CP] = {offsetof(struct bn_scenario, cp), sizeof(struct bn_scenario_cp_block),
                          BN_SC_CP_MAX, &bn_cp_key_modules},
+    [BN_KEY_BLOCK_WL] = {offsetof(struct bn_scenario, wl), sizeof(struct bn_scenario_wl_block),
+                         BN_SC_WL_MAX, &bn_workload_key_modules},
     [BN_KEY_BLOCK_FAULT] = {offsetof(struct bn_scenario, faults[0].kinds),
                             sizeof(struct bn_scenario_fault_kind_block), BN_SC_FAULT_KINDS_MAX,
                             &bn_fault_kind_key_modules},

@@ -126,14 +126,13 @@ static int check_workload(const struct bn_scenario *sc, struct bn_error *err)
                        "(got %lu)", where(sc, "workload.incast_senders", NULL, at),
                        (unsigned long)w->incast_senders);
     const struct bn_workload_ops *ops = bn_workload_at(w->kind);
-    if (ops->needs_flow_file && w->flow_file[0] == '\0')
+    if (ops->needs_flow_file && bn_flow_file(sc)[0] == '\0')
         return bn_fail(err, BN_EINPUT, "%s: key 'workload.flow_file': must be set when "
                        "workload.kind is %s", where(sc, "workload.flow_file", "workload.kind", at),
                        ops->name);
-    if (w->rack_local < 0 && w->rack_local != -1)
-        return bn_fail(err, BN_EINPUT, "%s: key 'workload.rack_local': %g is neither -1 "
-                       "(uniform) nor a fraction 0..1", where(sc, "workload.rack_local", NULL, at),
-                       w->rack_local);
+    int rc = bn_workload_validate(sc, err); /* each generator's own keys */
+    if (rc != BN_OK)
+        return bn_scenario_locate(sc, rc, err);
     uint64_t edges[64];
     uint32_t n;
     int bad = bn_parse_size_list(sc->observe.slowdown_edges, edges, 64, &n);

@@ -29,6 +29,37 @@ const char *bn_flow_format_name(size_t i)
     return i == 0 ? "auto" : i <= NFORMATS ? formats[i - 1]->name : NULL;
 }
 
+/* Its keys. */
+struct flow_list_keys {
+    char file[BN_PATH_MAX];      /* the flow file (docs/traffic.md#flow-files) */
+    uint8_t format;              /* 0 = auto, else 1 + its format's index (bnet, htsim, hpcc) */
+};
+BN_WL_KEYS_CHECK(struct flow_list_keys);
+
+static const struct bn_key_row keys[] = {
+    { .info.path = "workload.flow_file", BN_ROW_STRING, .info.unit = "", .info.def = "",
+      .info.doc = "flow_list: the flow file (required for flow_list): 'src dst bytes start_us "
+                  "[after I,J]' lines, an htsim connection matrix or HPCC's flow.txt.",
+      BN_ROW_WL(struct flow_list_keys, file) },
+    { .info.path = "workload.flow_format", BN_ROW_ENUM, .info.unit = "", .info.def = "auto",
+      .info.choice = bn_flow_format_name,
+      .info.doc = "flow_list: the file's format: bnet's own lines, htsim's connection matrix, "
+                  "HPCC's flow.txt, or auto (from its first line).",
+      BN_ROW_WL(struct flow_list_keys, format) },
+};
+
+extern const struct bn_workload_ops bn_wl_flow_list; /* below */
+
+static const struct flow_list_keys *keys_of(const struct bn_scenario *sc)
+{
+    return bn_workload_keys(sc, &bn_wl_flow_list);
+}
+
+const char *bn_flow_file(const struct bn_scenario *sc)
+{
+    return keys_of(sc)->file;
+}
+
 bool bn_flow_u64(const char *tok, uint64_t *v)
 {
     return bn_num_u64(tok, UINT64_MAX, v);
@@ -198,10 +229,11 @@ static int sniff_line(void *ctx, char *line, unsigned lineno, struct bn_error *e
 
 bool bn_flow_file_fails_links(const struct bn_scenario *sc)
 {
-    if (sc->workload.flow_format)
-        return formats[sc->workload.flow_format - 1]->fails_links;
+    const struct flow_list_keys *k = keys_of(sc);
+    if (k->format)
+        return formats[k->format - 1]->fails_links;
     char path[BN_PATH_MAX * 2];
-    bn_path_beside(sc->source, sc->workload.flow_file, path, sizeof path);
+    bn_path_beside(sc->source, k->file, path, sizeof path);
     FILE *fp = fopen(path, "r");
     if (!fp)
         return false;
@@ -216,16 +248,16 @@ static int generate(const struct bn_scenario *sc, const struct bn_wl_hosts *h,
                     struct bn_rng *rng, struct bn_flow_list *out, struct bn_error *err)
 {
     (void)rng;
+    const struct flow_list_keys *k = keys_of(sc);
     char path[BN_PATH_MAX * 2];
-    bn_path_beside(sc->source, sc->workload.flow_file, path, sizeof path);
+    bn_path_beside(sc->source, k->file, path, sizeof path);
     FILE *fp = fopen(path, "r");
     if (!fp)
         return bn_fail(err, BN_EINPUT, "%s: key 'workload.flow_file': cannot open '%s': %s",
                        sc->source, path, strerror(errno));
     struct reading x = {.r = {path, h->n, h->file_host, h->nfile_ids, sc->sim.max_time_us, out,
                               NULL},
-                        .fmt = sc->workload.flow_format ? formats[sc->workload.flow_format - 1]
-                                                        : NULL};
+                        .fmt = k->format ? formats[k->format - 1] : NULL};
     unsigned lines;
     int rc = bn_each_line(fp, path, read_line, &x, &lines, err);
     fclose(fp);
@@ -248,7 +280,7 @@ static uint64_t count(const struct bn_scenario *sc, uint64_t nhosts, uint64_t *s
 {
     (void)nhosts;
     char path[BN_PATH_MAX * 2], buf[1 << 16];
-    bn_path_beside(sc->source, sc->workload.flow_file, path, sizeof path);
+    bn_path_beside(sc->source, keys_of(sc)->file, path, sizeof path);
     FILE *fp = fopen(path, "r");
     uint64_t lines = 0;
     size_t n = 0;
@@ -267,6 +299,8 @@ static uint64_t count(const struct bn_scenario *sc, uint64_t nhosts, uint64_t *s
 const struct bn_workload_ops bn_wl_flow_list = {
     .name = "flow_list",
     .needs_flow_file = true,
+    .keys = keys,
+    .nkeys = sizeof keys / sizeof keys[0],
     .generate = generate,
     .count = count,
     .count_key = "workload.flow_file", /* a flow per line */

@@ -20,6 +20,62 @@
 
 #define MAX_FLOWS 100000000u /* beyond the memory estimate's reach anyway */
 
+/* Its keys (docs/traffic.md); workload.incast_senders and message_bytes,
+ * which its bursts take, are shared with incast. */
+struct poisson_keys {
+    double load;                 /* a fraction of a host link's rate */
+    double duration_us;          /* flows arrive from workload.start_us for this long */
+    double rack_local;           /* share of flows under the sender's leaf (-1: uniform) */
+    double incast_share;         /* fraction of the load sent as incast bursts */
+    char size_cdf[BN_PATH_MAX];  /* "websearch", "fb_hadoop" or a file of "<bytes> <cdf>" lines */
+};
+BN_WL_KEYS_CHECK(struct poisson_keys);
+
+static const struct bn_key_row keys[] = {
+    { .info.path = "workload.load", BN_ROW_FLOAT, .info.unit = "", .info.def = "0.3",
+      .info.doc = "poisson: offered load per host, a fraction of its link's rate.",
+      BN_ROW_WL(struct poisson_keys, load), BN_ROW_RANGE(1e-6, 1) },
+    { .info.path = "workload.size_cdf", BN_ROW_STRING, .info.unit = "", .info.def = "websearch",
+      .info.doc = "poisson: flow sizes: websearch (DCTCP), fb_hadoop (Facebook), or a file of "
+                  "'<bytes> <cdf>' lines, cdf rising to 1 or 100 (docs/traffic.md).",
+      BN_ROW_WL(struct poisson_keys, size_cdf) },
+    { .info.path = "workload.duration_us", BN_ROW_FLOAT, .info.unit = "us", .info.def = "100",
+      .info.doc = "poisson: flows arrive from workload.start_us for this long.",
+      BN_ROW_WL(struct poisson_keys, duration_us), BN_ROW_RANGE(1e-3, 1e12) },
+    { .info.path = "workload.rack_local", BN_ROW_FLOAT, .info.unit = "", .info.def = "-1",
+      .info.doc = "poisson: fraction of flows to a host under the sender's leaf; -1 = "
+                  "destinations uniform over all other hosts.",
+      BN_ROW_WL(struct poisson_keys, rack_local), BN_ROW_RANGE(-1, 1) },
+    { .info.path = "workload.incast_share", BN_ROW_FLOAT, .info.unit = "", .info.def = "0",
+      .info.doc = "poisson: fraction of the load sent as incast bursts: incast_senders hosts "
+                  "each send message_bytes to one random host at once.",
+      BN_ROW_WL(struct poisson_keys, incast_share), BN_ROW_RANGE(0, 1) },
+};
+
+extern const struct bn_workload_ops bn_wl_poisson; /* below */
+
+static const struct poisson_keys *keys_of(const struct bn_scenario *sc)
+{
+    return bn_workload_keys(sc, &bn_wl_poisson);
+}
+
+/* rack_local's range takes -1 .. 1; of the negatives only -1 means uniform. */
+static int validate(const void *keys_, struct bn_error *err)
+{
+    const struct poisson_keys *k = keys_;
+    if (k->rack_local < 0 && k->rack_local != -1)
+        return bn_fail_key(err, BN_EINPUT, "workload.rack_local", "%g is neither -1 "
+                           "(uniform) nor a fraction 0..1", k->rack_local);
+    return BN_OK;
+}
+
+static void offered_load(const void *keys_, double *load, double *duration_us)
+{
+    const struct poisson_keys *k = keys_;
+    *load = k->load;
+    *duration_us = k->duration_us;
+}
+
 /* Hosts grouped by leaf: by_leaf[first[l] .. first[l] + count[l]) are leaf
  * l's; host h sits at pos[h]. */
 struct racks {
@@ -81,10 +137,10 @@ static uint32_t pick_dst(const struct racks *r, uint32_t n, uint32_t src, const 
 }
 
 /* Each leaf must offer what rack_local asks: a neighbour, and a host elsewhere. */
-static int racks_check(const struct bn_scenario *sc, const struct racks *r, uint32_t n,
+static int racks_check(const struct poisson_keys *k, const struct racks *r, uint32_t n,
                        struct bn_error *err)
 {
-    double f = sc->workload.rack_local;
+    double f = k->rack_local;
     for (uint32_t l = 0; l < r->nleaves; l++) {
         if (!r->count[l])
             continue;
@@ -120,7 +176,7 @@ static int bursts(const struct bn_scenario *sc, uint32_t n, double gap_us, struc
         return bn_fail(err, BN_ENOMEM, "out of memory");
     for (uint32_t i = 0; i < n; i++)
         hosts[i] = i;
-    double t0 = sc->workload.start_us, end = t0 + sc->workload.duration_us;
+    double t0 = sc->workload.start_us, end = t0 + keys_of(sc)->duration_us;
     int rc = BN_OK;
     for (double t = t0 - gap_us * log1p(-bn_rng_uniform(rng)); rc == BN_OK && t < end;
          t -= gap_us * log1p(-bn_rng_uniform(rng))) {
@@ -157,6 +213,7 @@ static int by_start(const void *a, const void *b)
 static int generate(const struct bn_scenario *sc, const struct bn_wl_hosts *h,
                     struct bn_rng *rng, struct bn_flow_list *out, struct bn_error *err)
 {
+    const struct poisson_keys *k = keys_of(sc);
     uint32_t n = h->n;
     if (n < 2)
         return bn_fail(err, BN_EINPUT, "%s: key 'workload.kind': poisson needs >= 2 hosts",
@@ -164,7 +221,7 @@ static int generate(const struct bn_scenario *sc, const struct bn_wl_hosts *h,
     struct bn_size_cdf *cdf = malloc(sizeof *cdf);
     if (!cdf)
         return bn_fail(err, BN_ENOMEM, "out of memory");
-    int rc = bn_size_cdf_load(cdf, sc->workload.size_cdf, sc->source, err);
+    int rc = bn_size_cdf_load(cdf, k->size_cdf, sc->source, err);
     if (rc != BN_OK) {
         char why[sizeof err->msg];
         snprintf(why, sizeof why, "%s", err->msg);
@@ -172,16 +229,16 @@ static int generate(const struct bn_scenario *sc, const struct bn_wl_hosts *h,
         return bn_fail_key(err, BN_EINPUT, "workload.size_cdf", "%s", why);
     }
     struct racks r = {0};
-    double local = sc->workload.rack_local;
+    double local = k->rack_local;
     if (local >= 0 && !h->leaf)
         rc = bn_fail(err, BN_EINTERNAL, "poisson: workload.rack_local without the hosts' leaves");
     if (rc == BN_OK && local >= 0)
         rc = racks_build(&r, h, err);
     if (rc == BN_OK && local >= 0)
-        rc = racks_check(sc, &r, n, err);
+        rc = racks_check(k, &r, n, err);
     /* bytes per microsecond each host offers */
-    double bpus = sc->workload.load * h->rate_bps / 8 / 1e6, share = sc->workload.incast_share;
-    double t0 = sc->workload.start_us, end = t0 + sc->workload.duration_us;
+    double bpus = k->load * h->rate_bps / 8 / 1e6, share = k->incast_share;
+    double t0 = sc->workload.start_us, end = t0 + k->duration_us;
     if (rc == BN_OK && share < 1) {
         double gap_us = bn_size_cdf_mean(cdf) / (bpus * (1 - share));
         for (uint32_t src = 0; src < n && rc == BN_OK; src++)
@@ -198,7 +255,7 @@ static int generate(const struct bn_scenario *sc, const struct bn_wl_hosts *h,
                     rng, out, err);
     if (rc == BN_OK && out->n == 0)
         rc = bn_fail_key(err, BN_EINPUT, "workload.duration_us", "no flow arrives in %g us "
-                         "at this load", sc->workload.duration_us);
+                         "at this load", k->duration_us);
     if (rc == BN_OK)
         qsort(out->flows, out->n, sizeof *out->flows, by_start);
     racks_free(&r);
@@ -209,16 +266,16 @@ static int generate(const struct bn_scenario *sc, const struct bn_wl_hosts *h,
 /* The expected count with six standard deviations to spare. */
 static uint64_t count(const struct bn_scenario *sc, uint64_t nhosts, uint64_t *serial)
 {
+    const struct poisson_keys *k = keys_of(sc);
     struct bn_size_cdf *cdf = malloc(sizeof *cdf);
     struct bn_error err = {0};
     *serial = 0;
-    if (!cdf || bn_size_cdf_load(cdf, sc->workload.size_cdf, sc->source, &err) != BN_OK) {
+    if (!cdf || bn_size_cdf_load(cdf, k->size_cdf, sc->source, &err) != BN_OK) {
         free(cdf);
         return 0;
     }
-    double bytes = sc->workload.load * sc->link.rate_gbps * 1e9 / 8 * sc->workload.duration_us /
-                   1e6 * (double)nhosts;
-    double share = sc->workload.incast_share;
+    double bytes = k->load * sc->link.rate_gbps * 1e9 / 8 * k->duration_us / 1e6 * (double)nhosts;
+    double share = k->incast_share;
     double flows = bytes * (1 - share) / bn_size_cdf_mean(cdf) +
                    bytes * share / (double)sc->workload.message_bytes;
     free(cdf);
@@ -229,7 +286,10 @@ static uint64_t count(const struct bn_scenario *sc, uint64_t nhosts, uint64_t *s
 
 const struct bn_workload_ops bn_wl_poisson = {
     .name = "poisson",
-    .offers_load = true,
+    .keys = keys,
+    .nkeys = sizeof keys / sizeof keys[0],
+    .validate = validate,
+    .offered_load = offered_load,
     .generate = generate,
     .count = count,
     .count_key = "workload.duration_us", /* arrivals over the duration */

@@ -20,6 +20,7 @@ static const struct bn_workload_ops *const workloads[] = {
 };
 
 #define NWORKLOADS (sizeof workloads / sizeof workloads[0])
+_Static_assert(NWORKLOADS <= BN_SC_WL_MAX, "bn_scenario.wl has no block for every workload");
 
 const struct bn_workload_ops *bn_workload_at(size_t i)
 {
@@ -29,6 +30,41 @@ const struct bn_workload_ops *bn_workload_at(size_t i)
 const char *bn_workload_name(size_t i)
 {
     return i < NWORKLOADS ? workloads[i]->name : NULL;
+}
+
+const void *bn_workload_keys(const struct bn_scenario *sc, const struct bn_workload_ops *w)
+{
+    for (size_t i = 0; i < NWORKLOADS; i++)
+        if (workloads[i] == w)
+            return &sc->wl[i];
+    abort(); /* not a registered generator: a bug */
+}
+
+static const struct bn_key_row *rows_of(size_t i, size_t *nrows)
+{
+    *nrows = workloads[i]->nkeys;
+    return workloads[i]->keys;
+}
+
+const struct bn_key_modules bn_workload_key_modules = {NWORKLOADS, rows_of, NULL};
+
+int bn_workload_validate(const struct bn_scenario *sc, struct bn_error *err)
+{
+    for (size_t i = 0; i < NWORKLOADS; i++) {
+        int rc = workloads[i]->validate ? workloads[i]->validate(&sc->wl[i], err) : BN_OK;
+        if (rc != BN_OK)
+            return rc;
+    }
+    return BN_OK;
+}
+
+bool bn_workload_offered_load(const struct bn_scenario *sc, double *load, double *duration_us)
+{
+    const struct bn_workload_ops *w = bn_workload_at(sc->workload.kind);
+    if (!w || !w->offered_load)
+        return false;
+    w->offered_load(&sc->wl[sc->workload.kind], load, duration_us);
+    return true;
 }
 
 int bn_workload_generate(const struct bn_scenario *sc, uint32_t nhosts,

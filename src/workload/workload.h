@@ -12,6 +12,7 @@
 
 #include "bnet/error.h"
 #include "bnet/scenario.h"
+#include "core/keyrow.h"
 #include "core/rng.h"
 #include "core/time.h"
 
@@ -81,8 +82,18 @@ struct bn_wl_hosts {
 struct bn_workload_ops {
     const char *name;
     bool needs_flow_file;        /* reads workload.flow_file, which must be set */
-    bool offers_load;            /* its flows offer workload.load of the hosts' capacity over
-                                  * workload.duration_us (results: the load offered) */
+    /* Its own scenario keys (core/keyrow.h rows, BN_ROW_WL: fields of its
+     * keys struct, in bn_scenario.wl[its registry index], checked to fit,
+     * BN_WL_KEYS_CHECK); nkeys of them, 0: none. */
+    const struct bn_key_row *keys;
+    size_t nkeys;
+    /* Checks its parsed block (keys) beyond each key's range, whichever
+     * generator runs (a bad value is bad before it is used); BN_OK, or
+     * BN_EINPUT naming the key (bn_fail_key). NULL: nothing to check. */
+    int (*validate)(const void *keys, struct bn_error *err);
+    /* Its flows offer *load of the hosts' capacity over *duration_us
+     * (results: the load offered); NULL: it offers none (poisson does). */
+    void (*offered_load)(const void *keys, double *load, double *duration_us);
     int (*generate)(const struct bn_scenario *sc, const struct bn_wl_hosts *h,
                     struct bn_rng *rng, struct bn_flow_list *out, struct bn_error *err);
     /* Before generating, for the memory estimate (driver/estimate.c): how
@@ -98,6 +109,27 @@ struct bn_workload_ops {
  * the last. */
 const struct bn_workload_ops *bn_workload_at(size_t i);
 const char *bn_workload_name(size_t i);
+/* Generator w's parsed keys: its block of sc (bn_scenario.wl[its index]). */
+const void *bn_workload_keys(const struct bn_scenario *sc, const struct bn_workload_ops *w);
+/* Every generator's own key rows, for the scenario registry to splice in
+ * after workload.incast_senders (core/keyrow.h's walker), in registry order. */
+extern const struct bn_key_modules bn_workload_key_modules;
+/* Room in the scenario registry for them. */
+#define BN_WL_KEYS_MAX 12
+/* A generator's keys struct fits its block of the scenario (bn_scenario.wl). */
+#define BN_WL_KEYS_CHECK(type) BN_KEYS_FIT(type, struct bn_scenario_wl_block)
+/* A row's field m of its keys struct `type` (core/keyrow.h). */
+#define BN_ROW_WL(type, m) BN_ROW_IN(BN_KEY_BLOCK_WL, type, m)
+/* Every generator's check of its block (validate), in registry order: the
+ * first refusal, naming its key; BN_OK if none. */
+int bn_workload_validate(const struct bn_scenario *sc, struct bn_error *err);
+/* What the scenario's generator offers (offered_load): false, *load and
+ * *duration_us untouched, if it offers no load. */
+bool bn_workload_offered_load(const struct bn_scenario *sc, double *load, double *duration_us);
+/* flow_list's file (workload.flow_file, "" if not set), whichever workload
+ * runs: the scenario's check that it is set, and the faults a file's
+ * failure lines make, name it. */
+const char *bn_flow_file(const struct bn_scenario *sc);
 /* The registry of workload.flow_format: "auto", then the formats. */
 const char *bn_flow_format_name(size_t i);
 /* Whether workload.flow_file's format (workload.flow_format, or what its

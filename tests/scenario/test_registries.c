@@ -4,8 +4,9 @@
  * index into) are its registry's names, in its order; its default is one
  * of them; and the index a key stores finds that module. The collective
  * algorithms' own keys and the SHARP units' (sharp.*) come after
- * coll.aggregate, the control planes' after routing.control_plane, each a
- * field of its module's block (issue 54).
+ * coll.aggregate, the control planes' after routing.control_plane, the
+ * workload generators' after workload.incast_senders, each a field of its
+ * module's block (issue 54).
  */
 #include <string.h>
 
@@ -155,6 +156,43 @@ static void test_control_plane_keys_in_their_blocks(void **state)
     }
 }
 
+static void test_workload_keys_in_their_blocks(void **state)
+{
+    (void)state;
+    size_t at = bn_scn_index(bn_scn_find("workload.incast_senders")) + 1;
+    size_t n = bn_key_modules_nrows(&bn_workload_key_modules);
+    assert_true(n >= 9 && n <= BN_WL_KEYS_MAX);
+    for (size_t j = 0; j < n; j++) {
+        const struct bn_key_row *k = bn_key_modules_row(&bn_workload_key_modules, j);
+        assert_ptr_equal(bn_scn_at(at + j), k);
+        assert_int_equal(k->block, BN_KEY_BLOCK_WL);
+        assert_memory_equal(k->info.path, "workload.", strlen("workload."));
+    }
+    assert_string_equal(bn_scn_at(at + n)->info.path, "observe.sample_us");
+    /* a key set changes its generator's block alone; the offered load is
+     * the generator's that offers one */
+    struct bn_scenario sc, def;
+    struct bn_error err;
+    double load = 0, dur = 0;
+    bn_scenario_defaults(&def);
+    sc = def;
+    assert_false(bn_workload_offered_load(&def, &load, &dur)); /* permutation */
+    assert_int_equal(bn_scenario_set(&sc, "workload.duration_us=7", &err), BN_OK);
+    assert_int_equal(bn_scenario_set(&sc, "workload.kind=poisson", &err), BN_OK);
+    assert_true(bn_workload_offered_load(&sc, &load, &dur));
+    assert_true(load == 0.3 && dur == 7);
+    for (size_t i = 0; bn_workload_at(i); i++) {
+        bool poisson = strcmp(bn_workload_at(i)->name, "poisson") == 0;
+        assert_int_equal(memcmp(bn_workload_keys(&sc, bn_workload_at(i)),
+                                bn_workload_keys(&def, bn_workload_at(i)),
+                                sizeof(struct bn_scenario_wl_block)) != 0,
+                         poisson);
+    }
+    assert_string_equal(bn_flow_file(&def), "");
+    assert_int_equal(bn_scenario_set(&sc, "workload.flow_file=f.txt", &err), BN_OK);
+    assert_string_equal(bn_flow_file(&sc), "f.txt");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -162,6 +200,7 @@ int main(void)
         cmocka_unit_test(test_index_finds_the_module),
         cmocka_unit_test(test_algo_and_sharp_keys_in_their_blocks),
         cmocka_unit_test(test_control_plane_keys_in_their_blocks),
+        cmocka_unit_test(test_workload_keys_in_their_blocks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -272,7 +272,7 @@ static void test_examples(void **state)
     assert_int_equal(sc.topology.k, 8);
     assert_key(&sc, "workload.kind", "incast");
     assert_int_equal(sc.workload.incast_senders, 16);
-    assert_int_equal(sc.workload.incast_receiver, 0);
+    assert_key(&sc, "workload.incast_receiver", "0");
     assert_int_equal(sc.workload.message_bytes, 1000000);
 
     load_example(&sc, "scenarios/all_to_all.yaml");
@@ -337,8 +337,9 @@ static void check_key_shape(const struct bn_key_row *k)
                         ? k->offset + k->size <= BN_SC_FAULT_KIND_BLOCK_BYTES
                     : k->block == BN_KEY_BLOCK_ALGO ? k->offset + k->size <= BN_SC_ALGO_BLOCK_BYTES
                     : k->block == BN_KEY_BLOCK_AGG ? k->offset + k->size <= BN_SC_AGG_BLOCK_BYTES
-                    : k->block == BN_KEY_BLOCK_CP &&
-                          k->offset + k->size <= BN_SC_CP_BLOCK_BYTES);
+                    : k->block == BN_KEY_BLOCK_CP ? k->offset + k->size <= BN_SC_CP_BLOCK_BYTES
+                    : k->block == BN_KEY_BLOCK_WL &&
+                          k->offset + k->size <= BN_SC_WL_BLOCK_BYTES);
 }
 
 static void test_registry(void **state)
@@ -382,7 +383,8 @@ static void test_registry_covers_struct(void **state)
                    sizeof(((struct bn_scenario *)0)->tp) +
                    sizeof(((struct bn_scenario *)0)->algo) +
                    sizeof(((struct bn_scenario *)0)->agg) +
-                   sizeof(((struct bn_scenario *)0)->cp);
+                   sizeof(((struct bn_scenario *)0)->cp) +
+                   sizeof(((struct bn_scenario *)0)->wl);
     const struct bn_scn_list *l;
     for (size_t li = 0; (l = bn_scn_list_at(li)) != NULL; li++) {
         /* a list's keys, once per item; a faults[] item's kinds' blocks */

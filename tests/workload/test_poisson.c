@@ -74,7 +74,9 @@ static void check_ks(const char *cdf_name, const char *duration)
     struct bn_size_cdf *c = malloc(sizeof *c);
     struct bn_error err = {0};
     assert_non_null(c);
-    assert_int_equal(bn_size_cdf_load(c, sc.workload.size_cdf, sc.source, &err), BN_OK);
+    char name[BN_PATH_MAX];
+    assert_int_equal(bn_scenario_get(&sc, "workload.size_cdf", name, sizeof name), BN_OK);
+    assert_int_equal(bn_size_cdf_load(c, name, sc.source, &err), BN_OK);
     uint64_t *v = malloc(l.n * sizeof *v);
     assert_non_null(v);
     for (uint32_t i = 0; i < l.n; i++)

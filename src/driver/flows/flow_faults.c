@@ -30,7 +30,7 @@ int bn_flow_file_faults(const struct bn_scenario *sc, struct bn_scenario **with,
         return rc;
     }
     char path[BN_PATH_MAX * 2];
-    bn_path_beside(sc->source, sc->workload.flow_file, path, sizeof path);
+    bn_path_beside(sc->source, bn_flow_file(sc), path, sizeof path);
     uint32_t aggs = 0, up = 0;
     struct bn_fat_tree_shape sh;
     if (!bn_topo_builder_at(sc->topology.kind)->fat_tree_shape)

@@ -287,14 +287,14 @@ static int msg_results(const struct bn_flows *fl, struct bn_results *out, struct
  * the hosts' link capacity in the arrival window. */
 static void offered_load(const struct bn_flows *fl, struct bn_results *out)
 {
-    const struct bn_scenario *sc = fl->s->sc;
-    if (!bn_workload_at(sc->workload.kind)->offers_load)
+    double load, duration_us;
+    if (!bn_workload_offered_load(fl->s->sc, &load, &duration_us))
         return;
     double bytes = 0;
     for (uint32_t i = 0; i < fl->flows.n; i++)
         bytes += (double)fl->flows.flows[i].bytes;
-    double cap = (double)fl->hosts.n * fl->hosts.rate_bps / 8 * sc->workload.duration_us / 1e6;
-    out->load_target = sc->workload.load;
+    double cap = (double)fl->hosts.n * fl->hosts.rate_bps / 8 * duration_us / 1e6;
+    out->load_target = load;
     out->load_offered = cap > 0 ? bytes / cap : 0;
 }
 

@@ -376,7 +376,7 @@ static const struct bn_key_row mid[] = {
 
     { .info.path = "workload.kind", ENUM_KEY, .info.unit = "", .info.def = "permutation",
       .info.choice = bn_workload_name,
-      .info.doc = "Traffic: random permutation, N-to-1 incast, all-to-all, or flows from workload.flow_file.",
+      .info.doc = bn_workload_doc, /* each generator's name and summary, beside the registry */
       FIELD(workload.kind) },
     { .info.path = "workload.message_bytes", INT_KEY, .info.unit = "bytes", .info.def = "2000000",
       .info.doc = "Bytes per flow (permutation, incast, all_to_all).",

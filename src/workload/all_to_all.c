@@ -36,6 +36,7 @@ static uint64_t count(const struct bn_scenario *sc, uint64_t nhosts, uint64_t *s
 
 const struct bn_workload_ops bn_wl_all_to_all = {
     .name = "all_to_all",
+    .summary = "every host sends a flow to every other host at once",
     .generate = generate,
     .count = count,
     .count_key = "workload.kind", /* hosts^2 flows */

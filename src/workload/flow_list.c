@@ -298,6 +298,7 @@ static uint64_t count(const struct bn_scenario *sc, uint64_t nhosts, uint64_t *s
 
 const struct bn_workload_ops bn_wl_flow_list = {
     .name = "flow_list",
+    .summary = "the flows listed in workload.flow_file",
     .needs_flow_file = true,
     .keys = keys,
     .nkeys = sizeof keys / sizeof keys[0],

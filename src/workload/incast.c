@@ -113,6 +113,7 @@ static uint64_t count(const struct bn_scenario *sc, uint64_t nhosts, uint64_t *s
 
 const struct bn_workload_ops bn_wl_incast = {
     .name = "incast",
+    .summary = "incast_senders random hosts send to one receiver at once",
     .keys = keys,
     .nkeys = sizeof keys / sizeof keys[0],
     .generate = generate,

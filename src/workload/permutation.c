@@ -54,6 +54,7 @@ static uint64_t count(const struct bn_scenario *sc, uint64_t nhosts, uint64_t *s
 
 const struct bn_workload_ops bn_wl_permutation = {
     .name = "permutation",
+    .summary = "each host sends one flow to a random other host and gets one",
     .generate = generate,
     .count = count,
 };

@@ -286,6 +286,7 @@ static uint64_t count(const struct bn_scenario *sc, uint64_t nhosts, uint64_t *s
 
 const struct bn_workload_ops bn_wl_poisson = {
     .name = "poisson",
+    .summary = "Poisson arrivals of sizes from size_cdf at a load",
     .keys = keys,
     .nkeys = sizeof keys / sizeof keys[0],
     .validate = validate,

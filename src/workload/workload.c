@@ -32,6 +32,20 @@ const char *bn_workload_name(size_t i)
     return i < NWORKLOADS ? workloads[i]->name : NULL;
 }
 
+const char *bn_workload_summary(size_t i)
+{
+    return i < NWORKLOADS ? workloads[i]->summary : NULL;
+}
+
+/* A constant for the key's row: tests/scenario/test_module_keys.c fails
+ * when it and the summaries disagree. */
+const char bn_workload_doc[] =
+    "Traffic: permutation (each host sends one flow to a random other host and gets one), "
+    "incast (incast_senders random hosts send to one receiver at once), all_to_all (every "
+    "host sends a flow to every other host at once), flow_list (the flows listed in "
+    "workload.flow_file), poisson (Poisson arrivals of sizes from size_cdf at a load). See "
+    "docs/traffic.md.";
+
 const void *bn_workload_keys(const struct bn_scenario *sc, const struct bn_workload_ops *w)
 {
     for (size_t i = 0; i < NWORKLOADS; i++)

@@ -81,6 +81,7 @@ struct bn_wl_hosts {
 
 struct bn_workload_ops {
     const char *name;
+    const char *summary;         /* one line: the flows it makes (workload.kind's doc) */
     bool needs_flow_file;        /* reads workload.flow_file, which must be set */
     /* Its own scenario keys (core/keyrow.h rows, BN_ROW_WL: fields of its
      * keys struct, in bn_scenario.wl[its registry index], checked to fit,
@@ -109,6 +110,9 @@ struct bn_workload_ops {
  * the last. */
 const struct bn_workload_ops *bn_workload_at(size_t i);
 const char *bn_workload_name(size_t i);
+const char *bn_workload_summary(size_t i);
+/* workload.kind's doc: each generator's name and summary, in registry order. */
+extern const char bn_workload_doc[];
 /* Generator w's parsed keys: its block of sc (bn_scenario.wl[its index]). */
 const void *bn_workload_keys(const struct bn_scenario *sc, const struct bn_workload_ops *w);
 /* Every generator's own key rows, for the scenario registry to splice in

@@ -26,6 +26,7 @@
 #include "scenario/keys.h"
 #include "switch/lb.h"
 #include "topo/topo.h"
+#include "workload/workload.h"
 
 /* A registry's own checks of module i (its ops' type is the registry's). */
 static bool cc_complete(size_t i)
@@ -316,41 +317,51 @@ static void test_keys_reach_the_registry(void **state)
     }
 }
 
-/* The selector's doc is its head and each module's "name (summary)", in
+/* A selector's doc: its head and each module's "name (summary)", in
  * registry order, a run of modules with one summary as "a, b (summary)",
  * then its tail. A choice before the registry's ("auto") is the selector's
  * first, and its head or tail says what it does. */
+static void check_doc(const char *selector, const char *doc, const char *(*name)(size_t),
+                      const char *(*summary)(size_t), const char *head, const char *tail,
+                      const char *first)
+{
+    const struct bn_scenario_key_info *info = &bn_scn_find(selector)->info;
+    tail = tail ? tail : ".";
+    size_t skip = first ? 1 : 0, n = 0;
+    if (first) {
+        assert_string_equal(info->choice(0), first);
+        char says[32];
+        snprintf(says, sizeof says, "%s ", first);
+        if (!strstr(head, says) && !strstr(tail, says))
+            fail_msg("%s's doc does not say what %s is", selector, first);
+    }
+    for (; name(n); n++)
+        assert_string_equal(info->choice(n + skip), name(n));
+    assert_null(info->choice(n + skip));
+    char want[2048];
+    size_t used = (size_t)snprintf(want, sizeof want, "%s", head);
+    for (size_t i = 0; name(i); i++) {
+        used += (size_t)snprintf(want + used, sizeof want - used, "%s%s", i ? ", " : "", name(i));
+        if (!name(i + 1) || strcmp(summary(i + 1), summary(i)) != 0)
+            used += (size_t)snprintf(want + used, sizeof want - used, " (%s)", summary(i));
+    }
+    assert_true(used + strlen(tail) < sizeof want);
+    snprintf(want + used, sizeof want - used, "%s", tail);
+    assert_ptr_equal(info->doc, doc);
+    assert_string_equal(doc, want);
+}
+
 static void test_doc_is_the_summaries(void **state)
 {
     (void)state;
-    for (const struct registry *r = registries; r < registries + NREG; r++) {
-        const struct bn_scenario_key_info *info = &bn_scn_find(r->selector)->info;
-        const char *tail = r->doc_tail ? r->doc_tail : ".";
-        size_t skip = r->first ? 1 : 0;
-        if (r->first) {
-            assert_string_equal(info->choice(0), r->first);
-            char says[32];
-            snprintf(says, sizeof says, "%s ", r->first);
-            if (!strstr(r->doc_head, says) && !strstr(tail, says))
-                fail_msg("%s's doc does not say what %s is", r->selector, r->first);
-        }
-        for (size_t i = 0; r->name(i); i++)
-            assert_string_equal(info->choice(i + skip), r->name(i));
-        assert_null(info->choice(nmodules(r) + skip));
-        char want[2048];
-        size_t used = (size_t)snprintf(want, sizeof want, "%s", r->doc_head);
-        for (size_t i = 0; r->name(i); i++) {
-            used += (size_t)snprintf(want + used, sizeof want - used, "%s%s", i ? ", " : "",
-                                     r->name(i));
-            if (!r->name(i + 1) || strcmp(r->summary(i + 1), r->summary(i)) != 0)
-                used += (size_t)snprintf(want + used, sizeof want - used, " (%s)",
-                                         r->summary(i));
-        }
-        assert_true(used + strlen(tail) < sizeof want);
-        snprintf(want + used, sizeof want - used, "%s", tail);
-        assert_ptr_equal(info->doc, r->doc);
-        assert_string_equal(r->doc, want);
-    }
+    for (const struct registry *r = registries; r < registries + NREG; r++)
+        check_doc(r->selector, r->doc, r->name, r->summary, r->doc_head, r->doc_tail, r->first);
+    /* the fault kinds (list items, a block each in every item) and the
+     * workload generators, whose keys tests/scenario/test_registries.c checks */
+    check_doc("faults[].kind", bn_fault_kind_doc, bn_fault_kind_name, bn_fault_kind_summary,
+              "What fails (a list item of faults:, at most 16): ", NULL, NULL);
+    check_doc("workload.kind", bn_workload_doc, bn_workload_name, bn_workload_summary,
+              "Traffic: ", ". See docs/traffic.md.", NULL);
 }
 
 /* The part of text from `from` to `to` (NULL: the end of that line), cut

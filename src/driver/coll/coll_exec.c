@@ -146,6 +146,9 @@ static uint32_t conn_for(struct exec *x, uint32_t src, uint32_t dst, uint32_t ch
         uint32_t qp = bn_qp_create(&x->s->nics, src, dst);
         if (qp == BN_NONE)
             return UINT32_MAX;
+        /* hashed by what it connects, not by when it was made (a tree's
+         * first use is timing's): both levels' paths are one, as a job's */
+        bn_qp_set_entropy(&x->s->nics, qp, key);
         x->qp_key[i] = key;
         x->qp_val[i] = qp;
         if (x->proto)

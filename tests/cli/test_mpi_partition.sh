@@ -7,8 +7,9 @@
 # go-back-N, PFC with DCQCN and pauses across the cut, HPCC (telemetry in
 # the frames), InfiniBand credits with IB CC, a preset with its host model,
 # the default's time series, a run cut short by sim.max_time_us; ring,
-# SHARP CollNet, hierarchical (NVLink) and tree AllReduce rows. Bad
-# requests are one message and exit 2; a rank that dies ends the job.
+# SHARP CollNet, hierarchical (NVLink), tree AllReduce and a ring on a
+# 16-host fat-tree rows. Bad requests are one message and exit 2; a rank
+# that dies ends the job.
 # Usage: tests/cli/test_mpi_partition.sh BNET
 set -uo pipefail
 source tests/cli/lib.sh
@@ -101,6 +102,10 @@ ok "ring AllReduce: one table, from rank 0" $?
 same_coll "SHARP CollNet AllReduce" -b 1M -e 1M --algo collnet --set sharp.enabled=true
 same_coll "hierarchical AllReduce over NVLink domains" -b 4M -e 4M --algo hier
 same_coll "tree AllReduce, warm-up and 2 iterations" -b 1M -e 1M --algo tree -n 2 -w 1
+# a 16-host fat-tree: an iteration's last delivery lands in one part while
+# the other's delivery that completes it comes in later, at the exchange
+same_coll "ring AllReduce on a 16-host fat-tree" -b 128K -e 256K --algo ring \
+    --set topology.kind=fat_tree --set topology.k=4
 
 # refused once, exit 2, no hang: NAME PATTERN ARGS...
 refused() {

@@ -76,6 +76,7 @@ struct exec {
     uint32_t domain_gpus;        /* ranks r with equal r / domain_gpus share NVLink (0: none) */
     uint32_t iter, iters_total, warmup, iters;
     bn_time_t iter_start;
+    bn_time_t iter_last_in;      /* this iteration's latest delivery: its end */
     double timed_ps[2];          /* out of place, in place */
     uint64_t wrong[2];
     bool finished;
@@ -145,6 +146,9 @@ static uint32_t conn_for(struct exec *x, uint32_t src, uint32_t dst, uint32_t ch
         uint32_t qp = bn_qp_create(&x->s->nics, src, dst);
         if (qp == BN_NONE)
             return UINT32_MAX;
+        /* hashed by what it connects, not by when it was made (a tree's
+         * first use is timing's): both levels' paths are one, as a job's */
+        bn_qp_set_entropy(&x->s->nics, qp, key);
         x->qp_key[i] = key;
         x->qp_val[i] = qp;
         if (x->proto)
@@ -547,7 +551,7 @@ static int start_iteration(struct exec *x, bn_time_t when)
     int rc = bn_sched_run_start(&x->run, x->sched, x->err);
     if (rc != BN_OK)
         return rc;
-    x->iter_start = when;
+    x->iter_start = x->iter_last_in = when;
     x->here_delivered = 0;
     for (uint32_t i = 0; x->consume && i < x->sched->nexplicit; i++)
         x->unsent[i] = x->sched->succ_off[i + 1] - x->sched->succ_off[i];
@@ -613,8 +617,14 @@ static void delivered(struct exec *x, uint32_t cookie, bn_time_t when)
     if (x->proto)
         delivered_slot(x, cookie, &t);
     release(x, x->ready, bn_sched_run_deliver(&x->run, cookie, x->ready), when);
+    /* The iteration ends at its latest delivery, which need not be the
+     * one that completes it: on ranks another part's deliveries come in
+     * at the exchange, after this part's later ones of the same window
+     * (in one process they come in time order, and the two agree). */
+    if (when > x->iter_last_in)
+        x->iter_last_in = when;
     if (x->run.delivered == x->sched->nxfers)
-        end_iteration(x, when);
+        end_iteration(x, x->iter_last_in);
 }
 
 static void on_complete(void *ud, uint32_t cookie, enum bn_completion_side side, bn_time_t when)

@@ -287,13 +287,8 @@ static int exchange(struct bn_sim *s, bool watch, struct decision *d, struct bn_
     if (bn_partition_deliver_msgs(s, b->in, (uint32_t)in) != 0)
         return bn_fail(err, BN_ENOMEM, "out of memory for events at t=%.3f us",
                        bn_time_to_us(s->fab.now));
-    /* A frame delivered here is in this part's pool: the part is not idle
-     * until one of its events takes the frame out, and marks it then. A
-     * collective's part is done when its receivers have their data, so
-     * it may sit idle and paused when the final ACK of one of its senders
-     * comes in; left idle, it would say so at the next exchange, and the
-     * run would end at a mark before that ACK, with the ACK in flight
-     * (one process runs on until it is in). */
+    /* A frame delivered here (a done collective's last ACK, say) keeps the
+     * part busy until its event takes it out: else the run ends with it in flight. */
     if (s->fab.pool.in_use)
         pt->idle = false;
     bn_time_t noted = BN_TIME_NEVER;

@@ -617,10 +617,8 @@ static void delivered(struct exec *x, uint32_t cookie, bn_time_t when)
     if (x->proto)
         delivered_slot(x, cookie, &t);
     release(x, x->ready, bn_sched_run_deliver(&x->run, cookie, x->ready), when);
-    /* The iteration ends at its latest delivery, which need not be the
-     * one that completes it: on ranks another part's deliveries come in
-     * at the exchange, after this part's later ones of the same window
-     * (in one process they come in time order, and the two agree). */
+    /* The iteration ends at its latest delivery, not the one completing it:
+     * on ranks the other part's come in at the exchange, after later ones. */
     if (when > x->iter_last_in)
         x->iter_last_in = when;
     if (x->run.delivered == x->sched->nxfers)

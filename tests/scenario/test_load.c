@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <ctype.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -673,18 +675,35 @@ static void test_fuzz_fixed(void **state)
         load_any(inputs[i]);
 }
 
+/* A word's characters are one class: a cut inside a word reads as a cut at its end. */
+static int char_class(char c)
+{
+    return isalnum((unsigned char)c) || c == '_' || c == '.' ? 'w' : (unsigned char)c;
+}
+
+/* The default scenario cut short at every boundary between tokens outside
+ * comments (a cut inside a word or a comment is read as one at its edge):
+ * 1.6 k of its 18 k prefixes, each loaded whole. */
 static void test_fuzz_truncations(void **state)
 {
     (void)state;
     const char *base = bn_scenario_default_yaml();
-    size_t n = strlen(base);
+    size_t n = strlen(base), tried = 0;
     char *buf = malloc(n + 1);
     assert_non_null(buf);
+    bool comment = false;
     for (size_t cut = 0; cut <= n; cut++) {
+        if (cut > 0) {
+            comment = base[cut - 1] == '#' ? true : base[cut - 1] == '\n' ? false : comment;
+            if (cut < n && (comment || char_class(base[cut]) == char_class(base[cut - 1])))
+                continue;
+        }
         memcpy(buf, base, cut);
         buf[cut] = '\0';
         load_any(buf);
+        tried++;
     }
+    assert_true(tried > 1000 && tried < n / 4);
     free(buf);
 }
 

@@ -480,6 +480,14 @@ int bn_ranks_agree(const struct bn_ranks *r, int rc, struct bn_error *err)
     return bn_fail(err, BN_EINTERNAL, "another process could not start its part");
 }
 
+int bn_ranks_check_ledger(const struct bn_sim *s, const struct bn_ranks *r, int rc,
+                          struct bn_error *err)
+{
+    if (rc == BN_OK && bn_sim_reports(s))
+        rc = bn_sim_check_ledger(s, err);
+    return r ? bn_ranks_agree(r, rc, err) : rc;
+}
+
 int bn_ranks_gather(struct bn_sim *s, const void *mine, size_t len, void **all, size_t *lens,
                     struct bn_error *err)
 {

@@ -199,6 +199,11 @@ int bn_ranks_place(struct bn_sim *s, const struct bn_ranks *ranks, struct bn_err
  * the gather): one that failed (out of memory, say) while the others go
  * on would leave them waiting, so it ends them all, saying why. */
 int bn_ranks_agree(const struct bn_ranks *r, int rc, struct bn_error *err);
+/* After a run that went well so far (rc): the ledger on the process that
+ * reports (bn_sim_check_ledger), then, on ranks (r not NULL), every rank
+ * agreeing, so a failure only rank 0 sees ends the others with its message. */
+int bn_ranks_check_ledger(const struct bn_sim *s, const struct bn_ranks *r, int rc,
+                          struct bn_error *err);
 /* The windows across the processes, until the run is over. */
 void bn_ranks_free(struct bn_partition *pt);
 int bn_ranks_loop(struct bn_sim *s, const struct bn_run_opts *opts, double t0, bn_time_t stop,

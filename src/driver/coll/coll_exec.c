@@ -957,12 +957,8 @@ int bn_coll_execute(struct bn_sim *s, const struct bn_sched *sched, const uint32
         rc = bn_ranks_agree(ranks, rc, err);
     if (rc == BN_OK && ranks)
         rc = bn_ranks_gather_fabric(s, err);
-    bool reports = bn_sim_reports(s); /* on ranks, rank 0 */
-    if (rc == BN_OK && reports)
-        rc = bn_sim_check_ledger(s, err);
-    if (ranks) /* rank 0's ledger failing ends the others, saying why, not at a later window */
-        rc = bn_ranks_agree(ranks, rc, err);
-    if (rc == BN_OK && !reports)
+    rc = bn_ranks_check_ledger(s, ranks, rc, err);
+    if (rc == BN_OK && !bn_sim_reports(s)) /* on ranks, rank 0 reports */
         goto out;
     if (rc == BN_OK && s->interrupted)
         rc = bn_fail(err, BN_EINTR, "interrupted");

@@ -260,13 +260,9 @@ static int run_flows(struct bn_sim *s, struct bn_flows *fl, const struct bn_run_
     }
     if (rc == BN_OK && ranked)
         rc = bn_flows_ranks_gather(fl, err);
-    bool reports = bn_sim_reports(s); /* on ranks, rank 0 */
-    if (rc == BN_OK && reports)
-        rc = bn_sim_check_ledger(s, err);
-    if (ranked) /* rank 0's ledger failing ends the others, saying why */
-        rc = bn_ranks_agree(opts->ranks, rc, err);
-    if (rc != BN_OK || !reports)
-        return rc;
+    rc = bn_ranks_check_ledger(s, ranked ? opts->ranks : NULL, rc, err);
+    if (rc != BN_OK || !bn_sim_reports(s))
+        return rc; /* on ranks, rank 0 reports */
     if (rc == BN_OK && !s->stopped_early && !flows_done(fl))
         rc = bn_fail(err, BN_EINTERNAL, "only %u of %u flows completed (%u failed), yet no event "
                      "is left", fl->flows_done, fl->flows.n, fl->flows_failed);

@@ -623,10 +623,7 @@ int bn_jobs_execute(struct bn_jobs_exec *x, struct bn_error *err)
         rc = bn_ranks_agree(x->ranks, rc, err);
     if (rc == BN_OK && x->ranks)
         rc = bn_ranks_gather_fabric(x->s, err);
-    if (rc == BN_OK && bn_sim_reports(x->s))
-        rc = bn_sim_check_ledger(x->s, err);
-    if (x->ranks) /* rank 0's ledger failing ends the others, saying why */
-        rc = bn_ranks_agree(x->ranks, rc, err);
+    rc = bn_ranks_check_ledger(x->s, x->ranks, rc, err);
     if (rc == BN_OK && x->s->interrupted)
         rc = bn_fail(err, BN_EINTR, "interrupted");
     if (rc == BN_OK && !x->s->stopped_early && x->fg_left)
